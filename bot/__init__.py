@@ -1,0 +1,1 @@
+"""The table service and the chat adapters (console, Telegram, Discord)."""

@@ -1,0 +1,733 @@
+"""Genial (Einfach Genial / Ingenious): the standard, team and solo games (RULES.md section 2).
+
+The game state is mutable for speed (``copy()`` makes an independent one); its record
+(setup, draw order and moves) is what defines a game. Cells are handled as indexes into the
+playing area's :class:`~engine.hexgrid.Area` inside, and as :class:`Hex` at the edges.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.errors import EngineError, GameOver, IllegalMove, NotYourTurn
+from engine.events import (
+    BonusEarned,
+    BonusLost,
+    Event,
+    GameEnded,
+    Kept,
+    Placed,
+    Refilled,
+    Scored,
+    SwapOffered,
+    Swapped,
+    TurnStarted,
+)
+from engine.hexgrid import Area, Hex, hexagon
+from engine.moves import KEEP, SWAP, Placement, SwapChoice
+from engine.notation import format_genial_move, parse_genial_move
+from engine.ranking import rank
+from engine.tiles import COLOURS, Bag, Colour, Tile, tile_set
+
+MODES = ("standard", "team", "solo")
+FULL_RADIUS = 7
+RACK_SIZE = 6
+STANDARD_CAP = 18
+LONG_CAP = 36  # team and solo tracks
+#: Start symbols at the corners of the radius-5 area, clockwise from the top left.
+START_SYMBOLS: tuple[tuple[Hex, Colour], ...] = (
+    (Hex(0, -5), Colour.RED),
+    (Hex(5, -5), Colour.GREEN),
+    (Hex(5, 0), Colour.BLUE),
+    (Hex(0, 5), Colour.ORANGE),
+    (Hex(-5, 5), Colour.YELLOW),
+    (Hex(-5, 0), Colour.PURPLE),
+)
+
+EMPTY = -1
+_COLOUR_OF = {c.index: c for c in COLOURS}
+_TILE_INDEXES: dict[Tile, tuple[int, int]] = {}
+
+
+def _tile_indexes(tile: Tile) -> tuple[int, int]:
+    pair = _TILE_INDEXES.get(tile)
+    if pair is None:
+        pair = _TILE_INDEXES[tile] = (tile.first.index, tile.second.index)
+    return pair
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Everything that follows from the mode and the number of players, in one place."""
+
+    mode: str
+    players: int
+    radius: int
+    rack_size: int
+    cap: int
+    #: Marks on the track that stop a placement and earn a bonus placement (2.5, 2.7, 2.8).
+    marks: tuple[int, ...]
+    bonus_placements: bool
+    swaps: bool
+    sides: int
+
+    @classmethod
+    def of(cls, mode: str, players: int) -> Setup:
+        """The setup of a mode for a number of players.
+
+        Raises:
+            ValueError: for a mode unknown or impossible with that many players.
+        """
+        if mode == "standard" and 2 <= players <= 4:
+            radius = {2: 5, 3: 6, 4: 7}[players]
+            return cls(mode, players, radius, RACK_SIZE, STANDARD_CAP, (18,), True, True, players)
+        if mode == "team" and players == 4:
+            return cls(mode, 4, 7, RACK_SIZE, LONG_CAP, (18, 36), True, True, 2)
+        if mode == "solo" and players == 1:
+            return cls(mode, 1, 5, 1, LONG_CAP, (18, 36), False, False, 1)
+        raise ValueError(f"no Genial {mode!r} game for {players} players")
+
+    def side_of(self, seat: int) -> int:
+        """The score board a seat plays for: its team (seats 0+2, 1+3) or itself."""
+        return seat % 2 if self.mode == "team" else seat
+
+
+_AREAS: dict[int, Area] = {}
+
+
+def playing_area(radius: int) -> Area:
+    """The playing area of that radius (cached: areas are immutable)."""
+    area = _AREAS.get(radius)
+    if area is None:
+        area = _AREAS[radius] = Area(hexagon(radius))
+    return area
+
+
+@dataclass(frozen=True, slots=True)
+class GenialView:
+    """What one seat may know (``seat=None``: a spectator). Never holds the draw order or
+    another seat's rack."""
+
+    mode: str
+    players: int
+    seat: int | None
+    radius: int
+    cap: int
+    board: dict[Hex, Colour]
+    start_symbols: dict[Hex, Colour]
+    scores: tuple[dict[Colour, int], ...]
+    to_move: int | None
+    awaiting: str | None
+    rack: tuple[Tile, ...] | None
+    rack_sizes: tuple[int, ...]
+    bag_size: int
+    #: Tiles this seat has not seen: the bag and the other racks, as counts.
+    unseen: dict[Tile, int]
+    bonus_owed: int
+    has_placed: tuple[bool, ...]
+    moves: tuple[str, ...]
+    #: The placements of the last turn (a turn with bonus placements has several).
+    last_placements: tuple[Placement, ...]
+    over: bool
+    ranking: list[list[int]] | None
+    winner: int | None
+    version: int
+
+    @property
+    def area(self) -> Area:
+        return playing_area(self.radius)
+
+    @property
+    def setup(self) -> Setup:
+        return Setup.of(self.mode, self.players)
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.mode == "team" else seat
+
+
+class GenialGame:
+    """A game of Genial in progress.
+
+    Moves go through :meth:`play`, which checks them against the rules and returns the
+    events; :meth:`legal_moves` is the one list of what may be played.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        mode: str | None = None,
+        bag: Sequence[Tile] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        """Set up a game and deal the racks.
+
+        Args:
+            players: number of seats, 1–4.
+            mode: ``standard``, ``team`` or ``solo`` (default: solo for 1 player).
+            bag: the complete draw order (the 120 tiles); else shuffled with ``seed``.
+
+        Raises:
+            ValueError: for an impossible mode/player count or a bag that is not the set.
+        """
+        self.setup = setup = Setup.of(mode or ("solo" if players == 1 else "standard"), players)
+        self.area = area = playing_area(setup.radius)
+        if bag is None:
+            initial = tile_set()
+            random.Random(seed).shuffle(initial)
+        else:
+            initial = list(bag)
+            if Counter(initial) != Counter(tile_set()):
+                raise ValueError("the bag must hold exactly the 120 tiles of the set")
+        self.initial_bag: tuple[Tile, ...] = tuple(initial)
+        self.bag = Bag(initial)
+        n = len(area)
+        self.board: list[int] = [EMPTY] * n
+        self.start_cells: dict[int, int] = {}
+        for h, colour in START_SYMBOLS:
+            i = area.index[h]
+            self.board[i] = colour.index
+            self.start_cells[i] = colour.index
+        # For the first-round rule: start symbols that a tile touches already.
+        self.start_touched: set[int] = set()
+        # Occupied cells in the order they were covered (start symbols first), for records.
+        self.cell_order: list[int] = list(self.start_cells)
+        # Empty adjacent pairs, kept as a list with positions so that a random one can be
+        # drawn, and the end of the game seen, in constant time.
+        self._edge_cells: tuple[tuple[int, int], ...] = area.edges
+        cell_edges: list[list[int]] = [[] for _ in range(n)]
+        for e, (i, j) in enumerate(area.edges):
+            cell_edges[i].append(e)
+            cell_edges[j].append(e)
+        self._cell_edges: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in cell_edges)
+        self.empty_edges: list[int] = []
+        self._edge_pos: list[int] = [-1] * len(area.edges)
+        for e, (i, j) in enumerate(area.edges):
+            if self.board[i] == EMPTY and self.board[j] == EMPTY:
+                self._edge_pos[e] = len(self.empty_edges)
+                self.empty_edges.append(e)
+        self.racks: list[list[Tile]] = [self.bag.draw(setup.rack_size) for _ in range(players)]
+        self.scores: list[list[int]] = [[0] * 6 for _ in range(setup.sides)]
+        self.has_placed: list[bool] = [False] * players
+        self.to_move = 0
+        self.awaiting: str | None = "place"
+        self.bonus_owed = 0
+        self.over = False
+        self.winner: int | None = None
+        self.end_reason: str | None = None
+        self.moves: list[str] = []
+        self.last_placements: list[Placement] = []
+        self._turn_placements: list[Placement] = []
+
+    # --- copying ------------------------------------------------------------------------
+
+    def copy(self) -> GenialGame:
+        """An independent copy (for search): shares only immutable tables."""
+        new = object.__new__(GenialGame)
+        new.__dict__.update(self.__dict__)
+        new.bag = self.bag.copy()
+        new.board = self.board.copy()
+        new.start_touched = set(self.start_touched)
+        new.cell_order = self.cell_order.copy()
+        new.empty_edges = self.empty_edges.copy()
+        new._edge_pos = self._edge_pos.copy()
+        new.racks = [r.copy() for r in self.racks]
+        new.scores = [s.copy() for s in self.scores]
+        new.has_placed = self.has_placed.copy()
+        new.moves = self.moves.copy()
+        new.last_placements = self.last_placements.copy()
+        new._turn_placements = self._turn_placements.copy()
+        return new
+
+    # --- queries ------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.setup.players
+
+    @property
+    def mode(self) -> str:
+        return self.setup.mode
+
+    @property
+    def version(self) -> int:
+        """The number of moves made: a command for an older version is stale."""
+        return len(self.moves)
+
+    @property
+    def sides(self) -> int:
+        """The number of score boards: one per seat, or two teams."""
+        return self.setup.sides
+
+    def side_of(self, seat: int) -> int:
+        return self.setup.side_of(seat)
+
+    def board_summary(self) -> dict[Hex, str]:
+        """Every occupied cell with its colour letter (RECORD.md's ``board``)."""
+        return {h: c.value for h, c in self.board_colours().items()}
+
+    def score(self, side: int) -> dict[Colour, int]:
+        return {c: self.scores[side][c.index] for c in COLOURS}
+
+    def board_colours(self) -> dict[Hex, Colour]:
+        """Every occupied cell with its colour: start symbols, then tiles as placed."""
+        cells = self.area.cells
+        board = self.board
+        return {cells[i]: _COLOUR_OF[board[i]] for i in self.cell_order}
+
+    def ranking(self) -> list[list[int]] | None:
+        """Places, best first, each a list of sides; None while the game goes on."""
+        if not self.over:
+            return None
+        return rank(self.scores, self.winner)
+
+    def returns(self) -> list[int]:
+        """Each side's result: its lowest colour (RULES.md 2.9, 2.8)."""
+        return [min(s) for s in self.scores]
+
+    def lowest_colours(self, side: int) -> tuple[Colour, ...]:
+        s = self.scores[side]
+        low = min(s)
+        return tuple(c for c in COLOURS if s[c.index] == low)
+
+    def _first_round_cells(self) -> set[int]:
+        """Empty cells next to a start symbol that no tile touches yet."""
+        nbrs = self.area.neighbours
+        cells = set()
+        for s in self.start_cells:
+            if s not in self.start_touched:
+                for j in nbrs[s]:
+                    if j >= 0 and self.board[j] == EMPTY:
+                        cells.add(j)
+        return cells
+
+    def legal_moves(self) -> list[Placement | SwapChoice]:
+        """Every move the player to move may make, each once, in canonical form."""
+        if self.over:
+            return []
+        if self.awaiting == "swap":
+            return [SWAP, KEEP]
+        return list(self.legal_placements())
+
+    def _candidate_edges(self) -> list[tuple[int, int]]:
+        edges = self._edge_cells
+        pairs = [edges[e] for e in self.empty_edges]
+        if not self.has_placed[self.to_move]:
+            allowed = self._first_round_cells()
+            pairs = [(i, j) for i, j in pairs if i in allowed or j in allowed]
+        return pairs
+
+    def legal_placements(self) -> list[Placement]:
+        if self.over or self.awaiting != "place":
+            return []
+        cells = self.area.cells
+        kinds = dict.fromkeys(self.racks[self.to_move])
+        moves = []
+        for i, j in self._candidate_edges():
+            a, b = cells[i], cells[j]
+            for tile in kinds:
+                first, second = tile
+                moves.append(Placement(first, second, a, b))
+                if first is not second:
+                    moves.append(Placement(first, second, b, a))
+        return moves
+
+    def cell_points(self) -> list[list[int] | None]:
+        """For each empty cell, the points a symbol of each colour would score there
+        (None for occupied cells). A placement scores ``pts[c1][first] + pts[c2][second]``:
+        the two cells of a tile never see each other, as the partner's direction is skipped."""
+        board = self.board
+        rays = self.area.rays
+        table: list[list[int] | None] = [None] * len(board)
+        for c, k in enumerate(board):
+            if k != EMPTY:
+                continue
+            pts = [0, 0, 0, 0, 0, 0]
+            for ray in rays[c]:
+                if not ray:
+                    continue
+                colour = board[ray[0]]
+                if colour == EMPTY:
+                    continue
+                run = 0
+                for j in ray:
+                    if board[j] != colour:
+                        break
+                    run += 1
+                pts[colour] += run
+            table[c] = pts
+        return table
+
+    def placements_with_points(self) -> list[tuple[Placement, tuple[int, ...]]]:
+        """Every legal placement with the points it would make, per colour in colour order
+        (before caps)."""
+        if self.over or self.awaiting != "place":
+            return []
+        table = self.cell_points()
+        cells = self.area.cells
+        kinds = [(t, _tile_indexes(t)) for t in dict.fromkeys(self.racks[self.to_move])]
+        zero = (0, 0, 0, 0, 0, 0)
+        out: list[tuple[Placement, tuple[int, ...]]] = []
+        for i, j in self._candidate_edges():
+            pi = table[i]
+            pj = table[j]
+            assert pi is not None and pj is not None
+            a, b = cells[i], cells[j]
+            for (first, second), (x, y) in kinds:
+                pts = list(zero)
+                pts[x] += pi[x]
+                pts[y] += pj[y]
+                out.append((Placement(first, second, a, b), tuple(pts)))
+                if x != y:
+                    pts = list(zero)
+                    pts[x] += pj[x]
+                    pts[y] += pi[y]
+                    out.append((Placement(first, second, b, a), tuple(pts)))
+        return out
+
+    def random_placement(self, rng: random.Random) -> Placement:
+        """A random legal placement, drawn without listing them all (for playouts)."""
+        rack = self.racks[self.to_move]
+        if self.has_placed[self.to_move]:
+            i, j = self._edge_cells[self.empty_edges[rng.randrange(len(self.empty_edges))]]
+        else:
+            i, j = rng.choice(self._candidate_edges())
+        first, second = rack[rng.randrange(len(rack))]
+        if rng.random() < 0.5:
+            i, j = j, i
+        cells = self.area.cells
+        return Placement(first, second, cells[i], cells[j])
+
+    def points_of(self, placement: Placement) -> dict[Colour, int]:
+        """The points a placement would score now, per colour (before caps), unchecked."""
+        index = self.area.index
+        i, j = index[placement.cell1], index[placement.cell2]
+        pts = [0] * 6
+        pts[placement.first.index] += self._line_points(i, placement.first.index)
+        pts[placement.second.index] += self._line_points(j, placement.second.index)
+        return {c: pts[c.index] for c in COLOURS if pts[c.index]}
+
+    def _line_points(self, cell: int, colour: int) -> int:
+        # Counted on the board before the tile goes down: the partner cell is still empty,
+        # so its direction adds nothing, exactly as the rule skips it.
+        board = self.board
+        total = 0
+        for ray in self.area.rays[cell]:
+            for j in ray:
+                if board[j] != colour:
+                    break
+                total += 1
+        return total
+
+    # --- views --------------------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> GenialView:
+        """What ``seat`` may know; ``None`` for a spectator (no rack at all)."""
+        rack = tuple(self.racks[seat]) if seat is not None else None
+        unseen = Counter(self.bag.order())
+        for s, r in enumerate(self.racks):
+            if s != seat:
+                unseen.update(r)
+        return GenialView(
+            mode=self.mode,
+            players=self.players,
+            seat=seat,
+            radius=self.setup.radius,
+            cap=self.setup.cap,
+            board=self.board_colours(),
+            start_symbols={self.area.cells[i]: _COLOUR_OF[k] for i, k in self.start_cells.items()},
+            scores=tuple(self.score(side) for side in range(self.setup.sides)),
+            to_move=None if self.over else self.to_move,
+            awaiting=self.awaiting,
+            rack=rack,
+            rack_sizes=tuple(len(r) for r in self.racks),
+            bag_size=len(self.bag),
+            unseen=dict(unseen),
+            bonus_owed=self.bonus_owed,
+            has_placed=tuple(self.has_placed),
+            moves=tuple(self.moves),
+            last_placements=tuple(self._turn_placements or self.last_placements),
+            over=self.over,
+            ranking=self.ranking(),
+            winner=self.winner,
+            version=self.version,
+        )
+
+    @classmethod
+    def from_view(
+        cls, view: GenialView, rng: random.Random, racks: Sequence[Sequence[Tile]] | None = None
+    ) -> GenialGame:
+        """A full game consistent with ``view``: the tiles it has not seen dealt at random
+        to the other racks and the bag (a determinisation, for search by computer players).
+        ``racks`` fixes every rack instead (then the bag is the rest of the unseen tiles).
+
+        Raises:
+            ValueError: if the view is a spectator's and ``racks`` is not given.
+        """
+        if racks is None and view.rack is None:
+            raise ValueError("a spectator's view needs the racks given")
+        game = cls(view.players, view.mode, seed=0)
+        pool: list[Tile] = [t for t, n in sorted(view.unseen.items()) for _ in range(n)]
+        if racks is not None:
+            for s, r in enumerate(racks):
+                if s != view.seat:
+                    for t in r:
+                        pool.remove(t)
+        rng.shuffle(pool)
+        new_racks: list[list[Tile]] = []
+        for s in range(view.players):
+            if racks is not None:
+                new_racks.append(list(racks[s]))
+            elif s == view.seat and view.rack is not None:
+                new_racks.append(list(view.rack))
+            else:
+                k = view.rack_sizes[s]
+                new_racks.append(pool[:k])
+                del pool[:k]
+        game.racks = new_racks
+        game.bag = Bag(pool)
+        game.initial_bag = ()
+        for h, colour in view.board.items():
+            i = game.area.index[h]
+            if i not in game.start_cells:
+                game._fill(i, colour.index)
+        game.scores = [[sc[c] for c in COLOURS] for sc in view.scores]
+        game.has_placed = list(view.has_placed)
+        game.to_move = view.to_move if view.to_move is not None else 0
+        game.awaiting = view.awaiting
+        game.bonus_owed = view.bonus_owed
+        game.over = view.over
+        game.winner = view.winner
+        game.moves = list(view.moves)
+        game.last_placements = list(view.last_placements)
+        return game
+
+    # --- playing ------------------------------------------------------------------------
+
+    def parse(self, text: str, seat: int | None = None) -> Placement | SwapChoice:
+        """A move in notation; a rack slot stands for a tile of ``seat``'s rack if given.
+
+        Raises:
+            NotationError, IllegalMove: as :func:`engine.notation.parse_genial_move`.
+        """
+        rack = self.racks[seat] if seat is not None else None
+        return parse_genial_move(text, self.area, rack)
+
+    def play_text(self, text: str, seat: int | None = None) -> list[Event]:
+        """Parse and play a move (see :meth:`parse` and :meth:`play`)."""
+        return self.play(self.parse(text, seat), seat)
+
+    def play(self, move: Placement | SwapChoice, seat: int | None = None) -> list[Event]:
+        """Play a move for the player to move (or check that it is ``seat``'s turn).
+
+        Returns:
+            The events, in order.
+
+        Raises:
+            GameOver: the game has ended.
+            NotYourTurn: ``seat`` is given and another seat must act.
+            IllegalMove: the move breaks a rule; ``reason`` says which. The game is unchanged.
+        """
+        if self.over:
+            raise GameOver(self._describe(move))
+        if seat is not None and seat != self.to_move:
+            raise NotYourTurn(self._describe(move), f"seat {self.to_move} is to move")
+        if isinstance(move, SwapChoice):
+            if self.awaiting != "swap":
+                raise IllegalMove("swap_not_offered", self._describe(move))
+            return self._decide_swap(move)
+        return self._place(move)
+
+    def _describe(self, move: Placement | SwapChoice) -> str:
+        try:
+            return format_genial_move(move, self.area)
+        except (KeyError, AttributeError, TypeError):
+            return repr(move)
+
+    def check(self, move: Placement) -> tuple[int, int, int, int]:
+        """Check a placement for the player to move; returns ``(cell1, cell2, c1, c2)`` as
+        indexes.
+
+        Raises:
+            IllegalMove: with the first broken rule as ``reason``.
+        """
+        if self.awaiting == "swap":
+            raise IllegalMove("swap_pending", self._describe(move))
+        index = self.area.index
+        i = index.get(move.cell1, -1)
+        j = index.get(move.cell2, -1)
+        if i < 0 or j < 0:
+            raise IllegalMove("outside_area", repr(move))
+        if i == j:
+            raise IllegalMove("same_cell", self._describe(move))
+        if j not in self.area.neighbours[i]:
+            raise IllegalMove("not_adjacent", self._describe(move))
+        if self.board[i] != EMPTY or self.board[j] != EMPTY:
+            raise IllegalMove("occupied", self._describe(move))
+        tile = Tile.of(move.first, move.second)
+        if tile not in self.racks[self.to_move]:
+            raise IllegalMove("tile_not_on_rack", self._describe(move))
+        if not self.has_placed[self.to_move]:
+            allowed = self._first_round_cells()
+            if i not in allowed and j not in allowed:
+                raise IllegalMove("first_round", self._describe(move))
+        return i, j, move.first.index, move.second.index
+
+    def _place(self, move: Placement) -> list[Event]:
+        i, j, x, y = self.check(move)
+        seat = self.to_move
+        setup = self.setup
+        side = setup.side_of(seat)
+        events: list[Event] = [Placed(seat, move, bonus=bool(self._turn_placements))]
+        # Score on the board as it was, then put the tile down.
+        pts = [0] * 6
+        pts[x] += self._line_points(i, x)
+        pts[y] += self._line_points(j, y)
+        self.racks[seat].remove(Tile.of(move.first, move.second))
+        self._fill(i, x)
+        self._fill(j, y)
+        self.has_placed[seat] = True
+        self._turn_placements.append(move)
+        self.moves.append(self._describe(move))
+
+        track = self.scores[side]
+        gained = {}
+        bonuses: list[Event] = []
+        for k in (x, y) if x != y else (x,):
+            if not pts[k]:
+                continue
+            old = track[k]
+            new = old + pts[k]
+            for mark in setup.marks:
+                if old < mark <= new:
+                    new = mark  # the track stops at the mark; the rest is lost
+                    if setup.bonus_placements:
+                        bonuses.append(BonusEarned(seat, _COLOUR_OF[k], mark))
+                    break
+            new = min(new, setup.cap)
+            track[k] = new
+            gained[_COLOUR_OF[k]] = new - old
+        if any(pts):
+            points = {_COLOUR_OF[k]: p for k, p in enumerate(pts) if p}
+            events.append(Scored(seat, side, points, gained, self.score(side)))
+        events += bonuses
+
+        if min(track) == setup.cap:
+            self.winner = side
+            return events + self._end("immediate_win")
+        if not self.empty_edges:
+            return events + self._end("board_full")
+        self.bonus_owed += len(bonuses)
+        if self.bonus_owed:
+            if self.racks[seat]:
+                self.bonus_owed -= 1
+                return events
+            events.append(BonusLost(seat, self.bonus_owed))
+            self.bonus_owed = 0
+        return events + self._after_placements()
+
+    def _fill(self, cell: int, colour: int) -> None:
+        self.board[cell] = colour
+        self.cell_order.append(cell)
+        pos = self._edge_pos
+        empty = self.empty_edges
+        for e in self._cell_edges[cell]:
+            p = pos[e]
+            if p >= 0:
+                last = empty.pop()
+                if last != e:
+                    empty[p] = last
+                    pos[last] = p
+                pos[e] = -1
+        for n in self.area.neighbours[cell]:
+            if n in self.start_cells:
+                self.start_touched.add(n)
+
+    def _after_placements(self) -> list[Event]:
+        seat = self.to_move
+        rack = self.racks[seat]
+        if self.setup.swaps and rack:
+            lowest = self.lowest_colours(self.setup.side_of(seat))
+            if not any(t.shows(c) for t in rack for c in lowest):
+                self.awaiting = "swap"
+                return [SwapOffered(seat, lowest)]
+        return self._refill_and_pass([])
+
+    def _decide_swap(self, choice: SwapChoice) -> list[Event]:
+        seat = self.to_move
+        self.moves.append("swap" if choice.swap else "keep")
+        self.awaiting = "place"
+        events: list[Event]
+        if choice.swap:
+            rack = self.racks[seat]
+            self.bag.put_back(rack)
+            events = [Swapped(seat, len(rack))]
+            self.racks[seat] = []
+        else:
+            events = [Kept(seat)]
+        return self._refill_and_pass(events)
+
+    def _refill_and_pass(self, events: list[Event]) -> list[Event]:
+        seat = self.to_move
+        rack = self.racks[seat]
+        drawn = self.bag.draw(self.setup.rack_size - len(rack))
+        rack.extend(drawn)
+        events.append(Refilled(seat, len(drawn), len(self.bag)))
+        self.awaiting = "place"
+        self.last_placements = self._turn_placements
+        self._turn_placements = []
+        nxt = (seat + 1) % self.players
+        self.to_move = nxt
+        if not self.racks[nxt] and not len(self.bag):
+            return events + self._end("out_of_tiles")
+        events.append(TurnStarted(nxt))
+        return events
+
+    def _end(self, reason: str) -> list[Event]:
+        self.over = True
+        self.awaiting = None
+        self.bonus_owed = 0
+        if self._turn_placements:
+            self.last_placements = self._turn_placements
+            self._turn_placements = []
+        ranking = self.ranking()
+        assert ranking is not None
+        self.end_reason = reason
+        return [GameEnded(reason, ranking, self.winner)]
+
+    # --- records ------------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls,
+        mode: str,
+        players: int,
+        moves: Sequence[str],
+        bag: Sequence[Tile] | None = None,
+        seed: int | None = None,
+    ) -> GenialGame:
+        """The game that a setup and its moves (in record notation) reach.
+
+        Raises:
+            ValueError: for a bad setup.
+            NotationError, IllegalMove: from the first bad move; its 0-based number is in
+                the exception's ``move_number``.
+        """
+        game = cls(players, mode, bag, seed)
+        for n, text in enumerate(moves):
+            try:
+                game.play(parse_genial_move(text, game.area))
+            except EngineError as exc:
+                exc.move_number = n
+                raise
+        return game
+
+    def record(self, with_bag: bool = True) -> dict[str, object]:
+        """The game record (RECORD.md); ``with_bag=False`` leaves out the draw order."""
+        rec: dict[str, object] = {"game": "genial", "mode": self.mode, "players": self.players}
+        if with_bag:
+            rec["bag"] = [t.name for t in self.initial_bag]
+        rec["moves"] = list(self.moves)
+        return rec

@@ -1,0 +1,188 @@
+"""Game records (RECORD.md): JSON <-> games, and the replay summary that the CLI prints."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.errors import EngineError, InvalidRecord, NotationError
+from engine.events import Event
+from engine.genial import MODES, GenialGame
+from engine.hexgrid import Area, Hex
+from engine.tiles import Colour, Tile, is_tile_set, parse_tile
+
+
+class Game(Protocol):
+    """What records, the command line and the bot need of either game."""
+
+    over: bool
+    to_move: int
+    awaiting: str | None
+    moves: list[str]
+
+    @property
+    def area(self) -> Area: ...
+
+    @property
+    def sides(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def score(self, side: int) -> dict[Colour, int]: ...
+
+    def ranking(self) -> list[list[int]] | None: ...
+
+    def board_summary(self) -> dict[Hex, str]: ...
+
+    def play_text(self, text: str, seat: int | None = None) -> list[Event]: ...
+
+    def record(self, with_bag: bool = True) -> dict[str, object]: ...
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed, validated record: setup, draw order or tokens, and moves."""
+
+    game: str
+    players: int
+    mode: str | None = None
+    bag: tuple[Tile, ...] | None = None
+    tokens: tuple[str, ...] | None = None
+    seed: int | None = None
+    moves: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_dict(cls, data: object) -> Record:
+        """Validate a decoded JSON record.
+
+        Raises:
+            InvalidRecord: saying which key is wrong and how.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidRecord("a record is a JSON object")
+        known = {"game", "mode", "players", "bag", "tokens", "seed", "moves"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidRecord(f"unknown keys: {', '.join(unknown)}")
+        game = data.get("game")
+        if game not in ("genial", "spezial"):
+            raise InvalidRecord('"game" must be "genial" or "spezial"')
+        players = data.get("players")
+        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+            raise InvalidRecord('"players" must be a whole number from 1 to 4')
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise InvalidRecord('"seed" must be a whole number')
+        moves = data.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise InvalidRecord('"moves" must be a list of strings')
+        mode: str | None = None
+        bag: tuple[Tile, ...] | None = None
+        tokens: tuple[str, ...] | None = None
+        if game == "genial":
+            if "tokens" in data:
+                raise InvalidRecord('"tokens" belongs to Genial Spezial records')
+            mode = data.get("mode", "solo" if players == 1 else "standard")
+            if mode not in MODES:
+                raise InvalidRecord(f'"mode" must be one of {", ".join(MODES)}')
+            if (mode == "solo") != (players == 1) or (mode == "team" and players != 4):
+                raise InvalidRecord(f'mode "{mode}" cannot be played by {players} players')
+            raw_bag = data.get("bag")
+            if raw_bag is not None:
+                if not isinstance(raw_bag, list) or not all(isinstance(t, str) for t in raw_bag):
+                    raise InvalidRecord('"bag" must be a list of tiles like "RG"')
+                try:
+                    bag = tuple(parse_tile(t) for t in raw_bag)
+                except NotationError as exc:
+                    raise InvalidRecord(f'"bag" holds a bad tile {exc.text!r}') from None
+                if not is_tile_set(bag):
+                    raise InvalidRecord('"bag" must hold exactly the 120 tiles of the set')
+        else:
+            if "bag" in data or "mode" in data:
+                raise InvalidRecord('"bag" and "mode" belong to Genial records')
+            if not 2 <= players <= 4:
+                raise InvalidRecord("Genial Spezial is played by 2 to 4 players")
+            raw_tokens = data.get("tokens")
+            if raw_tokens is not None:
+                if not isinstance(raw_tokens, list) or not all(
+                    isinstance(t, str) for t in raw_tokens
+                ):
+                    raise InvalidRecord('"tokens" must be a list like ["B1", "P2"]')
+                tokens = tuple(raw_tokens)
+        return cls(game, players, mode, bag, tokens, seed, tuple(moves))
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        """Parse a record from JSON text.
+
+        Raises:
+            InvalidRecord: for bad JSON or a bad record.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidRecord(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+        return cls.from_dict(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": self.game}
+        if self.mode is not None:
+            data["mode"] = self.mode
+        data["players"] = self.players
+        if self.bag is not None:
+            data["bag"] = [t.name for t in self.bag]
+        if self.tokens is not None:
+            data["tokens"] = list(self.tokens)
+        if self.seed is not None:
+            data["seed"] = self.seed
+        data["moves"] = list(self.moves)
+        return data
+
+
+def new_game(record: Record) -> Game:
+    """The game a record sets up, before any move.
+
+    Raises:
+        InvalidRecord: if the setup is impossible (bad tokens, for example).
+    """
+    if record.game == "genial":
+        assert record.mode is not None
+        return GenialGame(record.players, record.mode, record.bag, record.seed)
+    from engine.spezial import SpezialGame
+
+    try:
+        return SpezialGame(record.players, tokens=record.tokens, seed=record.seed)
+    except ValueError as exc:
+        raise InvalidRecord(str(exc)) from None
+
+
+def replay(record: Record) -> Game:
+    """The game a record reaches, with every move checked.
+
+    Raises:
+        InvalidRecord: for an impossible setup.
+        NotationError, IllegalMove: for the first bad move, with ``move_number`` set (0-based).
+    """
+    game = new_game(record)
+    for n, text in enumerate(record.moves):
+        try:
+            game.play_text(text)
+        except EngineError as exc:
+            exc.move_number = n
+            raise
+    return game
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The replay summary of RECORD.md: over, to_move, awaiting, scores, ranking, board."""
+    return {
+        "over": game.over,
+        "to_move": None if game.over else game.to_move,
+        "awaiting": None if game.over else game.awaiting,
+        "scores": [{c.value: v for c, v in game.score(side).items()} for side in range(game.sides)],
+        "ranking": game.ranking(),
+        "board": {game.area.label(h): v for h, v in game.board_summary().items()},
+    }

@@ -1,0 +1,156 @@
+"""Colours, tiles, the generated tile set and the bag with an explicit draw order."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from enum import Enum
+from itertools import combinations
+from typing import NamedTuple
+
+from engine.errors import NotationError
+
+
+class Colour(Enum):
+    """The six symbols of Genial (RULES.md 2.1); Genial Spezial scores in B, G, O and P."""
+
+    RED = "R"
+    GREEN = "G"
+    BLUE = "B"
+    ORANGE = "O"
+    YELLOW = "Y"
+    PURPLE = "P"
+
+    @property
+    def index(self) -> int:
+        return _COLOUR_INDEX[self]
+
+    @property
+    def letter(self) -> str:
+        return self.value
+
+
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+COLOUR_LETTERS: str = "".join(c.value for c in COLOURS)
+
+PAIR_COPIES = 6
+DOUBLE_COPIES = 5
+
+
+def parse_colour(letter: str) -> Colour:
+    """The colour of a letter, case-insensitively.
+
+    Raises:
+        NotationError: ``unknown_colour`` if the letter names no colour.
+    """
+    try:
+        return Colour(letter.strip().upper())
+    except ValueError:
+        raise NotationError("unknown_colour", letter) from None
+
+
+class Tile(NamedTuple):
+    """A Genial tile: two colours, kept in colour order (``RG`` and ``GR`` are one tile)."""
+
+    first: Colour
+    second: Colour
+
+    @classmethod
+    def of(cls, a: Colour, b: Colour) -> Tile:
+        """The tile showing ``a`` and ``b`` in either order."""
+        return _TILES[(a, b)]
+
+    @property
+    def name(self) -> str:
+        return self.first.value + self.second.value
+
+    @property
+    def is_double(self) -> bool:
+        return self.first is self.second
+
+    def colours(self) -> tuple[Colour, Colour]:
+        return (self.first, self.second)
+
+    def shows(self, colour: Colour) -> bool:
+        return self.first is colour or self.second is colour
+
+
+_TILES: dict[tuple[Colour, Colour], Tile] = {}
+for _a, _b in [*combinations(COLOURS, 2), *((c, c) for c in COLOURS)]:
+    _TILES[(_a, _b)] = _TILES[(_b, _a)] = Tile(_a, _b)
+
+#: The 21 different tiles, doubles last.
+TILE_KINDS: tuple[Tile, ...] = tuple(
+    [Tile(a, b) for a, b in combinations(COLOURS, 2)] + [Tile(c, c) for c in COLOURS]
+)
+
+
+def parse_tile(text: str) -> Tile:
+    """The tile named by two colour letters, in either order, case-insensitively.
+
+    Raises:
+        NotationError: ``cannot_parse`` or ``unknown_colour``.
+    """
+    t = text.strip()
+    if len(t) != 2:
+        raise NotationError("cannot_parse", text, "a tile is two colour letters")
+    return Tile.of(parse_colour(t[0]), parse_colour(t[1]))
+
+
+def tile_set() -> list[Tile]:
+    """The 120 tiles: six of each two-colour pair and five of each double (RULES.md 2.1)."""
+    tiles: list[Tile] = []
+    for kind in TILE_KINDS:
+        tiles.extend([kind] * (DOUBLE_COPIES if kind.is_double else PAIR_COPIES))
+    return tiles
+
+
+TILE_COUNT = len(tile_set())
+
+
+def is_tile_set(tiles: Iterable[Tile]) -> bool:
+    """Whether ``tiles`` is exactly the 120-tile set, in any order."""
+    return Counter(tiles) == Counter(tile_set())
+
+
+class Bag:
+    """The bag as an explicit draw order: draws come from the front, returns go to the end.
+
+    RECORD.md fixes this order so that a record replays exactly; a shuffled bag is just a
+    draw order made once from a seed.
+    """
+
+    __slots__ = ("_front", "_tiles")
+
+    def __init__(self, order: Sequence[Tile]) -> None:
+        self._tiles: list[Tile] = list(order)
+        self._front = 0
+
+    @classmethod
+    def shuffled(cls, seed: int | None) -> Bag:
+        tiles = tile_set()
+        random.Random(seed).shuffle(tiles)
+        return cls(tiles)
+
+    def __len__(self) -> int:
+        return len(self._tiles) - self._front
+
+    def draw(self, n: int) -> list[Tile]:
+        """Up to ``n`` tiles from the front (fewer if the bag runs out)."""
+        taken = self._tiles[self._front : self._front + n]
+        self._front += len(taken)
+        return taken
+
+    def put_back(self, tiles: Iterable[Tile]) -> None:
+        """Return tiles to the end of the draw order, in the order given."""
+        self._tiles.extend(tiles)
+
+    def order(self) -> list[Tile]:
+        """The tiles still in the bag, next drawn first (hidden information)."""
+        return self._tiles[self._front :]
+
+    def copy(self) -> Bag:
+        new = Bag(self.order())
+        return new
