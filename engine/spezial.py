@@ -143,7 +143,7 @@ class Token(NamedTuple):
         return f"{self.colour.value}{self.light}"
 
     @property
-    def dark(self) -> int:
+    def dark_value(self) -> int:
         """The value of the dark side: one more than the light side (RULES 3.1)."""
         return self.light + 1
 
@@ -188,8 +188,11 @@ def parse_tokens(players: int, names: Iterable[str]) -> tuple[Token, ...]:
 
 
 def check_players(players: int) -> None:
-    """Raises:
-    ValueError: unless Genial Spezial can be played by ``players``."""
+    """Check that Genial Spezial can be played by ``players``.
+
+    Raises:
+        ValueError: for any count but 2, 3 or 4.
+    """
     if players not in PLAYER_COUNTS:
         raise ValueError(f"Genial Spezial is played by 2 to 4 players, not {players}")
 
@@ -378,7 +381,7 @@ class SpezialGame:
         out = {}
         for k, space in enumerate(self._t.spaces):
             tok, dark = self.tokens[k], self.dark[k]
-            value = tok.dark if dark else tok.light
+            value = tok.dark_value if dark else tok.light
             out[space.cell] = Tower(space.cell, space.height, tok.colour, value, dark)
         return out
 
@@ -628,8 +631,10 @@ class SpezialGame:
         return c
 
     def _outcome(self, seat: int, i: int, j: int, golden: tuple[int, ...]) -> _Outcome:
-        """Score placing ``seat``'s tile on the empty cells ``i`` and ``j`` (RULES 3.3),
-        without changing anything; ``golden`` holds the chosen colours in cell order."""
+        """Score placing ``seat``'s tile on the empty cells ``i`` and ``j`` (RULES 3.3)
+        without changing the position; ``golden`` holds the chosen colours in cell order.
+        Golden points left to the default go to the lowest colour after the placement's
+        tower and tall-bonus points (RULES 3.3 lists the golden bonus last)."""
         board, nbrs, find = self.board, self.area.neighbours, self._find
         roots = []
         for c in (i, j):
@@ -652,7 +657,7 @@ class SpezialGame:
             tokens, dark = self.tokens, self.dark
             for k in _bits(new_towers):
                 tok = tokens[k]
-                pts[self._colour[k]] += tok.dark if dark[k] else tok.light
+                pts[self._colour[k]] += tok.dark_value if dark[k] else tok.light
             scored = touched
         new_tall = 0
         tall = touched & t.tall_mask
@@ -699,11 +704,11 @@ class SpezialGame:
         for k in _bits(outcome.new_towers):
             tok = self.tokens[k]
             if self.dark[k]:
-                value = tok.dark
+                value = tok.dark_value
             else:
                 value = tok.light
                 self.dark[k] = True
-                flipped.append(TokenFlipped(spaces[k].cell, tok.colour, tok.dark))
+                flipped.append(TokenFlipped(spaces[k].cell, tok.colour, tok.dark_value))
             events.append(TowerScored(seat, spaces[k].cell, tok.colour, value))
         events += flipped
         if outcome.new_tall:
