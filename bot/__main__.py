@@ -1,29 +1,137 @@
-"""``genial-bot``: until the table service lands, a demo that plays and prints a game."""
+"""``genial-bot``: start the bot on a chat platform, or in the terminal.
+
+``genial-bot`` with no platform configured (no token in the environment) opens the console
+chat; ``genial-bot console|telegram|discord`` chooses. A missing or invalid setting is
+explained in one line and the exit status is 2.
+"""
 
 from __future__ import annotations
 
+import argparse
+import getpass
+import importlib
 import random
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
-from engine.genial import GenialGame
+from bot import players
+from bot.config import ConfigError, Settings, load_settings
+from bot.console import Console
+from bot.outbound import User
+from bot.service import Service
+from bot.store import SQLiteStore, StoreError
+
+PLATFORMS = ("console", "telegram", "discord")
 
 
-def main() -> int:
-    rng = random.Random()
-    game = GenialGame(2, seed=rng.randrange(2**32))
-    while not game.over:
-        moves = game.placements_with_points() if game.awaiting == "place" else None
-        if moves:
-            move, pts = max(moves, key=lambda mp: (sum(mp[1]), rng.random()))
-            seat = game.to_move
-            game.play(move)
-            print(f"seat {seat}: {game.moves[-1]:<12} +{sum(pts)}")
-        else:
-            game.play(game.legal_moves()[-1])
-            print(f"seat {game.to_move}: keep")
-    for side in range(game.sides):
-        print(f"seat {side}: " + " ".join(f"{c.value}{v}" for c, v in game.score(side).items()))
-    print("ranking:", game.ranking())
-    return 0
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="genial-bot", description=__doc__)
+    parser.add_argument("--config", help="settings file (default: config.toml if present)")
+    parser.add_argument(
+        "platform",
+        nargs="?",
+        choices=PLATFORMS,
+        help="where to play (default: the platform whose token is set, else the console)",
+    )
+    console = parser.add_argument_group("console")
+    console.add_argument("--db", help="SQLite file of the tables (default: bot.storage)")
+    console.add_argument("--images", help="folder for images (default: console.images)")
+    console.add_argument("--name", help="your name in the room (default: your login name)")
+    console.add_argument("--seed", type=int, help="seed for seat order and tiles (replayable)")
+    console.add_argument("--no-images", action="store_true", help="text only, no images")
+    return parser
+
+
+def check_levels(settings: Settings) -> None:
+    """Every configured computer level must be one the engine offers.
+
+    Raises:
+        ConfigError: naming the first level that is not.
+    """
+    offered = players.levels()
+    for level in settings.levels:
+        if level not in offered:
+            raise ConfigError(
+                f"{settings.source}: computer.levels: {level!r} is not one of {', '.join(offered)}"
+            )
+
+
+def choose_platform(requested: str | None, settings: Settings) -> str:
+    if requested:
+        return requested
+    for platform in ("telegram", "discord"):
+        if settings.token(platform):
+            return platform
+    return "console"
+
+
+def run_console(args: argparse.Namespace, settings: Settings) -> int:
+    name = args.name or settings.name or _login_name()
+    store = SQLiteStore(args.db or settings.storage)
+    rng = random.Random(args.seed)
+    service = Service(store, settings, rng=rng, pictures=not args.no_images)
+    images = None if args.no_images else Path(args.images or settings.images)
+    console = Console(service, User(name, name), images)
+    console.welcome()
+    try:
+        return console.run(_lines())
+    except KeyboardInterrupt:
+        print()
+        return 0
+    finally:
+        store.close()
+
+
+def _lines() -> Iterator[str]:
+    """Standard input line by line; with a prompt (and line editing) in a terminal."""
+    if not sys.stdin.isatty():
+        yield from sys.stdin
+        return
+    while True:
+        try:
+            yield input("> ")
+        except EOFError:
+            print()
+            return
+
+
+def _login_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError):
+        name = ""
+    cleaned = "".join(ch for ch in name if ch.isalnum() or ch in "._-")[:32]
+    return cleaned or "you"
+
+
+def run_platform(platform: str, settings: Settings) -> int:
+    """A chat platform's adapter: the module ``bot.<platform>`` with ``main(settings)``."""
+    if not settings.token(platform):
+        env = settings.telegram_token_env if platform == "telegram" else settings.discord_token_env
+        raise ConfigError(f"set the environment variable {env} to the {platform} bot's token")
+    try:
+        adapter = importlib.import_module(f"bot.{platform}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"bot.{platform}":
+            raise
+        raise ConfigError(f"the {platform} adapter is not part of this version yet") from None
+    status: int = adapter.main(settings)
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(args.config)
+        check_levels(settings)
+        platform = choose_platform(args.platform, settings)
+        if platform == "console":
+            return run_console(args, settings)
+        return run_platform(platform, settings)
+    except (ConfigError, StoreError) as exc:
+        print(f"genial-bot: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,0 +1,141 @@
+"""Settings, read from a TOML file (``config.example.toml`` documents every one).
+
+A missing or invalid setting is explained in one line (:class:`ConfigError`) and the bot
+exits non-zero. Platform tokens are never written in the file: it names the environment
+variables that hold them.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.commands import LANGUAGES, CommandError, parse_duration
+
+DEFAULT_PATH = "config.toml"
+_SECTIONS: dict[str, frozenset[str]] = {
+    "bot": frozenset({"storage", "language", "timeout"}),
+    "computer": frozenset({"levels", "default"}),
+    "console": frozenset({"images", "name"}),
+    "telegram": frozenset({"token_env"}),
+    "discord": frozenset({"token_env"}),
+}
+
+
+class ConfigError(ValueError):
+    """A setting is missing or invalid; the message is one line naming it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    storage: str = "genial.sqlite3"
+    language: str = "en"
+    timeout: int = 0
+    levels: tuple[str, ...] = ("random", "greedy", "strong")
+    level: str = "greedy"
+    images: str = "out"
+    name: str = ""
+    telegram_token_env: str = "GENIAL_TELEGRAM_TOKEN"
+    discord_token_env: str = "GENIAL_DISCORD_TOKEN"
+    source: str = field(default="(defaults)", compare=False)
+
+    def token(self, platform: str, environ: Mapping[str, str] | None = None) -> str | None:
+        """The platform's token from its environment variable, or ``None`` if unset."""
+        env = os.environ if environ is None else environ
+        name = self.telegram_token_env if platform == "telegram" else self.discord_token_env
+        return env.get(name) or None
+
+
+def _text(section: str, key: str, value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{section}.{key} must be a non-empty text")
+    return value.strip()
+
+
+def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Settings:
+    """Settings from decoded TOML.
+
+    Raises:
+        ConfigError: naming the first unknown or invalid setting.
+    """
+    where = f"{source}: "
+    for section, values in data.items():
+        allowed = _SECTIONS.get(section)
+        if allowed is None:
+            raise ConfigError(f"{where}unknown section [{section}]")
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"{where}{section} must be a section like [{section}]")
+        for key in values:
+            if key not in allowed:
+                raise ConfigError(f"{where}unknown setting {section}.{key}")
+    bot = data.get("bot", {})
+    computer = data.get("computer", {})
+    console = data.get("console", {})
+    out: dict[str, Any] = {"source": source}
+    try:
+        if "storage" in bot:
+            out["storage"] = _text("bot", "storage", bot["storage"])
+        if "language" in bot:
+            lang = _text("bot", "language", bot["language"]).lower()
+            if lang not in LANGUAGES:
+                raise ConfigError(f"bot.language must be one of {', '.join(LANGUAGES)}")
+            out["language"] = lang
+        if "timeout" in bot:
+            raw = bot["timeout"]
+            if isinstance(raw, bool) or not isinstance(raw, str | int):
+                raise ConfigError('bot.timeout must be a duration like "24h" or "off"')
+            try:
+                out["timeout"] = parse_duration(str(raw))
+            except CommandError:
+                raise ConfigError(
+                    f'bot.timeout {raw!r} is not a duration like "24h", "30m" or "off"'
+                ) from None
+        if "levels" in computer:
+            levels = computer["levels"]
+            if not isinstance(levels, list) or not levels:
+                raise ConfigError('computer.levels must be a list like ["greedy", "strong"]')
+            out["levels"] = tuple(_text("computer", "levels", v).lower() for v in levels)
+        if "default" in computer:
+            out["level"] = _text("computer", "default", computer["default"]).lower()
+        if "images" in console:
+            out["images"] = _text("console", "images", console["images"])
+        if "name" in console:
+            out["name"] = _text("console", "name", console["name"])
+        for platform in ("telegram", "discord"):
+            section = data.get(platform, {})
+            if "token_env" in section:
+                out[f"{platform}_token_env"] = _text(platform, "token_env", section["token_env"])
+    except ConfigError as exc:
+        raise ConfigError(f"{where}{exc}") from None
+    settings = Settings(**out)
+    if settings.level not in settings.levels:
+        raise ConfigError(
+            f"{where}computer.default {settings.level!r} is not one of computer.levels"
+            f" ({', '.join(settings.levels)})"
+        )
+    return settings
+
+
+def load_settings(path: str | Path | None = None) -> Settings:
+    """Settings from ``path``, or from ``config.toml`` if it exists, else the defaults.
+
+    Raises:
+        ConfigError: the file named cannot be read, is not TOML, or has a bad setting.
+    """
+    if path is None:
+        if not Path(DEFAULT_PATH).exists():
+            return Settings()
+        path = DEFAULT_PATH
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    return parse_settings(data, str(path))

@@ -1,0 +1,85 @@
+"""The bot's side of the two games: make, rebuild and describe either one.
+
+A game is set up from the table's options and stored as its record (RECORD.md); after a
+restart it is rebuilt from the record, move by move, with the engine's full checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.genial import GenialGame
+from engine.moves import Placement, SpezialPlacement, SwapChoice
+from engine.notation import format_genial_move, format_spezial_placement
+from engine.record import Record, replay
+from engine.tiles import COLOURS, Colour, Tile
+
+SPEZIAL_COLOURS: tuple[Colour, ...] = (Colour.BLUE, Colour.GREEN, Colour.ORANGE, Colour.PURPLE)
+#: Seats each game takes.
+GENIAL_SEATS = range(1, 5)
+SPEZIAL_SEATS = range(2, 5)
+
+# Either engine game; both offer play, play_text, parse, legal_moves, view, record, copy,
+# over, to_move, awaiting, ranking, score, sides, version, moves and area.
+Game = Any
+
+
+def new_game(kind: str, players: int, team: bool, seed: int) -> Game:
+    """A new game: ``kind`` is ``genial`` or ``spezial``; 1 Genial player is the solo game.
+
+    Raises:
+        ValueError: if that game cannot be played by that many players.
+    """
+    if kind == "spezial":
+        from engine.spezial import SpezialGame
+
+        return SpezialGame(players, seed=seed)
+    mode = "solo" if players == 1 else "team" if team else "standard"
+    return GenialGame(players, mode, seed=seed)
+
+
+def rebuild(record: dict[str, Any]) -> Game:
+    """The game a stored record reaches.
+
+    Raises:
+        EngineError: if the record is invalid (a damaged store).
+    """
+    return replay(Record.from_dict(record))
+
+
+def is_spezial(game: Game) -> bool:
+    return not isinstance(game, GenialGame)
+
+
+def mode(game: Game) -> str:
+    """``standard``, ``team``, ``solo`` or ``spezial``."""
+    return "spezial" if is_spezial(game) else str(game.mode)
+
+
+def score_colours(game: Game) -> tuple[Colour, ...]:
+    return SPEZIAL_COLOURS if is_spezial(game) else COLOURS
+
+
+def side_of(game: Game, seat: int) -> int:
+    return seat % 2 if mode(game) == "team" else seat
+
+
+def seats_of_side(game: Game, side: int) -> list[int]:
+    return [s for s in range(game.players) if side_of(game, s) == side]
+
+
+def format_move(game: Game, move: Placement | SwapChoice | SpezialPlacement) -> str:
+    """A move in RULES.md notation, as players type it."""
+    if isinstance(move, SpezialPlacement):
+        return format_spezial_placement(move, game.area)
+    return format_genial_move(move, game.area)
+
+
+def rack_text(rack: tuple[Tile, ...] | list[Tile]) -> str:
+    """``1 RG  2 BB  3 OY``: the slots players may type instead of the tile."""
+    return "  ".join(f"{i} {t.name}" for i, t in enumerate(rack, 1))
+
+
+def copy(game: Game) -> Game:
+    """An independent copy to think on (computer players), sharing nothing mutable."""
+    return game.copy()

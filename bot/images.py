@@ -1,0 +1,33 @@
+"""Pictures of a game: the one module that calls the renderer.
+
+Each function takes a game view (what one seat, or a spectator, may know) and the names of
+the seats, and returns the PNG as an :class:`~bot.outbound.Attachment`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.outbound import Attachment
+
+
+def board(view: Any, names: Sequence[str], number: int) -> Attachment:
+    """The board after move ``number`` (used in the file name only)."""
+    import render
+
+    return Attachment(f"board-{number:03d}.png", render.board_png(view, names=list(names)))
+
+
+def rack(view: Any, names: Sequence[str], number: int) -> Attachment:
+    """The rack of the view's seat: only ever sent privately to that seat's player."""
+    import render
+
+    return Attachment(f"rack-{number:03d}.png", render.rack_png(view, names=list(names)))
+
+
+def result(view: Any, names: Sequence[str], number: int) -> Attachment:
+    """The end-of-game summary: final scores and ranking."""
+    import render
+
+    return Attachment(f"result-{number:03d}.png", render.result_png(view, names=list(names)))

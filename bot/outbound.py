@@ -1,0 +1,94 @@
+"""What the table service receives and sends: plain values that every adapter understands.
+
+Adapters turn platform updates into a :class:`Chat`, a :class:`User` and a command text,
+and deliver each :class:`Outbound` in their platform's idiom (a photo with a caption, an
+ephemeral reply, a pop-up). No platform object ever gets past an adapter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: What an outbound is for, so adapters can choose an idiom (edit the lobby message in
+#: place, answer errors ephemerally, send an export as a document).
+KINDS = frozenset(
+    {
+        "lobby",  # who sits at the table; adapters may edit the previous one in place
+        "options",  # the table's options with toggle buttons
+        "turn",  # what the last move did, the board, whose turn it is
+        "rack",  # a player's own tiles: always private
+        "hint",  # suggested moves: always private
+        "reminder",  # play by message: half the time is gone
+        "result",  # the end of a game: result image and ranking
+        "export",  # the game record as a JSON file
+        "info",  # help, rules, scores, other answers
+        "error",  # bad input: what was wrong and what to type instead
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A chat that holds (at most) one table; ``title`` names the table in private messages."""
+
+    id: str
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A person in a chat, by the platform's id (as text) and the name to show."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button that sends ``command`` (a command text, see :mod:`bot.commands`) for the user
+    who presses it. Commands that change the table carry the table's version (``#12``) so a
+    press on an old message is rejected."""
+
+    label: str
+    command: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file sent with a message: a PNG image or the JSON game record."""
+
+    filename: str
+    data: bytes = field(repr=False)
+    mime: str = "image/png"
+
+    @property
+    def is_image(self) -> bool:
+        return self.mime == "image/png"
+
+
+@dataclass(frozen=True, slots=True)
+class Outbound:
+    """One message from the bot.
+
+    ``chat`` is always the table's chat; ``user`` is ``None`` for a message to the whole
+    chat, or the id of the one person who may see it (their rack, a hint). ``mentions``
+    lists the user ids the message addresses (the player to move), for platforms that ping.
+    """
+
+    chat: str
+    text: str
+    kind: str = "info"
+    user: str | None = None
+    attachment: Attachment | None = None
+    buttons: tuple[Button, ...] = ()
+    mentions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown outbound kind {self.kind!r}")
+        if self.kind in ("rack", "hint") and self.user is None:
+            raise ValueError(f"a {self.kind} message must be private")
+
+    @property
+    def private(self) -> bool:
+        return self.user is not None

@@ -1,0 +1,690 @@
+"""The table service: everything players can do, apart from any chat platform.
+
+``handle(chat, user, command)`` takes one command and returns the messages to send;
+``due(now)`` does what is due by the clock: computer players' moves, reminders and
+timeouts of play by message. Each accepted command is one store transaction that bumps the
+table's version; a command carrying an older version (a button on an old message) is
+rejected and changes nothing.
+
+Computer players think outside the service's lock, on a copy of the game: an adapter runs
+``due`` in a worker thread and other tables go on meanwhile. When the thinking is done the
+move is applied only if the table has not changed since.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import games, messages, narrate, players
+from bot.commands import (
+    Abort,
+    AddBot,
+    Board,
+    Command,
+    CommandError,
+    Export,
+    Hand,
+    Help,
+    Hint,
+    Join,
+    Keep,
+    Kick,
+    Leave,
+    Play,
+    Rules,
+    Score,
+    SetOption,
+    ShowOptions,
+    Start,
+    Swap,
+    format_duration,
+    parse_command,
+)
+from bot.config import Settings
+from bot.games import Game
+from bot.messages import Scene
+from bot.outbound import Chat, Outbound, User
+from bot.store import StaleTable, Store
+from bot.table import CLOSED, LOBBY, MAX_SEATS, PLAYING, Options, Seat, Table
+from bot.texts import Texts
+from engine.errors import EngineError
+from engine.events import BonusEarned, Event, GameEnded, TurnStarted
+
+#: Computer turns ``due`` plays in one call at most (a table of four computer players
+#: finishes its whole game in one call; this only guards against a loop).
+MAX_STEPS = 10_000
+HINTS = 3
+
+
+class Reject(Exception):
+    """A command that cannot be accepted; ``key`` names the message that says why."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass
+class _Context:
+    """One command being handled: who, where, the table as loaded, what to send."""
+
+    chat: Chat
+    user: User | None
+    admin: bool
+    table: Table
+    texts: Texts
+    now: float
+    pictures: bool
+    #: The table's version as loaded (``None``: the chat had no table).
+    loaded: int | None
+    out: list[Outbound] = field(default_factory=list)
+    #: The game being looked at or changed, once taken from the cache or rebuilt.
+    game: Game | None = None
+
+    @property
+    def new(self) -> bool:
+        return self.loaded is None
+
+    @property
+    def scene(self) -> Scene:
+        return Scene(self.table, self.texts, self.pictures)
+
+
+def _ai_seed(seed: int, version: int) -> int:
+    # One seed per position, derived from stored values only, so a restarted bot makes the
+    # same computer moves.
+    return (seed * 1_000_003 + version * 7_919) % (2**63)
+
+
+class Service:
+    """The platform-neutral bot: tables, games, computer players and deadlines."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        pictures: bool = True,
+    ) -> None:
+        """
+        Args:
+            store: where tables live.
+            settings: language, timeout and computer level defaults.
+            clock: seconds since the epoch (injected so tests control time).
+            rng: for seat order and new games' bags (injected so tests control tiles).
+            pictures: send board and rack images (off for a text-only console).
+        """
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.pictures = pictures
+        self._lock = threading.RLock()
+        # Rebuilt games by chat, with the table version they belong to.
+        self._games: dict[str, tuple[int, Game]] = {}
+
+    # --- the two entry points -------------------------------------------------------
+
+    def handle(
+        self, chat: Chat | str, user: User, command: str | Command, *, admin: bool = False
+    ) -> list[Outbound]:
+        """Carry out one command of ``user`` in ``chat`` and say what happened.
+
+        Args:
+            command: the text (``/play RG F7 F8``) or a parsed command.
+            admin: whether the user administers the chat (may change options, kick, abort).
+        """
+        if isinstance(chat, str):
+            chat = Chat(chat)
+        with self._lock:
+            table = self.store.load(chat.id)
+            texts = Texts(table.options.lang if table else self.settings.language)
+            if isinstance(command, Command):
+                cmd = command
+            else:
+                try:
+                    cmd = parse_command(command)
+                except CommandError as exc:
+                    return [messages.error(chat.id, texts, exc.key, dict(exc.params))]
+            loaded = table.version if table else None
+            if cmd.changes and cmd.version is not None and cmd.version != loaded:
+                return [messages.error(chat.id, texts, "error.stale", {})]
+            if table is None:
+                table = Table(
+                    chat=chat.id,
+                    title=chat.title,
+                    options=Options(lang=self.settings.language, timeout=self.settings.timeout),
+                )
+            elif chat.title:
+                table.title = chat.title
+            if cmd.changes:
+                table.version += 1
+            ctx = _Context(chat, user, admin, table, texts, self.clock(), self.pictures, loaded)
+            try:
+                self._dispatch(ctx, cmd)
+            except Reject as exc:
+                # Rejected before anything changed: the game is still the loaded position.
+                self._keep(ctx, loaded)
+                return [messages.error(chat.id, ctx.texts, exc.key, exc.params)]
+            if cmd.changes and not self._save(ctx):
+                return [messages.error(chat.id, ctx.texts, "error.busy", {})]
+            self._keep(ctx, table.version)
+            return ctx.out
+
+    def due(self, now: float | None = None, *, chat: str | None = None) -> list[Outbound]:
+        """Do everything due at ``now`` (default: the clock): computer players' turns, one
+        after another until a person must act, reminders at half time and moves made for
+        players whose time ran out. ``chat`` limits this to one table."""
+        now = self.clock() if now is None else now
+        out: list[Outbound] = []
+        for _ in range(MAX_STEPS):
+            chats = [c for c in self.store.due(now) if chat is None or c == chat]
+            progressed = False
+            for c in chats:
+                step = self._due_step(c, now)
+                if step is not None:
+                    out += step
+                    progressed = True
+            if not progressed:
+                break
+        return out
+
+    # --- plumbing -------------------------------------------------------------------
+
+    def _save(self, ctx: _Context) -> bool:
+        try:
+            self.store.save(ctx.table, ctx.loaded)
+        except StaleTable:
+            ctx.game = None
+            return False
+        return True
+
+    def _game(self, ctx: _Context) -> Game:
+        """The table's game as loaded: taken from the cache (it goes back by :meth:`_keep`
+        once the command is through) or rebuilt from the stored record."""
+        if ctx.game is None:
+            cached = self._games.pop(ctx.table.chat, None)
+            if cached is not None and cached[0] == ctx.loaded:
+                ctx.game = cached[1]
+            else:
+                assert ctx.table.record is not None
+                ctx.game = games.rebuild(ctx.table.record)
+        return ctx.game
+
+    def _keep(self, ctx: _Context, version: int | None) -> None:
+        """Cache the context's game as the position of table ``version``."""
+        if ctx.game is not None and version is not None:
+            self._games[ctx.table.chat] = (version, ctx.game)
+
+    def _dispatch(self, ctx: _Context, cmd: Command) -> None:
+        handler = _HANDLERS.get(type(cmd))
+        if handler is None:
+            raise Reject("command.unknown", command=type(cmd).__name__)
+        handler(self, ctx, cmd)
+
+    # --- who may do what ------------------------------------------------------------
+
+    def _need_table(self, ctx: _Context) -> Table:
+        if ctx.new or ctx.table.status == CLOSED:
+            raise Reject("error.no_table")
+        return ctx.table
+
+    def _need_manager(self, ctx: _Context) -> None:
+        t = ctx.table
+        assert ctx.user is not None
+        if ctx.admin or t.host is None or t.host == ctx.user.id:
+            return
+        host = next((s.name for s in t.seats if s.user == t.host), t.host)
+        raise Reject("error.not_allowed", host=host)
+
+    def _need_lobby(self, ctx: _Context) -> None:
+        if ctx.table.status == PLAYING:
+            raise Reject("error.game_running")
+
+    def _open(self, ctx: _Context) -> None:
+        """A closed (or new) table opens again with ``ctx.user`` as host."""
+        t = ctx.table
+        if ctx.new or t.status == CLOSED:
+            assert ctx.user is not None
+            t.status = LOBBY
+            t.host = ctx.user.id
+            t.seats = []
+
+    def _my_seat(self, ctx: _Context) -> int:
+        assert ctx.user is not None
+        seat = ctx.table.seat_of(ctx.user.id)
+        if seat is None:
+            raise Reject("error.not_seated")
+        return seat
+
+    def _playing(self, ctx: _Context) -> Game:
+        self._need_table(ctx)
+        if ctx.table.status != PLAYING:
+            raise Reject("error.not_started")
+        return self._game(ctx)
+
+    # --- lobby ----------------------------------------------------------------------
+
+    def _on_join(self, ctx: _Context, cmd: Join) -> None:
+        self._need_lobby(ctx)
+        self._open(ctx)
+        t, user = ctx.table, ctx.user
+        assert user is not None
+        seat = t.seat_of(user.id)
+        if seat is not None:
+            raise Reject("error.already_seated", number=seat + 1)
+        if len(t.seats) >= MAX_SEATS:
+            raise Reject("error.table_full", seats=MAX_SEATS)
+        t.seats.append(Seat(name=user.name, user=user.id))
+        if t.host is None:
+            t.host = user.id
+        ctx.out.append(messages.lobby(ctx.scene, [ctx.texts("lobby.joined", name=user.name)]))
+
+    def _on_add_bot(self, ctx: _Context, cmd: AddBot) -> None:
+        self._need_lobby(ctx)
+        self._open(ctx)
+        t = ctx.table
+        assert ctx.user is not None
+        if t.seat_of(ctx.user.id) is None:
+            self._need_manager(ctx)
+        level = cmd.level or self.settings.level
+        if level not in self.settings.levels:
+            raise Reject("error.unknown_level", level=level, levels=", ".join(self.settings.levels))
+        if len(t.seats) >= MAX_SEATS:
+            raise Reject("error.table_full", seats=MAX_SEATS)
+        t.bots_added += 1
+        name = ctx.texts("seat.computer_name", number=t.bots_added)
+        t.seats.append(Seat(name=name, level=level))
+        news = ctx.texts("lobby.bot_added", name=name, level=level)
+        ctx.out.append(messages.lobby(ctx.scene, [news]))
+
+    def _on_leave(self, ctx: _Context, cmd: Leave) -> None:
+        t = self._need_table(ctx)
+        seat_no = self._my_seat(ctx)
+        self._vacate(ctx, seat_no, ctx.texts("lobby.left", name=t.seats[seat_no].name))
+
+    def _vacate(self, ctx: _Context, seat_no: int, news: str) -> None:
+        """A person's seat: gone before the start, a computer player's during a game."""
+        t = ctx.table
+        seat = t.seats[seat_no]
+        if t.status != PLAYING:
+            del t.seats[seat_no]
+            if t.host == seat.user:
+                t.host = next((s.user for s in t.seats if s.user), None)
+            ctx.out.append(messages.lobby(ctx.scene, [news]))
+            return
+        t.seats[seat_no] = Seat(name=seat.name, level=self.settings.level, left=True)
+        game = self._game(ctx)
+        lines = [news, ctx.texts("turn.taken_over", name=seat.name)]
+        if game.to_move == seat_no:
+            self._schedule(t, game, ctx.now, new_turn=False)
+            lines.append(ctx.texts("turn.next_computer", name=ctx.scene.name(t.seats[seat_no])))
+        ctx.out.append(ctx.scene.chat_message(lines))
+
+    def _on_kick(self, ctx: _Context, cmd: Kick) -> None:
+        t = self._need_table(ctx)
+        self._need_manager(ctx)
+        seat_no = self._find_seat(t, cmd.target)
+        if seat_no is None:
+            raise Reject("error.kick_who", target=cmd.target)
+        seat = t.seats[seat_no]
+        assert ctx.user is not None
+        if t.status == PLAYING and seat.computer:
+            raise Reject("error.kick_computer", name=ctx.scene.name(seat))
+        self._vacate(ctx, seat_no, ctx.texts("lobby.kicked", name=seat.name, by=ctx.user.name))
+
+    @staticmethod
+    def _find_seat(t: Table, target: str) -> int | None:
+        """A seat by number (``2``), user id or mention (``<@123>``, ``@ada``), or name."""
+        key = target.strip().strip("<>").lstrip("@!").strip()
+        if key.isdigit() and 1 <= int(key) <= len(t.seats):
+            return int(key) - 1
+        for i, s in enumerate(t.seats):
+            if s.user is not None and s.user == key:
+                return i
+        folded = key.casefold()
+        matches = [i for i, s in enumerate(t.seats) if s.name.casefold() == folded]
+        if not matches:
+            matches = [i for i, s in enumerate(t.seats) if s.name.casefold().startswith(folded)]
+        return matches[0] if len(matches) == 1 else None
+
+    def _on_abort(self, ctx: _Context, cmd: Abort) -> None:
+        t = self._need_table(ctx)
+        self._need_manager(ctx)
+        assert ctx.user is not None
+        t.status = CLOSED
+        t.seats = []
+        t.host = None
+        t.due_at = t.turn_started = None
+        ctx.game = None
+        self._games.pop(t.chat, None)
+        ctx.out.append(ctx.scene.chat_message([ctx.texts("lobby.closed", name=ctx.user.name)]))
+
+    # --- options --------------------------------------------------------------------
+
+    def _on_show_options(self, ctx: _Context, cmd: ShowOptions) -> None:
+        ctx.out.append(messages.options(ctx.scene))
+
+    def _on_set_option(self, ctx: _Context, cmd: SetOption) -> None:
+        self._need_lobby(ctx)
+        self._open(ctx)
+        self._need_manager(ctx)
+        o = ctx.table.options
+        if cmd.name == "game":
+            o.game = cmd.value
+            if o.game == "spezial":
+                o.team = False
+        elif cmd.name == "team":
+            o.team = cmd.value == "on"
+            if o.team:
+                o.game = "genial"
+        elif cmd.name == "hints":
+            o.hints = cmd.value == "on"
+        elif cmd.name == "order":
+            o.order = cmd.value
+        elif cmd.name == "timeout":
+            o.timeout = int(cmd.value)
+        elif cmd.name == "lang":
+            o.lang = cmd.value
+            ctx.texts = Texts(o.lang)
+        else:  # the parser makes only the names above
+            raise Reject("option.unknown", name=cmd.name)
+        assert ctx.user is not None
+        news = ctx.texts("options.changed", name=ctx.user.name)
+        ctx.out.append(messages.options(ctx.scene, [news]))
+
+    # --- the game -------------------------------------------------------------------
+
+    def _on_start(self, ctx: _Context, cmd: Start) -> None:
+        t = self._need_table(ctx)
+        self._need_lobby(ctx)
+        assert ctx.user is not None
+        if t.seat_of(ctx.user.id) is None:
+            self._need_manager(ctx)
+        n = len(t.seats)
+        o = t.options
+        if n == 0:
+            raise Reject("error.no_players")
+        if o.game == "spezial" and n not in games.SPEZIAL_SEATS:
+            raise Reject("error.spezial_players", count=n)
+        if o.team and n != 4:
+            raise Reject("error.team_players", count=n)
+        if o.order == "random":
+            self.rng.shuffle(t.seats)
+        t.seed = self.rng.randrange(2**62)
+        game = ctx.game = games.new_game(o.game, n, o.team, t.seed)
+        t.record = game.record(with_bag=True)
+        t.status = PLAYING
+        scene = ctx.scene
+        names = ", ".join(f"{i}. {name}" for i, name in enumerate(scene.names(), 1))
+        intro = [ctx.texts("start.text", game=scene.game_name(), players=names)]
+        self._schedule(t, game, ctx.now, new_turn=True)
+        ctx.out.append(messages.turn(scene, game, intro))
+        for seat_no in range(n):
+            rack = messages.rack(scene, game, seat_no)
+            if rack is not None:
+                ctx.out.append(rack)
+
+    def _on_play(self, ctx: _Context, cmd: Play) -> None:
+        self._move(ctx, cmd.move)
+
+    def _on_swap(self, ctx: _Context, cmd: Swap) -> None:
+        self._move(ctx, "swap")
+
+    def _on_keep(self, ctx: _Context, cmd: Keep) -> None:
+        self._move(ctx, "keep")
+
+    def _move(self, ctx: _Context, text: str) -> None:
+        game = self._playing(ctx)
+        seat = self._my_seat(ctx)
+        names = ctx.scene.names()
+        if game.to_move != seat:
+            raise Reject("error.not_your_turn", name=names[game.to_move], text=text)
+        if text in ("swap", "keep") and (games.is_spezial(game) or game.awaiting != "swap"):
+            raise Reject("error.swap_not_offered", text=text)
+        try:
+            events = game.play_text(text, seat)
+        except EngineError as exc:
+            raise self._engine_reject(ctx, game, exc) from None
+        self._after_moves(ctx, game, events, seat)
+
+    def _engine_reject(self, ctx: _Context, game: Game, exc: EngineError) -> Reject:
+        key = f"error.{exc.reason}"
+        if games.is_spezial(game) and ctx.texts.has(key + "_spezial"):
+            key += "_spezial"
+        if not ctx.texts.has(key):
+            key = "error.unknown_reason"
+        name = ctx.scene.names()[game.to_move] if not game.over else ""
+        return Reject(key, text=exc.text, reason=exc.reason, name=name)
+
+    def _after_moves(
+        self,
+        ctx: _Context,
+        game: Game,
+        events: list[Event],
+        actor: int,
+        intro: list[str] | None = None,
+    ) -> None:
+        """Record the moves, schedule what comes next, and tell the chat (and the next
+        player, privately)."""
+        t = ctx.table
+        assert t.record is not None
+        t.record["moves"] = list(game.moves)
+        scene = ctx.scene
+        lines = [*(intro or []), *narrate.narrate(events, game, scene.names(), ctx.texts)]
+        if game.over:
+            reason = next((e.reason for e in events if isinstance(e, GameEnded)), None)
+            ctx.out.append(messages.turn(scene, game, lines))
+            ctx.out.append(messages.result(scene, game, reason))
+            t.status = LOBBY
+            t.seats = [s for s in t.seats if not s.left]
+            if t.host is not None and t.seat_of(t.host) is None:
+                t.host = next((s.user for s in t.seats if s.user), None)
+            self._schedule(t, game, ctx.now, new_turn=False)
+            return
+        new_turn = any(isinstance(e, TurnStarted) for e in events)
+        again = not new_turn and any(isinstance(e, BonusEarned) for e in events)
+        self._schedule(t, game, ctx.now, new_turn=new_turn)
+        ctx.out.append(messages.turn(scene, game, lines, again=again))
+        rack = messages.rack(scene, game, game.to_move)
+        if rack is not None:
+            ctx.out.append(rack)
+
+    def _schedule(self, t: Table, game: Game, now: float, new_turn: bool) -> None:
+        """Store when ``due`` must act next: at once for a computer player, at half time
+        and at the end of the timeout for a person, never after the end."""
+        if game.over or t.status != PLAYING:
+            t.due_at = t.turn_started = None
+            t.reminded = False
+            return
+        if new_turn or t.turn_started is None:
+            t.turn_started = now
+            t.reminded = False
+        seat = t.seats[game.to_move]
+        timeout = t.options.timeout
+        if seat.computer:
+            t.due_at = now
+        elif not timeout:
+            t.due_at = None
+        else:
+            t.due_at = t.turn_started + (timeout if t.reminded else timeout / 2)
+
+    # --- looking at the game --------------------------------------------------------
+
+    def _on_hand(self, ctx: _Context, cmd: Hand) -> None:
+        self._need_table(ctx)
+        if ctx.table.status != PLAYING:
+            raise Reject("error.not_started")
+        game = self._game(ctx)
+        rack = messages.rack(ctx.scene, game, self._my_seat(ctx))
+        assert rack is not None
+        ctx.out.append(rack)
+
+    def _on_board(self, ctx: _Context, cmd: Board) -> None:
+        game = self._shown_game(ctx)
+        title = ctx.texts(
+            "board.title", game=ctx.scene.game_name(game.players), moves=len(game.moves)
+        )
+        ctx.out.append(messages.turn(ctx.scene, game, [title]))
+
+    def _on_score(self, ctx: _Context, cmd: Score) -> None:
+        ctx.out.append(messages.scores(ctx.scene, self._shown_game(ctx)))
+
+    def _shown_game(self, ctx: _Context) -> Game:
+        """The running game, or the last one after its end."""
+        t = self._need_table(ctx)
+        if t.record is None:
+            raise Reject("error.not_started")
+        return self._game(ctx)
+
+    def _on_hint(self, ctx: _Context, cmd: Hint) -> None:
+        self._need_table(ctx)
+        if ctx.table.status != PLAYING:
+            raise Reject("error.not_started")
+        if not ctx.table.options.hints:
+            raise Reject("error.hints_off")
+        seat = self._my_seat(ctx)
+        game = self._game(ctx)
+        if game.to_move != seat or game.awaiting != "place":
+            raise Reject("error.hint_not_now")
+        tx = ctx.texts
+        lines = [tx("hint.title", table=ctx.scene.title)]
+        for number, (move, _value) in enumerate(players.best(game.view(seat), HINTS), 1):
+            if games.is_spezial(game):
+                points = ""
+            else:
+                made = game.points_of(move)
+                points = narrate.points_text(tx, made, made)
+            lines.append(
+                tx("hint.line", number=number, move=games.format_move(game, move), points=points)
+            )
+        assert ctx.user is not None
+        ctx.out.append(Outbound(ctx.table.chat, "\n".join(lines), "hint", user=ctx.user.id))
+
+    def _on_export(self, ctx: _Context, cmd: Export) -> None:
+        if ctx.new or ctx.table.record is None:
+            raise Reject("error.no_record")
+        ctx.out.append(messages.export(ctx.scene, self._game(ctx)))
+
+    def _on_help(self, ctx: _Context, cmd: Help) -> None:
+        ctx.out.append(ctx.scene.chat_message([ctx.texts("help.text")]))
+
+    def _on_rules(self, ctx: _Context, cmd: Rules) -> None:
+        key = "rules.spezial" if ctx.table.options.game == "spezial" else "rules.genial"
+        ctx.out.append(ctx.scene.chat_message([ctx.texts(key)]))
+
+    # --- what the clock brings ------------------------------------------------------
+
+    def _due_step(self, chat: str, now: float) -> list[Outbound] | None:
+        """One thing due at a table: a reminder, or one computer turn. ``None`` if nothing
+        could be done (the table changed while a computer player was thinking)."""
+        with self._lock:
+            t = self.store.load(chat)
+            if t is None or t.due_at is None or t.due_at > now:
+                return None
+            ctx = self._clock_context(t, now)
+            if t.status != PLAYING:
+                t.due_at = None
+                return self._finish_due(ctx)
+            game = self._game(ctx)
+            seat_no = game.to_move
+            seat = t.seats[seat_no]
+            timed_out = False
+            level = seat.level or self.settings.level
+            if not seat.computer:
+                timeout = t.options.timeout
+                assert t.turn_started is not None
+                if timeout and now >= t.turn_started + timeout:
+                    timed_out = True
+                    level = self.settings.level
+                else:
+                    if timeout and not t.reminded:
+                        t.reminded = True
+                        ctx.out.append(self._reminder(ctx, seat, t.turn_started + timeout - now))
+                    self._schedule(t, game, now, new_turn=False)
+                    return self._finish_due(ctx)
+            snapshot = games.copy(game)
+            self._keep(ctx, t.version)
+            loaded = t.version
+        moves = self._think(snapshot, seat_no, level, t.seed)
+        with self._lock:
+            t = self.store.load(chat)
+            if t is None or t.version != loaded:
+                return None
+            ctx = self._clock_context(t, now)
+            game = self._game(ctx)
+            t.version += 1
+            events: list[Event] = []
+            for move in moves:
+                try:
+                    events += game.play(move, seat_no)
+                except EngineError:
+                    ctx.game = None  # half a turn was played: rebuild next time
+                    raise
+            intro = [ctx.texts("turn.timed_out", name=seat.name)] if timed_out else []
+            self._after_moves(ctx, game, events, seat_no, intro)
+            return self._finish_due(ctx)
+
+    def _clock_context(self, t: Table, now: float) -> _Context:
+        texts = Texts(t.options.lang)
+        return _Context(Chat(t.chat, t.title), None, False, t, texts, now, self.pictures, t.version)
+
+    def _finish_due(self, ctx: _Context) -> list[Outbound] | None:
+        if not self._save(ctx):
+            return None
+        self._keep(ctx, ctx.table.version)
+        return ctx.out
+
+    def _reminder(self, ctx: _Context, seat: Seat, left: float) -> Outbound:
+        # Rounded down to whole minutes: "1h 59m 59s left" reads as 119m.
+        minutes = max(1, int(left) // 60)
+        text = ctx.texts(
+            "turn.reminder",
+            name=seat.name,
+            table=ctx.scene.title,
+            left=format_duration(minutes * 60),
+        )
+        mentions = (seat.user,) if seat.user else ()
+        return Outbound(ctx.table.chat, text, "reminder", mentions=mentions)
+
+    @staticmethod
+    def _think(game: Game, seat: int, level: str, seed: int) -> list[Any]:
+        """The moves of one computer turn (placements, bonus placements, the swap
+        decision), chosen on a copy of the game from that seat's view only."""
+        moves: list[Any] = []
+        assert not game.over and game.to_move == seat
+        while not game.over and game.to_move == seat:
+            move = players.choose(game.view(seat), level, _ai_seed(seed, game.version))
+            game.play(move, seat)
+            moves.append(move)
+        return moves
+
+
+_HANDLERS: dict[type[Command], Callable[[Service, _Context, Any], None]] = {
+    Join: Service._on_join,
+    AddBot: Service._on_add_bot,
+    Leave: Service._on_leave,
+    Kick: Service._on_kick,
+    Abort: Service._on_abort,
+    ShowOptions: Service._on_show_options,
+    SetOption: Service._on_set_option,
+    Start: Service._on_start,
+    Play: Service._on_play,
+    Swap: Service._on_swap,
+    Keep: Service._on_keep,
+    Hand: Service._on_hand,
+    Board: Service._on_board,
+    Score: Service._on_score,
+    Hint: Service._on_hint,
+    Export: Service._on_export,
+    Help: Service._on_help,
+    Rules: Service._on_rules,
+}

@@ -1,0 +1,147 @@
+"""Where tables live between commands and across restarts.
+
+:class:`Store` is the small interface the service needs; :class:`SQLiteStore` is the
+embedded default (standard library ``sqlite3``, one file). A server database can be added
+later behind the same interface. Every save is one transaction that succeeds only if the
+table still has the version it was loaded with, so two commands racing for one table (a
+double click, two adapter threads) cannot both be accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Protocol
+
+from bot.table import Table
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    chat    TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    status  TEXT NOT NULL,
+    due_at  REAL,
+    data    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tables_due ON tables (due_at) WHERE due_at IS NOT NULL;
+"""
+
+
+class StaleTable(Exception):
+    """The table changed since it was loaded (another command got there first)."""
+
+
+class StoreError(Exception):
+    """The store cannot be opened or read (a bad path, a file that is no database of ours)."""
+
+
+class Store(Protocol):
+    """What the table service needs of a store."""
+
+    def load(self, chat: str) -> Table | None:
+        """The table of a chat, or ``None`` if the chat never had one."""
+        ...
+
+    def save(self, table: Table, loaded_version: int | None) -> None:
+        """Write a table in one transaction.
+
+        Args:
+            loaded_version: the version the table had when loaded, ``None`` for a new table.
+
+        Raises:
+            StaleTable: the stored table is not at ``loaded_version`` any more.
+        """
+        ...
+
+    def due(self, now: float) -> list[str]:
+        """The chats whose tables have something due at or before ``now``, soonest first."""
+        ...
+
+    def chats(self) -> list[str]:
+        """Every chat with a table."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class SQLiteStore:
+    """Tables in one SQLite file (``:memory:`` for a throw-away store)."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open (and create if needed) the database.
+
+        Raises:
+            StoreError: if the file cannot be opened or is not a store of this bot.
+        """
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # One connection shared under a lock: adapters call the service from a thread pool.
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise StoreError(f"{self.path}: made by a newer genial-bot (schema {version})")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: {exc}") from None
+
+    def load(self, chat: str) -> Table | None:
+        with self._lock:
+            row = self._db.execute("SELECT data FROM tables WHERE chat = ?", (chat,)).fetchone()
+        if row is None:
+            return None
+        return Table.from_dict(json.loads(row[0]))
+
+    def save(self, table: Table, loaded_version: int | None) -> None:
+        data = json.dumps(table.to_dict(), separators=(",", ":"))
+        values = (table.version, table.status, table.due_at, data, table.chat)
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                if loaded_version is None:
+                    cur = self._db.execute(
+                        "INSERT OR IGNORE INTO tables (version, status, due_at, data, chat)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        values,
+                    )
+                else:
+                    cur = self._db.execute(
+                        "UPDATE tables SET version = ?, status = ?, due_at = ?, data = ?"
+                        " WHERE chat = ? AND version = ?",
+                        (*values, loaded_version),
+                    )
+                if cur.rowcount != 1:
+                    self._db.execute("ROLLBACK")
+                    raise StaleTable(table.chat)
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    def due(self, now: float) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT chat FROM tables WHERE due_at IS NOT NULL AND due_at <= ?"
+                " ORDER BY due_at, chat",
+                (now,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def chats(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute("SELECT chat FROM tables ORDER BY chat").fetchall()
+        return [r[0] for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,91 @@
+"""A table: the seats, options and game of one chat, as stored (plain data, JSON round-trip).
+
+The game itself is stored as its record (RECORD.md: setup, full draw order or tokens, and
+moves) and rebuilt from it; nothing else about the game is kept, so a stored table always
+replays to exactly the position the players saw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+#: No game is running: people join, options change.
+LOBBY = "lobby"
+#: A game is running.
+PLAYING = "playing"
+#: Closed by /abort; a /join opens it again (its version keeps counting, so old buttons
+#: stay stale).
+CLOSED = "closed"
+STATUSES = (LOBBY, PLAYING, CLOSED)
+MAX_SEATS = 4
+
+
+@dataclass
+class Seat:
+    """A seat in turn order. ``user`` is the person's id, or ``None`` for a computer player
+    of ``level``. ``left`` marks a person's seat that a computer player took over."""
+
+    name: str
+    user: str | None = None
+    level: str | None = None
+    left: bool = False
+
+    @property
+    def computer(self) -> bool:
+        return self.user is None
+
+
+@dataclass
+class Options:
+    game: str = "genial"  # "genial" or "spezial"
+    team: bool = False
+    timeout: int = 0  # seconds for a turn when playing by message; 0: no timeout
+    hints: bool = False
+    order: str = "join"  # seat order at the start: "join" or "random"
+    lang: str = "en"
+
+
+@dataclass
+class Table:
+    """Everything stored about one chat's table.
+
+    ``version`` counts accepted commands (and computer turns); a button carries it.
+    ``turn_started`` is when the player to move got the turn, ``reminded`` whether the
+    half-time reminder went out; ``due_at`` is the next moment :meth:`Service.due` must act
+    (a computer player's move: at once; a reminder or a timeout: later), ``None`` for never.
+    """
+
+    chat: str
+    title: str = ""
+    version: int = 0
+    status: str = LOBBY
+    host: str | None = None
+    seats: list[Seat] = field(default_factory=list)
+    options: Options = field(default_factory=Options)
+    record: dict[str, Any] | None = None
+    seed: int = 0
+    turn_started: float | None = None
+    reminded: bool = False
+    due_at: float | None = None
+    bots_added: int = 0
+
+    def seat_of(self, user: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.user == user:
+                return i
+        return None
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if not s.computer]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        data = dict(data)
+        data["seats"] = [Seat(**s) for s in data.get("seats", [])]
+        data["options"] = Options(**data.get("options", {}))
+        return cls(**data)

@@ -1,0 +1,79 @@
+"""Every sentence the bot says, from one message catalogue per language.
+
+Catalogues are TOML files in ``bot/locales`` (``en.toml``, ``de.toml``, ...): nested tables
+give dotted ids (``error.occupied``), values are ``str.format`` templates with named
+placeholders (``{name}``). A test checks that every language has every id with the same
+placeholders, so a missing translation is caught before it reaches a chat.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from bot.commands import LANGUAGES
+
+DEFAULT_LANGUAGE = "en"
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, name + "."))
+        elif isinstance(value, str):
+            out[name] = value
+        else:
+            raise ValueError(f"message {name!r} is not text")
+    return out
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """The messages of a language by id.
+
+    Raises:
+        ValueError: for a language without a catalogue.
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"no messages in {lang!r}; languages: {', '.join(LANGUAGES)}")
+    text = resources.files("bot").joinpath(f"locales/{lang}.toml").read_text("utf-8")
+    return _flatten(tomllib.loads(text))
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The named placeholders of a template (``{name}`` -> ``name``)."""
+    return frozenset(
+        field.split(".")[0].split("[")[0]
+        for _, field, _, _ in string.Formatter().parse(template)
+        if field is not None
+    )
+
+
+class Texts:
+    """The messages of one language, formatted: ``texts("turn.yours", name="Ada")``."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
+        self.lang = lang
+        self._messages = catalogue(lang)
+
+    def __call__(self, key: str, **params: object) -> str:
+        """The message ``key`` with its placeholders filled in.
+
+        Raises:
+            KeyError: for an id that no catalogue has (a bug, not bad input).
+        """
+        template = self._messages.get(key)
+        if template is None:
+            template = catalogue(DEFAULT_LANGUAGE)[key]
+        return template.format_map(params)
+
+    def has(self, key: str) -> bool:
+        return key in self._messages
+
+    def colour(self, letter: str) -> str:
+        return self(f"colour.{letter}")
