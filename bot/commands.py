@@ -197,10 +197,13 @@ def parse_duration(text: str) -> int:
 
 
 def format_duration(seconds: int) -> str:
-    """The shortest exact spelling: ``24h``, ``90m``, ``2d``; ``off`` for 0."""
+    """The shortest exact spelling, in days from two days on: ``24h``, ``90m``, ``2d``;
+    ``off`` for 0."""
     if seconds == 0:
         return "off"
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+    if seconds % 86400 == 0 and seconds >= 2 * 86400:
+        return f"{seconds // 86400}d"
+    for unit, size in (("h", 3600), ("m", 60)):
         if seconds % size == 0:
             return f"{seconds // size}{unit}"
     return f"{seconds}s"

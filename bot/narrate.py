@@ -23,6 +23,7 @@ from engine.events import (
     SpezialPlaced,
     Swapped,
     TallBonus,
+    TowerScored,
 )
 from engine.tiles import Colour
 
@@ -60,11 +61,16 @@ def narrate(events: Sequence[Event], game: Game, names: Sequence[str], texts: Te
     made: dict[Colour, int] = {}
     notes: list[str] = []
 
+    towers = 0
+
     def flush() -> None:
-        nonlocal head
+        nonlocal head, towers
         if head is not None:
             lines.append(f"{head} {points_text(texts, gained, made)}.")
+        if towers:
+            lines.append(texts("turn.towers", count=towers))
         lines.extend(notes)
+        towers = 0
         head = None
         gained.clear()
         made.clear()
@@ -89,6 +95,8 @@ def narrate(events: Sequence[Event], game: Game, names: Sequence[str], texts: Te
         elif isinstance(ev, Kept):
             flush()
             lines.append(texts("turn.kept", name=names[ev.seat]))
+        elif isinstance(ev, TowerScored):
+            towers += 1
         elif isinstance(ev, TallBonus):
             notes.append(texts("turn.tall_bonus", count=len(ev.towers)))
         elif isinstance(ev, GoldenPoint):
@@ -124,7 +132,8 @@ def ranking_lines(game: Game, names: Sequence[str], texts: Texts) -> list[str]:
             out.append(texts("result.place", place=place, name=sides[side], scores=row))
         place += len(group)
     if ranking and len(ranking[0]) == 1:
-        out.append(texts("result.winner", name=sides[ranking[0][0]]))
+        key = "result.team_wins" if games.mode(game) == "team" else "result.winner"
+        out.append(texts(key, name=sides[ranking[0][0]]))
     elif ranking:
         out.append(texts("result.tie", names=", ".join(sides[s] for s in ranking[0])))
     return out

@@ -428,10 +428,11 @@ class Service:
         intro = [ctx.texts("start.text", game=scene.game_name(), players=names)]
         self._schedule(t, game, ctx.now, new_turn=True)
         ctx.out.append(messages.turn(scene, game, intro))
-        for seat_no in range(n):
-            rack = messages.rack(scene, game, seat_no)
-            if rack is not None:
-                ctx.out.append(rack)
+        if not games.is_spezial(game):  # Genial Spezial has no hidden tiles to send
+            for seat_no in range(n):
+                rack = messages.rack(scene, game, seat_no)
+                if rack is not None:
+                    ctx.out.append(rack)
 
     def _on_play(self, ctx: _Context, cmd: Play) -> None:
         self._move(ctx, cmd.move)
@@ -494,7 +495,7 @@ class Service:
         again = not new_turn and any(isinstance(e, BonusEarned) for e in events)
         self._schedule(t, game, ctx.now, new_turn=new_turn)
         ctx.out.append(messages.turn(scene, game, lines, again=again))
-        rack = messages.rack(scene, game, game.to_move)
+        rack = None if games.is_spezial(game) else messages.rack(scene, game, game.to_move)
         if rack is not None:
             ctx.out.append(rack)
 
@@ -575,7 +576,8 @@ class Service:
         ctx.out.append(messages.export(ctx.scene, self._game(ctx)))
 
     def _on_help(self, ctx: _Context, cmd: Help) -> None:
-        ctx.out.append(ctx.scene.chat_message([ctx.texts("help.text")]))
+        levels = ", ".join(self.settings.levels)
+        ctx.out.append(ctx.scene.chat_message([ctx.texts("help.text", levels=levels)]))
 
     def _on_rules(self, ctx: _Context, cmd: Rules) -> None:
         key = "rules.spezial" if ctx.table.options.game == "spezial" else "rules.genial"

@@ -1,0 +1,173 @@
+"""Chat commands: text -> command objects, errors for bad text, and the round trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.commands import (
+    Abort,
+    AddBot,
+    Board,
+    Command,
+    CommandError,
+    Export,
+    Hand,
+    Help,
+    Hint,
+    Join,
+    Keep,
+    Kick,
+    Leave,
+    Play,
+    Rules,
+    Score,
+    SetOption,
+    ShowOptions,
+    Start,
+    Swap,
+    format_command,
+    format_duration,
+    parse_command,
+    parse_duration,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/join", Join()),
+        ("/JOIN", Join()),
+        ("/join@GenialBot", Join()),
+        ("/join bot", AddBot()),
+        ("/join bot strong", AddBot(level="strong")),
+        ("/join computer Greedy", AddBot(level="greedy")),
+        ("/addbot", AddBot()),
+        ("/addbot random", AddBot(level="random")),
+        ("/leave", Leave()),
+        ("/option", ShowOptions()),
+        ("/options", ShowOptions()),
+        ("/option Team", SetOption(name="team", value="on")),
+        ("/option team off", SetOption(name="team", value="off")),
+        ("/option standard", SetOption(name="team", value="off")),
+        ("/option Spezial", SetOption(name="game", value="spezial")),
+        ("/option Genial", SetOption(name="game", value="genial")),
+        ("/option game spezial", SetOption(name="game", value="spezial")),
+        ("/option timeout 24h", SetOption(name="timeout", value="86400")),
+        ("/option timeout 30m", SetOption(name="timeout", value="1800")),
+        ("/option timeout 2d", SetOption(name="timeout", value="172800")),
+        ("/option timeout 6", SetOption(name="timeout", value="21600")),
+        ("/option timeout off", SetOption(name="timeout", value="0")),
+        ("/option hints on", SetOption(name="hints", value="on")),
+        ("/option hints", SetOption(name="hints", value="on")),
+        ("/option hints aus", SetOption(name="hints", value="off")),
+        ("/option order random", SetOption(name="order", value="random")),
+        ("/option order join", SetOption(name="order", value="join")),
+        ("/option lang de", SetOption(name="lang", value="de")),
+        ("/option language FR", SetOption(name="lang", value="fr")),
+        ("/start", Start()),
+        ("/play RG F7 F8", Play(move="RG F7 F8")),
+        ("/p 1   f7-f8", Play(move="1 f7-f8")),
+        ("/swap", Swap()),
+        ("/keep", Keep()),
+        ("/hand", Hand()),
+        ("/tiles", Hand()),
+        ("/board", Board()),
+        ("/score", Score()),
+        ("/hint", Hint()),
+        ("/export", Export()),
+        ("/kick Bob", Kick(target="Bob")),
+        ("/kick 2", Kick(target="2")),
+        ("/abort", Abort()),
+        ("/help", Help()),
+        ("/rules", Rules()),
+        # A button's version rides at the end.
+        ("/swap #12", Swap(version=12)),
+        ("/option hints off #3", SetOption(name="hints", value="off", version=3)),
+        ("/play RG F7 F8 #40", Play(move="RG F7 F8", version=40)),
+    ],
+)
+def test_parse(text: str, expected: Command) -> None:
+    assert parse_command(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("", "command.not_a_command"),
+        ("hello", "command.not_a_command"),
+        ("RG F7 F8", "command.not_a_command"),
+        ("/", "command.not_a_command"),
+        ("/dance", "command.unknown"),
+        ("/play", "usage.play"),
+        ("/p #3", "usage.play"),
+        ("/kick", "usage.kick"),
+        ("/option colour red", "option.unknown"),
+        ("/option team maybe", "option.bad_switch"),
+        ("/option timeout", "option.bad_timeout"),
+        ("/option timeout soon", "option.bad_timeout"),
+        ("/option timeout 15d", "option.bad_timeout"),
+        ("/option timeout 30s", "option.bad_timeout"),
+        ("/option order alphabetical", "option.bad_order"),
+        ("/option lang es", "option.bad_lang"),
+        ("/option game chess", "option.bad_game"),
+    ],
+)
+def test_parse_errors_name_their_message(text: str, key: str) -> None:
+    with pytest.raises(CommandError) as info:
+        parse_command(text)
+    assert info.value.key == key
+
+
+def test_unknown_command_error_names_the_word() -> None:
+    with pytest.raises(CommandError) as info:
+        parse_command("/dance now")
+    assert info.value.params == {"command": "/dance"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        Join(),
+        AddBot(),
+        AddBot(level="strong", version=4),
+        Leave(version=2),
+        ShowOptions(),
+        SetOption(name="team", value="on", version=7),
+        SetOption(name="game", value="spezial"),
+        SetOption(name="timeout", value="86400", version=1),
+        SetOption(name="timeout", value="5400"),
+        SetOption(name="timeout", value="0"),
+        SetOption(name="lang", value="nl"),
+        Start(version=9),
+        Play(move="RG F7 F8"),
+        Swap(version=33),
+        Keep(version=33),
+        Hand(),
+        Board(),
+        Score(),
+        Hint(),
+        Export(),
+        Kick(target="Bob", version=5),
+        Abort(),
+        Help(),
+        Rules(),
+    ],
+)
+def test_format_round_trips(command: Command) -> None:
+    assert parse_command(format_command(command)) == command
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(0, "off"), (60, "1m"), (5400, "90m"), (3600, "1h"), (86400, "24h"), (90000, "25h"), (172800, "2d")],
+)
+def test_durations(seconds: int, text: str) -> None:
+    assert format_duration(seconds) == text
+    assert parse_duration(text) == seconds
+
+
+def test_read_only_commands_do_not_change_the_table() -> None:
+    read_only = {ShowOptions, Hand, Board, Score, Hint, Export, Help, Rules}
+    changing = {Join, AddBot, Leave, SetOption, Start, Play, Swap, Keep, Kick, Abort}
+    assert all(not c.changes for c in read_only)
+    assert all(c.changes for c in changing)
