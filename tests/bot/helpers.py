@@ -140,8 +140,4 @@ class Room:
 
     def chat_texts(self, kinds: Iterable[str] | None = None) -> list[str]:
         wanted = set(kinds) if kinds is not None else None
-        return [
-            o.text
-            for o in self.log
-            if o.user is None and (wanted is None or o.kind in wanted)
-        ]
+        return [o.text for o in self.log if o.user is None and (wanted is None or o.kind in wanted)]

@@ -159,7 +159,15 @@ def test_format_round_trips(command: Command) -> None:
 
 @pytest.mark.parametrize(
     ("seconds", "text"),
-    [(0, "off"), (60, "1m"), (5400, "90m"), (3600, "1h"), (86400, "24h"), (90000, "25h"), (172800, "2d")],
+    [
+        (0, "off"),
+        (60, "1m"),
+        (5400, "90m"),
+        (3600, "1h"),
+        (86400, "24h"),
+        (90000, "25h"),
+        (172800, "2d"),
+    ],
 )
 def test_durations(seconds: int, text: str) -> None:
     assert format_duration(seconds) == text

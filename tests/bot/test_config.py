@@ -72,7 +72,9 @@ def test_missing_file(tmp_path: Path) -> None:
         load_settings(tmp_path / "nope.toml")
 
 
-def run_bot(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_bot(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=cwd,
@@ -97,6 +99,5 @@ def test_platform_without_token_exits_2(tmp_path: Path) -> None:
     result = run_bot("telegram", cwd=tmp_path, env={"PYTHONPATH": str(ROOT)})
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "genial-bot: set the environment variable GENIAL_TELEGRAM_TOKEN to the telegram bot's"
-        " token"
+        "genial-bot: set the environment variable GENIAL_TELEGRAM_TOKEN to the telegram bot's token"
     ]

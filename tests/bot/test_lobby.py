@@ -48,7 +48,9 @@ def test_leave_before_the_start_frees_the_seat_and_passes_the_host(room: Room) -
     room.ok("Ada", "/join")
     room.ok("Bob", "/join")
     (out,) = room.ok("Ada", "/leave")
-    assert out.text.splitlines()[:3] == ["Ada leaves the table.", "Table Test room: Genial, solo game", "1. Bob"]
+    assert out.text.splitlines()[:3] == (
+        ["Ada leaves the table.", "Table Test room: Genial, solo game", "1. Bob"]
+    )
     assert room.table().host == "id-bob"
     assert room.error("Ada", "/leave") == "You are not seated at this table."
 
@@ -99,7 +101,9 @@ def test_option_button_press(room: Room) -> None:
     room.ok("Ada", hints_on.command)
     assert room.table().options.hints
     # The same button again: the table moved on, so it is stale and changes nothing.
-    assert room.error("Ada", hints_on.command) == "This button is from an earlier turn; nothing changed."
+    assert room.error("Ada", hints_on.command) == (
+        "This button is from an earlier turn; nothing changed."
+    )
 
 
 def test_language_changes_every_text(room: Room) -> None:
@@ -115,7 +119,9 @@ def test_language_changes_every_text(room: Room) -> None:
 def test_only_host_or_admin_changes_options(room: Room) -> None:
     room.ok("Ada", "/join")
     room.ok("Bob", "/join")
-    assert room.error("Bob", "/option hints on") == "Only the host (Ada) or a chat admin may do that."
+    assert room.error("Bob", "/option hints on") == (
+        "Only the host (Ada) or a chat admin may do that."
+    )
     room.ok("Bob", "/option hints on", admin=True)
     assert room.table().options.hints
 
@@ -123,15 +129,26 @@ def test_only_host_or_admin_changes_options(room: Room) -> None:
 @pytest.mark.parametrize(
     ("text", "answer"),
     [
-        ("/option timeout soon", "soon is not a time per turn: use 30m, 24h, 2d (at least a minute, at most 14 days) or off."),
+        (
+            "/option timeout soon",
+            "soon is not a time per turn: use 30m, 24h, 2d (at"
+            " least a minute, at most 14 days) or off.",
+        ),
         ("/option lang es", "There is no language es: choose en, de, nl or fr."),
         ("/option order alphabetical", "The seat order is join or random, not alphabetical."),
-        ("/option colour red", "There is no option colour. Options: team, genial, spezial, timeout, hints, order, lang."),
+        (
+            "/option colour red",
+            "There is no option colour. Options: team, genial,"
+            " spezial, timeout, hints, order, lang.",
+        ),
         ("/option hints maybe", "maybe is neither on nor off."),
         ("/addbot genius", "There is no computer level genius. Levels: random, greedy, strong."),
         ("/dance", "I don't know /dance. /help lists the commands."),
         ("hello", "Commands start with a slash, like /help."),
-        ("/play", "Say which move: /play <tile> <cell> <cell>, like /play RG F7 F8 or /play 1 F7 F8."),
+        (
+            "/play",
+            "Say which move: /play <tile> <cell> <cell>, like /play RG F7 F8 or /play 1 F7 F8.",
+        ),
         ("/kick", "Say whom: /kick <seat number or name>."),
     ],
 )
@@ -159,8 +176,16 @@ def test_no_table_yet(room: Room, text: str, answer: str) -> None:
 @pytest.mark.parametrize(
     ("setup", "answer"),
     [
-        (["/option team"], "The team game needs exactly 4 players (seated now: 1). /option team off plays without teams."),
-        (["/option team", "bob: /join", "/addbot"], "The team game needs exactly 4 players (seated now: 3). /option team off plays without teams."),
+        (
+            ["/option team"],
+            "The team game needs exactly 4 players (seated now: 1)."
+            " /option team off plays without teams.",
+        ),
+        (
+            ["/option team", "bob: /join", "/addbot"],
+            "The team game needs exactly 4 players (seated now: 3)."
+            " /option team off plays without teams.",
+        ),
         (["/option spezial"], "Genial Spezial needs 2 to 4 players (seated now: 1)."),
         (["/leave"], "Nobody is seated: /join or /addbot first."),
     ],
@@ -185,7 +210,9 @@ def test_kick_and_abort_need_the_host(room: Room) -> None:
     room.ok("Ada", "/addbot")
     assert room.error("Bob", "/kick Ada") == "Only the host (Ada) or a chat admin may do that."
     assert room.error("Bob", "/abort") == "Only the host (Ada) or a chat admin may do that."
-    assert room.error("Ada", "/kick Zed") == "There is no player Zed here: name a seat number or a player's name."
+    assert room.error("Ada", "/kick Zed") == (
+        "There is no player Zed here: name a seat number or a player's name."
+    )
     (out,) = room.ok("Ada", "/kick comp")  # a unique prefix of "Computer 1"
     assert out.text.splitlines()[0] == "Ada removes Computer 1 from the table."
     (out,) = room.ok("Ada", "/kick 2")
@@ -214,7 +241,12 @@ def test_game_running_blocks_lobby_commands(room: Room) -> None:
     room.ok("Ada", "/start")
     assert room.table().status == PLAYING
     running = "A game is running: that is possible before the start only."
-    for name, text in [("Cy", "/join"), ("Ada", "/addbot"), ("Ada", "/option hints on"), ("Ada", "/start")]:
+    for name, text in [
+        ("Cy", "/join"),
+        ("Ada", "/addbot"),
+        ("Ada", "/option hints on"),
+        ("Ada", "/start"),
+    ]:
         assert room.error(name, text) == running
 
 

@@ -124,7 +124,9 @@ def test_duplicated_start_press(tmp_path: Path) -> None:
     start = next(b for b in lobby.buttons if b.label == "Start")
     room.ok("Bob", start.command)
     assert room.error("Bob", start.command) == STALE
-    assert room.error("Ada", "/start") == "A game is running: that is possible before the start only."
+    assert room.error("Ada", "/start") == (
+        "A game is running: that is possible before the start only."
+    )
 
 
 @pytest.fixture
@@ -141,12 +143,30 @@ def first_turn(tmp_path: Path) -> Room:
 @pytest.mark.parametrize(
     ("text", "answer"),
     [
-        ("/play RG A2", "I can't read RG A2 as a move. Type a tile and two cells, like /play RG F7 F8, or a rack slot: /play 1 F7 F8."),
-        ("/play hello", "I can't read hello as a move. Type a tile and two cells, like /play RG F7 F8, or a rack slot: /play 1 F7 F8."),
-        ("/play XG A2 B2", "X is not a colour: use R (red), G (green), B (blue), O (orange), Y (yellow), P (purple)."),
+        (
+            "/play RG A2",
+            "I can't read RG A2 as a move. Type a tile and two cells, like"
+            " /play RG F7 F8, or a rack slot: /play 1 F7 F8.",
+        ),
+        (
+            "/play hello",
+            "I can't read hello as a move. Type a tile and two cells, like"
+            " /play RG F7 F8, or a rack slot: /play 1 F7 F8.",
+        ),
+        (
+            "/play XG A2 B2",
+            "X is not a colour: use R (red), G (green), B (blue),"
+            " O (orange), Y (yellow), P (purple).",
+        ),
         ("/play 7 A2 B2", "There is no tile in slot 7 of your rack: /hand shows your tiles."),
-        ("/play 1 A2 A2", "{same} names the same cell twice: a tile covers two neighbouring cells."),
-        ("/play 1 A2 A4", "The two cells of {far} do not touch: a tile covers two neighbouring cells."),
+        (
+            "/play 1 A2 A2",
+            "{same} names the same cell twice: a tile covers two neighbouring cells.",
+        ),
+        (
+            "/play 1 A2 A4",
+            "The two cells of {far} do not touch: a tile covers two neighbouring cells.",
+        ),
         ("/play 1 A1 A2", "A cell of {start} is taken already: place on two empty cells."),
         ("/play 1 L1 A2", "L1 is not on this game's board: the picture shows the cell labels."),
         ("/play 1 C3 C4", "Your first tile must touch a start symbol that no tile touches yet."),
@@ -157,9 +177,7 @@ def first_turn(tmp_path: Path) -> Room:
 def test_bad_moves_are_explained(first_turn: Room, text: str, answer: str) -> None:
     game = first_turn.game()
     first = game.view(0).rack[0].name  # slot 1 as colour letters, how the bot writes it
-    expected = answer.format(
-        same=f"{first} A2 A2", far=f"{first} A2 A4", start=f"{first} A1 A2"
-    )
+    expected = answer.format(same=f"{first} A2 A2", far=f"{first} A2 A4", start=f"{first} A1 A2")
     assert first_turn.error("Ada", text) == expected
 
 
@@ -167,7 +185,9 @@ def test_a_tile_not_on_the_rack(first_turn: Room) -> None:
     rack = set(first_turn.game().view(0).rack)
     missing = next(t for t in TILE_KINDS if t not in rack)
     answer = first_turn.error("Ada", f"/play {missing.name} A2 B2")
-    assert answer == "That tile is not on your rack: /hand shows your tiles (or type a slot, 1 to 6)."
+    assert answer == (
+        "That tile is not on your rack: /hand shows your tiles (or type a slot, 1 to 6)."
+    )
 
 
 def test_turn_and_seat_errors(first_turn: Room) -> None:
@@ -194,7 +214,9 @@ def test_spezial_bad_moves(tmp_path: Path, shared: Path) -> None:
     )
     (chat,) = room.ok("Ada", "/play V6 U7")  # no private rack in Genial Spezial
     assert chat.text.splitlines()[0] == "Ada placed V6 U7: no points."
-    assert room.error("Bob", "/play V6 V5") == "A cell of V6 V5 is taken already: place on two empty cells."
+    assert room.error("Bob", "/play V6 V5") == (
+        "A cell of V6 V5 is taken already: place on two empty cells."
+    )
 
 
 def test_board_and_score_again(first_turn: Room) -> None:

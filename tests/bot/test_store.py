@@ -69,5 +69,5 @@ def test_due_finds_tables_in_deadline_order(tmp_path: Path) -> None:
 def test_a_file_that_is_no_database(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("shopping list\n" * 100)
-    with pytest.raises(StoreError, match="notes.txt"):
+    with pytest.raises(StoreError, match=r"notes\.txt"):
         SQLiteStore(path)

@@ -77,9 +77,12 @@ def _ids_in_code() -> set[str]:
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             first = node.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                if shaped.fullmatch(first.value):
-                    ids.add(first.value)
+            if (
+                isinstance(first, ast.Constant)
+                and isinstance(first.value, str)
+                and shaped.fullmatch(first.value)
+            ):
+                ids.add(first.value)
     return ids
 
 
