@@ -23,7 +23,7 @@ class Placed:
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """The points of one placement for a side (seat, or team in the team game).
+    """The points of one placement for a side (seat, or team in the Genial team game).
 
     ``points`` are the points the placement made per colour; ``gained`` what the track
     actually moved (points above a cap or past the 18 stop are lost); ``totals`` the
