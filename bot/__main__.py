@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import importlib
+import os
 import random
 import sys
 from collections.abc import Iterator, Sequence
@@ -73,11 +74,15 @@ def run_console(args: argparse.Namespace, settings: Settings) -> int:
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
     images = None if args.no_images else Path(args.images or settings.images)
     console = Console(service, User(name, name), images)
-    console.welcome()
     try:
+        console.welcome()
+        console.resume()
         return console.run(_lines())
     except KeyboardInterrupt:
         print()
+        return 0
+    except BrokenPipeError:  # the reader went away (``genial-bot | head``)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     finally:
         store.close()

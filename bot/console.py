@@ -15,6 +15,7 @@ from typing import TextIO
 
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
+from bot.table import PLAYING
 from bot.texts import Texts
 
 CHAT = Chat("console", "console")
@@ -43,9 +44,19 @@ class Console:
 
     def welcome(self) -> None:
         texts = Texts(self.service.settings.language)
-        where = str(self.images) if self.images else "-"
-        self.out.write(texts("console.welcome", name=self.me.name, images=where) + "\n")
+        self.out.write(texts("console.welcome", name=self.me.name) + "\n")
+        if self.images is not None:
+            self.out.write(texts("console.images", images=self.images) + "\n")
         self.out.flush()
+
+    def resume(self) -> None:
+        """A game left running in the store (an earlier session) is shown again."""
+        table = self.service.table(self.chat.id)
+        if table is None or table.status != PLAYING:
+            return
+        self.say("/board")
+        if table.seat_of(self.me.id) is not None:
+            self.say("/hand")
 
     def run(self, lines: Iterable[str]) -> int:
         """Handle every line until the input ends (or ``/quit``); returns the exit status."""

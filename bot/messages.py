@@ -176,7 +176,7 @@ def prompt(
     lines: list[str] = []
     buttons: list[Button] = []
     if seat.computer:
-        lines.append(tx("turn.next_computer", name=name))
+        lines.append(tx("turn.next_computer", name=seat.name))
     elif game.awaiting == "swap":
         side = games.side_of(game, seat_no)
         lowest = ", ".join(tx.colour(c.value) for c in game.lowest_colours(side))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,8 @@ from engine.events import BonusEarned, Event, GameEnded, TurnStarted
 #: finishes its whole game in one call; this only guards against a loop).
 MAX_STEPS = 10_000
 HINTS = 3
+#: Games kept rebuilt in memory, most recently used; others are rebuilt from their record.
+CACHED_GAMES = 512
 
 
 class Reject(Exception):
@@ -128,8 +131,8 @@ class Service:
         self.rng = rng or random.Random()
         self.pictures = pictures
         self._lock = threading.RLock()
-        # Rebuilt games by chat, with the table version they belong to.
-        self._games: dict[str, tuple[int, Game]] = {}
+        # Rebuilt games by chat, with the table version they belong to (least recent first).
+        self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
 
     # --- the two entry points -------------------------------------------------------
 
@@ -197,6 +200,28 @@ class Service:
                 break
         return out
 
+    # --- for adapters: read-only looks at a table -------------------------------------
+
+    def table(self, chat: str) -> Table | None:
+        """The stored table of a chat (a copy: changing it changes nothing)."""
+        with self._lock:
+            return self.store.load(chat)
+
+    def seat_view(self, chat: str, user: str) -> Any | None:
+        """What ``user`` may know of the game at ``chat`` (their own rack included), for an
+        adapter's autocomplete; ``None`` if no game runs there or the user has no seat."""
+        with self._lock:
+            t = self.store.load(chat)
+            if t is None or t.status != PLAYING:
+                return None
+            seat = t.seat_of(user)
+            if seat is None:
+                return None
+            ctx = self._clock_context(t, self.clock())
+            game = self._game(ctx)
+            self._keep(ctx, t.version)
+            return game.view(seat)
+
     # --- plumbing -------------------------------------------------------------------
 
     def _save(self, ctx: _Context) -> bool:
@@ -223,6 +248,9 @@ class Service:
         """Cache the context's game as the position of table ``version``."""
         if ctx.game is not None and version is not None:
             self._games[ctx.table.chat] = (version, ctx.game)
+            self._games.move_to_end(ctx.table.chat)
+            while len(self._games) > CACHED_GAMES:
+                self._games.popitem(last=False)
 
     def _dispatch(self, ctx: _Context, cmd: Command) -> None:
         handler = _HANDLERS.get(type(cmd))
@@ -242,8 +270,7 @@ class Service:
         assert ctx.user is not None
         if ctx.admin or t.host is None or t.host == ctx.user.id:
             return
-        host = next((s.name for s in t.seats if s.user == t.host), t.host)
-        raise Reject("error.not_allowed", host=host)
+        raise Reject("error.not_allowed", host=t.host_name)
 
     def _need_lobby(self, ctx: _Context) -> None:
         if ctx.table.status == PLAYING:
@@ -255,7 +282,7 @@ class Service:
         if ctx.new or t.status == CLOSED:
             assert ctx.user is not None
             t.status = LOBBY
-            t.host = ctx.user.id
+            t.host, t.host_name = ctx.user.id, ctx.user.name
             t.seats = []
 
     def _my_seat(self, ctx: _Context) -> int:
@@ -285,7 +312,7 @@ class Service:
             raise Reject("error.table_full", seats=MAX_SEATS)
         t.seats.append(Seat(name=user.name, user=user.id))
         if t.host is None:
-            t.host = user.id
+            t.host, t.host_name = user.id, user.name
         ctx.out.append(messages.lobby(ctx.scene, [ctx.texts("lobby.joined", name=user.name)]))
 
     def _on_add_bot(self, ctx: _Context, cmd: AddBot) -> None:
@@ -317,16 +344,16 @@ class Service:
         seat = t.seats[seat_no]
         if t.status != PLAYING:
             del t.seats[seat_no]
-            if t.host == seat.user:
-                t.host = next((s.user for s in t.seats if s.user), None)
+            t.pass_host()
             ctx.out.append(messages.lobby(ctx.scene, [news]))
             return
         t.seats[seat_no] = Seat(name=seat.name, level=self.settings.level, left=True)
+        t.pass_host()
         game = self._game(ctx)
         lines = [news, ctx.texts("turn.taken_over", name=seat.name)]
         if game.to_move == seat_no:
             self._schedule(t, game, ctx.now, new_turn=False)
-            lines.append(ctx.texts("turn.next_computer", name=ctx.scene.name(t.seats[seat_no])))
+            lines.append(ctx.texts("turn.next_computer", name=seat.name))
         ctx.out.append(ctx.scene.chat_message(lines))
 
     def _on_kick(self, ctx: _Context, cmd: Kick) -> None:
@@ -362,7 +389,7 @@ class Service:
         assert ctx.user is not None
         t.status = CLOSED
         t.seats = []
-        t.host = None
+        t.host, t.host_name = None, ""
         t.due_at = t.turn_started = None
         ctx.game = None
         self._games.pop(t.chat, None)
@@ -487,8 +514,7 @@ class Service:
             ctx.out.append(messages.result(scene, game, reason))
             t.status = LOBBY
             t.seats = [s for s in t.seats if not s.left]
-            if t.host is not None and t.seat_of(t.host) is None:
-                t.host = next((s.user for s in t.seats if s.user), None)
+            t.pass_host()
             self._schedule(t, game, ctx.now, new_turn=False)
             return
         new_turn = any(isinstance(e, TurnStarted) for e in events)

@@ -61,6 +61,7 @@ class Table:
     version: int = 0
     status: str = LOBBY
     host: str | None = None
+    host_name: str = ""
     seats: list[Seat] = field(default_factory=list)
     options: Options = field(default_factory=Options)
     record: dict[str, Any] | None = None
@@ -76,9 +77,14 @@ class Table:
                 return i
         return None
 
-    @property
-    def humans(self) -> list[Seat]:
-        return [s for s in self.seats if not s.computer]
+    def pass_host(self) -> None:
+        """The host role goes to the first person still seated (or nobody) when the host
+        is not seated any more."""
+        if self.host is not None and self.seat_of(self.host) is not None:
+            return
+        seat = next((s for s in self.seats if s.user is not None), None)
+        self.host = seat.user if seat else None
+        self.host_name = seat.name if seat else ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

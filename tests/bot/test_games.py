@@ -220,3 +220,25 @@ def test_a_second_game_after_the_end(tmp_path: Path) -> None:
     out = room.ok("Bob", "/start")
     assert out[0].text.splitlines()[0] == "The game begins: Genial Spezial. Seats: 1. Ada, 2. Bob."
     assert room.table().record["moves"] == []
+
+
+def test_one_person_at_tables_in_two_chats(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db")
+    kitchen = Room(service, "chat-k", "Kitchen")
+    garden = Room(service, "chat-g", "Garden")
+    for room in (kitchen, garden):
+        room.ok("Ada", "/join")
+        room.ok("Bob", "/join")
+    kitchen.ok("Ada", "/start")
+    garden.ok("Ada", "/option spezial")
+    (turn,) = garden.ok("Ada", "/start")
+    assert turn.kind == "turn"  # Genial Spezial: no racks to send
+    racks = [o for o in kitchen.log if o.kind == "rack"]
+    assert {o.chat for o in racks} == {"chat-k"}
+    assert all(o.text.startswith("Your tiles at Kitchen: ") for o in racks)
+    # Each table goes its own way; Ada's seat view follows the chat asked about.
+    kitchen.play_turn(random.Random(1))
+    assert service.seat_view("chat-k", "id-ada").moves != ()
+    assert service.seat_view("chat-g", "id-ada").moves == ()
+    assert service.seat_view("chat-g", "id-cy") is None
+    assert service.seat_view("nowhere", "id-ada") is None

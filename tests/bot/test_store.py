@@ -17,6 +17,7 @@ def sample(chat: str = "c", version: int = 0, due_at: float | None = None) -> Ta
         version=version,
         status=PLAYING,
         host="u1",
+        host_name="Ada",
         seats=[Seat("Ada", "u1"), Seat("Computer 1", None, "greedy"), Seat("Bob", level="x")],
         options=Options(game="genial", team=False, timeout=3600, hints=True, lang="nl"),
         record={"game": "genial", "mode": "standard", "players": 3, "moves": ["keep"]},
