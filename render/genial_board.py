@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.genial import START_SYMBOLS, GenialView, Setup, playing_area
 from engine.hexgrid import Hex, direction_between
 from engine.moves import Placement
 from engine.notation import parse_genial_move
 from engine.tiles import COLOURS, Colour
+from render.canvas import Canvas
 from render.cells import empty_board, label_size
 from render.fonts import font
 from render.geometry import JOINT_DIRECTIONS, Lattice
@@ -151,6 +152,7 @@ def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:
 
 
 def draw_board(view: GenialView, names: Sequence[str]) -> Image.Image:
+    """The board image (in the palette)."""
     lay = layout(view.mode, view.players)
     lat = lay.lattice
     img = background(view.mode, view.players).copy()
@@ -166,21 +168,18 @@ def draw_board(view: GenialView, names: Sequence[str]) -> Image.Image:
         if h not in covered:  # a cell no move accounts for: drawn on its own
             cx, cy = lat.centre(h)
             cell_sprite(lat, PLAIN, colour, SYMBOL[colour], game=GAME).paste(img, cx, cy)
-    img.paste(quantize(draw_panel(view, names, lay.height - lay.panel_y), GAME), (0, lay.panel_y))
+    draw_panel(Canvas(img, GAME), view, names, lay.panel_y)
     return img
 
 
-def draw_panel(view: GenialView, names: Sequence[str], height: int) -> Image.Image:
-    """The score panel below the board (RGB; drawn every turn, so kept small)."""
-    img = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(img)
+def draw_panel(canvas: Canvas, view: GenialView, names: Sequence[str], y: int) -> None:
+    """The score panel below the board, from ``y`` down (the background there is paper)."""
     # Tiles left in the bag: a tile and a count, in no language.
     text = f"×{view.bag_size}"
     tx = WIDTH - PANEL_X - 4 - round(font(22).getlength(text))
-    draw.text((tx, 16), text, font=font(22), fill=SOFT_INK, anchor="lm")
-    tile = domino_icon(PLAIN, 18, PAPER)
-    img.paste(tile, (tx - tile.width - 4, 16 - tile.height // 2))
+    canvas.text((tx, y + 16), text, 22, SOFT_INK, PAPER)
+    tile = domino_icon(PLAIN, 18, PAPER, GAME)
+    canvas.paste(tile, (tx - tile.width - 4, y + 16 - tile.height // 2))
     rows = side_rows(view, names)
     marks = (18,) if view.cap > 18 else ()
-    draw_rows(img, PANEL_X, 40, WIDTH - 2 * PANEL_X, rows, COLOURS, view.cap, marks)
-    return img
+    draw_rows(canvas, PANEL_X, y + 40, WIDTH - 2 * PANEL_X, rows, COLOURS, view.cap, marks)

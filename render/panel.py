@@ -10,21 +10,36 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.tiles import Colour
+from render.canvas import Canvas
 from render.fonts import fit, font
 from render.geometry import Lattice
 from render.sprites import SS, Face, cell_sprite, joint_sprite
 from render.symbols import draw_symbol
-from render.theme import INK, LOWEST, PANEL, RGB, SOFT_INK, SYMBOL, TRACK, TURN, WHITE
+from render.theme import (
+    INK,
+    LOWEST,
+    PANEL,
+    RGB,
+    SOFT_INK,
+    SYMBOL,
+    TRACK,
+    TURN,
+    WHITE,
+    quantize,
+)
 
-ROW_HEIGHT = 92
+ROW_HEIGHT = 88
 ROW_GAP = 10
 NAME_WIDTH = 250
 ICON_RADIUS = 19
+NAME_SIZE = 26
+TEAM_NAME_SIZE = 22
+NUMBER_SIZE = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,17 +55,17 @@ class SideRow:
 
 
 @cache
-def icon(colour: Colour, radius: int, backdrop: RGB = PANEL) -> Image.Image:
-    """A colour's symbol, ``2*radius+1`` px square on ``backdrop``."""
+def icon(colour: Colour, radius: int, backdrop: RGB, game: str) -> Image.Image:
+    """A colour's symbol, ``2*radius+1`` px square on ``backdrop``, in the palette."""
     side = 2 * radius + 1
     big = Image.new("RGB", (side * SS, side * SS), backdrop)
     c = (side * SS - 1) / 2
     draw_symbol(ImageDraw.Draw(big), colour, c, c, radius * SS, SYMBOL[colour], backdrop)
-    return big.reduce(SS)
+    return quantize(big.reduce(SS), game)
 
 
 @cache
-def domino_icon(face: Face, w: int, backdrop: RGB) -> Image.Image:
+def domino_icon(face: Face, w: int, backdrop: RGB, game: str) -> Image.Image:
     """A small plain tile (two joined cells, side by side) in ``face``, on ``backdrop``."""
     lat = Lattice.for_width(w)
     hw, hh = math.ceil(lat.rx) + 1, math.ceil(lat.ry) + 1
@@ -58,16 +73,12 @@ def domino_icon(face: Face, w: int, backdrop: RGB) -> Image.Image:
     cell_sprite(lat, face, backdrop=backdrop).paste(img, hw, hh)
     cell_sprite(lat, face, backdrop=backdrop).paste(img, hw + lat.w, hh)
     joint_sprite(lat, 0, face, face, backdrop=backdrop).paste(img, hw, hh)
-    return img
+    return quantize(img, game)
 
 
-def paste_icon(img: Image.Image, colour: Colour, cx: int, cy: int, radius: int) -> None:
-    img.paste(icon(colour, radius), (cx - radius, cy - radius))
-
-
-def arrow(draw: ImageDraw.ImageDraw, x: float, cy: float, size: float, fill: RGB) -> None:
-    """A solid triangle pointing right, its tip at ``(x + size, cy)``."""
-    draw.polygon([(x, cy - size * 0.6), (x + size, cy), (x, cy + size * 0.6)], fill=fill)
+@lru_cache(maxsize=1024)
+def fitted(name: str, size: int, width: int) -> str:
+    return fit(name, font(size), width)
 
 
 def lowest_colours(scores: dict[Colour, int]) -> set[Colour]:
@@ -80,7 +91,7 @@ def rows_height(n: int) -> int:
 
 
 def draw_rows(
-    img: Image.Image,
+    canvas: Canvas,
     x: int,
     y: int,
     width: int,
@@ -94,16 +105,14 @@ def draw_rows(
     Returns:
         The y just below the last row.
     """
-    draw = ImageDraw.Draw(img)
     for row in rows:
-        _draw_row(img, draw, x, y, width, row, colours, cap, marks)
+        _draw_row(canvas, x, y, width, row, colours, cap, marks)
         y += ROW_HEIGHT + ROW_GAP
     return y - ROW_GAP
 
 
 def _draw_row(
-    img: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    canvas: Canvas,
     x: int,
     y: int,
     width: int,
@@ -113,57 +122,55 @@ def _draw_row(
     marks: Sequence[int],
 ) -> None:
     cy = y + ROW_HEIGHT // 2
-    draw.rounded_rectangle((x, y, x + width - 1, y + ROW_HEIGHT - 1), 12, fill=PANEL)
+    canvas.rect((x, y, x + width - 1, y + ROW_HEIGHT - 1), PANEL, 12)
     if row.mover is not None:
-        draw.rounded_rectangle((x, y, x + 9, y + ROW_HEIGHT - 1), 4, fill=TURN)
+        canvas.rect((x, y, x + 9, y + ROW_HEIGHT - 1), TURN, 4)
     name_x = x + 40
     if row.place is not None:
-        draw.text((x + 22, cy), f"{row.place}.", font=font(30), fill=INK, anchor="lm")
+        canvas.text((x + 22, cy), f"{row.place}.", 30, INK, PANEL)
         name_x = x + 70
-    name_room = x + NAME_WIDTH - name_x
+    room = x + NAME_WIDTH - name_x
     if row.swatch is not None:
         # Spezial: the name, and below it the seat's tile (its colour) and tiles left.
         top = cy - 17
-        if row.mover == 0:
-            arrow(draw, name_x - 26, top, 18, TURN)
-        draw.text((name_x, top), fit(row.names[0], font(26), name_room), font=font(26),
-                  fill=INK, anchor="lm")  # fmt: skip
-        tile = domino_icon(row.swatch, 22, PANEL)
-        img.paste(tile, (name_x, cy + 20 - tile.height // 2))
+        _name(canvas, name_x, top, row.names[0], NAME_SIZE, room, row.mover == 0)
+        tile = domino_icon(row.swatch, 22, PANEL, canvas.game)
+        canvas.paste(tile, (name_x, cy + 20 - tile.height // 2))
         if row.tiles_left is not None:
-            draw.text((name_x + tile.width + 6, cy + 20), f"×{row.tiles_left}", font=font(22),
-                      fill=SOFT_INK, anchor="lm")  # fmt: skip
+            canvas.text((name_x + tile.width + 6, cy + 20), f"×{row.tiles_left}", 22, SOFT_INK,
+                        PANEL)  # fmt: skip
     else:
-        size = 26 if len(row.names) == 1 else 22
+        size = NAME_SIZE if len(row.names) == 1 else TEAM_NAME_SIZE
         step = 0 if len(row.names) == 1 else 32
         for k, name in enumerate(row.names):
-            ly = cy + (k - (len(row.names) - 1) / 2) * step
-            if row.mover == k:
-                arrow(draw, name_x - 26, ly, 18, TURN)
-            draw.text((name_x, ly), fit(name, font(size), name_room), font=font(size),
-                      fill=INK, anchor="lm")  # fmt: skip
+            ly = round(cy + (k - (len(row.names) - 1) / 2) * step)
+            _name(canvas, name_x, ly, name, size, room, row.mover == k)
     low = lowest_colours(row.scores)
     bx0 = x + NAME_WIDTH + 8
     bw = (width - NAME_WIDTH - 16) // len(colours)
     for k, colour in enumerate(colours):
         bx = bx0 + k * bw
         value = row.scores[colour]
+        backdrop = PANEL
         if colour in low:
-            draw.rounded_rectangle((bx + 2, y + 5, bx + bw - 4, y + ROW_HEIGHT - 6), 10,
-                                   fill=WHITE, outline=LOWEST, width=4)  # fmt: skip
+            backdrop = WHITE
+            canvas.rect((bx + 2, y + 5, bx + bw - 4, y + ROW_HEIGHT - 6), WHITE, 10, LOWEST, 4)
         icy = cy - 10
-        backdrop = WHITE if colour in low else PANEL
-        img.paste(icon(colour, ICON_RADIUS, backdrop), (bx + 10, icy - ICON_RADIUS))
-        draw.text((bx + 2 * ICON_RADIUS + 18, icy), str(value), font=font(32), fill=INK,
-                  anchor="lm")  # fmt: skip
+        canvas.paste(icon(colour, ICON_RADIUS, backdrop, canvas.game), (bx + 10, icy - ICON_RADIUS))
+        canvas.text((bx + 2 * ICON_RADIUS + 18, icy), str(value), NUMBER_SIZE, INK, backdrop)
         x0, x1 = bx + 12, bx + bw - 14
         by = cy + 20
-        draw.rounded_rectangle((x0, by, x1, by + 10), 5, fill=TRACK)
+        canvas.rect((x0, by, x1, by + 10), TRACK, 5)
         filled = x0 + round((x1 - x0) * min(value, cap) / cap)
         if value > 0:
-            draw.rounded_rectangle((x0, by, max(filled, x0 + 10), by + 10), 5,
-                                   fill=SYMBOL[colour])  # fmt: skip
+            canvas.rect((x0, by, max(filled, x0 + 10), by + 10), SYMBOL[colour], 5)
         for m in marks:
             if m < cap:
                 mx = x0 + round((x1 - x0) * m / cap)
-                draw.line((mx, by - 3, mx, by + 13), fill=INK, width=2)
+                canvas.line((mx, by - 3, mx, by + 13), INK, 2)
+
+
+def _name(canvas: Canvas, x: int, y: int, name: str, size: int, room: int, to_move: bool) -> None:
+    if to_move:
+        canvas.shape("arrow", (x - 30, y - 11), 22, TURN, PANEL)
+    canvas.text((x, y), fitted(name, size, room), size, INK, PANEL)

@@ -9,37 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.genial import GenialView
 from engine.ranking import rank
 from engine.spezial import SCORE_COLOURS, SpezialView
 from engine.tiles import COLOURS, Colour
 from render import genial_board, spezial_board
-from render.fonts import fit, font
-from render.panel import SideRow, draw_rows, rows_height
-from render.theme import GOLDEN, INK, PAPER, RGB, quantize
+from render.canvas import Canvas
+from render.panel import SideRow, draw_rows, fitted, rows_height
+from render.theme import GOLDEN, INK, PAPER
 
 WIDTH = 1120
 MARGIN = 16
 HEADER = 96
-
-
-def crown(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, fill: RGB) -> None:
-    """A crown ``size`` px wide with its top-left at ``(x, y)``."""
-    h = size * 0.7
-    draw.polygon(
-        [
-            (x, y + h),
-            (x, y + h * 0.2),
-            (x + size * 0.27, y + h * 0.55),
-            (x + size * 0.5, y),
-            (x + size * 0.73, y + h * 0.55),
-            (x + size, y + h * 0.2),
-            (x + size, y + h),
-        ],
-        fill=fill,
-    )
 
 
 def places(ranking: Sequence[Sequence[int]]) -> dict[int, int]:
@@ -80,12 +63,10 @@ def result_image(view: GenialView | SpezialView, names: Sequence[str]) -> Image.
         for s in group
     ]
     height = HEADER + rows_height(len(ordered)) + 2 * MARGIN
-    img = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(img)
+    canvas = Canvas.new(game, (WIDTH, height))
     winners = " · ".join(" & ".join(rows[s].names) for s in ranking[0])
-    crown(draw, MARGIN + 12, HEADER / 2 - 20, 56, GOLDEN)
+    canvas.shape("crown", (MARGIN + 12, HEADER // 2 - 30), 58, GOLDEN, PAPER)
     room = WIDTH - 2 * MARGIN - 90
-    draw.text((MARGIN + 86, HEADER / 2 + 2), fit(winners, font(40), room), font=font(40),
-              fill=INK, anchor="lm")  # fmt: skip
-    draw_rows(img, MARGIN, HEADER + MARGIN, WIDTH - 2 * MARGIN, ordered, colours, cap, marks)
-    return quantize(img, game)
+    canvas.text((MARGIN + 86, HEADER // 2 + 2), fitted(winners, 40, room), 40, INK, PAPER)
+    draw_rows(canvas, MARGIN, HEADER + MARGIN, WIDTH - 2 * MARGIN, ordered, colours, cap, marks)
+    return canvas.img

@@ -17,6 +17,7 @@ from engine.moves import SpezialPlacement
 from engine.notation import parse_spezial_placement
 from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
 from engine.tiles import Colour
+from render.canvas import Canvas
 from render.cells import EMPTY_FACE, empty_board
 from render.fonts import font
 from render.geometry import JOINT_DIRECTIONS, Lattice
@@ -217,8 +218,7 @@ def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
     for h, t in view.towers.items():
         cx, cy = lat.centre(h)
         tower_sprite(lat, t.height, t.colour, t.value, t.dark).paste(img, cx, cy)
-    panel = draw_panel(view, names, lay.height - lay.panel_y)
-    img.paste(quantize(panel, GAME), (0, lay.panel_y))
+    draw_panel(Canvas(img, GAME), view, names, lay.panel_y)
     return img
 
 
@@ -244,9 +244,7 @@ def track_length(view: SpezialView) -> int:
     return max([10, *(max(sc.values()) for sc in view.scores)])
 
 
-def draw_panel(view: SpezialView, names: Sequence[str], height: int) -> Image.Image:
-    """The score panel below the board (RGB)."""
-    img = Image.new("RGB", (WIDTH, height), PAPER)
+def draw_panel(canvas: Canvas, view: SpezialView, names: Sequence[str], y: int) -> None:
+    """The score panel below the board, from ``y`` down."""
     rows = side_rows(view, names)
-    draw_rows(img, PANEL_X, 0, WIDTH - 2 * PANEL_X, rows, SCORE_COLOURS, track_length(view))
-    return img
+    draw_rows(canvas, PANEL_X, y, WIDTH - 2 * PANEL_X, rows, SCORE_COLOURS, track_length(view))

@@ -59,7 +59,7 @@ class Window:
         self.size = (x1 - x0, y1 - y0)
         self.big = Image.new("RGB", (self.size[0] * SS, self.size[1] * SS), backdrop)
         self.draw = ImageDraw.Draw(self.big)
-        self.mask = Image.new("L", self.size, 0)
+        self.mask = Image.new("1", self.size, 0)
         self.mask_draw = ImageDraw.Draw(self.mask)
 
     def ss(self, p: Point) -> Point:
@@ -74,7 +74,7 @@ class Window:
         self.draw.polygon(self.ss_all(points), fill=fill)
 
     def mask_polygon(self, points: list[Point]) -> None:
-        self.mask_draw.polygon([(x - self.x0, y - self.y0) for x, y in points], fill=255)
+        self.mask_draw.polygon([(x - self.x0, y - self.y0) for x, y in points], fill=1)
 
     def sprite(self, game: str | None) -> Sprite:
         """The finished sprite: RGB, or mapped onto ``game``'s palette when given."""

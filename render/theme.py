@@ -102,10 +102,15 @@ _SPEZIAL_PAIRS: list[tuple[RGB, RGB]] = [
     *((SYMBOL[c], TOKEN_LIGHT) for c in SPEZIAL_COLOURS),
     *((DARK[c], TOKEN_DARK) for c in SPEZIAL_COLOURS),
 ]  # fmt: skip
-# Spezial has more colour pairs than Genial, so fewer steps between each pair fit.
-_BLEND_STEPS = {"genial": (0.25, 0.5, 0.75), "spezial": (1 / 3, 2 / 3)}
+# Two steps between two colours smooth an edge well enough; more would cost PNG bytes.
+_BLEND_STEPS = (1 / 3, 2 / 3)
 _GREYS = 16
+MIN_SPACING = 10.0  # between two palette entries (RGB distance), see palette_colours
 GAMES = ("genial", "spezial")
+
+
+def _distance(a: RGB, b: RGB) -> float:
+    return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
 
 
 def _blend(a: RGB, b: RGB, t: float) -> RGB:
@@ -118,7 +123,11 @@ def _blend(a: RGB, b: RGB, t: float) -> RGB:
 
 def palette_colours(game: str) -> list[RGB]:
     """The palette of one game's images (``"genial"`` or ``"spezial"``): base colours,
-    then blends, then a grey ramp; at most 256, no repeats.
+    then blends, then a grey ramp; at most 256.
+
+    A blend close to a colour already there is left out: Pillow maps a pixel onto the
+    palette through boxes of nearby colours, and two entries that close could take each
+    other's pixels (a theme colour must come out exactly as itself).
 
     Raises:
         ValueError: for an unknown game, or if the theme needs more than 256 colours.
@@ -126,14 +135,12 @@ def palette_colours(game: str) -> list[RGB]:
     if game not in GAMES:
         raise ValueError(f"no palette for game {game!r}")
     base, pairs = (_GENIAL, _GENIAL_PAIRS) if game == "genial" else (_SPEZIAL, _SPEZIAL_PAIRS)
-    seen: dict[RGB, None] = dict.fromkeys((*_COMMON, *base))
-    for a, b in (*_COMMON_PAIRS, *pairs):
-        for t in _BLEND_STEPS[game]:
-            seen.setdefault(_blend(a, b, t))
-    for k in range(_GREYS):
-        g = round(255 * k / (_GREYS - 1))
-        seen.setdefault((g, g, g))
-    colours = list(seen)
+    colours: list[RGB] = list(dict.fromkeys((*_COMMON, *base)))
+    extra = [_blend(a, b, t) for a, b in (*_COMMON_PAIRS, *pairs) for t in _BLEND_STEPS]
+    extra += [(g, g, g) for g in (round(255 * k / (_GREYS - 1)) for k in range(_GREYS))]
+    for rgb in extra:
+        if all(_distance(rgb, c) >= MIN_SPACING for c in colours):
+            colours.append(rgb)
     if len(colours) > 256:
         raise ValueError(f"the palette needs {len(colours)} colours; a PNG palette holds 256")
     return colours

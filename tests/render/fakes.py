@@ -20,6 +20,8 @@ def spezial_view(
 ) -> SpezialView:
     """A position after ``tiles`` random placements (seats in turn), with random tokens,
     some flipped, and random scores."""
+    if not 0 <= tiles <= TILES_PER_PLAYER * players:
+        raise ValueError(f"{players} players place at most {TILES_PER_PLAYER * players} tiles")
     rng = random.Random(seed)
     layout = board_layout()
     area = layout.area
