@@ -16,7 +16,7 @@ from render.theme import SYMBOL
 from tests.render.fakes import spezial_view
 from tests.render.helpers import decode, genial_game
 
-R, G, B, O, Y, P = (Colour(c) for c in "RGBOYP")
+RED, GREEN, BLUE, ORANGE, YELLOW, PURPLE = (Colour(c) for c in "RGBOYP")
 
 
 def with_rack(view: GenialView, rack: tuple[Tile, ...]) -> GenialView:
@@ -26,7 +26,14 @@ def with_rack(view: GenialView, rack: tuple[Tile, ...]) -> GenialView:
 def test_slots_left_to_right_first_colour_on_the_left(shared: Path) -> None:
     view = genial_game(shared, "01-genial-standard-2p", 2).view(0)
     # Tile(first, second) is stored in colour order; `/play 3 F7 F8` puts `first` on F7.
-    rack = (Tile(R, G), Tile(B, B), Tile(O, P), Tile(G, Y), Tile(R, P), Tile(Y, Y))
+    rack = (
+        Tile(RED, GREEN),
+        Tile(BLUE, BLUE),
+        Tile(ORANGE, PURPLE),
+        Tile(GREEN, YELLOW),
+        Tile(RED, PURPLE),
+        Tile(YELLOW, YELLOW),
+    )
     img = decode(rack_png(with_rack(view, rack)))
     cells = slot_cells(6)
     for tile, (left, right) in zip(rack, cells, strict=True):
@@ -38,7 +45,7 @@ def test_slots_left_to_right_first_colour_on_the_left(shared: Path) -> None:
 
 def test_rack_order_is_the_rack_not_sorted(shared: Path) -> None:
     view = genial_game(shared, "01-genial-standard-2p", 2).view(0)
-    forward = (Tile(Y, P), Tile(R, G), Tile(B, O))
+    forward = (Tile(YELLOW, PURPLE), Tile(RED, GREEN), Tile(BLUE, ORANGE))
     img = decode(rack_png(with_rack(view, forward)))
     for tile, (left, _) in zip(forward, slot_cells(3), strict=True):
         assert img.getpixel(left) == SYMBOL[tile.first]
