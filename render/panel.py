@@ -36,6 +36,10 @@ from render.theme import (
 ROW_HEIGHT = 88
 ROW_GAP = 10
 NAME_WIDTH = 250
+NARROW = 800  # a row narrower than this gets the narrow measures below
+NARROW_NAME_WIDTH = 196
+NARROW_ICON_RADIUS = 16
+NARROW_NUMBER_SIZE = 28
 ICON_RADIUS = 19
 NAME_SIZE = 26
 TEAM_NAME_SIZE = 22
@@ -86,8 +90,9 @@ def lowest_colours(scores: dict[Colour, int]) -> set[Colour]:
     return {c for c, v in scores.items() if v == low}
 
 
-def rows_height(n: int) -> int:
-    return n * ROW_HEIGHT + (n - 1) * ROW_GAP
+def rows_height(n: int, columns: int = 1) -> int:
+    lines = -(-n // columns)
+    return lines * ROW_HEIGHT + (lines - 1) * ROW_GAP
 
 
 def draw_rows(
@@ -99,16 +104,20 @@ def draw_rows(
     colours: Sequence[Colour],
     cap: int,
     marks: Sequence[int] = (),
+    columns: int = 1,
 ) -> int:
-    """Draw ``rows`` from ``(x, y)``; bars run to ``cap`` with ticks at ``marks``.
+    """Draw ``rows`` from ``(x, y)``, side by side in ``columns``, left to right then down;
+    bars run to ``cap`` with ticks at ``marks``.
 
     Returns:
         The y just below the last row.
     """
-    for row in rows:
-        _draw_row(canvas, x, y, width, row, colours, cap, marks)
-        y += ROW_HEIGHT + ROW_GAP
-    return y - ROW_GAP
+    row_width = (width - (columns - 1) * ROW_GAP) // columns
+    for k, row in enumerate(rows):
+        rx = x + (k % columns) * (row_width + ROW_GAP)
+        ry = y + (k // columns) * (ROW_HEIGHT + ROW_GAP)
+        _draw_row(canvas, rx, ry, row_width, row, colours, cap, marks)
+    return y + rows_height(len(rows), columns)
 
 
 def _draw_row(
@@ -122,6 +131,10 @@ def _draw_row(
     marks: Sequence[int],
 ) -> None:
     cy = y + ROW_HEIGHT // 2
+    narrow = width < NARROW
+    name_width = NARROW_NAME_WIDTH if narrow else NAME_WIDTH
+    radius = NARROW_ICON_RADIUS if narrow else ICON_RADIUS
+    number = NARROW_NUMBER_SIZE if narrow else NUMBER_SIZE
     canvas.rect((x, y, x + width - 1, y + ROW_HEIGHT - 1), PANEL, 12)
     if row.mover is not None:
         canvas.rect((x, y, x + 9, y + ROW_HEIGHT - 1), TURN, 4)
@@ -129,7 +142,7 @@ def _draw_row(
     if row.place is not None:
         canvas.text((x + 22, cy), f"{row.place}.", 30, INK, PANEL)
         name_x = x + 70
-    room = x + NAME_WIDTH - name_x
+    room = x + name_width - name_x
     if row.swatch is not None:
         # Spezial: the name, and below it the seat's tile (its colour) and tiles left.
         top = cy - 17
@@ -146,8 +159,8 @@ def _draw_row(
             ly = round(cy + (k - (len(row.names) - 1) / 2) * step)
             _name(canvas, name_x, ly, name, size, room, row.mover == k)
     low = lowest_colours(row.scores)
-    bx0 = x + NAME_WIDTH + 8
-    bw = (width - NAME_WIDTH - 16) // len(colours)
+    bx0 = x + name_width + 8
+    bw = (width - name_width - 16) // len(colours)
     for k, colour in enumerate(colours):
         bx = bx0 + k * bw
         value = row.scores[colour]
@@ -156,8 +169,8 @@ def _draw_row(
             backdrop = WHITE
             canvas.rect((bx + 2, y + 5, bx + bw - 4, y + ROW_HEIGHT - 6), WHITE, 10, LOWEST, 4)
         icy = cy - 10
-        canvas.paste(icon(colour, ICON_RADIUS, backdrop, canvas.game), (bx + 10, icy - ICON_RADIUS))
-        canvas.text((bx + 2 * ICON_RADIUS + 18, icy), str(value), NUMBER_SIZE, INK, backdrop)
+        canvas.paste(icon(colour, radius, backdrop, canvas.game), (bx + 8, icy - radius))
+        canvas.text((bx + 2 * radius + 14, icy), str(value), number, INK, backdrop)
         x0, x1 = bx + 12, bx + bw - 14
         by = cy + 20
         canvas.rect((x0, by, x1, by + 10), TRACK, 5)
@@ -173,4 +186,16 @@ def _draw_row(
 def _name(canvas: Canvas, x: int, y: int, name: str, size: int, room: int, to_move: bool) -> None:
     if to_move:
         canvas.shape("arrow", (x - 30, y - 11), 22, TURN, PANEL)
-    canvas.text((x, y), fitted(name, size, room), size, INK, PANEL)
+    size, text = name_fit(name, size, room)
+    canvas.text((x, y), text, size, INK, PANEL)
+
+
+@lru_cache(maxsize=1024)
+def name_fit(name: str, size: int, room: int) -> tuple[int, str]:
+    """A name in ``room`` px: at ``size`` if it fits, else a little smaller, else cut
+    short with an ellipsis at the smallest size."""
+    for s in (size, size - 3, size - 6):
+        if font(s).getlength(name) <= room:
+            return s, name
+    smallest = size - 6
+    return smallest, fitted(name, smallest, room)

@@ -25,7 +25,6 @@ from render.panel import SideRow, draw_rows, rows_height
 from render.sprites import SS, Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.symbols import draw_symbol
 from render.theme import (
-    DARK,
     GOLDEN,
     GOLDEN_CELL,
     GOLDEN_MARK,
@@ -49,11 +48,12 @@ from render.theme import (
 
 GAME = "spezial"
 WIDTH = 1120
-SIDE_MARGIN = 44
+SIDE_MARGIN = 92  # cells 72 px wide, to keep the 25 rows short enough for a phone
 TOP_MARGIN = 14
 PANEL_TOP = 24
 PANEL_X = 16
 BOTTOM_MARGIN = 16
+PANEL_COLUMNS = 2  # four scores fit half a row: the tall board needs no taller panel
 
 
 def seat_face(seat: int, lat: Lattice, highlighted: bool = False) -> Face:
@@ -88,7 +88,7 @@ def layout(players: int) -> BoardLayout:
     lat = lat.at(left, top)
     board_bottom = top + max(rs) * lat.v + round(lat.ry)
     panel_y = board_bottom + PANEL_TOP
-    height = panel_y + rows_height(players) + BOTTOM_MARGIN
+    height = panel_y + rows_height(players, PANEL_COLUMNS) + BOTTOM_MARGIN
     return BoardLayout(lat, WIDTH, height, panel_y)
 
 
@@ -124,7 +124,7 @@ def _tower(lat: Lattice, height: str, token: tuple[Colour, int, bool] | None) ->
             draw.rectangle((mx - m, my - m, mx + m, my + m), fill=STONE_LIGHT)
     if token is not None:
         colour, value, dark = token
-        fill = DARK[colour] if dark else SYMBOL[colour]
+        fill = SYMBOL[colour]  # the colour always reads; the disc tells the side
         draw_symbol(draw, colour, cx, cy, 0.62 * half * SS, fill, face.fill)
         r_disc = 0.32 * half * SS
         disc = TOKEN_DARK if dark else TOKEN_LIGHT
@@ -247,4 +247,6 @@ def track_length(view: SpezialView) -> int:
 def draw_panel(canvas: Canvas, view: SpezialView, names: Sequence[str], y: int) -> None:
     """The score panel below the board, from ``y`` down."""
     rows = side_rows(view, names)
-    draw_rows(canvas, PANEL_X, y, WIDTH - 2 * PANEL_X, rows, SCORE_COLOURS, track_length(view))
+    width = WIDTH - 2 * PANEL_X
+    top = track_length(view)
+    draw_rows(canvas, PANEL_X, y, width, rows, SCORE_COLOURS, top, columns=PANEL_COLUMNS)

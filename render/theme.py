@@ -44,11 +44,6 @@ SYMBOL: dict[Colour, RGB] = {
     Colour.YELLOW: (250, 214, 30),
     Colour.PURPLE: (156, 72, 206),
 }
-#: A darker shade of each colour (dark token sides, details).
-DARK: dict[Colour, RGB] = {
-    c: (r * 5 // 10, g * 5 // 10, b * 5 // 10) for c, (r, g, b) in SYMBOL.items()
-}
-
 # --- Genial Spezial ----------------------------------------------------------------------
 SEAT: tuple[RGB, ...] = ((212, 44, 52), (40, 42, 50), (250, 250, 246), (244, 194, 36))
 SEAT_EDGE: tuple[RGB, ...] = ((150, 24, 30), (12, 12, 16), (120, 120, 120), (170, 120, 10))
@@ -71,7 +66,6 @@ _GENIAL: tuple[RGB, ...] = (TILE, PRINTED, PRINTED_EDGE, *SYMBOL.values())
 _SPEZIAL: tuple[RGB, ...] = (
     *SEAT, *SEAT_EDGE, GOLDEN, GOLDEN_MARK[3], GOLDEN_CELL, TALL, SHORT, STONE_DARK,
     STONE_LIGHT, TOKEN_LIGHT, TOKEN_DARK, *(SYMBOL[c] for c in SPEZIAL_COLOURS),
-    *(DARK[c] for c in SPEZIAL_COLOURS),
 )  # fmt: skip
 
 # Colours that meet at an edge somewhere; blends between them go into the palette.
@@ -97,10 +91,9 @@ _SPEZIAL_PAIRS: list[tuple[RGB, RGB]] = [
     (TOKEN_LIGHT, INK),
     (TOKEN_DARK, WHITE), (WHITE, INK), (WHITE, LOWEST), (PANEL, LOWEST),
     *((WHITE, SYMBOL[c]) for c in SPEZIAL_COLOURS),
-    *((bg, SYMBOL[c]) for bg in (STONE_DARK, STONE_LIGHT, PANEL) for c in SPEZIAL_COLOURS),
-    *((bg, DARK[c]) for bg in (STONE_DARK, STONE_LIGHT) for c in SPEZIAL_COLOURS),
+    *((bg, SYMBOL[c]) for bg in (TALL, SHORT, PANEL) for c in SPEZIAL_COLOURS),
     *((SYMBOL[c], TOKEN_LIGHT) for c in SPEZIAL_COLOURS),
-    *((DARK[c], TOKEN_DARK) for c in SPEZIAL_COLOURS),
+    *((SYMBOL[c], TOKEN_DARK) for c in SPEZIAL_COLOURS),
 ]  # fmt: skip
 # Two steps between two colours smooth an edge well enough; more would cost PNG bytes.
 _BLEND_STEPS = (1 / 3, 2 / 3)

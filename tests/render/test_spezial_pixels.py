@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import pytest
 
+from engine.cli import read_record
 from engine.hexgrid import DIRECTIONS, Hex
-from engine.spezial import TALL, SpezialView, Tower, board_layout
-from render import board_png
+from engine.record import replay
+from engine.spezial import TALL, SpezialGame, Tower, board_layout
+from render import board_png, rack_png, result_png
 from render.spezial_board import layout, placed_tiles
-from render.theme import DARK, EMPTY, GOLDEN_CELL, HIGHLIGHT, PAPER, SEAT, SYMBOL
+from render.theme import EMPTY, GOLDEN_CELL, HIGHLIGHT, PAPER, SEAT, SYMBOL
 from tests.render.fakes import spezial_view
 from tests.render.helpers import decode
-
-
-def rendered(view: SpezialView) -> tuple[object, object]:
-    return decode(board_png(view)), layout(view.players).lattice
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -34,7 +33,7 @@ def test_tiles_show_their_seat_and_towers_their_token(players: int) -> None:
             t = view.towers[h]
             # Above the value disc, inside the token's symbol.
             probe = (cx, round(cy - 0.45 * lat.w / 2))
-            assert img.getpixel(probe) == (DARK if t.dark else SYMBOL)[t.colour]
+            assert img.getpixel(probe) == SYMBOL[t.colour]
         else:
             top = lat.corners(cx, cy, 0.8)[0]
             face = GOLDEN_CELL if h in golden else EMPTY
@@ -97,3 +96,28 @@ def test_tiles_come_from_the_moves() -> None:
     tiles = placed_tiles(view)
     assert len(tiles) == 16
     assert all(view.board[a] == seat == view.board[b] for seat, a, b in tiles)
+
+
+@pytest.mark.parametrize("name", ["07-spezial-2p", "08-spezial-3p", "09-spezial-4p"])
+def test_example_games_as_the_engine_plays_them(shared: Path, name: str) -> None:
+    game = replay(read_record(str(shared / "examples" / f"{name}.json")))
+    assert isinstance(game, SpezialGame)
+    for moves in (len(game.moves) // 2, len(game.moves)):
+        part = replay(
+            dataclasses.replace(
+                read_record(str(shared / "examples" / f"{name}.json")),
+                moves=tuple(game.moves[:moves]),
+            )
+        )
+        assert isinstance(part, SpezialGame)
+        view = part.view(None)
+        img, lat = decode(board_png(view)), layout(view.players).lattice
+        assert len(placed_tiles(view)) == moves  # every move is a tile on the board
+        for h, seat in view.board.items():
+            assert img.getpixel(lat.centre(h)) == SEAT[seat]
+        for h, t in view.towers.items():
+            cx, cy = lat.centre(h)
+            assert img.getpixel((cx, round(cy - 0.45 * lat.w / 2))) == SYMBOL[t.colour]
+        assert board_png(part.view(0)) == board_png(view)
+        decode(rack_png(part.view(moves % view.players)))
+        decode(result_png(view))
