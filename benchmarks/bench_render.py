@@ -16,20 +16,15 @@ import argparse
 import io
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from PIL import Image
 
-from engine.errors import EngineError
 from engine.genial import GenialGame, GenialView
 from engine.moves import KEEP
-from engine.spezial import SpezialView
+from engine.spezial import SpezialGame, SpezialView
 from render import board_png, rack_png
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def genial_views(players: int, placements: int, count: int) -> list[GenialView]:
@@ -66,17 +61,9 @@ def seat_views(players: int, placements: int, count: int) -> list[GenialView]:
 
 
 def spezial_views(players: int, tiles: int, count: int) -> list[SpezialView]:
-    """Consecutive positions of a random Spezial game, or, while the Spezial engine is
-    not there yet, random well-formed views built directly."""
-    try:
-        from engine.spezial import SpezialGame
-
-        game = SpezialGame(players, seed=7)
-    except (EngineError, ValueError, TypeError):
-        sys.path.insert(0, str(ROOT))
-        from tests.render.fakes import spezial_view
-
-        return [spezial_view(players, tiles + k % 30, seed=7) for k in range(count)]
+    """Spectator views of up to ``count`` consecutive positions of a random game, from the
+    one after ``tiles`` placements onwards."""
+    game = SpezialGame(players, seed=7)
     rng = random.Random(7)
     views: list[SpezialView] = []
     placed = 0

@@ -7,7 +7,6 @@ cached because the same numbers, names and icons come back turn after turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
@@ -45,9 +44,6 @@ def text_piece(
     img = Image.new("RGB", (right - left + 2, bottom - top + 2), backdrop)
     ImageDraw.Draw(img).text((-left, -top), text, font=face, fill=fill, anchor=anchor)
     return quantize(img, game), left, top
-
-
-Painter = Callable[[ImageDraw.ImageDraw, float], None]
 
 
 @lru_cache(maxsize=256)

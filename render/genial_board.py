@@ -14,14 +14,14 @@ from functools import cache, lru_cache
 from PIL import Image
 
 from engine.genial import START_SYMBOLS, GenialView, Setup, playing_area
-from engine.hexgrid import Hex, direction_between
+from engine.hexgrid import Hex
 from engine.moves import Placement
 from engine.notation import parse_genial_move
 from engine.tiles import COLOURS, Colour
 from render.canvas import Canvas
 from render.cells import empty_board, label_size
 from render.fonts import font
-from render.geometry import JOINT_DIRECTIONS, Lattice
+from render.geometry import Lattice, joint_order
 from render.panel import SideRow, domino_icon, draw_rows, rows_height
 from render.sprites import Face, Sprite, cell_sprite, joint_sprite
 from render.theme import (
@@ -120,14 +120,14 @@ def placed_tiles(view: GenialView) -> list[Placement]:
 def paste_tile(
     img: Image.Image, lat: Lattice, a: Hex, b: Hex, ca: Colour, cb: Colour, face: Face
 ) -> None:
-    """A tile: colour ``ca`` on cell ``a``, ``cb`` on its neighbour ``b``, joined."""
-    d = direction_between(a, b)
-    if d is None:
-        raise ValueError(f"cells {a} and {b} are not neighbours")
-    if d not in JOINT_DIRECTIONS:
+    """A tile: colour ``ca`` on cell ``a``, ``cb`` on its neighbour ``b``, joined.
+
+    Raises:
+        ValueError: if the cells are not neighbours.
+    """
+    first, _, d = joint_order(a, b)
+    if first != a:
         a, b, ca, cb = b, a, cb, ca
-        d = direction_between(a, b)
-        assert d is not None
     ax, ay = lat.centre(a)
     bx, by = lat.centre(b)
     cell_sprite(lat, face, ca, SYMBOL[ca], game=GAME).paste(img, ax, ay)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.hexgrid import DIRECTIONS, Hex
+from engine.hexgrid import DIRECTIONS, Hex, direction_between
 
 SQRT3 = math.sqrt(3.0)
 Point = tuple[float, float]
@@ -90,6 +90,21 @@ _EDGE_CORNERS: dict[int, tuple[int, int]] = {
     4: (3, 4),  # SW
     5: (2, 3),  # SE
 }
+
+
+def joint_order(a: Hex, b: Hex) -> tuple[Hex, Hex, int]:
+    """Two neighbouring cells ordered so that the second lies in one of
+    :data:`JOINT_DIRECTIONS` from the first, with that direction.
+
+    Raises:
+        ValueError: if the cells are not neighbours.
+    """
+    d = direction_between(a, b)
+    if d is None:
+        raise ValueError(f"cells {a} and {b} are not neighbours")
+    if d in JOINT_DIRECTIONS:
+        return a, b, d
+    return b, a, (d + 3) % 6  # the opposite direction
 
 
 def polygon_scaled(points: list[Point], factor: float) -> list[Point]:

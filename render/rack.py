@@ -64,7 +64,8 @@ def genial_rack(view: GenialView, names: Sequence[str]) -> Image.Image:
     hh = round(lat.ry)
     tiles_bottom = TILES_TOP + 2 * hh
     letters_y = tiles_bottom + 24
-    rows_y = letters_y + 34
+    # An empty rack (after the last tile) takes no room.
+    rows_y = letters_y + 34 if view.rack else HEADER + 8
     height = rows_y + ROW_HEIGHT + MARGIN
     canvas = Canvas.new(GENIAL, (WIDTH, height))
     img = canvas.img
@@ -103,7 +104,7 @@ def spezial_rack(view: SpezialView, names: Sequence[str]) -> Image.Image:
     per_row = 10
     tile = domino_icon(spezial_board.seat_face(seat, spezial_board.SWATCH), 40, PAPER, SPEZIAL)
     left_n = view.tiles_left[seat]
-    lines = max(1, -(-left_n // per_row))
+    lines = -(-left_n // per_row)
     step_x, step_y = tile.width + 12, tile.height + 10
     tiles_top = HEADER + 12
     rows_y = tiles_top + lines * step_y + 12

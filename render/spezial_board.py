@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 
 from PIL import Image
 
-from engine.hexgrid import DIRECTIONS, Hex, direction_between
+from engine.hexgrid import DIRECTIONS, Hex
 from engine.moves import SpezialPlacement
 from engine.notation import parse_spezial_placement
 from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
@@ -20,7 +20,7 @@ from engine.tiles import Colour
 from render.canvas import Canvas
 from render.cells import EMPTY_FACE, empty_board
 from render.fonts import font
-from render.geometry import JOINT_DIRECTIONS, Lattice
+from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
 from render.panel import SideRow, draw_rows, rows_height
 from render.sprites import SS, Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.symbols import draw_symbol
@@ -69,6 +69,8 @@ def golden_face(lat: Lattice) -> Face:
 
 @dataclass(frozen=True, slots=True)
 class BoardLayout:
+    """Where things go on the board image for a number of players."""
+
     lattice: Lattice
     width: int
     height: int
@@ -78,12 +80,12 @@ class BoardLayout:
 @cache
 def layout(players: int) -> BoardLayout:
     area = board_layout().area
-    qs = [lat_x for lat_x in (2 * h.q + h.r for h in area.cells)]  # x in half-cells
+    halves = [2 * h.q + h.r for h in area.cells]  # a cell's x, in half cell widths
     rs = [h.r for h in area.cells]
-    across = (max(qs) - min(qs)) // 2 + 1
+    across = (max(halves) - min(halves)) // 2 + 1
     lat = Lattice.for_width((WIDTH - 2 * SIDE_MARGIN) // across)
-    # Centre the cells: x of a cell is w/2 * (2q + r) from the origin.
-    left = WIDTH // 2 - (lat.w // 2) * (max(qs) + min(qs)) // 2
+    # Centre the cells across the image.
+    left = WIDTH // 2 - (lat.w // 2) * (max(halves) + min(halves)) // 2
     top = TOP_MARGIN + round(lat.ry) - min(rs) * lat.v
     lat = lat.at(left, top)
     board_bottom = top + max(rs) * lat.v + round(lat.ry)
@@ -94,7 +96,8 @@ def layout(players: int) -> BoardLayout:
 
 @cache
 def tower_base(lat: Lattice, height: str) -> Sprite:
-    """A tower seen from above: a stone cell with a wall ring, crenellated if tall."""
+    """A tower's cell without its token: dark stone with battlements if tall, light
+    stone if short."""
     return _tower(lat, height, None)
 
 
@@ -173,19 +176,8 @@ def placed_tiles(view: SpezialView) -> list[tuple[int, Hex, Hex]]:
     return tiles
 
 
-def _ordered(a: Hex, b: Hex) -> tuple[Hex, Hex, int]:
-    """The two cells with the first one's direction to the second among the drawn ones."""
-    d = direction_between(a, b)
-    if d is None:
-        raise ValueError(f"cells {a} and {b} are not neighbours")
-    if d in JOINT_DIRECTIONS:
-        return a, b, d
-    d2 = direction_between(b, a)
-    assert d2 is not None
-    return b, a, d2
-
-
 def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
+    """The board image (in the palette)."""
     lay = layout(view.players)
     lat = lay.lattice
     key = frozenset((h, t.height) for h, t in view.towers.items())
@@ -212,7 +204,7 @@ def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
                 cx, cy = lat.centre(h)
                 joint_sprite(lat, d, faces[h], faces[n], SEAT[s], GAME).paste(img, cx, cy)
     for _, a, b in tiles:
-        a, b, d = _ordered(a, b)
+        a, b, d = joint_order(a, b)
         cx, cy = lat.centre(a)
         joint_sprite(lat, d, faces[a], faces[b], game=GAME).paste(img, cx, cy)
     for h, t in view.towers.items():

@@ -10,7 +10,6 @@ between them, so the two hexes of a tile read as one piece, or a chain as one ch
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -98,9 +97,6 @@ def draw_face(win: Window, lat: Lattice, cx: float, cy: float, face: Face) -> No
         win.polygon(lat.corners(cx, cy, inner), face.fill)
     else:
         win.polygon(lat.corners(cx, cy, outer), face.fill)
-
-
-Decoration = Callable[[ImageDraw.ImageDraw, Point, float], None]
 
 
 @cache

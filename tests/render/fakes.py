@@ -1,5 +1,5 @@
-"""Genial Spezial views built directly (the Spezial engine is written elsewhere): random
-but well-formed positions, for drawing and for the renderer's tests."""
+"""Genial Spezial views built directly: random but well-formed positions with tokens on
+either side and any scores, which games from the engine reach only slowly."""
 
 from __future__ import annotations
 
