@@ -14,6 +14,7 @@ from engine.errors import (
 from engine.genial import GenialGame, GenialView, Setup
 from engine.hexgrid import Area, Hex
 from engine.moves import KEEP, SWAP, Placement, SpezialPlacement, SwapChoice
+from engine.spezial import SpezialGame, SpezialView
 from engine.tiles import COLOURS, Bag, Colour, Tile
 
 __all__ = [
@@ -34,7 +35,9 @@ __all__ = [
     "NotationError",
     "Placement",
     "Setup",
+    "SpezialGame",
     "SpezialPlacement",
+    "SpezialView",
     "SwapChoice",
     "Tile",
 ]

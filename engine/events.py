@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.hexgrid import Hex
 from engine.moves import Placement, SpezialPlacement
 from engine.tiles import Colour
 
@@ -22,7 +23,7 @@ class Placed:
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """The points of one placement for a side (seat, or team in the team game).
+    """The points of one placement for a side (seat, or team in the Genial team game).
 
     ``points`` are the points the placement made per colour; ``gained`` what the track
     actually moved (points above a cap or past the 18 stop are lost); ``totals`` the
@@ -112,46 +113,49 @@ class GameEnded:
 
 @dataclass(frozen=True, slots=True)
 class SpezialPlaced:
+    """A Genial Spezial tile went on the board (the placement as the player wrote it)."""
+
     seat: int
     placement: SpezialPlacement
 
 
 @dataclass(frozen=True, slots=True)
 class TowerScored:
-    """A tower newly connected by the seat's chain scored its token's current value."""
+    """The tower at ``tower`` scored ``points`` in ``colour`` for the seat: its token's value
+    before this placement flipped it (RULES.md 3.3)."""
 
     seat: int
-    tower: int
+    tower: Hex
     colour: Colour
     points: int
 
 
 @dataclass(frozen=True, slots=True)
 class TokenFlipped:
-    """A tower's token turned to its dark side (``value`` is the new value)."""
+    """The token on the tower at ``tower`` turned to its dark side, now worth ``value``."""
 
-    tower: int
+    tower: Hex
     colour: Colour
     value: int
 
 
 @dataclass(frozen=True, slots=True)
 class TallBonus:
-    """The chain touched two or more tall towers: ``towers`` newly paid, one point each in
-    every colour."""
+    """The chain touches two or more tall towers: each tall tower in ``towers`` was paid for
+    now, so the seat gets ``points`` (one per tower) in every colour."""
 
     seat: int
-    towers: tuple[int, ...]
+    towers: tuple[Hex, ...]
     points: int
 
 
 @dataclass(frozen=True, slots=True)
 class GoldenPoint:
-    """A hex covered a golden space: one point in ``colour`` (``chosen`` by the player or
-    the default lowest colour)."""
+    """A hex covered the golden space ``cell``: one point in ``colour``, ``chosen`` by the
+    player or (``chosen=False``) the default lowest colour."""
 
     seat: int
-    cell: int
+    cell: Hex
     colour: Colour
     chosen: bool
 

@@ -628,6 +628,20 @@ class GenialGame:
             self.bonus_owed = 0
         return events + self._after_placements()
 
+    def put(self, cell: Hex, colour: Colour) -> None:
+        """Put a symbol on an empty cell without a move, to set up a position (a puzzle, a
+        test). Scores, racks and turns are untouched.
+
+        Raises:
+            IllegalMove: ``outside_area`` or ``occupied``.
+        """
+        i = self.area.index.get(cell, -1)
+        if i < 0:
+            raise IllegalMove("outside_area", repr(cell))
+        if self.board[i] != EMPTY:
+            raise IllegalMove("occupied", self.area.label(cell))
+        self._fill(i, colour.index)
+
     def _fill(self, cell: int, colour: int) -> None:
         self.board[cell] = colour
         self.cell_order.append(cell)

@@ -11,6 +11,7 @@ from engine.errors import EngineError, InvalidRecord, NotationError
 from engine.events import Event
 from engine.genial import MODES, GenialGame
 from engine.hexgrid import Area, Hex
+from engine.spezial import SpezialGame, parse_tokens
 from engine.tiles import Colour, Tile, is_tile_set, parse_tile
 
 
@@ -111,7 +112,7 @@ class Record:
                     isinstance(t, str) for t in raw_tokens
                 ):
                     raise InvalidRecord('"tokens" must be a list like ["B1", "P2"]')
-                tokens = tuple(raw_tokens)
+                tokens = tuple(t.name for t in parse_tokens(players, raw_tokens))
         return cls(game, players, mode, bag, tokens, seed, tuple(moves))
 
     @classmethod
@@ -151,10 +152,10 @@ def new_game(record: Record) -> Game:
     if record.game == "genial":
         assert record.mode is not None
         return GenialGame(record.players, record.mode, record.bag, record.seed)
-    from engine.spezial import SpezialGame
-
     try:
         return SpezialGame(record.players, tokens=record.tokens, seed=record.seed)
+    except InvalidRecord:
+        raise
     except ValueError as exc:
         raise InvalidRecord(str(exc)) from None
 

@@ -2,18 +2,41 @@
 
 The board layout is read from ``engine/data/spezial_board.json``, a copy of the project's
 shared board file (a test keeps the two equal).
+
+Inside, cells are indexes into the board's :class:`~engine.hexgrid.Area` and towers are
+numbered in the board file's order (unused tower spaces skipped), so that a set of towers
+is an ``int`` bit mask. Chains are kept in a union-find forest over the cells: each root
+holds what its chain touches, has scored and has been paid the tall bonus for, so a
+placement costs a few neighbour look-ups, never a flood fill.
 """
 
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import NamedTuple
 
-from engine.errors import InvalidRecord
+from engine.errors import EngineError, GameOver, IllegalMove, InvalidRecord, NotYourTurn
+from engine.events import (
+    Event,
+    GameEnded,
+    GoldenPoint,
+    Scored,
+    SpezialPlaced,
+    TallBonus,
+    TokenFlipped,
+    TowerScored,
+    TurnStarted,
+)
 from engine.hexgrid import Area, Hex
 from engine.moves import SpezialPlacement
+from engine.notation import format_spezial_placement, parse_spezial_placement
+from engine.ranking import rank
 from engine.tiles import Colour
 
 #: The four score colours, in the order that breaks ties for the golden default (RULES 3.3).
@@ -21,6 +44,15 @@ SCORE_COLOURS: tuple[Colour, ...] = (Colour.BLUE, Colour.GREEN, Colour.ORANGE, C
 TILES_PER_PLAYER = 20
 TALL = "tall"
 SHORT = "short"
+PLAYER_COUNTS = (2, 3, 4)
+#: Light tokens per score colour after the removal of RULES 3.1: players -> (1s, 2s).
+TOKEN_COUNTS: dict[int, tuple[int, int]] = {2: (2, 2), 3: (3, 2), 4: (3, 3)}
+
+# Cell contents on the internal board; a tile cell holds its seat (0..3).
+EMPTY = -1
+TOWER = -2
+
+_SCORE_INDEX: dict[Colour, int] = {c: k for k, c in enumerate(SCORE_COLOURS)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +129,666 @@ class SpezialView:
         return board_layout().area
 
 
+# --- score tokens ---------------------------------------------------------------------------
+
+
+class Token(NamedTuple):
+    """A score token by its light side: ``Token(Colour.BLUE, 1)`` is ``B1`` (dark side 2)."""
+
+    colour: Colour
+    light: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.colour.value}{self.light}"
+
+    @property
+    def dark_value(self) -> int:
+        """The value of the dark side: one more than the light side (RULES 3.1)."""
+        return self.light + 1
+
+
+#: Every token by its record name (``B1``, ``B2``, ``G1``, ...).
+TOKENS: dict[str, Token] = {f"{c.value}{v}": Token(c, v) for c in SCORE_COLOURS for v in (1, 2)}
+
+
+def token_set(players: int) -> list[Token]:
+    """The tokens in play for that many players after the removal of RULES 3.1.
+
+    Raises:
+        ValueError: for a player count Genial Spezial is not played with.
+    """
+    check_players(players)
+    ones, twos = TOKEN_COUNTS[players]
+    return [Token(c, v) for c in SCORE_COLOURS for v, n in ((1, ones), (2, twos)) for _ in range(n)]
+
+
+def parse_tokens(players: int, names: Iterable[str]) -> tuple[Token, ...]:
+    """The tokens of a record's ``tokens`` list, checked against the set in play.
+
+    Raises:
+        InvalidRecord: naming the first bad token, or how the counts differ from RULES 3.1.
+    """
+    tokens: list[Token] = []
+    for n, name in enumerate(names, 1):
+        token = TOKENS.get(name) if isinstance(name, str) else None
+        if token is None:
+            raise InvalidRecord(f'"tokens" entry {n} is {name!r}, not one of {", ".join(TOKENS)}')
+        tokens.append(token)
+    expected = token_set(players)
+    if Counter(tokens) != Counter(expected):
+        ones, twos = TOKEN_COUNTS[players]
+        have = Counter(t.name for t in tokens)
+        counts = ", ".join(f"{name} x{have[name]}" for name in TOKENS)
+        raise InvalidRecord(
+            f'"tokens" for {players} players must be {len(expected)} tokens, per colour '
+            f"{ones} showing 1 and {twos} showing 2 (got {len(tokens)}: {counts})"
+        )
+    return tuple(tokens)
+
+
+def check_players(players: int) -> None:
+    """Check that Genial Spezial can be played by ``players``.
+
+    Raises:
+        ValueError: for any count but 2, 3 or 4.
+    """
+    if players not in PLAYER_COUNTS:
+        raise ValueError(f"Genial Spezial is played by 2 to 4 players, not {players}")
+
+
+# --- fixed tables per player count ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Everything about the board that depends only on the number of players."""
+
+    spaces: tuple[TowerSpace, ...]  # the towers in use, in file order
+    tower_cells: tuple[int, ...]
+    tall_mask: int  # bit k set when tower k is tall
+    near: tuple[int, ...]  # per cell: bit mask of the towers next to it
+    golden: tuple[bool, ...]  # per cell: a golden space?
+    board: tuple[int, ...]  # the empty board: TOWER on tower cells, else EMPTY
+    cell_edges: tuple[tuple[int, ...], ...]  # per cell: the area's edges at it
+    free_edges: tuple[int, ...]  # edges with no tower at either end
+
+
+@cache
+def _tables(players: int) -> _Tables:
+    layout = board_layout()
+    area = layout.area
+    spaces = layout.towers_for(players)
+    tower_cells = tuple(area.index[t.cell] for t in spaces)
+    near = [0] * len(area)
+    for k, c in enumerate(tower_cells):
+        for j in area.neighbours[c]:
+            if j >= 0:
+                near[j] |= 1 << k
+    board = [EMPTY] * len(area)
+    for c in tower_cells:
+        board[c] = TOWER
+    cell_edges: list[list[int]] = [[] for _ in area.cells]
+    for e, (i, j) in enumerate(area.edges):
+        cell_edges[i].append(e)
+        cell_edges[j].append(e)
+    return _Tables(
+        spaces=spaces,
+        tower_cells=tower_cells,
+        tall_mask=sum(1 << k for k, t in enumerate(spaces) if t.height == TALL),
+        near=tuple(near),
+        golden=tuple(h in layout.golden for h in area.cells),
+        board=tuple(board),
+        cell_edges=tuple(tuple(x) for x in cell_edges),
+        free_edges=tuple(
+            e for e, (i, j) in enumerate(area.edges) if board[i] == EMPTY and board[j] == EMPTY
+        ),
+    )
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of a mask, lowest first (towers in file order)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _Outcome(NamedTuple):
+    """What a placement would do, worked out without changing the game."""
+
+    roots: tuple[int, ...]  # the chains the new tile joins
+    touched: int  # towers the resulting chain touches
+    scored: int  # towers it has scored afterwards
+    paid: int  # tall towers it has been paid for afterwards
+    new_towers: int  # towers scoring now
+    new_tall: int  # tall towers paid now
+    golden: tuple[tuple[int, int, bool], ...]  # (cell, score colour index, chosen)
+    points: tuple[int, int, int, int]  # in SCORE_COLOURS order
+
+
 class SpezialGame:
-    """Placeholder until the Spezial rules land (RULES.md section 3)."""
+    """A game of Genial Spezial in progress.
+
+    Moves go through :meth:`play`, which checks them against the rules and returns the
+    events; :meth:`legal_moves` is the one list of what may be played. The state is mutable
+    for speed; :meth:`copy` makes an independent one.
+    """
 
     def __init__(
         self,
         players: int,
-        tokens: list[str] | tuple[str, ...] | None = None,
+        tokens: Sequence[str] | None = None,
         seed: int | None = None,
     ) -> None:
-        raise InvalidRecord("Genial Spezial records are not supported yet")
+        """Set up the board and put a token on each tower.
+
+        Args:
+            players: number of seats, 2–4.
+            tokens: the tokens in record notation (``"B1"``), one per tower in use in the
+                board file's order; else the token set is shuffled with ``seed``.
+
+        Raises:
+            ValueError: for a player count other than 2–4.
+            InvalidRecord: for tokens that are not the set in play (RULES 3.1).
+        """
+        check_players(players)
+        self.players = players
+        self.area: Area = board_layout().area
+        self._t = t = _tables(players)
+        if tokens is None:
+            dealt = token_set(players)
+            random.Random(seed).shuffle(dealt)
+            self.tokens: tuple[Token, ...] = tuple(dealt)
+        else:
+            self.tokens = parse_tokens(players, tokens)
+        self._colour: tuple[int, ...] = tuple(_SCORE_INDEX[tok.colour] for tok in self.tokens)
+        self.dark: list[bool] = [False] * len(self.tokens)
+        n = len(self.area)
+        self.board: list[int] = list(t.board)
+        # Union-find over the cells; the fields below are meaningful at chain roots only.
+        self._parent: list[int] = list(range(n))
+        self._touched: list[int] = [0] * n
+        self._scored: list[int] = [0] * n
+        self._paid: list[int] = [0] * n
+        # Covered cells in the order they were covered (RECORD.md's board).
+        self.cell_order: list[int] = []
+        # Empty adjacent pairs, with positions so a random one is drawn and removed in O(1).
+        self.empty_edges: list[int] = list(t.free_edges)
+        self._edge_pos: list[int] = [-1] * len(self.area.edges)
+        for p, e in enumerate(self.empty_edges):
+            self._edge_pos[e] = p
+        self.scores: list[list[int]] = [[0, 0, 0, 0] for _ in range(players)]
+        self.placed: list[int] = [0] * players
+        self.to_move = 0
+        self.awaiting: str | None = "place"
+        self.over = False
+        self.end_reason: str | None = None
+        self.moves: list[str] = []
+        self.last_placement: SpezialPlacement | None = None
+
+    # --- copying ------------------------------------------------------------------------
+
+    def copy(self) -> SpezialGame:
+        """An independent copy (for search): shares only immutable tables."""
+        new = object.__new__(SpezialGame)
+        new.__dict__.update(self.__dict__)
+        new.dark = self.dark.copy()
+        new.board = self.board.copy()
+        new._parent = self._parent.copy()
+        new._touched = self._touched.copy()
+        new._scored = self._scored.copy()
+        new._paid = self._paid.copy()
+        new.cell_order = self.cell_order.copy()
+        new.empty_edges = self.empty_edges.copy()
+        new._edge_pos = self._edge_pos.copy()
+        new.scores = [s.copy() for s in self.scores]
+        new.placed = self.placed.copy()
+        new.moves = self.moves.copy()
+        return new
+
+    # --- queries ------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """The number of moves made: a command for an older version is stale."""
+        return len(self.moves)
+
+    @property
+    def sides(self) -> int:
+        """One score board per seat."""
+        return self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat
+
+    def score(self, side: int) -> dict[Colour, int]:
+        """A seat's four tracks, in the order B, G, O, P."""
+        return dict(zip(SCORE_COLOURS, self.scores[side], strict=True))
+
+    def tiles_left(self, seat: int) -> int:
+        return TILES_PER_PLAYER - self.placed[seat]
+
+    def board_summary(self) -> dict[Hex, str]:
+        """Every covered cell with the seat number as a string, in the order covered."""
+        cells, board = self.area.cells, self.board
+        return {cells[c]: str(board[c]) for c in self.cell_order}
+
+    def towers(self) -> dict[Hex, Tower]:
+        """The towers in play with their tokens' current sides, in the board file's order."""
+        out = {}
+        for k, space in enumerate(self._t.spaces):
+            tok, dark = self.tokens[k], self.dark[k]
+            value = tok.dark_value if dark else tok.light
+            out[space.cell] = Tower(space.cell, space.height, tok.colour, value, dark)
+        return out
+
+    def ranking(self) -> list[list[int]] | None:
+        """Places, best first, each a list of seats; None while the game goes on."""
+        if not self.over:
+            return None
+        return rank(self.scores)
+
+    def returns(self) -> list[int]:
+        """Each seat's result: its lowest colour (RULES.md 3.4)."""
+        return [min(s) for s in self.scores]
+
+    def chain_of(self, cell: Hex) -> tuple[frozenset[Hex], frozenset[Hex], frozenset[Hex]]:
+        """For the chain holding ``cell``: the towers it touches, has scored and has been
+        paid the tall bonus for, as cells.
+
+        Raises:
+            KeyError: if no tile covers ``cell``.
+        """
+        c = self.area.index[cell]
+        if self.board[c] < 0:
+            raise KeyError(cell)
+        root = self._find(c)
+        return (
+            self._tower_cells(self._touched[root]),
+            self._tower_cells(self._scored[root]),
+            self._tower_cells(self._paid[root]),
+        )
+
+    def _tower_cells(self, mask: int) -> frozenset[Hex]:
+        spaces = self._t.spaces
+        return frozenset(spaces[k].cell for k in _bits(mask))
+
+    def legal_moves(self) -> list[SpezialPlacement]:
+        """Every placement the player to move may make, once per pair of cells, in reading
+        order and canonical form, with the golden colour left to the default (``play``
+        also accepts explicit golden colours)."""
+        if self.over:
+            return []
+        cells, edges = self.area.cells, self.area.edges
+        moves = []
+        for e in sorted(self.empty_edges):
+            i, j = edges[e]
+            moves.append(SpezialPlacement(cells[i], cells[j]))
+        return moves
+
+    legal_placements = legal_moves
+
+    def placements_with_points(self) -> list[tuple[SpezialPlacement, tuple[int, ...]]]:
+        """Every legal placement (as :meth:`legal_moves`) with the points it would score,
+        per colour in the order B, G, O, P (golden points to the default colour)."""
+        if self.over:
+            return []
+        cells, edges = self.area.cells, self.area.edges
+        seat = self.to_move
+        out: list[tuple[SpezialPlacement, tuple[int, ...]]] = []
+        for e in sorted(self.empty_edges):
+            i, j = edges[e]
+            outcome = self._outcome(seat, i, j, ())
+            out.append((SpezialPlacement(cells[i], cells[j]), outcome.points))
+        return out
+
+    def points_of(self, placement: SpezialPlacement) -> dict[Colour, int]:
+        """The points a legal placement would score now for the player to move, per colour
+        (only colours that score).
+
+        Raises:
+            IllegalMove: if the placement is not legal.
+        """
+        i, j, golden = self.check(placement)
+        pts = self._outcome(self.to_move, i, j, golden).points
+        return {c: p for c, p in zip(SCORE_COLOURS, pts, strict=True) if p}
+
+    def random_placement(self, rng: random.Random) -> SpezialPlacement:
+        """A random legal placement, drawn without listing them all (for playouts).
+
+        Raises:
+            GameOver: if the game has ended.
+        """
+        if self.over:
+            raise GameOver()
+        i, j = self.area.edges[self.empty_edges[rng.randrange(len(self.empty_edges))]]
+        cells = self.area.cells
+        return SpezialPlacement(cells[i], cells[j])
+
+    # --- views --------------------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> SpezialView:
+        """What ``seat`` may know: everything, as Genial Spezial has no hidden tiles."""
+        cells = self.area.cells
+        return SpezialView(
+            players=self.players,
+            seat=seat,
+            board={cells[c]: self.board[c] for c in self.cell_order},
+            towers=self.towers(),
+            golden=board_layout().golden,
+            scores=tuple(self.score(s) for s in range(self.players)),
+            to_move=None if self.over else self.to_move,
+            tiles_left=tuple(TILES_PER_PLAYER - p for p in self.placed),
+            moves=tuple(self.moves),
+            last_placement=self.last_placement,
+            over=self.over,
+            ranking=self.ranking(),
+            version=self.version,
+        )
+
+    @classmethod
+    def from_view(cls, view: SpezialView, rng: random.Random | None = None) -> SpezialGame:
+        """The game a view shows (nothing is hidden, so ``rng`` is not needed; it is taken
+        to match :meth:`GenialGame.from_view`).
+
+        What a chain has scored and been paid for follows from the board: after every
+        placement a chain touching two or more towers has scored all of them, and one
+        touching two or more tall towers has been paid for all of those (RULES 3.3);
+        a chain touching fewer has scored, or been paid, nothing.
+
+        Raises:
+            ValueError: if the view's towers are not the towers in play.
+        """
+        t = _tables(view.players)
+        try:
+            towers = [view.towers[s.cell] for s in t.spaces]
+        except KeyError as exc:
+            raise ValueError(f"the view has no tower at {exc.args[0]}") from None
+        names = [f"{tw.colour.value}{tw.value - tw.dark}" for tw in towers]
+        game = cls(view.players, tokens=names)
+        game.dark = [tw.dark for tw in towers]
+        index = game.area.index
+        for h, seat in view.board.items():
+            game._cover(index[h], seat)
+        for root in {game._find(c) for c in game.cell_order}:
+            touched = game._touched[root]
+            if touched.bit_count() >= 2:
+                game._scored[root] = touched
+            tall = touched & t.tall_mask
+            if tall.bit_count() >= 2:
+                game._paid[root] = tall
+        game.scores = [[sc[c] for c in SCORE_COLOURS] for sc in view.scores]
+        game.placed = [TILES_PER_PLAYER - n for n in view.tiles_left]
+        game.to_move = 0 if view.to_move is None else view.to_move
+        game.over = view.over
+        game.awaiting = None if view.over else "place"
+        game.moves = list(view.moves)
+        game.last_placement = view.last_placement
+        return game
+
+    # --- playing ------------------------------------------------------------------------
+
+    def parse(self, text: str, seat: int | None = None) -> SpezialPlacement:
+        """A placement in notation (``J4 J5 P``); ``seat`` is taken to match Genial, where
+        it stands for the rack that slot numbers refer to.
+
+        Raises:
+            NotationError, IllegalMove: as :func:`engine.notation.parse_spezial_placement`.
+        """
+        return parse_spezial_placement(text, self.area)
+
+    def play_text(self, text: str, seat: int | None = None) -> list[Event]:
+        """Parse and play a placement (see :meth:`parse` and :meth:`play`)."""
+        return self.play(self.parse(text, seat), seat)
+
+    def play(self, move: SpezialPlacement, seat: int | None = None) -> list[Event]:
+        """Place a tile for the player to move (or check that it is ``seat``'s turn).
+
+        Returns:
+            The events, in order: placed, towers scored, tokens flipped, tall bonus, golden
+            points, the turn's score, then the next turn or the end.
+
+        Raises:
+            GameOver: the game has ended.
+            NotYourTurn: ``seat`` is given and another seat must act.
+            IllegalMove: the placement breaks a rule; ``reason`` says which. The game is
+                unchanged.
+        """
+        if self.over:
+            raise GameOver(self._describe(move))
+        if seat is not None and seat != self.to_move:
+            raise NotYourTurn(self._describe(move), f"seat {self.to_move} is to move")
+        i, j, golden = self.check(move)
+        seat = self.to_move
+        outcome = self._outcome(seat, i, j, golden)
+        events: list[Event] = [SpezialPlaced(seat, move)]
+        self._apply(seat, i, j, outcome, events)
+        self.moves.append(self._describe(move))
+        self.last_placement = move
+        self.placed[seat] += 1
+        if self.placed[-1] == TILES_PER_PLAYER:
+            return events + self._end("all_tiles_placed")
+        if not self.empty_edges:
+            return events + self._end("board_full")
+        self.to_move = (seat + 1) % self.players
+        events.append(TurnStarted(self.to_move))
+        return events
+
+    def _describe(self, move: SpezialPlacement) -> str:
+        try:
+            return format_spezial_placement(move, self.area)
+        except (KeyError, AttributeError, TypeError):
+            return repr(move)
+
+    def check(self, move: SpezialPlacement) -> tuple[int, int, tuple[int, ...]]:
+        """Check a placement for the player to move; returns the two cells as indexes and
+        the chosen golden colours as score colour indexes.
+
+        Raises:
+            IllegalMove: with the first broken rule as ``reason``.
+        """
+        if not isinstance(move, SpezialPlacement):
+            raise TypeError(f"not a Genial Spezial placement: {move!r}")
+        index = self.area.index
+        i = index.get(move.cell1, -1)
+        j = index.get(move.cell2, -1)
+        if i < 0 or j < 0:
+            raise IllegalMove("outside_area", repr(move))
+        if i == j:
+            raise IllegalMove("same_cell", self._describe(move))
+        if j not in self.area.neighbours[i]:
+            raise IllegalMove("not_adjacent", self._describe(move))
+        board = self.board
+        if board[i] == TOWER or board[j] == TOWER:
+            raise IllegalMove("tower", self._describe(move), "towers occupy their cells")
+        if board[i] != EMPTY or board[j] != EMPTY:
+            raise IllegalMove("occupied", self._describe(move))
+        golden: tuple[int, ...] = ()
+        if move.golden:
+            covered = self._t.golden[i] + self._t.golden[j]
+            if len(move.golden) > covered:
+                raise IllegalMove(
+                    "too_many_colours",
+                    self._describe(move),
+                    f"the tile covers {covered} golden space{'' if covered == 1 else 's'}",
+                )
+            try:
+                golden = tuple(_SCORE_INDEX[c] for c in move.golden)
+            except (KeyError, TypeError):
+                raise IllegalMove(
+                    "unknown_colour", self._describe(move), "golden points go to B, G, O or P"
+                ) from None
+        return i, j, golden
+
+    def _find(self, c: int) -> int:
+        parent = self._parent
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]  # path halving keeps the trees flat
+            c = parent[c]
+        return c
+
+    def _outcome(self, seat: int, i: int, j: int, golden: tuple[int, ...]) -> _Outcome:
+        """Score placing ``seat``'s tile on the empty cells ``i`` and ``j`` (RULES 3.3)
+        without changing the position; ``golden`` holds the chosen colours in cell order.
+        Golden points left to the default go to the lowest colour after the placement's
+        tower and tall-bonus points (RULES 3.3 lists the golden bonus last)."""
+        board, nbrs, find = self.board, self.area.neighbours, self._find
+        roots = []
+        for c in (i, j):
+            for n in nbrs[c]:
+                if n >= 0 and board[n] == seat:
+                    r = find(n)
+                    if r not in roots:
+                        roots.append(r)
+        t = self._t
+        touched = t.near[i] | t.near[j]
+        scored = paid = 0
+        for r in roots:
+            touched |= self._touched[r]
+            scored |= self._scored[r]
+            paid |= self._paid[r]
+        pts = [0, 0, 0, 0]
+        new_towers = 0
+        if touched.bit_count() >= 2:
+            new_towers = touched & ~scored
+            tokens, dark = self.tokens, self.dark
+            for k in _bits(new_towers):
+                tok = tokens[k]
+                pts[self._colour[k]] += tok.dark_value if dark[k] else tok.light
+            scored = touched
+        new_tall = 0
+        tall = touched & t.tall_mask
+        if tall.bit_count() >= 2:
+            new_tall = tall & ~paid
+            bonus = new_tall.bit_count()
+            if bonus:
+                pts = [p + bonus for p in pts]
+            paid = tall
+        chosen: list[tuple[int, int, bool]] = []
+        for c in (i, j):
+            if t.golden[c]:
+                if len(chosen) < len(golden):
+                    k = golden[len(chosen)]
+                    chosen.append((c, k, True))
+                else:
+                    # The lowest colour after this placement's other points, B G O P on ties.
+                    track = self.scores[seat]
+                    totals = [track[x] + pts[x] for x in range(4)]
+                    k = totals.index(min(totals))
+                    chosen.append((c, k, False))
+                pts[k] += 1
+        return _Outcome(
+            tuple(roots),
+            touched,
+            scored,
+            paid,
+            new_towers,
+            new_tall,
+            tuple(chosen),
+            (pts[0], pts[1], pts[2], pts[3]),
+        )
+
+    def _apply(self, seat: int, i: int, j: int, outcome: _Outcome, events: list[Event]) -> None:
+        """Put the tile down, join its chains, score, flip tokens; narrate into ``events``."""
+        self._cover(i, seat)
+        self._cover(j, seat)
+        root = self._find(i)
+        self._scored[root] = outcome.scored
+        self._paid[root] = outcome.paid
+        cells = self.area.cells
+        spaces = self._t.spaces
+        flipped: list[Event] = []
+        for k in _bits(outcome.new_towers):
+            tok = self.tokens[k]
+            if self.dark[k]:
+                value = tok.dark_value
+            else:
+                value = tok.light
+                self.dark[k] = True
+                flipped.append(TokenFlipped(spaces[k].cell, tok.colour, tok.dark_value))
+            events.append(TowerScored(seat, spaces[k].cell, tok.colour, value))
+        events += flipped
+        if outcome.new_tall:
+            paid = tuple(spaces[k].cell for k in _bits(outcome.new_tall))
+            events.append(TallBonus(seat, paid, len(paid)))
+        for c, k, chosen in outcome.golden:
+            events.append(GoldenPoint(seat, cells[c], SCORE_COLOURS[k], chosen))
+        if any(outcome.points):
+            track = self.scores[seat]
+            for k, p in enumerate(outcome.points):
+                track[k] += p
+            points = {c: p for c, p in zip(SCORE_COLOURS, outcome.points, strict=True) if p}
+            events.append(Scored(seat, seat, points, dict(points), self.score(seat)))
+
+    def _cover(self, c: int, seat: int) -> None:
+        """Put one hex of ``seat``'s tile on cell ``c`` and join it to the chains beside it."""
+        board = self.board
+        board[c] = seat
+        self.cell_order.append(c)
+        pos, empty = self._edge_pos, self.empty_edges
+        for e in self._t.cell_edges[c]:
+            p = pos[e]
+            if p >= 0:
+                last = empty.pop()
+                if last != e:
+                    empty[p] = last
+                    pos[last] = p
+                pos[e] = -1
+        parent, touched = self._parent, self._touched
+        scored, paid = self._scored, self._paid
+        touched[c] = self._t.near[c]
+        for n in self.area.neighbours[c]:
+            if n >= 0 and board[n] == seat:
+                r = self._find(n)
+                if r != c:
+                    parent[r] = c
+                    touched[c] |= touched[r]
+                    scored[c] |= scored[r]
+                    paid[c] |= paid[r]
+
+    def _end(self, reason: str) -> list[Event]:
+        self.over = True
+        self.awaiting = None
+        self.end_reason = reason
+        ranking = self.ranking()
+        assert ranking is not None
+        return [GameEnded(reason, ranking)]
+
+    # --- records ------------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls,
+        players: int,
+        moves: Sequence[str],
+        tokens: Sequence[str] | None = None,
+        seed: int | None = None,
+    ) -> SpezialGame:
+        """The game that a setup and its moves (in record notation) reach.
+
+        Raises:
+            ValueError: for a bad setup (:class:`InvalidRecord` for bad tokens).
+            NotationError, IllegalMove: from the first bad move; its 0-based number is in
+                the exception's ``move_number``.
+        """
+        game = cls(players, tokens, seed)
+        for n, text in enumerate(moves):
+            try:
+                game.play_text(text)
+            except EngineError as exc:
+                exc.move_number = n
+                raise
+        return game
+
+    def record(self, with_bag: bool = True) -> dict[str, object]:
+        """The game record (RECORD.md). The tokens lie face up on the board for everyone
+        to see, so they are always included; ``with_bag`` is taken to match Genial."""
+        return {
+            "game": "spezial",
+            "players": self.players,
+            "tokens": [tok.name for tok in self.tokens],
+            "moves": list(self.moves),
+        }
