@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from engine.ai import genial_players
+from engine.ai import genial_players, spezial_players
 from engine.genial import GenialView
 from engine.moves import Placement, SpezialPlacement, SwapChoice
 from engine.spezial import SpezialView
@@ -51,6 +51,12 @@ def choose_move(view: View, level: str = "greedy", seed: int | None = None) -> M
         if level == "greedy":
             return genial_players.greedy_move(view, rng)
         return genial_players.strong_move(view, rng)
+    if isinstance(view, SpezialView):
+        if level == "random":
+            return spezial_players.random_move(view, rng)
+        if level == "greedy":
+            return spezial_players.greedy_move(view, rng)
+        return spezial_players.strong_move(view, rng)
     raise TypeError(f"not a game view: {type(view).__name__}")
 
 
@@ -63,6 +69,8 @@ def best_moves(view: View, n: int = 3) -> list[tuple[Move, float]]:
     """
     if isinstance(view, GenialView):
         return list(genial_players.best_moves(view, n))
+    if isinstance(view, SpezialView):
+        return list(spezial_players.best_moves(view, n))
     raise TypeError(f"not a game view: {type(view).__name__}")
 
 

@@ -14,7 +14,7 @@ can make anywhere on the board costs a few thousand of them.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.genial import EMPTY, Setup
@@ -87,7 +87,7 @@ def placement_value(
     return tables[x][min(a, cap)] + tables[y][min(b, cap)]
 
 
-def first_round_cells(board: Sequence[int], area: Area, start_cells: Sequence[int]) -> set[int]:
+def first_round_cells(board: Sequence[int], area: Area, start_cells: Iterable[int]) -> set[int]:
     """Empty cells next to a start symbol that no tile touches yet (RULES.md 2.3)."""
     nbrs = area.neighbours
     allowed: set[int] = set()

@@ -74,7 +74,7 @@ def new_game(game: str, players: int, mode: str | None, seed: int) -> MatchGame:
             raise ValueError("Genial Spezial has no modes")
         from engine.spezial import SpezialGame
 
-        spezial: MatchGame = SpezialGame(players, seed=seed)  # type: ignore[assignment]
+        spezial: MatchGame = SpezialGame(players, seed=seed)
         return spezial
     raise ValueError(f"unknown game {game!r}: choose genial or spezial")
 
