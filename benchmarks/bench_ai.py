@@ -1,0 +1,89 @@
+"""Time per move of the computer players, per game setup and level.
+
+Positions come from games played by the greedy player (so they look like real games: bonus
+placements, swaps, a board filling up); each level then chooses a move in each position.
+Prints one line per setup and level: positions, mean, p95 and max milliseconds per move.
+
+    python benchmarks/bench_ai.py [--games 3] [--every 2] [--levels greedy,strong]
+
+Goals (issue 4): greedy p95 <= 50 ms, strong p95 <= 1 s per move on one core. Match win
+rates are measured with ``python -m engine match`` (see benchmarks/AI_RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from engine.ai import LEVELS, choose_move
+from engine.ai.match import new_game
+
+SETUPS: tuple[tuple[str, int, str | None], ...] = (
+    ("genial", 2, "standard"),
+    ("genial", 3, "standard"),
+    ("genial", 4, "standard"),
+    ("genial", 4, "team"),
+    ("genial", 1, "solo"),
+    ("spezial", 2, None),
+    ("spezial", 3, None),
+    ("spezial", 4, None),
+)
+
+
+def views(game_name: str, players: int, mode: str | None, games: int, every: int) -> Iterator[Any]:
+    """Views of the seat to move, every ``every``-th move of greedy games."""
+    for n in range(games):
+        game = new_game(game_name, players, mode, seed=1000 + n)
+        rng = random.Random(n)
+        k = 0
+        while not game.over:
+            view = game.view(game.to_move)
+            if k % every == 0:
+                yield view
+            game.play(choose_move(view, "greedy", rng.getrandbits(32)), game.to_move)
+            k += 1
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3, help="games per setup (default 3)")
+    parser.add_argument("--every", type=int, default=2, help="time every n-th position")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated")
+    parser.add_argument("--setups", default="", help="e.g. genial-2-standard,spezial-3")
+    args = parser.parse_args()
+    levels = args.levels.split(",")
+    wanted = set(filter(None, args.setups.split(",")))
+    print(f"{'setup':22} {'level':7} {'moves':>6} {'mean ms':>9} {'p95 ms':>9} {'max ms':>9}")
+    for game_name, players, mode in SETUPS:
+        name = "-".join(str(x) for x in (game_name, players, mode) if x)
+        if wanted and name not in wanted:
+            continue
+        try:
+            positions = list(views(game_name, players, mode, args.games, args.every))
+        except Exception as exc:  # Spezial may not be available in this engine yet
+            print(f"{name:22} skipped: {exc}")
+            continue
+        for level in levels:
+            times = []
+            for n, view in enumerate(positions):
+                started = time.perf_counter()
+                choose_move(view, level, n)
+                times.append((time.perf_counter() - started) * 1000)
+            print(
+                f"{name:22} {level:7} {len(times):6} {sum(times) / len(times):9.2f} "
+                f"{p95(times):9.2f} {max(times):9.2f}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

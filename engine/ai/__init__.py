@@ -1,0 +1,77 @@
+"""Computer players: a view of the seat to move in, a legal move out.
+
+Players never see the full game: they receive the view of the seat to move (its own rack,
+the board, all scores, the tiles it has not seen) and decide from it alone, so a computer
+player knows exactly what a human in its seat would know.
+
+Levels (:data:`LEVELS`): ``random`` (a uniformly random legal move), ``greedy`` (the best
+move one placement ahead) and ``strong`` (a search over greedy's best candidates that
+weighs the opponents' replies over the tiles they may hold). The same view and seed always
+give the same move.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai import genial_players, spezial_players
+from engine.genial import GenialView
+from engine.moves import Placement, SpezialPlacement, SwapChoice
+from engine.spezial import SpezialView
+
+LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
+
+Move = Placement | SwapChoice | SpezialPlacement
+View = GenialView | SpezialView
+
+
+def check_level(level: str) -> None:
+    """Raises ValueError for a level that is not one of :data:`LEVELS`."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+
+
+def choose_move(view: View, level: str = "greedy", seed: int | None = None) -> Move:
+    """The move the computer player of ``level`` makes for ``view.seat``.
+
+    Args:
+        view: the view of the seat to move (never a spectator's, never the full game).
+        level: one of :data:`LEVELS`.
+        seed: makes the choice reproducible (None: a fresh random choice where it matters).
+
+    Raises:
+        ValueError: for an unknown level, a spectator's view, a game that is over, or a
+            view whose seat is not to move.
+    """
+    check_level(level)
+    rng = random.Random(seed)
+    if isinstance(view, GenialView):
+        if level == "random":
+            return genial_players.random_move(view, rng)
+        if level == "greedy":
+            return genial_players.greedy_move(view, rng)
+        return genial_players.strong_move(view, rng)
+    if isinstance(view, SpezialView):
+        if level == "random":
+            return spezial_players.random_move(view, rng)
+        if level == "greedy":
+            return spezial_players.greedy_move(view, rng)
+        return spezial_players.strong_move(view, rng)
+    raise TypeError(f"not a game view: {type(view).__name__}")
+
+
+def best_moves(view: View, n: int = 3) -> list[tuple[Move, float]]:
+    """The top ``n`` moves by the greedy evaluation, best first, each with its value (for
+    hints; values compare only within one call).
+
+    Raises:
+        ValueError: as :func:`choose_move`.
+    """
+    if isinstance(view, GenialView):
+        return list(genial_players.best_moves(view, n))
+    if isinstance(view, SpezialView):
+        return list(spezial_players.best_moves(view, n))
+    raise TypeError(f"not a game view: {type(view).__name__}")
+
+
+__all__ = ["LEVELS", "Move", "View", "best_moves", "check_level", "choose_move"]

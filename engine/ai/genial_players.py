@@ -1,0 +1,362 @@
+"""Computer players for Genial: ``random``, ``greedy`` and ``strong``.
+
+Each takes a :class:`~engine.genial.GenialView` (what the seat to move may know) and builds
+a full game from it only by dealing the tiles it has not seen at random
+(:func:`determinise`), so nothing hidden can leak into its choice.
+
+- ``greedy`` looks one placement ahead with the heuristic of :mod:`engine.ai.evaluation`
+  and swaps whenever a swap is offered (the rack then shows none of its lowest colours).
+- ``strong`` takes greedy's best candidate placements, plays each out to the end of its
+  turn (bonus placements included), and scores the result by what it gained, minus what
+  the next player can expect to score in reply, plus what it can expect to score itself
+  next turn. The expectations are over the racks that the tiles not yet seen can form
+  (exact hypergeometric expectations, as if averaging over every deal of the unseen
+  tiles), so the player weighs what a move leaves open for the opponents.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ai.evaluation import (
+    DEFAULT_WEIGHTS,
+    KIND_COLOURS,
+    KIND_INDEX,
+    NO_ROOM,
+    Weights,
+    best_distribution,
+    best_spot,
+    expected_best,
+    first_round_cells,
+    gain_tables,
+    tile_values,
+    track_value,
+)
+from engine.events import Refilled
+from engine.genial import GenialGame, GenialView
+from engine.moves import KEEP, SWAP, Placement, SwapChoice
+from engine.tiles import TILE_KINDS, Bag, Tile
+
+GenialMove = Placement | SwapChoice
+#: The value of a finished game won (lost: minus this), far above any heuristic value.
+WIN = 1000.0
+
+
+def tile_order(tile: Tile) -> int:
+    return KIND_INDEX[tile]
+
+
+def placement_key(p: Placement) -> tuple[int, int, int, int, int, int]:
+    """A fixed order of placements, so that ties are broken the same way for every record."""
+    return (p.cell1.r, p.cell1.q, p.cell2.r, p.cell2.q, p.first.index, p.second.index)
+
+
+def determinise(view: GenialView, rng: random.Random) -> GenialGame:
+    """A full game consistent with ``view``: the unseen tiles dealt at random to the other
+    racks and the bag. Depends on the view only (the unseen tiles are put in a fixed order
+    before shuffling, and the own rack is sorted), so where the unseen tiles really lie
+    cannot change it.
+
+    Raises:
+        ValueError: for a spectator's view (it has no rack to play from).
+    """
+    if view.rack is None or view.seat is None:
+        raise ValueError("a computer player needs the view of a seat, not a spectator's")
+    own = tuple(sorted(view.rack, key=tile_order))
+    # from_view deals the unseen tiles itself; give it none and deal them here, in an
+    # order fixed by the tiles alone.
+    game = GenialGame.from_view(dataclasses.replace(view, rack=own, unseen={}), rng)
+    pool = [t for t in TILE_KINDS for _ in range(view.unseen.get(t, 0))]
+    rng.shuffle(pool)
+    for s in range(view.players):
+        if s != view.seat:
+            k = view.rack_sizes[s]
+            game.racks[s] = pool[:k]
+            del pool[:k]
+    game.bag = Bag(pool)
+    return game
+
+
+def check_turn(view: GenialView) -> None:
+    """Raises ValueError unless the view's seat must act now."""
+    if view.over:
+        raise ValueError("the game is over: there is no move to choose")
+    if view.seat is None or view.rack is None:
+        raise ValueError("a computer player needs the view of a seat, not a spectator's")
+    if view.to_move != view.seat:
+        raise ValueError(f"seat {view.seat} is not to move (seat {view.to_move} is)")
+
+
+def unseen_counts(view: GenialView) -> list[int]:
+    """How many of each kind of tile the seat has not seen, by kind index."""
+    return [view.unseen.get(t, 0) for t in TILE_KINDS]
+
+
+# --- random ---------------------------------------------------------------------------------
+
+
+def random_move(view: GenialView, rng: random.Random) -> GenialMove:
+    """A uniformly random legal move."""
+    check_turn(view)
+    game = determinise(view, random.Random(0))
+    moves = game.legal_moves()
+    placements = sorted((m for m in moves if isinstance(m, Placement)), key=placement_key)
+    swaps: list[GenialMove] = [m for m in moves if isinstance(m, SwapChoice)]
+    return rng.choice(swaps or list(placements))
+
+
+# --- greedy ---------------------------------------------------------------------------------
+
+
+def rank_placements(
+    game: GenialGame, weights: Weights = DEFAULT_WEIGHTS
+) -> list[tuple[Placement, float]]:
+    """Every legal placement of the player to move with its heuristic value, best first
+    (equal values in the fixed order of :func:`placement_key`)."""
+    side = game.side_of(game.to_move)
+    cap = game.setup.cap
+    tables = gain_tables(game.scores[side], game.setup, weights)
+    scored = []
+    for p, pts in game.placements_with_points():
+        v = 0.0
+        for c, n in enumerate(pts):
+            if n:
+                v += tables[c][min(n, cap)]
+        scored.append((p, v))
+    scored.sort(key=lambda pv: placement_key(pv[0]))
+    scored.sort(key=lambda pv: -pv[1])  # stable: ties keep the fixed order
+    return scored
+
+
+def pick_best(ranked: Sequence[tuple[Placement, float]], rng: random.Random) -> Placement:
+    """The best placement; a random one of those tied for best."""
+    best = ranked[0][1]
+    tied = [p for p, v in ranked if v >= best - 1e-9]
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
+def greedy_move(
+    view: GenialView, rng: random.Random, weights: Weights = DEFAULT_WEIGHTS
+) -> GenialMove:
+    """The placement worth most now; always swap when a swap is offered."""
+    check_turn(view)
+    if view.awaiting == "swap":
+        return SWAP
+    game = determinise(view, random.Random(0))
+    return pick_best(rank_placements(game, weights), rng)
+
+
+def best_moves(view: GenialView, n: int = 3) -> list[tuple[GenialMove, float]]:
+    """The top ``n`` moves by the greedy evaluation, best first (for hints)."""
+    check_turn(view)
+    game = determinise(view, random.Random(0))
+    if view.awaiting == "swap":
+        keep, swap = swap_values(game, view.seat or 0, unseen_counts(view), DEFAULT_WEIGHTS)
+        options: list[tuple[GenialMove, float]] = [(SWAP, swap), (KEEP, keep)]
+        options.sort(key=lambda mv: -mv[1])
+        return options[:n]
+    return list(rank_placements(game)[:n])
+
+
+# --- strong ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StrongConfig:
+    """The budget and weights of the strong player."""
+
+    #: How many of greedy's best placements are searched.
+    candidates: int = 12
+    #: Also search the own best placements on each of this many cells where the next
+    #: player could score most (blocking moves that greedy ranks low).
+    blocks: int = 0
+    #: For how many of the next player's likeliest best tiles its reply is played out, to
+    #: see what it takes away from the own next turn (0: ignore what it takes away).
+    replies: int = 0
+    #: Weight of the next player's expected best reply (what a move leaves open).
+    threat: float = 1.0
+    #: Weight of the own expected best placement next turn.
+    potential: float = 0.5
+    #: What a bonus placement earned next turn counts for in that expectation, in points of
+    #: the lowest colour (the turn itself counts the bonus placements it really makes).
+    plan_bonus: float = 0.0
+    #: Stop searching new candidates after this many seconds (None: search them all, which
+    #: keeps the choice reproducible).
+    deadline: float | None = None
+    weights: Weights = DEFAULT_WEIGHTS
+
+
+DEFAULT_STRONG = StrongConfig()
+
+
+def swap_values(
+    game: GenialGame, seat: int, counts: Sequence[int], weights: Weights
+) -> tuple[float, float]:
+    """The expected best placement next turn if the rack is kept and if it is swapped."""
+    side = game.side_of(seat)
+    setup = game.setup
+    tables = gain_tables(game.scores[side], setup, weights)
+    values = tile_values(game.board, game.area, game.cell_points(), tables, setup.cap)
+    rack = game.racks[seat]
+    known = max((values[KIND_INDEX[t]] for t in rack), default=NO_ROOM)
+    keep = expected_best(values, counts, setup.rack_size - len(rack), known)
+    back = list(counts)
+    for t in rack:
+        back[KIND_INDEX[t]] += 1
+    swap = expected_best(values, back, setup.rack_size)
+    return keep, swap
+
+
+def strong_move(
+    view: GenialView, rng: random.Random, config: StrongConfig = DEFAULT_STRONG
+) -> GenialMove:
+    """The strong player's move (see the module docstring)."""
+    check_turn(view)
+    seat = view.seat
+    assert seat is not None
+    game = determinise(view, rng)
+    counts = unseen_counts(view)
+    if view.awaiting == "swap":
+        keep, swap = swap_values(game, seat, counts, config.weights)
+        return SWAP if swap > keep else KEEP
+    ranked = rank_placements(game, config.weights)
+    candidates = [p for p, _ in ranked[: config.candidates]]
+    if config.blocks:
+        candidates += blocking_placements(game, ranked, counts, config)
+    start = time.perf_counter()
+    best: list[Placement] = []
+    best_value = -float("inf")
+    for n, p in enumerate(dict.fromkeys(candidates)):
+        if n and config.deadline is not None and time.perf_counter() - start > config.deadline:
+            break
+        v = evaluate_turn(game, seat, p, counts, config, rng)
+        if v > best_value + 1e-9:
+            best, best_value = [p], v
+        elif v >= best_value - 1e-9:
+            best.append(p)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def blocking_placements(
+    game: GenialGame,
+    ranked: Sequence[tuple[Placement, float]],
+    counts: Sequence[int],
+    config: StrongConfig,
+) -> list[Placement]:
+    """The own best placement covering each of the cells where the next player could score
+    most with one hex (among the tiles it may hold)."""
+    setup = game.setup
+    seat = game.to_move
+    nxt = (seat + 1) % game.players
+    if game.side_of(nxt) == game.side_of(seat):
+        return []
+    tables = gain_tables(game.scores[game.side_of(nxt)], setup, config.weights)
+    held = [c for c in range(6) if any(n and c in KIND_COLOURS[k] for k, n in enumerate(counts))]
+    worth = []
+    for i, pts in enumerate(game.cell_points()):
+        if pts is not None:
+            worth.append((max(tables[c][min(pts[c], setup.cap)] for c in held), i))
+    worth.sort(reverse=True)
+    cells = game.area.cells
+    targets = {cells[i] for _, i in worth[: config.blocks]}
+    out = []
+    for p, _ in ranked:
+        if not targets:
+            break
+        hit = targets & {p.cell1, p.cell2}
+        if hit:
+            out.append(p)
+            targets -= hit
+    return out
+
+
+def evaluate_turn(
+    game: GenialGame,
+    seat: int,
+    placement: Placement,
+    counts: Sequence[int],
+    config: StrongConfig,
+    rng: random.Random,
+) -> float:
+    """The strong player's value of starting its turn with ``placement``: what the turn
+    gains, minus what the next player can expect to gain in reply, plus what this seat can
+    expect to gain next turn (after the likeliest replies, if ``config.replies``)."""
+    setup = game.setup
+    cap = setup.cap
+    side = game.side_of(seat)
+    weights = config.weights
+    before = track_value(game.scores[side], setup, weights)
+    g = game.copy()
+    events = g.play(placement)
+    placed = [placement.tile]
+    swapped = False
+    # Finish the turn: bonus placements greedily, then the swap decision (the refill ends it).
+    while not g.over and not any(isinstance(e, Refilled) for e in events):
+        if g.awaiting == "swap":
+            keep, swap = swap_values(g, seat, counts, weights)
+            swapped = swap > keep
+            g.play(SWAP if swapped else KEEP)
+            break
+        bonus = pick_best(rank_placements(g, weights), rng)
+        events = g.play(bonus)
+        placed.append(bonus.tile)
+    gain = track_value(g.scores[side], setup, weights) - before
+    if g.over:
+        ranking = g.ranking()
+        assert ranking is not None
+        if side in ranking[0]:
+            return gain + (WIN if len(ranking[0]) == 1 else 0.0)
+        return gain - WIN
+    board = g.board
+    area = g.area
+    points = g.cell_points()
+    value = gain
+    # The own rack next turn: what is left of it now, refilled from the unseen tiles.
+    rack = list(game.racks[seat])
+    for t in placed:
+        rack.remove(t)
+    pool = list(counts)
+    if swapped:
+        for t in rack:
+            pool[KIND_INDEX[t]] += 1
+        rack = []
+    draws = setup.rack_size - len(rack)
+    plan = gain_tables(
+        g.scores[side], setup, dataclasses.replace(weights, bonus_points=config.plan_bonus)
+    )
+
+    def own_next(board: Sequence[int], points: Sequence[Sequence[int] | None]) -> float:
+        values = tile_values(board, area, points, plan, cap)
+        known = max((values[KIND_INDEX[t]] for t in rack), default=NO_ROOM)
+        return expected_best(values, pool, draws, known)
+
+    nxt = g.to_move
+    if g.side_of(nxt) == side:
+        return value + config.potential * own_next(board, points)
+    tables = gain_tables(g.scores[g.side_of(nxt)], setup, weights)
+    allowed = None if g.has_placed[nxt] else first_round_cells(board, area, g.start_cells)
+    values = tile_values(board, area, points, tables, cap, allowed)
+    draws_next = len(g.racks[nxt])
+    value -= config.threat * expected_best(values, counts, draws_next)
+    if not config.potential:
+        return value
+    own = 0.0
+    left = 1.0
+    if config.replies:
+        for kind, chance in best_distribution(values, counts, draws_next)[: config.replies]:
+            spot = best_spot(board, area, points, tables, cap, kind, allowed)
+            if spot is None:
+                continue
+            after = g.copy()  # only its board is used: the reply's two hexes go down
+            x, y = KIND_COLOURS[kind]
+            after.board[spot[0]] = x
+            after.board[spot[1]] = y
+            own += chance * own_next(after.board, after.cell_points())
+            left -= chance
+    if left > 1e-9:
+        own += left * own_next(board, points)
+    return value + config.potential * own

@@ -1,0 +1,259 @@
+"""Computer players for Genial Spezial: ``random``, ``greedy`` and ``strong``.
+
+Genial Spezial hides nothing (no racks, face-up tokens), so a view holds the whole position
+and :meth:`SpezialGame.from_view` rebuilds it exactly; the players still take only the view.
+
+- ``greedy`` plays the placement worth most now: points valued as in Genial (a point counts
+  more the lower its colour stands, as the lowest colour decides), and, among placements
+  that score nothing, one that makes a chain touch its first tower (the seed of later
+  scoring).
+- ``strong`` takes greedy's best candidates and looks three placements deep: its own, the
+  next player's best replies (as greedy would rank them), then its own best answer, and
+  keeps the candidate whose worst reply leaves it best off. Scoring a tower flips its token
+  to the dark, higher side for everyone else, which this lookahead sees and greedy does not.
+
+Golden spaces: a move names the colour for each golden space it covers, the lowest colour
+after the placement's other points (what RULES.md 3.3 would give by default).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.events import GoldenPoint
+from engine.moves import SpezialPlacement
+from engine.spezial import SpezialGame, SpezialView
+
+EMPTY = -1
+WIN = 1000.0
+#: Points per placement beyond this are valued as this many (they never come up).
+MAX_POINTS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class SpezialWeights:
+    """Tunable numbers of the Genial Spezial heuristic."""
+
+    #: ``tau`` of the concave point value ``g(x) = -tau * exp(-x / tau)``.
+    tau: float = 4.0
+    #: The value of a placement that makes one of the seat's chains touch its first tower.
+    seed: float = 0.3
+
+
+DEFAULT_SPEZIAL_WEIGHTS = SpezialWeights()
+
+
+@dataclass(frozen=True, slots=True)
+class SpezialConfig:
+    """The budget and weights of the strong Genial Spezial player."""
+
+    #: How many of greedy's best placements are searched.
+    candidates: int = 12
+    #: How many of the next player's best replies are tried against each candidate.
+    replies: int = 3
+    #: Weight of the reply's value (for the next player).
+    threat: float = 1.0
+    #: Weight of the own best placement after the reply.
+    potential: float = 0.5
+    #: Stop searching new candidates after this many seconds (None: reproducible).
+    deadline: float | None = None
+    weights: SpezialWeights = DEFAULT_SPEZIAL_WEIGHTS
+
+
+DEFAULT_SPEZIAL = SpezialConfig()
+
+
+def check_turn(view: SpezialView) -> None:
+    """Raises ValueError unless the view's seat must place now."""
+    if view.over:
+        raise ValueError("the game is over: there is no move to choose")
+    if view.seat is None:
+        raise ValueError("a computer player needs the view of a seat, not a spectator's")
+    if view.to_move != view.seat:
+        raise ValueError(f"seat {view.seat} is not to move (seat {view.to_move} is)")
+
+
+def track_value(track: Sequence[int], weights: SpezialWeights) -> float:
+    tau = weights.tau
+    return sum(-tau * math.exp(-s / tau) for s in track)
+
+
+def gain_tables(track: Sequence[int], weights: SpezialWeights) -> list[list[float]]:
+    """``tables[c][p]``: the value of ``p`` more points in score colour ``c`` (B, G, O, P)."""
+    tau = weights.tau
+    out = []
+    for s in track:
+        base = -tau * math.exp(-s / tau)
+        out.append([-tau * math.exp(-(s + p) / tau) - base for p in range(MAX_POINTS + 1)])
+    return out
+
+
+def placement_key(p: SpezialPlacement) -> tuple[int, int, int, int]:
+    return (p.cell1.r, p.cell1.q, p.cell2.r, p.cell2.q)
+
+
+def chain_towers(game: SpezialGame, seat: int, near: Sequence[int]) -> dict[int, int]:
+    """For each cell of ``seat``'s tiles, the towers (bit mask) its chain touches."""
+    board = game.board
+    nbrs = game.area.neighbours
+    out: dict[int, int] = {}
+    for start, owner in enumerate(board):
+        if owner != seat or start in out:
+            continue
+        chain = [start]
+        seen = {start}
+        mask = 0
+        k = 0
+        while k < len(chain):
+            c = chain[k]
+            k += 1
+            mask |= near[c]
+            for n in nbrs[c]:
+                if n >= 0 and n not in seen and board[n] == seat:
+                    seen.add(n)
+                    chain.append(n)
+        for c in chain:
+            out[c] = mask
+    return out
+
+
+def tower_masks(game: SpezialGame) -> list[int]:
+    """Per cell, the towers next to it as a bit mask."""
+    area = game.area
+    near = [0] * len(area)
+    for k, h in enumerate(game.towers()):
+        for j in area.neighbours[area.index[h]]:
+            if j >= 0:
+                near[j] |= 1 << k
+    return near
+
+
+def rank_placements(
+    game: SpezialGame, weights: SpezialWeights = DEFAULT_SPEZIAL_WEIGHTS
+) -> list[tuple[SpezialPlacement, float]]:
+    """Every legal placement of the player to move with greedy's value, best first (equal
+    values in reading order)."""
+    seat = game.to_move
+    tables = gain_tables(game.scores[seat], weights)
+    near = tower_masks(game)
+    chains = chain_towers(game, seat, near)
+    index = game.area.index
+    nbrs = game.area.neighbours
+    board = game.board
+    scored = []
+    for p, pts in game.placements_with_points():
+        v = 0.0
+        for c, n in enumerate(pts):
+            if n:
+                v += tables[c][min(n, MAX_POINTS)]
+        if not v and weights.seed:
+            i, j = index[p.cell1], index[p.cell2]
+            before = 0
+            for c in (i, j):
+                for n in nbrs[c]:
+                    if n >= 0 and board[n] == seat:
+                        before |= chains[n]
+            if not before and (near[i] | near[j]):
+                v = weights.seed
+        scored.append((p, v))
+    scored.sort(key=lambda pv: placement_key(pv[0]))
+    scored.sort(key=lambda pv: -pv[1])
+    return scored
+
+
+def with_golden(game: SpezialGame, placement: SpezialPlacement) -> SpezialPlacement:
+    """The placement naming the colour for each golden space it covers: the colour the
+    default gives (the lowest after the placement's other points)."""
+    events = game.copy().play(placement)
+    golden = tuple(e.colour for e in events if isinstance(e, GoldenPoint))
+    return SpezialPlacement(placement.cell1, placement.cell2, golden)
+
+
+def pick(ranked: Sequence[tuple[SpezialPlacement, float]], rng: random.Random) -> SpezialPlacement:
+    best = ranked[0][1]
+    tied = [p for p, v in ranked if v >= best - 1e-9]
+    return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
+def random_move(view: SpezialView, rng: random.Random) -> SpezialPlacement:
+    """A uniformly random legal placement (golden points to the default colour)."""
+    check_turn(view)
+    game = SpezialGame.from_view(view)
+    return with_golden(game, rng.choice(game.legal_moves()))
+
+
+def greedy_move(
+    view: SpezialView, rng: random.Random, weights: SpezialWeights = DEFAULT_SPEZIAL_WEIGHTS
+) -> SpezialPlacement:
+    """The placement worth most now (see the module docstring)."""
+    check_turn(view)
+    game = SpezialGame.from_view(view)
+    return with_golden(game, pick(rank_placements(game, weights), rng))
+
+
+def best_moves(view: SpezialView, n: int = 3) -> list[tuple[SpezialPlacement, float]]:
+    """The top ``n`` placements by greedy's value, best first."""
+    check_turn(view)
+    game = SpezialGame.from_view(view)
+    return [(with_golden(game, p), v) for p, v in rank_placements(game)[:n]]
+
+
+def strong_move(
+    view: SpezialView, rng: random.Random, config: SpezialConfig = DEFAULT_SPEZIAL
+) -> SpezialPlacement:
+    """The strong player's placement (see the module docstring)."""
+    check_turn(view)
+    game = SpezialGame.from_view(view)
+    ranked = rank_placements(game, config.weights)
+    start = time.perf_counter()
+    best: list[SpezialPlacement] = []
+    best_value = -float("inf")
+    for n, (p, _) in enumerate(ranked[: config.candidates]):
+        if n and config.deadline is not None and time.perf_counter() - start > config.deadline:
+            break
+        v = evaluate(game, p, config)
+        if v > best_value + 1e-9:
+            best, best_value = [p], v
+        elif v >= best_value - 1e-9:
+            best.append(p)
+    chosen = best[0] if len(best) == 1 else rng.choice(best)
+    return with_golden(game, chosen)
+
+
+def outcome(game: SpezialGame, seat: int) -> float:
+    """The value of a finished game for ``seat``: a win, a shared first place or a loss."""
+    ranking = game.ranking()
+    assert ranking is not None
+    if seat in ranking[0]:
+        return WIN if len(ranking[0]) == 1 else 0.0
+    return -WIN
+
+
+def evaluate(game: SpezialGame, placement: SpezialPlacement, config: SpezialConfig) -> float:
+    """The value for the player to move of ``placement``, against the next player's best
+    replies (the worst of them counts)."""
+    weights = config.weights
+    seat = game.to_move
+    before = track_value(game.scores[seat], weights)
+    g = game.copy()
+    g.play(placement)
+    gain = track_value(g.scores[seat], weights) - before
+    if g.over:
+        return gain + outcome(g, seat)
+    worst = float("inf")
+    for reply, reply_value in rank_placements(g, weights)[: config.replies]:
+        h = g.copy()
+        h.play(reply)
+        if h.over:
+            value = gain + outcome(h, seat)
+        else:
+            value = gain - config.threat * reply_value
+            if config.potential:
+                h.to_move = seat  # only to list this seat's placements on that board
+                value += config.potential * rank_placements(h, weights)[0][1]
+        worst = min(worst, value)
+    return worst
