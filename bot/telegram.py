@@ -74,15 +74,17 @@ class RedactingFormatter(logging.Formatter):
 
 
 def install_logging(
-    token: str, stream: TextIO | None = None, level: int = logging.INFO
+    secret: str | Redactor, stream: TextIO | None = None, level: int = logging.INFO
 ) -> logging.Handler:
-    """Log to ``stream`` (standard error) with the token redacted; returns the handler.
+    """Log to ``stream`` (standard error) with the token (or whatever ``secret`` redacts)
+    taken out; returns the handler.
 
     httpx logs every request's address (which holds the token) at INFO: it is kept to
     warnings, and the formatter redacts whatever else might carry the token.
     """
+    redact = secret if isinstance(secret, Redactor) else Redactor(secret)
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(RedactingFormatter(Redactor(token)))
+    handler.setFormatter(RedactingFormatter(redact))
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(level)
@@ -140,6 +142,7 @@ async def serve(
     ready: Callable[[], None] | None = None,
     poll_timeout: int = POLL_TIMEOUT,
     backoff: float = 1.0,
+    secret_token: str | None = None,
 ) -> None:
     """Run the bot until ``stop`` is set, then shut down cleanly: updates already fetched
     are handled and marked read, a deadline check under way is finished.
@@ -163,7 +166,7 @@ async def serve(
                 webhook_url=settings.webhook_url,
                 # A fresh secret each start: Telegram sends it with every update, so posts
                 # from anyone else are refused.
-                secret_token=secrets.token_urlsafe(32),
+                secret_token=secret_token or secrets.token_urlsafe(32),
                 allowed_updates=ALLOWED_UPDATES,
                 drop_pending_updates=False,
                 bootstrap_retries=START_RETRIES,
@@ -191,7 +194,8 @@ async def serve(
 
 
 def main(settings: Settings) -> int:
-    """Run the Telegram bot until SIGINT or SIGTERM.
+    """Run the Telegram bot until SIGINT or SIGTERM; the exit status: 0 after a clean
+    stop, 1 after an unexpected error (logged, redacted).
 
     Raises:
         ConfigError: no token, a token the server rejects, or a server that cannot be
@@ -202,12 +206,13 @@ def main(settings: Settings) -> int:
     if not token:
         raise ConfigError(f"set the environment variable {env} to the telegram bot's token")
     token = token.strip()
-    redact = Redactor(token)
-    handler = install_logging(token)
+    webhook_secret = secrets.token_urlsafe(32)
+    redact = Redactor(token, webhook_secret)
+    handler = install_logging(redact)
     store = SQLiteStore(settings.storage)
     try:
         service = Service(store, settings)
-        asyncio.run(_run(service, settings.telegram, token))
+        asyncio.run(_run(service, settings.telegram, token, webhook_secret))
     except InvalidToken:
         raise ConfigError(
             f"the Bot API server at {settings.telegram.base_url} rejected the token in {env}"
@@ -216,13 +221,17 @@ def main(settings: Settings) -> int:
         raise ConfigError(
             f"cannot reach the Bot API server at {settings.telegram.base_url}: {redact(str(exc))}"
         ) from None
+    except Exception:
+        # Through the redacting log, not as a bare traceback on standard error.
+        log.exception("the Telegram bot stopped on an error")
+        return 1
     finally:
         store.close()
         logging.getLogger().removeHandler(handler)
     return 0
 
 
-async def _run(service: Service, settings: TelegramSettings, token: str) -> None:
+async def _run(service: Service, settings: TelegramSettings, token: str, secret: str) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -231,4 +240,6 @@ async def _run(service: Service, settings: TelegramSettings, token: str) -> None
     adapter = TelegramAdapter(service)
     app = build_application(token, settings)
     log.info("starting on Telegram (%s)", settings.mode)
-    await serve(adapter, app, settings, stop, ready=lambda: log.info("running"))
+    await serve(
+        adapter, app, settings, stop, ready=lambda: log.info("running"), secret_token=secret
+    )

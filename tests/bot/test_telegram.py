@@ -16,6 +16,7 @@ import logging
 import os
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -47,23 +48,6 @@ RACK_TEXT = re.compile(r"\b1 [RGBOYP]{2}  2 [RGBOYP]{2}")
 STALE = "This button is from an earlier turn; nothing changed."
 # python-telegram-bot warns about its own RetryAfter when a 429 is answered.
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
-
-
-@pytest.fixture(autouse=True)
-def renderer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the renderer is merged here, a stand-in that draws a tiny valid PNG (the
-    bot's images module calls ``render.board_png`` and friends)."""
-    import render
-
-    if hasattr(render, "board_png"):
-        return
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    Image.new("RGB", (4, 4), "white").save(buffer, "PNG")
-    png = buffer.getvalue()
-    for name in ("board_png", "rack_png", "result_png"):
-        monkeypatch.setattr(render, name, lambda view, names=None: png, raising=False)
 
 
 @pytest.fixture
@@ -571,3 +555,67 @@ def test_genial_bot_telegram_exits_2_on_a_rejected_token(api: FakeBotAPI, tmp_pa
         f"genial-bot: the Bot API server at {api.base_url} rejected the token in MY_TELEGRAM_TOKEN"
     )
     assert "WRONGtoken" not in result.stderr + result.stdout
+
+
+def test_the_bot_process_runs_and_stops_on_sigterm(api: FakeBotAPI, tmp_path: Path) -> None:
+    """``bot.telegram.main`` as ``genial-bot telegram`` runs it: logging to standard error
+    (redacted), polling, answering, a clean stop on SIGTERM with exit status 0."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[bot]\nstorage = "{tmp_path / "t.db"}"\n'
+        f'[telegram]\ntoken_env = "MY_TELEGRAM_TOKEN"\nbase_url = "{api.base_url}"\n'
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "MY_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)}
+    code = (
+        "from bot.config import load_settings; from bot.telegram import main; "
+        f"raise SystemExit(main(load_settings({str(config)!r})))"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        api.say(GROUP, ADA, "/join")
+        deadline = time.monotonic() + 30
+        while not api.sent(GROUP):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the bot did not answer"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert api.sent(GROUP)[0].text.startswith("Ada sits down.")
+    assert "running" in err
+    assert TOKEN not in out + err and TOKEN.split(":")[1] not in out + err
+
+
+def test_the_lobby_is_one_message_edited_as_people_come_and_go(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    lobby = api.last_message(GROUP, "Join")
+    room.say(CAROL, "/join")
+    # Dan sees the message as edited (its buttons carry the new version).
+    room.press(DAN, api.message(GROUP, lobby["message_id"]), "Join")
+    room.say(CAROL, "/leave")
+    room.press(ADA, api.message(GROUP, lobby["message_id"]), "Add computer")
+    assert len([c for c in api.sent(GROUP) if f"Table {TITLE}" in c.text]) == 1
+    edits = api.of("editMessageText")
+    assert {e.params["message_id"] for e in edits} == {lobby["message_id"]}
+    assert [e.text.split("\n")[0] for e in edits] == [
+        "Carol sits down.",
+        "Dan sits down.",
+        "Carol leaves the table.",
+        "Computer 1 joins as a computer player (greedy).",
+    ]
+    final = api.message(GROUP, lobby["message_id"])["text"]
+    assert "1. Ada\n2. Dan\n3. Computer 1 (computer, greedy)" in final
