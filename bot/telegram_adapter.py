@@ -475,7 +475,9 @@ class TelegramAdapter:
         ):
             await self._edit(out, origin.message_id)
             return
-        if out.kind in ("turn", "result"):
+        if out.kind in ("turn", "result") or (
+            origin is not None and isinstance(origin.command, Abort)
+        ):
             await self._close_lobby(out.chat)
         document = origin is not None and isinstance(origin.command, Board)
         await self._send(out.chat, out, document=document)
@@ -499,7 +501,8 @@ class TelegramAdapter:
         self._lobby[out.chat] = sent.message_id
 
     async def _close_lobby(self, chat: str) -> None:
-        """The game began: the lobby's buttons go (they would only be stale now)."""
+        """The game began (or the table closed): the lobby's buttons go, they would only be
+        stale now, and the next lobby is a new message."""
         message_id = self._lobby.pop(chat, None)
         if message_id is None:
             return

@@ -619,3 +619,8 @@ def test_the_lobby_is_one_message_edited_as_people_come_and_go(
     ]
     final = api.message(GROUP, lobby["message_id"])["text"]
     assert "1. Ada\n2. Dan\n3. Computer 1 (computer, greedy)" in final
+    # Closing the table takes the buttons off; the next /join posts a new lobby.
+    room.say(ADA, "/abort")
+    assert "reply_markup" not in api.message(GROUP, lobby["message_id"])
+    room.say(CAROL, "/join")
+    assert api.last_message(GROUP, "Join")["message_id"] > lobby["message_id"]
