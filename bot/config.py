@@ -21,13 +21,26 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "bot": frozenset({"storage", "language", "timeout"}),
     "computer": frozenset({"levels", "default"}),
     "console": frozenset({"images", "name"}),
-    "telegram": frozenset({"token_env"}),
+    "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
     "discord": frozenset({"token_env"}),
 }
 
 
 class ConfigError(ValueError):
     """A setting is missing or invalid; the message is one line naming it."""
+
+
+@dataclass(frozen=True)
+class TelegramSettings:
+    """How the Telegram adapter reaches the Bot API: ``base_url`` is the server's address
+    (Telegram's, or a self-hosted Bot API server); ``mode`` is ``polling`` or ``webhook``
+    (Telegram posts updates to ``webhook_url``, served on ``listen``:``port``)."""
+
+    base_url: str = "https://api.telegram.org"
+    mode: str = "polling"
+    webhook_url: str = ""
+    listen: str = "127.0.0.1"
+    port: int = 8443
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,7 @@ class Settings:
     name: str = ""
     telegram_token_env: str = "GENIAL_TELEGRAM_TOKEN"
     discord_token_env: str = "GENIAL_DISCORD_TOKEN"
+    telegram: TelegramSettings = field(default_factory=TelegramSettings)
     source: str = field(default="(defaults)", compare=False)
 
     def token(self, platform: str, environ: Mapping[str, str] | None = None) -> str | None:
@@ -109,6 +123,8 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
             section = data.get(platform, {})
             if "token_env" in section:
                 out[f"{platform}_token_env"] = _text(platform, "token_env", section["token_env"])
+        if "telegram" in data:
+            out["telegram"] = _parse_telegram(data["telegram"])
     except ConfigError as exc:
         raise ConfigError(f"{where}{exc}") from None
     settings = Settings(**out)
@@ -117,6 +133,38 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
             f"{where}computer.default {settings.level!r} is not one of computer.levels"
             f" ({', '.join(settings.levels)})"
         )
+    return settings
+
+
+def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
+    out: dict[str, Any] = {}
+    if "base_url" in section:
+        url = _text("telegram", "base_url", section["base_url"]).rstrip("/")
+        if not url.startswith(("https://", "http://")):
+            raise ConfigError("telegram.base_url must be an address like https://api.telegram.org")
+        out["base_url"] = url
+    if "mode" in section:
+        mode = _text("telegram", "mode", section["mode"]).lower()
+        if mode not in ("polling", "webhook"):
+            raise ConfigError(f"telegram.mode must be polling or webhook, not {mode!r}")
+        out["mode"] = mode
+    if "webhook_url" in section:
+        url = _text("telegram", "webhook_url", section["webhook_url"])
+        if not url.startswith(("https://", "http://")):
+            raise ConfigError(
+                "telegram.webhook_url must be an address like https://bot.example.org/genial"
+            )
+        out["webhook_url"] = url
+    if "listen" in section:
+        out["listen"] = _text("telegram", "listen", section["listen"])
+    if "port" in section:
+        port = section["port"]
+        if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
+            raise ConfigError("telegram.port must be a port number from 1 to 65535")
+        out["port"] = port
+    settings = TelegramSettings(**out)
+    if settings.mode == "webhook" and not settings.webhook_url:
+        raise ConfigError('telegram.mode = "webhook" needs telegram.webhook_url')
     return settings
 
 

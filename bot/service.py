@@ -207,6 +207,17 @@ class Service:
         with self._lock:
             return self.store.load(chat)
 
+    def playing_tables(self, user: str) -> list[str]:
+        """The chats whose running games ``user`` has a seat in, for adapters that take a
+        player's moves from their private chat with the bot."""
+        with self._lock:
+            tables = (self.store.load(c) for c in self.store.chats())
+            return [
+                t.chat
+                for t in tables
+                if t is not None and t.status == PLAYING and t.seat_of(user) is not None
+            ]
+
     def seat_view(self, chat: str, user: str) -> Any | None:
         """What ``user`` may know of the game at ``chat`` (their own rack included), for an
         adapter's autocomplete; ``None`` if no game runs there or the user has no seat."""

@@ -1,0 +1,245 @@
+"""``genial-bot telegram``: the bot in Telegram groups (python-telegram-bot 22).
+
+Builds the Application (rate limiter, the Bot API server from ``telegram.base_url``),
+attaches the :class:`~bot.telegram_adapter.TelegramAdapter` and runs it by long polling or,
+with ``telegram.mode = "webhook"``, behind a webhook. Pending updates are never dropped at
+start, so what players sent while the bot was down is answered when it is back.
+
+The token comes only from the environment variable the config names. It is part of every
+Bot API address, so log lines and error messages pass through :class:`Redactor` before
+anyone sees them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
+
+from bot.config import ConfigError, Settings, TelegramSettings
+from bot.service import Service
+from bot.store import SQLiteStore
+from bot.telegram_adapter import ALLOWED_UPDATES, TelegramAdapter
+
+log = logging.getLogger(__name__)
+
+#: Seconds a getUpdates request waits on the server for news (long polling).
+POLL_TIMEOUT = 30
+#: How often Telegram's requests that failed on the network are retried at start.
+START_RETRIES = 5
+#: Retries after a flood wait (Telegram's 429), done by the rate limiter.
+FLOOD_RETRIES = 3
+REDACTED = "[token]"
+
+
+class Redactor:
+    """Replaces a secret (the token, and its part after the colon) in text."""
+
+    def __init__(self, *secrets_: str) -> None:
+        parts: set[str] = set()
+        for secret in secrets_:
+            if secret:
+                parts.add(secret)
+                _, _, tail = secret.partition(":")
+                if len(tail) >= 8:
+                    parts.add(tail)
+        # Longest first, so the whole token goes before its tail is looked for.
+        self._parts = sorted(parts, key=len, reverse=True)
+
+    def __call__(self, text: str) -> str:
+        for part in self._parts:
+            text = text.replace(part, REDACTED)
+        return text
+
+
+class RedactingFormatter(logging.Formatter):
+    """A formatter whose output (message, arguments and traceback) never holds the
+    secret: the last step before a log line leaves the process."""
+
+    def __init__(self, redact: Redactor, fmt: str | None = None) -> None:
+        super().__init__(fmt or "%(asctime)s %(levelname)s %(name)s: %(message)s")
+        self.redact = redact
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self.redact(super().format(record))
+
+
+def install_logging(
+    secret: str | Redactor, stream: TextIO | None = None, level: int = logging.INFO
+) -> logging.Handler:
+    """Log to ``stream`` (standard error) with the token (or whatever ``secret`` redacts)
+    taken out; returns the handler.
+
+    httpx logs every request's address (which holds the token) at INFO: it is kept to
+    warnings, and the formatter redacts whatever else might carry the token.
+    """
+    redact = secret if isinstance(secret, Redactor) else Redactor(secret)
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(RedactingFormatter(redact))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(level)
+    logging.getLogger("httpx").setLevel(max(level, logging.WARNING))
+    return handler
+
+
+def build_application(
+    token: str,
+    settings: TelegramSettings,
+    *,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The python-telegram-bot Application, pointed at ``settings.base_url``.
+
+    Updates are handled concurrently (the adapter keeps each table's in order), and the
+    rate limiter keeps within Telegram's flood limits and waits out a 429.
+    """
+    base = settings.base_url.rstrip("/")
+    return (
+        Application.builder()
+        .token(token)
+        .base_url(f"{base}/bot")
+        .base_file_url(f"{base}/file/bot")
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=FLOOD_RETRIES))
+        .concurrent_updates(True)
+        .build()
+    )
+
+
+async def _initialize(app: Application[Any, Any, Any, Any, Any, Any], backoff: float) -> None:
+    """``app.initialize()`` (which asks the server who the bot is), retried while the
+    network fails; a rejected token fails at once."""
+    delay = backoff
+    for attempt in range(START_RETRIES + 1):
+        try:
+            await app.initialize()
+            return
+        except InvalidToken:
+            raise
+        except NetworkError as exc:
+            if attempt == START_RETRIES:
+                raise
+            log.warning("cannot reach the Bot API server (%s); trying again in %.0f s", exc, delay)
+            await asyncio.sleep(delay)
+            delay *= 2
+
+
+async def serve(
+    adapter: TelegramAdapter,
+    app: Application[Any, Any, Any, Any, Any, Any],
+    settings: TelegramSettings,
+    stop: asyncio.Event,
+    *,
+    ready: Callable[[], None] | None = None,
+    poll_timeout: int = POLL_TIMEOUT,
+    backoff: float = 1.0,
+    secret_token: str | None = None,
+) -> None:
+    """Run the bot until ``stop`` is set, then shut down cleanly: updates already fetched
+    are handled and marked read, a deadline check under way is finished.
+
+    Raises:
+        InvalidToken: the server rejected the token.
+        NetworkError: the server could not be reached at the start.
+    """
+    adapter.attach(app)
+    await _initialize(app, backoff)
+    try:
+        await adapter.register_commands()
+        await app.start()
+        assert app.updater is not None
+        if settings.mode == "webhook":
+            path = urlsplit(settings.webhook_url).path.strip("/")
+            await app.updater.start_webhook(
+                listen=settings.listen,
+                port=settings.port,
+                url_path=path,
+                webhook_url=settings.webhook_url,
+                # A fresh secret each start: Telegram sends it with every update, so posts
+                # from anyone else are refused.
+                secret_token=secret_token or secrets.token_urlsafe(32),
+                allowed_updates=ALLOWED_UPDATES,
+                drop_pending_updates=False,
+                bootstrap_retries=START_RETRIES,
+            )
+        else:
+            await app.updater.start_polling(
+                timeout=poll_timeout,
+                allowed_updates=ALLOWED_UPDATES,
+                drop_pending_updates=False,
+                bootstrap_retries=START_RETRIES,
+            )
+        # Computer players whose turn came while the bot was down move now.
+        await adapter.tick()
+        due = asyncio.create_task(adapter.due_loop(stop))
+        if ready is not None:
+            ready()
+        await stop.wait()
+        await due
+    finally:
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        await app.shutdown()
+
+
+def main(settings: Settings) -> int:
+    """Run the Telegram bot until SIGINT or SIGTERM; the exit status: 0 after a clean
+    stop, 1 after an unexpected error (logged, redacted).
+
+    Raises:
+        ConfigError: no token, a token the server rejects, or a server that cannot be
+            reached (in one line, without the token).
+    """
+    env = settings.telegram_token_env
+    token = settings.token("telegram")
+    if not token:
+        raise ConfigError(f"set the environment variable {env} to the telegram bot's token")
+    token = token.strip()
+    webhook_secret = secrets.token_urlsafe(32)
+    redact = Redactor(token, webhook_secret)
+    handler = install_logging(redact)
+    store = SQLiteStore(settings.storage)
+    try:
+        service = Service(store, settings)
+        asyncio.run(_run(service, settings.telegram, token, webhook_secret))
+    except InvalidToken:
+        raise ConfigError(
+            f"the Bot API server at {settings.telegram.base_url} rejected the token in {env}"
+        ) from None
+    except TelegramError as exc:
+        raise ConfigError(
+            f"cannot reach the Bot API server at {settings.telegram.base_url}: {redact(str(exc))}"
+        ) from None
+    except Exception:
+        # Through the redacting log, not as a bare traceback on standard error.
+        log.exception("the Telegram bot stopped on an error")
+        return 1
+    finally:
+        store.close()
+        logging.getLogger().removeHandler(handler)
+    return 0
+
+
+async def _run(service: Service, settings: TelegramSettings, token: str, secret: str) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # not on Windows
+            loop.add_signal_handler(sig, stop.set)
+    adapter = TelegramAdapter(service)
+    app = build_application(token, settings)
+    log.info("starting on Telegram (%s)", settings.mode)
+    await serve(
+        adapter, app, settings, stop, ready=lambda: log.info("running"), secret_token=secret
+    )

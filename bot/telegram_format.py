@@ -1,0 +1,145 @@
+"""Telegram's limits and encodings, as plain functions (no platform objects here).
+
+Telegram counts lengths in UTF-16 code units (an emoji can count twice), caps captions at
+1024 and messages at 4096 of them, pop-up answers at 200, button data at 64 bytes and
+deep-link payloads at 64 characters of ``A-Za-z0-9_-``. Texts that do not fit are cut at
+line ends, keeping the last lines: they say whose turn it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+CAPTION_LIMIT = 1024
+TEXT_LIMIT = 4096
+ALERT_LIMIT = 200
+CALLBACK_DATA_LIMIT = 64
+#: What stands for the lines left out of a text that was too long.
+ELLIPSIS = "…"
+
+_PAYLOAD = re.compile(r"t(-?\d{1,20})")
+_CHAT_ID = re.compile(r"-?\d{1,20}")
+
+
+def utf16_len(text: str) -> int:
+    """The length Telegram counts: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cut_chars(text: str, limit: int) -> str:
+    """The longest start of ``text`` within ``limit`` UTF-16 units, with an ellipsis."""
+    if utf16_len(text) <= limit:
+        return text
+    out: list[str] = []
+    used = utf16_len(ELLIPSIS)
+    for ch in text:
+        size = 2 if ord(ch) > 0xFFFF else 1
+        if used + size > limit:
+            break
+        out.append(ch)
+        used += size
+    return "".join(out).rstrip() + ELLIPSIS
+
+
+def fit(text: str, limit: int, keep_last: int = 2) -> str:
+    """``text`` within ``limit`` UTF-16 units.
+
+    Whole lines are kept: the last ``keep_last`` lines always (they say who is to act), then
+    as many lines from the start as fit, with an ellipsis line for those left out. Only if
+    the kept lines alone are too long is a line cut in the middle (never a character in
+    half: a surrogate pair stays whole).
+    """
+    if utf16_len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    tail = lines[-keep_last:] if 0 < keep_last < len(lines) else []
+    head = lines[: len(lines) - len(tail)]
+    room = limit - utf16_len("\n".join(tail)) - (1 if tail else 0)
+    if room < utf16_len(ELLIPSIS):
+        return _cut_chars(text, limit)
+    kept: list[str] = []
+    used = utf16_len(ELLIPSIS)
+    for line in head:
+        cost = utf16_len(line) + 1
+        if used + cost > room:
+            break
+        kept.append(line)
+        used += cost
+    if not kept:  # even the first line is too long: cut it (the cut ends in the ellipsis)
+        return "\n".join([_cut_chars("\n".join(head), room), *tail])
+    return "\n".join([*kept, ELLIPSIS, *tail])
+
+
+def start_payload(chat: str) -> str:
+    """The deep-link payload that names a table's chat (``-1001234`` -> ``t-1001234``)."""
+    if not _CHAT_ID.fullmatch(chat):
+        raise ValueError(f"not a Telegram chat id: {chat!r}")
+    return f"t{chat}"
+
+
+def parse_start_payload(payload: str) -> str | None:
+    """The chat a deep-link payload names, or ``None`` if it names none."""
+    m = _PAYLOAD.fullmatch(payload.strip())
+    return m.group(1) if m else None
+
+
+def deep_link(bot_username: str, chat: str) -> str:
+    """``https://t.me/<bot>?start=<table>``: opens the private chat with the bot and tells
+    it which table the player came from."""
+    return f"https://t.me/{bot_username}?start={start_payload(chat)}"
+
+
+def callback_data(table_chat: str, message_chat: str, command: str) -> str:
+    """A button's data: the command, prefixed with the table's chat when the button sits
+    in another chat (a private rack message with Swap and Keep).
+
+    Raises:
+        ValueError: if the data would exceed Telegram's 64 bytes.
+    """
+    data = command if table_chat == message_chat else f"{table_chat} {command}"
+    if len(data.encode()) > CALLBACK_DATA_LIMIT:
+        raise ValueError(f"button data longer than {CALLBACK_DATA_LIMIT} bytes: {data!r}")
+    return data
+
+
+def parse_callback_data(data: str, message_chat: str) -> tuple[str, str] | None:
+    """``(table chat, command)`` of a button's data, or ``None`` for data we never made."""
+    if data.startswith("/"):
+        return message_chat, data
+    chat, _, command = data.partition(" ")
+    if not _CHAT_ID.fullmatch(chat) or not command.startswith("/"):
+        return None
+    return chat, command
+
+
+def mention_spans(text: str, names: Sequence[tuple[str, str]]) -> list[tuple[int, int, str]]:
+    """Where to put a mention of each ``(user id, name)``: ``(offset, length, user id)`` in
+    UTF-16 units, at the last place the name occurs (the line that says whose turn it is).
+    Names that do not occur are left out."""
+    spans: list[tuple[int, int, str]] = []
+    for user, name in names:
+        if not name:
+            continue
+        at = text.rfind(name)
+        if at < 0:
+            continue
+        spans.append((utf16_len(text[:at]), utf16_len(name), user))
+    return sorted(spans)
+
+
+def rows(labels: Sequence[str], width: int = 3, max_chars: int = 36) -> list[list[int]]:
+    """Indexes of buttons laid out in rows: at most ``width`` a row, and fewer when their
+    labels are long, so labels are not cut on a phone."""
+    out: list[list[int]] = []
+    row: list[int] = []
+    chars = 0
+    for i, label in enumerate(labels):
+        if row and (len(row) >= width or chars + len(label) > max_chars):
+            out.append(row)
+            row, chars = [], 0
+        row.append(i)
+        chars += len(label)
+    if row:
+        out.append(row)
+    return out

@@ -1,0 +1,573 @@
+"""A fake Telegram Bot API server on 127.0.0.1, and a runner for the real bot against it.
+
+:class:`FakeBotAPI` speaks the Bot API over HTTP as python-telegram-bot uses it (form or
+multipart bodies, JSON answers): it hands out updates by ``getUpdates`` with Telegram's
+offset rule, records every request, keeps the messages the bot sent so tests can press
+their buttons, answers 403 for private chats that were never opened, and fails requests
+on demand (a 429 flood wait, a 502). Only the methods the bot uses are implemented.
+
+:class:`BotRunner` runs the real Application with the real adapter and service in a
+thread of its own, as ``genial-bot telegram`` would, and lets a test wait until an update
+has been handled completely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import email.parser
+import email.policy
+import itertools
+import json
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+BOT_ID = 7_000_000_001
+#: Fields python-telegram-bot sends as plain strings (everything else is JSON).
+_TEXT_FIELDS = frozenset(
+    {"text", "caption", "callback_query_id", "url", "secret_token", "language_code"}
+)
+FORBIDDEN_PRIVATE = "Forbidden: bot can't initiate conversation with a user"
+
+
+@dataclass
+class Call:
+    """One request the bot made."""
+
+    method: str
+    params: dict[str, Any]
+    files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    status: int = 200
+
+    @property
+    def chat(self) -> int | None:
+        chat = self.params.get("chat_id")
+        return int(chat) if chat is not None else None
+
+    @property
+    def text(self) -> str:
+        return str(self.params.get("text") or self.params.get("caption") or "")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, description: str, **parameters: Any) -> None:
+        super().__init__(description)
+        self.status = status
+        self.description = description
+        self.parameters = parameters
+
+
+class FakeBotAPI:
+    """The Bot API of one bot, with a small world of users, groups and messages."""
+
+    def __init__(self, token: str, username: str = "GenialTestBot") -> None:
+        self.token = token
+        self.username = username
+        self.calls: list[Call] = []
+        self.users: dict[int, dict[str, Any]] = {}
+        self.chats: dict[int, dict[str, Any]] = {}
+        #: Users who never opened the private chat with the bot.
+        self.closed: set[int] = set()
+        #: (chat, user) pairs of chat admins.
+        self.admins: set[tuple[int, int]] = set()
+        self.messages: dict[tuple[int, int], dict[str, Any]] = {}
+        self.commands: dict[str | None, list[dict[str, str]]] = {}
+        self.webhook: dict[str, Any] | None = None
+        self.answers: dict[str, dict[str, Any]] = {}
+        #: The query id of each button-press update.
+        self.queries: dict[int, str] = {}
+        self._failures: dict[str, list[ApiError]] = {}
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._message_ids: dict[int, Iterator[int]] = {}
+        self._query_ids = itertools.count(1)
+        self._cond = threading.Condition()
+        self._closing = False
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server.daemon_threads = True
+        self._server.block_on_close = False
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    # --- running -----------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> FakeBotAPI:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        self._server.shutdown()
+        self._server.server_close()
+
+    # --- the world -----------------------------------------------------------------------
+
+    def user(self, user_id: int, first_name: str, *, opened: bool = True) -> dict[str, Any]:
+        """A person; ``opened=False``: they never started the private chat with the bot."""
+        user = {"id": user_id, "is_bot": False, "first_name": first_name, "language_code": "en"}
+        self.users[user_id] = user
+        self.chats[user_id] = {"id": user_id, "type": "private", "first_name": first_name}
+        if not opened:
+            self.closed.add(user_id)
+        return user
+
+    def group(self, chat_id: int, title: str) -> dict[str, Any]:
+        chat = {"id": chat_id, "type": "supergroup", "title": title}
+        self.chats[chat_id] = chat
+        return chat
+
+    def fail(self, method: str, status: int, description: str, **parameters: Any) -> None:
+        """The next ``method`` request fails so (``retry_after=1`` for a flood wait)."""
+        with self._cond:
+            self._failures.setdefault(method, []).append(
+                ApiError(status, description, **parameters)
+            )
+
+    # --- updates from people -----------------------------------------------------------
+
+    def push(self, kind: str, payload: dict[str, Any]) -> int:
+        """Queue an update; returns its id."""
+        with self._cond:
+            update_id = next(self._update_ids)
+            self._updates.append({"update_id": update_id, kind: payload})
+            self._cond.notify_all()
+        return update_id
+
+    def say(self, chat_id: int, user_id: int, text: str) -> int:
+        """``user`` sends ``text`` in ``chat`` (a command gets its bot_command entity)."""
+        return self.push("message", self.new_message(chat_id, user_id, text))
+
+    def new_message(self, chat_id: int, user_id: int, text: str) -> dict[str, Any]:
+        """A message of ``user`` in ``chat``, as Telegram would deliver it."""
+        if chat_id == user_id and user_id in self.closed:
+            self.closed.discard(user_id)  # writing to the bot opens the private chat
+        message: dict[str, Any] = {
+            "message_id": self._next_message_id(chat_id),
+            "date": int(time.time()),
+            "chat": self.chats[chat_id],
+            "from": self.users[user_id],
+            "text": text,
+        }
+        if text.startswith("/"):
+            word = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(word)}]
+        with self._cond:
+            self.messages[(chat_id, message["message_id"])] = message
+        return message
+
+    def press(self, user_id: int, message: dict[str, Any], label: str) -> int:
+        """``user`` presses the button labelled ``label`` on one of the bot's messages."""
+        data = next((b["callback_data"] for b in buttons(message) if b["text"] == label), None)
+        if data is None:
+            raise AssertionError(f"no button {label!r} on {buttons(message)}")
+        return self.press_data(user_id, message, data)
+
+    def press_data(self, user_id: int, message: dict[str, Any], data: str) -> int:
+        query_id = str(next(self._query_ids))
+        query = {
+            "id": query_id,
+            "from": self.users[user_id],
+            "message": message,
+            "chat_instance": f"ci{message['chat']['id']}",
+            "data": data,
+        }
+        update_id = self.push("callback_query", query)
+        self.queries[update_id] = query_id
+        return update_id
+
+    def answer(self, update_id: int) -> dict[str, Any]:
+        """How the bot answered the button press of update ``update_id``."""
+        with self._cond:
+            return self.answers[self.queries[update_id]]
+
+    # --- what the bot did --------------------------------------------------------------
+
+    def sent(self, chat: int | None = None, *methods: str) -> list[Call]:
+        """Successful requests that post into ``chat`` (any chat if ``None``)."""
+        wanted = methods or ("sendMessage", "sendPhoto", "sendDocument")
+        with self._cond:
+            return [
+                c
+                for c in self.calls
+                if c.method in wanted and c.status == 200 and (chat is None or c.chat == chat)
+            ]
+
+    def of(self, *methods: str) -> list[Call]:
+        with self._cond:
+            return [c for c in self.calls if c.method in methods]
+
+    def message(self, chat: int, message_id: int) -> dict[str, Any]:
+        with self._cond:
+            return json.loads(json.dumps(self.messages[(chat, message_id)]))
+
+    def last_message(self, chat: int, having: str = "") -> dict[str, Any]:
+        """The bot's latest message in ``chat`` (with a button labelled ``having``)."""
+        with self._cond:
+            found = [
+                m
+                for (c, _), m in self.messages.items()
+                if c == chat
+                and m.get("from", {}).get("id") == BOT_ID
+                and (not having or any(b["text"] == having for b in buttons(m)))
+            ]
+        if not found:
+            raise AssertionError(f"no message of the bot in {chat} with {having!r}")
+        return json.loads(json.dumps(max(found, key=lambda m: m["message_id"])))
+
+    # --- the API -----------------------------------------------------------------------
+
+    def _next_message_id(self, chat: int) -> int:
+        with self._cond:
+            ids = self._message_ids.setdefault(chat, itertools.count(1))
+            return next(ids)
+
+    def _call(self, method: str, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        with self._cond:
+            queued = self._failures.get(method)
+            if queued:
+                raise queued.pop(0)
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            raise ApiError(404, "Not Found: method not found")
+        return handler(params, files)
+
+    def _api_getMe(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        return {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Genial",
+            "username": self.username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    def _api_deleteWebhook(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        self.webhook = None
+        return True
+
+    def _api_setWebhook(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        self.webhook = dict(params)
+        return True
+
+    def _api_getUpdates(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        offset = int(params.get("offset") or 0)
+        limit = int(params.get("limit") or 100)
+        deadline = time.monotonic() + float(params.get("timeout") or 0)
+        with self._cond:
+            if offset > 0:  # Telegram's rule: an offset confirms every update before it
+                self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            while not self._updates and not self._closing:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+            return self._updates[:limit]
+
+    def _post(self, chat_id: Any, content: dict[str, Any], params: dict[str, Any]) -> Any:
+        chat = int(chat_id)
+        if chat not in self.chats:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat in self.closed:
+            raise ApiError(403, FORBIDDEN_PRIVATE)
+        message = {
+            "message_id": self._next_message_id(chat),
+            "date": int(time.time()),
+            "chat": self.chats[chat],
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Genial"},
+            **content,
+        }
+        if params.get("reply_markup"):
+            message["reply_markup"] = params["reply_markup"]
+        reply = params.get("reply_parameters")
+        if reply:
+            message["reply_to_message_id"] = reply["message_id"]
+        with self._cond:
+            self.messages[(chat, message["message_id"])] = message
+        return message
+
+    def _api_sendMessage(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        content = {"text": params["text"]}
+        if params.get("entities"):
+            content["entities"] = params["entities"]
+        return self._post(params["chat_id"], content, params)
+
+    def _file(self, files: dict[str, Any], name: str) -> tuple[str, bytes]:
+        if name not in files:
+            raise ApiError(400, f"Bad Request: there is no {name} in the request")
+        return files[name]  # type: ignore[no-any-return]
+
+    def _api_sendPhoto(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        _filename, data = self._file(files, "photo")
+        if not data.startswith(b"\x89PNG"):
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        if len(params.get("caption", "").encode("utf-16-le")) // 2 > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        size = {"file_id": f"photo-{len(data)}", "file_unique_id": "p", "width": 8, "height": 8}
+        content: dict[str, Any] = {"photo": [size], "caption": params.get("caption", "")}
+        return self._post(params["chat_id"], content, params)
+
+    def _api_sendDocument(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        filename, data = self._file(files, "document")
+        document = {"file_id": f"doc-{len(data)}", "file_unique_id": "d", "file_name": filename}
+        content = {"document": document, "caption": params.get("caption", "")}
+        return self._post(params["chat_id"], content, params)
+
+    def _edit(self, params: dict[str, Any]) -> dict[str, Any]:
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        with self._cond:
+            message = self.messages.get(key)
+        if message is None or message.get("from", {}).get("id") != BOT_ID:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        return message
+
+    def _api_editMessageText(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        message = self._edit(params)
+        markup = params.get("reply_markup")
+        if message.get("text") == params["text"] and message.get("reply_markup") == markup:
+            raise ApiError(400, "Bad Request: message is not modified: specified new message")
+        with self._cond:
+            message["text"] = params["text"]
+            message["edit_date"] = int(time.time())
+            if markup:
+                message["reply_markup"] = markup
+            else:
+                message.pop("reply_markup", None)
+        return message
+
+    def _api_editMessageReplyMarkup(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        message = self._edit(params)
+        with self._cond:
+            if params.get("reply_markup"):
+                message["reply_markup"] = params["reply_markup"]
+            else:
+                message.pop("reply_markup", None)
+        return message
+
+    def _api_answerCallbackQuery(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        query = str(params["callback_query_id"])
+        with self._cond:
+            if query in self.answers:
+                raise ApiError(400, "Bad Request: query is too old or query ID is invalid")
+            self.answers[query] = dict(params)
+        text = params.get("text", "")
+        if len(text.encode("utf-16-le")) // 2 > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        return True
+
+    def _api_setMyCommands(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        self.commands[params.get("language_code")] = params["commands"]
+        return True
+
+    def _api_getMyCommands(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        return self.commands.get(params.get("language_code"), [])
+
+    def _api_getChatMember(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        chat, user = int(params["chat_id"]), int(params["user_id"])
+        if (chat, user) in self.admins:
+            return {"status": "creator", "user": self.users[user], "is_anonymous": False}
+        return {"status": "member", "user": self.users[user]}
+
+    # --- HTTP --------------------------------------------------------------------------
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                api._serve(self)
+
+            do_GET = do_POST
+
+        return Handler
+
+    def _serve(self, request: BaseHTTPRequestHandler) -> None:
+        path = urllib.parse.urlsplit(request.path).path
+        prefix, _, method = path.rpartition("/")
+        length = int(request.headers.get("Content-Length") or 0)
+        body = request.rfile.read(length) if length else b""
+        params, files = _parse_body(request.headers.get("Content-Type", ""), body)
+        call = Call(method, params, files)
+        try:
+            if prefix != f"/bot{self.token}":
+                raise ApiError(401, "Unauthorized")
+            result = self._call(method, params, files)
+            status, answer = 200, {"ok": True, "result": result}
+        except ApiError as exc:
+            status = exc.status
+            answer = {"ok": False, "error_code": exc.status, "description": exc.description}
+            if exc.parameters:
+                answer["parameters"] = exc.parameters
+        call.status = status
+        if method != "getUpdates":
+            with self._cond:
+                self.calls.append(call)
+        data = json.dumps(answer).encode()
+        try:
+            request.send_response(status)
+            request.send_header("Content-Type", "application/json")
+            request.send_header("Content-Length", str(len(data)))
+            request.end_headers()
+            request.wfile.write(data)
+        except OSError:  # the bot hung up (a long poll cancelled at shutdown)
+            pass
+
+
+def _parse_body(content_type: str, body: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    params: dict[str, Any] = {}
+    files: dict[str, tuple[str, bytes]] = {}
+    if content_type.startswith("multipart/form-data"):
+        head = f"Content-Type: {content_type}\r\n\r\n".encode()
+        parsed = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
+        for part in parsed.iter_parts():
+            name = part.get_param("name", header="content-disposition")
+            data = part.get_payload(decode=True) or b""
+            filename = part.get_filename()
+            if filename is not None:
+                files[str(name)] = (filename, data)
+            else:
+                params[str(name)] = data.decode()
+    elif body:
+        for name, values in urllib.parse.parse_qs(body.decode(), keep_blank_values=True).items():
+            params[name] = values[-1]
+    for name, value in list(params.items()):
+        if name not in _TEXT_FIELDS:
+            with contextlib.suppress(ValueError):
+                params[name] = json.loads(value)
+    return params, files
+
+
+def buttons(message: dict[str, Any]) -> list[dict[str, str]]:
+    """The inline buttons of a message, row after row."""
+    rows = message.get("reply_markup", {}).get("inline_keyboard", [])
+    return [b for row in rows for b in row]
+
+
+class BotRunner:
+    """The real bot (Application, adapter, service, SQLite store) in a thread of its own."""
+
+    def __init__(
+        self,
+        api: FakeBotAPI,
+        db: Path,
+        *,
+        token: str | None = None,
+        make_service: Callable[[Path], Any],
+        telegram: Any = None,
+        due_interval: float = 3600,
+    ) -> None:
+        from bot.config import TelegramSettings
+
+        self.api = api
+        self.db = db
+        self.token = token or api.token
+        self.make_service = make_service
+        self.telegram = telegram or TelegramSettings(base_url=api.base_url)
+        self.due_interval = due_interval
+        self.handled: set[int] = set()
+        self.service: Any = None
+        self.adapter: Any = None
+        self.error: BaseException | None = None
+        self._cond = threading.Condition()
+        self._ready = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self, timeout: float = 20) -> BotRunner:
+        self._thread = threading.Thread(target=self._main, daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise AssertionError("the bot did not start")
+        if self.error is not None:
+            raise self.error
+        return self
+
+    def stop(self, timeout: float = 20) -> None:
+        """Stop the bot as SIGTERM would, and close its store (again: a no-op)."""
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        thread.join(timeout)
+        assert not thread.is_alive(), "the bot did not stop"
+        if self.service is not None:
+            self.service.store.close()
+        if self.error is not None:
+            raise self.error
+
+    def wait(self, *update_ids: int, timeout: float = 20) -> None:
+        """Until the bot has handled these updates completely (answers sent)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not set(update_ids) <= self.handled:
+                left = deadline - time.monotonic()
+                if left <= 0 or self.error is not None:
+                    raise AssertionError(f"updates {update_ids} not handled; error {self.error}")
+                self._cond.wait(left)
+
+    def tick(self, timeout: float = 20) -> None:
+        """One look at the clock by the bot (what its periodic check does), waited for."""
+        assert self._loop is not None
+        asyncio.run_coroutine_threadsafe(self.adapter.tick(), self._loop).result(timeout)
+
+    def _on_handled(self, update_id: int) -> None:
+        with self._cond:
+            self.handled.add(update_id)
+            self._cond.notify_all()
+
+    def _main(self) -> None:
+        try:
+            asyncio.run(self._serve())
+        except BaseException as exc:
+            self.error = exc
+            with self._cond:
+                self._cond.notify_all()
+        finally:
+            self._ready.set()
+
+    async def _serve(self) -> None:
+        from telegram.ext import AIORateLimiter
+
+        from bot.telegram import build_application, serve
+        from bot.telegram_adapter import TelegramAdapter
+
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        self.service = self.make_service(self.db)
+        self.adapter = TelegramAdapter(
+            self.service,
+            backoff=0.01,
+            due_interval=self.due_interval,
+            on_handled=self._on_handled,
+        )
+        # Flood limits off (the fake has none), retries after a 429 on.
+        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+        app = build_application(self.token, self.telegram, rate_limiter=limiter)
+        await serve(
+            self.adapter,
+            app,
+            self.telegram,
+            self._stop,
+            ready=self._ready.set,
+            poll_timeout=10,
+            backoff=0.01,
+        )

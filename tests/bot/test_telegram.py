@@ -1,0 +1,626 @@
+"""End to end on Telegram: the real python-telegram-bot Application, our adapter and the
+table service, talking HTTP to a fake Bot API server on 127.0.0.1 (``fake_telegram_api``).
+No network, no real token.
+
+People act by the updates the fake hands out (typed commands, button presses); what the
+bot did is read from the requests the fake recorded. Moves are chosen from the engine's
+legal moves on the game rebuilt from the stored record, and the racks people see are
+checked against the engine's racks.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import games
+from bot.commands import COMMAND_WORDS, LANGUAGES
+from bot.config import ConfigError, Settings, TelegramSettings
+from bot.service import Service
+from bot.store import SQLiteStore
+from bot.table import LOBBY, PLAYING, Table
+from tests.bot.fake_telegram_api import BotRunner, FakeBotAPI, buttons
+from tests.bot.helpers import Clock
+
+TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
+GROUP = -1001234567890
+TITLE = "Genial night"
+ADA, BOB, CAROL, DAN = 101, 202, 303, 404
+NAMES = {ADA: "Ada", BOB: "Bob", CAROL: "Carol", DAN: "Dan"}
+#: A rack as the bot writes it ("1 RG  2 BB ..."): must never reach the group.
+RACK_TEXT = re.compile(r"\b1 [RGBOYP]{2}  2 [RGBOYP]{2}")
+STALE = "This button is from an earlier turn; nothing changed."
+# python-telegram-bot warns about its own RetryAfter when a 429 is answered.
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+@pytest.fixture
+def api() -> Iterator[FakeBotAPI]:
+    api = FakeBotAPI(TOKEN).start()
+    api.group(GROUP, TITLE)
+    for user, name in NAMES.items():
+        # Bob never opens the private chat with the bot.
+        api.user(user, name, opened=user != BOB)
+    yield api
+    api.close()
+
+
+_RUNNING: list[BotRunner] = []
+
+
+@pytest.fixture(autouse=True)
+def stop_bots(api: FakeBotAPI) -> Iterator[None]:
+    """Every bot a test started is stopped at its end, passed or failed (before the fake
+    server goes)."""
+    yield
+    while _RUNNING:
+        _RUNNING.pop().stop()
+
+
+def start_bot(
+    api: FakeBotAPI, db: Path, seed: int = 3, clock: Clock | None = None, **kw: Any
+) -> BotRunner:
+    def make_service(path: Path) -> Service:
+        return Service(
+            SQLiteStore(path), Settings(), rng=random.Random(seed), clock=clock or time.time
+        )
+
+    runner = BotRunner(api, db, make_service=make_service, **kw)
+    _RUNNING.append(runner)
+    return runner.start()
+
+
+class Room:
+    """The group as its people use it: each action waits until the bot has answered."""
+
+    def __init__(self, api: FakeBotAPI, runner: BotRunner) -> None:
+        self.api = api
+        self.runner = runner
+
+    def say(self, user: int, text: str, chat: int = GROUP) -> int:
+        update = self.api.say(chat, user, text)
+        self.runner.wait(update)
+        return update
+
+    def press(self, user: int, message: dict[str, Any], label: str) -> int:
+        update = self.api.press(user, message, label)
+        self.runner.wait(update)
+        return update
+
+    def table(self) -> Table:
+        table = self.runner.service.table(str(GROUP))
+        assert table is not None
+        return table
+
+    def game(self) -> Any:
+        record = self.table().record
+        assert record is not None
+        return games.rebuild(record)
+
+    def mover(self) -> int:
+        seat = self.table().seats[self.game().to_move]
+        assert seat.user is not None
+        return int(seat.user)
+
+
+def reply_texts(api: FakeBotAPI, chat: int, message_id: int) -> list[str]:
+    """The bot's messages in ``chat`` that reply to message ``message_id``."""
+    return [
+        c.text
+        for c in api.sent(chat)
+        if (c.params.get("reply_parameters") or {}).get("message_id") == message_id
+    ]
+
+
+def typed(api: FakeBotAPI, chat: int) -> int:
+    """The id of the last message a person typed in ``chat``."""
+    return max(i for (c, i), m in api.messages.items() if c == chat and not m["from"].get("is_bot"))
+
+
+def slot_command(rack: tuple[Any, ...], move: Any, area: Any) -> str:
+    """``/play <slot> <cell> <cell>`` for a placement: the slot's tile puts its first
+    colour on the first cell named (RULES.md), so the cells are ordered to match."""
+    slot = rack.index(move.tile) + 1
+    first, second = area.label(move.cell1), area.label(move.cell2)
+    if rack[slot - 1].first != move.first:
+        first, second = second, first
+    return f"/play {slot} {first} {second}"
+
+
+def test_commands_are_registered_in_every_language(api: FakeBotAPI, tmp_path: Path) -> None:
+    runner = start_bot(api, tmp_path / "t.db")
+    runner.stop()
+    assert set(api.commands) == {None, *LANGUAGES}
+    for commands in api.commands.values():
+        assert [c["command"] for c in commands] == list(COMMAND_WORDS)
+        assert all(0 < len(c["description"]) <= 256 for c in commands)
+    described = {
+        lang: {c["command"]: c["description"] for c in api.commands[lang]} for lang in LANGUAGES
+    }
+    assert described["en"]["join"] == "take a seat at this chat's table"
+    assert described["de"]["join"] == "an den Tisch dieses Chats setzen"
+    assert described["fr"]["play"] == "jouer un coup, comme /play RG F7 F8"
+    # Polling starts without dropping what people sent while the bot was away.
+    (delete,) = api.of("deleteWebhook")
+    assert delete.params.get("drop_pending_updates") in (None, False)
+
+
+def test_complete_game_in_a_group_with_a_restart(api: FakeBotAPI, tmp_path: Path) -> None:
+    db = tmp_path / "tables.db"
+    room = Room(api, start_bot(api, db))
+
+    # The lobby: Ada types /join, Bob presses Join; the one lobby message is edited.
+    room.say(ADA, "/join")
+    lobby = api.last_message(GROUP, "Join")
+    links = [b["url"] for b in buttons(lobby) if "url" in b]
+    assert links == [f"https://t.me/GenialTestBot?start=t{GROUP}"]
+    room.press(BOB, lobby, "Join")
+    edit = api.of("editMessageText")[-1]
+    assert edit.params["message_id"] == lobby["message_id"]
+    assert "1. Ada\n2. Bob" in edit.text
+    assert sum(f"Table {TITLE}" in c.text for c in api.sent(GROUP)) == 1
+
+    # Ada opens the private chat by the deep link; Bob never does.
+    room.say(ADA, "/start " + links[0].split("start=")[1], chat=ADA)
+    assert api.sent(ADA)[-1].text == f"Your tiles for {TITLE} will arrive in this chat."
+
+    room.press(ADA, api.last_message(GROUP, "Start"), "Start")
+    (start,) = api.sent(GROUP, "sendPhoto")
+    assert start.text.startswith("The game begins: Genial. Seats: 1. Ada, 2. Bob.")
+    assert "reply_markup" not in api.message(GROUP, lobby["message_id"])  # buttons gone
+    notice = [c for c in api.sent(GROUP) if "can't write to you privately" in c.text]
+    assert len(notice) == 1 and notice[0].text.startswith("Bob, ")
+
+    rng = random.Random(11)
+    turns = popups = 0
+    restarted = full_size = False
+    while room.table().status == PLAYING:
+        game = room.game()
+        mover = room.mover()
+        seat = game.to_move
+        before = len(game.moves)
+        if game.awaiting == "swap":
+            label = rng.choice(["Swap", "Keep"])
+            room.press(mover, api.last_message(GROUP, "Swap"), label)
+            assert len(room.game().moves) == before + 1
+            continue
+        move = rng.choice(game.legal_moves())
+        rack = game.view(seat).rack
+        if turns == 14 and not restarted:
+            # The bot goes down; the player to move sends the move meanwhile; a new bot
+            # (a new service on the same store) picks the update up and goes on.
+            room.runner.stop()
+            pending = api.say(GROUP, mover, f"/play {games.format_move(game, move)}")
+            room.runner = start_bot(api, db, seed=999)
+            room.runner.wait(pending)
+            assert len(room.game().moves) == before + 1
+            restarted = True
+            turns += 1
+            continue
+        if mover == ADA:
+            # Her rack came privately, the same as the engine's.
+            last_rack = [c for c in api.sent(ADA) if c.text.startswith("Your tiles at")][-1]
+            assert f"Your tiles at {TITLE}: {games.rack_text(rack)}" in last_rack.text
+            text = f"/play {games.format_move(game, move)}"
+            if turns % 3 == 1:
+                text = text.replace("/play", "/play@GenialTestBot")
+            # Every other move she sends from the private chat.
+            room.say(ADA, text, chat=ADA if turns % 2 else GROUP)
+        else:
+            # Bob's private chat is closed: "My tiles" shows his rack in a pop-up.
+            update = room.press(BOB, api.last_message(GROUP, "My tiles"), "My tiles")
+            answer = api.answer(update)
+            assert answer["show_alert"] is True
+            assert games.rack_text(rack) in answer["text"]
+            popups += 1
+            room.say(BOB, slot_command(rack, move, game.area))
+        assert len(room.game().moves) == before + 1, api.sent()[-1].text
+        if turns == 6 and not full_size:
+            room.press(BOB, api.last_message(GROUP, "Full size"), "Full size")
+            document = api.sent(GROUP, "sendDocument")[-1]
+            ((name, data),) = document.files.values()
+            assert name.startswith("board-") and data.startswith(b"\x89PNG")
+            full_size = True
+        turns += 1
+
+    assert restarted and full_size and popups >= 10
+    results = [c for c in api.sent(GROUP, "sendPhoto") if c.text.startswith("Game over")]
+    assert len(results) == 1
+    assert room.table().status == LOBBY
+
+    # Every turn was one photo in the group, within Telegram's caption limit, mentioning
+    # the person to act.
+    photos = api.sent(GROUP, "sendPhoto")
+    assert all(len(p.text) <= 1024 for p in photos)
+    for photo in photos:
+        for entity in photo.params.get("caption_entities", []):
+            assert entity["type"] == "text_mention"
+            name = photo.text[entity["offset"] : entity["offset"] + entity["length"]]
+            assert name == NAMES[entity["user"]["id"]]
+
+    # Racks only ever in private: none in the group, none to Bob (whose chat is closed;
+    # the bot tried once per run, then used the pop-up).
+    for call in api.sent(GROUP):
+        assert not RACK_TEXT.search(call.text), call.text
+        assert not any(name.startswith("rack-") for name, _ in call.files.values())
+    assert api.sent(BOB) == []
+    refused = [c for c in api.calls if c.chat == BOB]
+    assert len(refused) == 2 and {c.status for c in refused} == {403}
+    assert all(RACK_TEXT.search(c.text) for c in api.sent(ADA) if "Your tiles at" in c.text)
+    ada_racks = [c for c in api.sent(ADA, "sendPhoto") if c.text.startswith("Your tiles at")]
+    assert len(ada_racks) >= 10
+
+
+def test_bad_commands_get_clear_answers(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+
+    def answers(user: int, text: str, chat: int = GROUP) -> list[str]:
+        room.say(user, text, chat)
+        return reply_texts(api, chat, typed(api, chat))
+
+    assert answers(ADA, "/start") == ["There is no table in this chat yet: /join opens one."]
+    # A bare unknown command may be another bot's: no answer. Addressed to us, it gets one.
+    count = len(api.sent())
+    room.say(ADA, "/frobnicate")
+    room.say(ADA, "/join@SomeOtherBot")
+    assert len(api.sent()) == count
+    assert answers(ADA, "/frobnicate@GenialTestBot") == [
+        "I don't know /frobnicate@GenialTestBot. /help lists the commands."
+    ]
+    room.say(ADA, "/join@GenialTestBot")
+    assert answers(ADA, "/option timeout 99x") == [
+        "99x is not a time per turn: use 30m, 24h, 2d (at least a minute, at most 14 days) or off."
+    ]
+    room.say(CAROL, "/join")
+    assert answers(CAROL, "/option team") == ["Only the host (Ada) or a chat admin may do that."]
+    # A chat admin may, though not seated: Telegram is asked who administers the chat.
+    api.admins.add((GROUP, DAN))
+    room.say(DAN, "/option hints on")
+    assert room.table().options.hints is True
+    assert api.of("getChatMember")[-1].params == {"chat_id": GROUP, "user_id": DAN}
+
+    room.say(ADA, "/start")
+    version = room.table().version
+    mover = room.mover()
+    other = ADA if mover == CAROL else CAROL
+    assert answers(DAN, "/play RG A2 A3") == ["You are not seated at this table."]
+    assert answers(other, "/play RG A2 A3") == [f"It is not your turn: {NAMES[mover]} is to move."]
+    assert answers(mover, "/play hello") == [
+        "I can't read hello as a move. Type a tile and two cells, like /play RG F7 F8,"
+        " or a rack slot: /play 1 F7 F8."
+    ]
+    assert answers(mover, "/swap") == [
+        "No swap is offered now: /swap and /keep answer the offer after a turn."
+    ]
+    assert answers(mover, "/play") == [
+        "Say which move: /play <tile> <cell> <cell>, like /play RG F7 F8 or /play 1 F7 F8."
+    ]
+    # From the private chat, a move goes to the group's table; its error comes back there.
+    assert answers(mover, "/play 9 A2 A3", chat=mover) == [
+        "There is no tile in slot 9 of your rack: /hand shows your tiles."
+    ]
+    assert room.table().version == version  # nothing changed
+
+
+def test_stale_and_double_presses_are_answered_politely(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    room.say(ADA, "/option")
+    options = api.last_message(GROUP, "Team game")
+    # A press on a current options message changes the option and edits the message.
+    room.press(ADA, options, "Hints on")
+    edit = api.of("editMessageText")[-1]
+    assert edit.params["message_id"] == options["message_id"] and "Hints: on" in edit.text
+    # The same, older message again: its buttons carry the old version.
+    update = room.press(ADA, options, "Team game")
+    assert api.answer(update)["text"] == STALE
+    assert api.answer(update)["show_alert"] is False
+    assert room.table().options.team is False
+
+    # Two presses of Start on the same lobby message: one game starts, one press is stale.
+    room.say(CAROL, "/join")
+    lobby = api.last_message(GROUP, "Start")
+    first = api.press(ADA, lobby, "Start")
+    second = api.press(CAROL, lobby, "Start")
+    room.runner.wait(first, second)
+    starts = [c for c in api.sent(GROUP) if c.text.startswith("The game begins")]
+    assert len(starts) == 1
+    texts = sorted(api.answer(u).get("text", "") for u in (first, second))
+    assert texts == ["", STALE]
+
+
+def test_pressing_my_tiles_when_not_seated(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    room.say(CAROL, "/join")
+    room.say(ADA, "/start")
+    update = room.press(DAN, api.last_message(GROUP, "My tiles"), "My tiles")
+    assert api.answer(update)["text"] == "You are not seated at this table."
+    # And a typed /hand sends the rack to the private chat, not to the group.
+    count = len(api.sent(GROUP))
+    room.say(CAROL, "/hand")
+    assert len(api.sent(GROUP)) == count
+    assert api.sent(CAROL)[-1].text.startswith(f"Your tiles at {TITLE}: 1 ")
+
+
+def test_private_start_without_a_table_says_hello(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(CAROL, "/start", chat=CAROL)
+    assert api.sent(CAROL)[-1].text.startswith("Hello Carol! I host games of Genial in groups")
+
+
+def test_flood_waits_and_network_errors_are_retried(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    api.fail("sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1)
+    api.fail("sendMessage", 502, "Bad Gateway")
+    room.say(ADA, "/join")
+    assert [c.status for c in api.of("sendMessage")] == [429, 502, 200]
+    assert api.sent(GROUP)[-1].text.startswith("Ada sits down.")
+
+
+def test_webhook_mode(api: FakeBotAPI, tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/genial-hook"
+    settings = TelegramSettings(
+        base_url=api.base_url, mode="webhook", webhook_url=url, listen="127.0.0.1", port=port
+    )
+    runner = start_bot(api, tmp_path / "t.db", telegram=settings)
+    try:
+        assert api.webhook is not None and api.webhook["url"] == url
+        secret = api.webhook["secret_token"]
+        assert len(secret) >= 32
+        update = {"update_id": 1, "message": api.new_message(GROUP, ADA, "/join")}
+
+        def post(headers: dict[str, str]) -> int:
+            request = urllib.request.Request(
+                url,
+                data=json.dumps(update).encode(),
+                headers={"Content-Type": "application/json", **headers},
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return int(response.status)
+            except urllib.error.HTTPError as exc:
+                return exc.code
+
+        # A post without Telegram's secret is refused.
+        assert post({}) == 403
+        assert post({"X-Telegram-Bot-Api-Secret-Token": secret}) == 200
+        runner.wait(1)
+        assert api.sent(GROUP)[-1].text.startswith("Ada sits down.")
+    finally:
+        runner.stop()
+
+
+def test_token_never_appears_in_logs(api: FakeBotAPI, tmp_path: Path) -> None:
+    from bot.telegram import install_logging
+
+    stream = io.StringIO()
+    handler = install_logging(TOKEN, stream, level=logging.DEBUG)
+    # httpx logs every request's address, token included: let it, to see it redacted.
+    logging.getLogger("httpx").setLevel(logging.INFO)
+    try:
+        room = Room(api, start_bot(api, tmp_path / "t.db"))
+        api.fail("sendMessage", 502, "Bad Gateway")
+        room.say(ADA, "/join")
+        room.say(BOB, "/join")
+        room.say(ADA, "/start")  # Bob's rack: a 403
+        room.runner.stop()
+    finally:
+        logging.getLogger().removeHandler(handler)
+        logging.getLogger().setLevel(logging.WARNING)
+        logging.getLogger("httpx").setLevel(logging.NOTSET)
+    logs = stream.getvalue()
+    assert "/bot[token]/sendPhoto" in logs  # the addresses were logged, redacted
+    assert "Bad Gateway" in logs and "Forbidden" in logs
+    assert TOKEN not in logs
+    assert TOKEN.split(":")[1] not in logs
+
+
+def test_rejected_token_is_reported_without_it(
+    api: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    from bot import telegram
+
+    wrong = "999999:WRONGtokenWRONGtoken-abc"
+    monkeypatch.setenv("GENIAL_TELEGRAM_TOKEN", wrong)
+    settings = Settings(
+        storage=str(tmp_path / "t.db"), telegram=TelegramSettings(base_url=api.base_url)
+    )
+    with pytest.raises(ConfigError) as error:
+        telegram.main(settings)
+    assert str(error.value) == (
+        f"the Bot API server at {api.base_url} rejected the token in GENIAL_TELEGRAM_TOKEN"
+    )
+    captured = capsys.readouterr()
+    assert "WRONGtoken" not in captured.out + captured.err
+    assert api.of("getMe")[0].status == 401  # the server was asked, and said no
+
+
+def test_game_against_a_computer_player_in_the_private_chat(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    pytest.importorskip("engine.ai")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join", chat=ADA)
+    room.say(ADA, "/addbot", chat=ADA)
+    room.say(ADA, "/start", chat=ADA)  # the game's /start: a table waits in this chat
+    rng = random.Random(2)
+    table = lambda: room.runner.service.table(str(ADA))  # noqa: E731
+    for _ in range(200):
+        t = table()
+        if t.status != PLAYING:
+            break
+        game = games.rebuild(t.record)
+        assert t.seats[game.to_move].user == str(ADA)  # the computer moved by itself
+        move = rng.choice(game.legal_moves())
+        text = games.format_move(game, move)
+        room.say(ADA, f"/{text}" if text in ("swap", "keep") else f"/play {text}", chat=ADA)
+    assert table().status == LOBBY
+    photos = api.sent(ADA, "sendPhoto")
+    assert any(p.text.startswith("Computer 1 placed") for p in photos)
+    assert sum(p.text.startswith("Game over") for p in photos) == 1
+
+
+def test_opening_the_private_chat_later_brings_the_rack(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    room.say(BOB, "/join")
+    room.say(ADA, "/start")
+    assert api.sent(BOB) == []
+    # Bob follows the lobby's link at last: his rack comes privately, as the engine has it.
+    room.say(BOB, f"/start t{GROUP}", chat=BOB)
+    game = room.game()
+    (rack,) = api.sent(BOB)
+    assert rack.method == "sendPhoto"
+    bob_rack = games.rack_text(game.view(1).rack)
+    assert rack.text.startswith(f"Your tiles at {TITLE}: {bob_rack}")
+    # Now he can play from there, too, once it is his turn.
+    if room.mover() == ADA:
+        room.say(ADA, f"/play {games.format_move(game, game.legal_moves()[0])}")
+    game = room.game()
+    room.say(BOB, f"/play {games.format_move(game, game.legal_moves()[0])}", chat=BOB)
+    assert len(room.game().moves) == 2
+    assert api.sent(GROUP, "sendPhoto")[-1].text.startswith("Bob placed ")
+
+
+def test_the_periodic_check_reminds_and_takes_over(api: FakeBotAPI, tmp_path: Path) -> None:
+    clock = Clock()
+    runner = start_bot(api, tmp_path / "t.db", clock=clock, due_interval=0.05)
+    room = Room(api, runner)
+    room.say(ADA, "/join")
+    room.say(CAROL, "/join")
+    room.say(ADA, "/option timeout 1h")
+    room.say(ADA, "/start")
+    mover = room.mover()
+    clock.advance(31 * 60)
+    # The bot's own periodic check (every 0.05 s here) finds the reminder due.
+    expected = f"{NAMES[mover]}, it is your turn at {TITLE}: 29m left, then a computer"
+    deadline = time.monotonic() + 10
+    while not any(c.text.startswith(expected) for c in api.sent(GROUP)):
+        assert time.monotonic() < deadline, "no reminder"
+        time.sleep(0.02)
+    (reminder,) = [c for c in api.sent(GROUP) if c.text.startswith(expected)]
+    assert reminder.params["entities"][0]["user"]["id"] == mover
+    try:
+        import engine.ai  # noqa: F401
+    except ImportError:
+        return  # taking over needs the computer players
+    clock.advance(30 * 60)
+    runner.tick()
+    assert len(room.game().moves) == 1
+    assert any(
+        c.text.startswith(f"Time is up for {NAMES[mover]}") for c in api.sent(GROUP, "sendPhoto")
+    )
+
+
+def test_genial_bot_telegram_exits_2_on_a_rejected_token(api: FakeBotAPI, tmp_path: Path) -> None:
+    pytest.importorskip("engine.ai")  # the entry point checks the computer levels first
+    wrong = "31337:WRONGtokenWRONGtoken-abc"
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[bot]\nstorage = "{tmp_path / "t.db"}"\n'
+        f'[telegram]\ntoken_env = "MY_TELEGRAM_TOKEN"\nbase_url = "{api.base_url}"\n'
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "MY_TELEGRAM_TOKEN": wrong, "PYTHONPATH": str(root)}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--config", str(config), "telegram"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"genial-bot: the Bot API server at {api.base_url} rejected the token in MY_TELEGRAM_TOKEN"
+    )
+    assert "WRONGtoken" not in result.stderr + result.stdout
+
+
+def test_the_bot_process_runs_and_stops_on_sigterm(api: FakeBotAPI, tmp_path: Path) -> None:
+    """``bot.telegram.main`` as ``genial-bot telegram`` runs it: logging to standard error
+    (redacted), polling, answering, a clean stop on SIGTERM with exit status 0."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[bot]\nstorage = "{tmp_path / "t.db"}"\n'
+        f'[telegram]\ntoken_env = "MY_TELEGRAM_TOKEN"\nbase_url = "{api.base_url}"\n'
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "MY_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)}
+    code = (
+        "from bot.config import load_settings; from bot.telegram import main; "
+        f"raise SystemExit(main(load_settings({str(config)!r})))"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        api.say(GROUP, ADA, "/join")
+        deadline = time.monotonic() + 30
+        while not api.sent(GROUP):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the bot did not answer"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert api.sent(GROUP)[0].text.startswith("Ada sits down.")
+    assert "running" in err
+    assert TOKEN not in out + err and TOKEN.split(":")[1] not in out + err
+
+
+def test_the_lobby_is_one_message_edited_as_people_come_and_go(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    lobby = api.last_message(GROUP, "Join")
+    room.say(CAROL, "/join")
+    # Dan sees the message as edited (its buttons carry the new version).
+    room.press(DAN, api.message(GROUP, lobby["message_id"]), "Join")
+    room.say(CAROL, "/leave")
+    room.press(ADA, api.message(GROUP, lobby["message_id"]), "Add computer")
+    assert len([c for c in api.sent(GROUP) if f"Table {TITLE}" in c.text]) == 1
+    edits = api.of("editMessageText")
+    assert {e.params["message_id"] for e in edits} == {lobby["message_id"]}
+    assert [e.text.split("\n")[0] for e in edits] == [
+        "Carol sits down.",
+        "Dan sits down.",
+        "Carol leaves the table.",
+        "Computer 1 joins as a computer player (greedy).",
+    ]
+    final = api.message(GROUP, lobby["message_id"])["text"]
+    assert "1. Ada\n2. Dan\n3. Computer 1 (computer, greedy)" in final
+    # Closing the table takes the buttons off; the next /join posts a new lobby.
+    room.say(ADA, "/abort")
+    assert "reply_markup" not in api.message(GROUP, lobby["message_id"])
+    room.say(CAROL, "/join")
+    assert api.last_message(GROUP, "Join")["message_id"] > lobby["message_id"]

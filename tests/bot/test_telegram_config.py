@@ -1,0 +1,129 @@
+"""The [telegram] settings, and keeping the token out of logs and errors."""
+
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, Settings, TelegramSettings, load_settings, parse_settings
+from bot.telegram import REDACTED, RedactingFormatter, Redactor, install_logging
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "5555555:AAFsecretPARTofTHEtoken-xyz"
+
+
+def test_defaults() -> None:
+    settings = Settings()
+    assert settings.telegram == TelegramSettings()
+    assert settings.telegram.base_url == "https://api.telegram.org"
+    assert settings.telegram.mode == "polling"
+
+
+def test_the_example_config_documents_every_telegram_setting() -> None:
+    text = (ROOT / "config.example.toml").read_text()
+    section = text.split("[telegram]")[1].split("\n[")[0]
+    for name in ("token_env", "base_url", "mode", "webhook_url", "listen", "port"):
+        assert f"{name} = " in section, name
+
+
+def test_a_self_hosted_server_and_a_webhook() -> None:
+    settings = parse_settings(
+        {
+            "telegram": {
+                "token_env": "TG_TOKEN",
+                "base_url": "http://localhost:8081/",
+                "mode": "webhook",
+                "webhook_url": "https://bot.example.org/genial",
+                "listen": "0.0.0.0",
+                "port": 8080,
+            }
+        }
+    )
+    assert settings.telegram_token_env == "TG_TOKEN"
+    assert settings.telegram == TelegramSettings(
+        base_url="http://localhost:8081",
+        mode="webhook",
+        webhook_url="https://bot.example.org/genial",
+        listen="0.0.0.0",
+        port=8080,
+    )
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"mode": "push"}, "telegram.mode must be polling or webhook, not 'push'"),
+        ({"mode": "webhook"}, 'telegram.mode = "webhook" needs telegram.webhook_url'),
+        ({"base_url": "api.telegram.org"}, "telegram.base_url must be an address like"),
+        ({"webhook_url": "bot.example.org"}, "telegram.webhook_url must be an address like"),
+        ({"port": 70000}, "telegram.port must be a port number from 1 to 65535"),
+        ({"port": "8443"}, "telegram.port must be a port number from 1 to 65535"),
+        ({"token": "123:abc"}, "unknown setting telegram.token"),
+    ],
+)
+def test_bad_telegram_settings(section: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        parse_settings({"telegram": section}, "config.toml")
+    assert str(error.value).startswith(f"config.toml: {message}")
+    assert "\n" not in str(error.value)
+
+
+def test_a_token_in_the_config_file_is_refused(tmp_path: Path) -> None:
+    # The token belongs in the environment; a config file that holds one is an error that
+    # does not repeat it.
+    path = tmp_path / "config.toml"
+    path.write_text(f'[telegram]\ntoken = "{TOKEN}"\n')
+    with pytest.raises(ConfigError) as error:
+        load_settings(path)
+    assert str(error.value) == f"{path}: unknown setting telegram.token"
+
+
+def test_the_token_comes_from_the_named_environment_variable() -> None:
+    settings = parse_settings({"telegram": {"token_env": "TG_TOKEN"}})
+    assert settings.token("telegram", {"TG_TOKEN": TOKEN}) == TOKEN
+    assert settings.token("telegram", {"GENIAL_TELEGRAM_TOKEN": TOKEN}) is None
+    assert TOKEN not in repr(settings)
+
+
+def test_redactor() -> None:
+    redact = Redactor(TOKEN)
+    url = f"https://api.telegram.org/bot{TOKEN}/getMe"
+    assert redact(url) == f"https://api.telegram.org/bot{REDACTED}/getMe"
+    # The secret half alone is caught too; the bot's id (public) is left.
+    assert redact("key AAFsecretPARTofTHEtoken-xyz") == f"key {REDACTED}"
+    assert redact("bot 5555555") == "bot 5555555"
+
+
+def test_log_lines_and_tracebacks_are_redacted() -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(RedactingFormatter(Redactor(TOKEN), "%(message)s"))
+    logger = logging.getLogger("test.telegram.redaction")
+    logger.addHandler(handler)
+    try:
+        try:
+            raise RuntimeError(f"The token `{TOKEN}` was rejected by the server.")
+        except RuntimeError:
+            logger.exception("calling %s failed", f"/bot{TOKEN}/getMe")
+    finally:
+        logger.removeHandler(handler)
+    out = stream.getvalue()
+    assert f"calling /bot{REDACTED}/getMe failed" in out
+    assert f"The token `{REDACTED}` was rejected" in out
+    assert "AAFsecret" not in out
+
+
+def test_install_logging_quietens_httpx() -> None:
+    stream = io.StringIO()
+    handler = install_logging(TOKEN, stream)
+    try:
+        assert logging.getLogger("httpx").level == logging.WARNING
+        logging.getLogger("bot.telegram").info("started with %s", TOKEN)
+    finally:
+        logging.getLogger().removeHandler(handler)
+        logging.getLogger("httpx").setLevel(logging.NOTSET)
+        logging.getLogger().setLevel(logging.WARNING)
+    assert stream.getvalue().rstrip().endswith(f"started with {REDACTED}")
