@@ -238,8 +238,10 @@ def rack(scene: Scene, game: Game, seat_no: int, lines: Sequence[str] = ()) -> O
     buttons: tuple[Button, ...] = ()
     attachment = None
     if games.is_spezial(game):
-        left = game.view(seat_no).tiles_left[seat_no]
-        text.append(tx("rack.spezial", table=scene.title, count=left))
+        view = game.view(seat_no)
+        text.append(tx("rack.spezial", table=scene.title, count=view.tiles_left[seat_no]))
+        if scene.pictures:
+            attachment = images.rack(view, scene.names(), game.version)
     else:
         view = game.view(seat_no)
         assert view.rack is not None

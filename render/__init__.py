@@ -1,0 +1,78 @@
+"""Images of the games for the chat: pure functions from an engine view to PNG bytes.
+
+``board_png`` shows the public board and score panel (every player may see it);
+``rack_png`` shows one seat's rack (send it to that player alone); ``result_png`` shows the
+ranking. The same view always gives the same bytes. Names are per seat, in seat order
+("Seat 1", ... when not given).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.genial import GenialView
+from engine.spezial import SpezialView
+from render import genial_board, spezial_board
+from render.encode import png_bytes
+from render.rack import rack_image
+from render.result import result_image
+
+__all__ = ["board_png", "rack_png", "result_png", "seat_names"]
+
+View = GenialView | SpezialView
+
+
+def seat_names(view: View, names: Sequence[str] | None) -> list[str]:
+    """The names to show, one per seat.
+
+    Raises:
+        ValueError: if ``names`` does not hold one name per seat.
+    """
+    if names is None:
+        return [f"Seat {k + 1}" for k in range(view.players)]
+    names = list(names)
+    if len(names) != view.players:
+        raise ValueError(f"expected {view.players} names, one per seat, got {len(names)}")
+    return [str(n) for n in names]
+
+
+def _check(view: object) -> None:
+    if not isinstance(view, GenialView | SpezialView):
+        raise TypeError(f"expected a GenialView or a SpezialView, got {type(view).__name__}")
+
+
+def board_png(view: View, *, names: Sequence[str] | None = None) -> bytes:
+    """The board as PNG: the public position and the score panel; never a rack.
+
+    Raises:
+        TypeError: for anything but a Genial or Genial Spezial view.
+        ValueError: for a wrong number of names.
+    """
+    _check(view)
+    who = seat_names(view, names)
+    if isinstance(view, GenialView):
+        return png_bytes(genial_board.draw_board(view, who))
+    return png_bytes(spezial_board.draw_board(view, who))
+
+
+def rack_png(view: View, *, names: Sequence[str] | None = None) -> bytes:
+    """The rack of the view's seat as PNG (Genial: tiles under slot numbers 1–6 in rack
+    order; Spezial: the tiles left), with the seat's own scores.
+
+    Raises:
+        TypeError: for anything but a Genial or Genial Spezial view.
+        ValueError: for a spectator's view, or a wrong number of names.
+    """
+    _check(view)
+    return png_bytes(rack_image(view, seat_names(view, names)))
+
+
+def result_png(view: View, *, names: Sequence[str] | None = None) -> bytes:
+    """The ranking as PNG: the winner, then each side's place and scores.
+
+    Raises:
+        TypeError: for anything but a Genial or Genial Spezial view.
+        ValueError: for a wrong number of names.
+    """
+    _check(view)
+    return png_bytes(result_image(view, seat_names(view, names)))

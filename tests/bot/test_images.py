@@ -13,7 +13,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 def test_turns_racks_and_result_carry_images(tmp_path: Path) -> None:
     room = Room(make_service(tmp_path / "t.db", pictures=True))
     room.ok("Ada", "/join")
-    room.ok("Ada", "/addbot random")
+    room.ok("Bob", "/join")
     room.ok("Ada", "/start")
     room.play_out(random.Random(1))
     kinds: dict[str, int] = {}
@@ -24,4 +24,19 @@ def test_turns_racks_and_result_carry_images(tmp_path: Path) -> None:
             kinds[out.kind] = kinds.get(out.kind, 0) + 1
         if out.attachment is not None and out.attachment.filename.startswith("rack"):
             assert out.user is not None and out.kind == "rack"
-    assert kinds["result"] == 1 and kinds["turn"] > 20 and kinds["rack"] > 10
+    assert kinds["result"] == 1 and kinds["turn"] > 20 and kinds["rack"] > 20
+
+
+def test_spezial_hand_has_an_image(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", pictures=True))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/option spezial")
+    (turn,) = room.ok("Ada", "/start")
+    assert turn.attachment is not None and turn.attachment.data.startswith(PNG)
+    (rack,) = room.ok("Bob", "/hand")
+    assert rack.user == "id-bob" and rack.attachment.data.startswith(PNG)
+    assert rack.text.splitlines()[0] == (
+        "Genial Spezial at Test room: tiles still to place: 20. Play with /play <cell> <cell>,"
+        " for example /play J4 J5."
+    )

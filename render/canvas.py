@@ -1,0 +1,131 @@
+"""Drawing straight onto a palette image: colours by palette index, and text and shapes
+from cached pre-drawn pieces (drawn smooth once, in RGB, then mapped onto the palette).
+
+Working in the palette avoids mapping a whole image onto it every turn; the pieces are
+cached because the same numbers, names and icons come back turn after turn.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+
+from PIL import Image, ImageDraw
+
+from render.fonts import font
+from render.sprites import SS
+from render.theme import PAPER, RGB, palette_colours, palette_image, quantize
+
+Box = tuple[float, float, float, float]
+
+
+@cache
+def _indexes(game: str) -> dict[RGB, int]:
+    return {rgb: k for k, rgb in enumerate(palette_colours(game))}
+
+
+def palette_index(game: str, rgb: RGB) -> int:
+    """The palette index of a theme colour.
+
+    Raises:
+        KeyError: if the colour is not in the game's palette.
+    """
+    return _indexes(game)[rgb]
+
+
+@lru_cache(maxsize=4096)
+def text_piece(
+    text: str, size: int, fill: RGB, backdrop: RGB, anchor: str, bold: bool, game: str
+) -> tuple[Image.Image, int, int]:
+    """``text`` on ``backdrop`` in the palette, and where its top-left goes relative to
+    the anchor point."""
+    face = font(size, bold)
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+    left, top = left - 1, top - 1
+    img = Image.new("RGB", (right - left + 2, bottom - top + 2), backdrop)
+    ImageDraw.Draw(img).text((-left, -top), text, font=face, fill=fill, anchor=anchor)
+    return quantize(img, game), left, top
+
+
+@lru_cache(maxsize=256)
+def _shape(kind: str, size: int, fill: RGB, backdrop: RGB, game: str) -> Image.Image:
+    big = Image.new("RGB", (size * SS, size * SS), backdrop)
+    draw = ImageDraw.Draw(big)
+    s = size * SS
+    if kind == "arrow":  # pointing right
+        draw.polygon([(0.1 * s, 0.1 * s), (0.95 * s, 0.5 * s), (0.1 * s, 0.9 * s)], fill=fill)
+    elif kind == "crown":
+        draw.polygon(
+            [
+                (0.02 * s, 0.85 * s),
+                (0.02 * s, 0.25 * s),
+                (0.28 * s, 0.55 * s),
+                (0.5 * s, 0.12 * s),
+                (0.72 * s, 0.55 * s),
+                (0.98 * s, 0.25 * s),
+                (0.98 * s, 0.85 * s),
+            ],
+            fill=fill,
+        )
+    else:
+        raise ValueError(f"unknown shape {kind!r}")
+    return quantize(big.reduce(SS), game)
+
+
+class Canvas:
+    """A palette (``P``) image of one game, and ways to draw on it."""
+
+    def __init__(self, img: Image.Image, game: str) -> None:
+        if img.mode != "P":
+            raise ValueError("a canvas is a palette image")
+        self.img = img
+        self.game = game
+        self.draw = ImageDraw.Draw(img)
+
+    @classmethod
+    def new(cls, game: str, size: tuple[int, int], fill: RGB = PAPER) -> Canvas:
+        img = Image.new("P", size, palette_index(game, fill))
+        img.putpalette(palette_image(game).getpalette() or [])
+        return cls(img, game)
+
+    def ink(self, rgb: RGB) -> int:
+        return palette_index(self.game, rgb)
+
+    def rect(
+        self,
+        box: Box,
+        fill: RGB | None,
+        radius: int = 0,
+        outline: RGB | None = None,
+        width: int = 1,
+    ) -> None:
+        self.draw.rounded_rectangle(
+            box,
+            radius,
+            fill=None if fill is None else self.ink(fill),
+            outline=None if outline is None else self.ink(outline),
+            width=width,
+        )
+
+    def line(self, points: Box, fill: RGB, width: int = 1) -> None:
+        self.draw.line(points, fill=self.ink(fill), width=width)
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        fill: RGB,
+        backdrop: RGB,
+        anchor: str = "lm",
+        bold: bool = True,
+    ) -> None:
+        """Text at ``xy`` (Pillow's anchors) over a plain ``backdrop`` of that colour."""
+        piece, dx, dy = text_piece(text, size, fill, backdrop, anchor, bold, self.game)
+        self.img.paste(piece, (round(xy[0]) + dx, round(xy[1]) + dy))
+
+    def shape(self, kind: str, xy: tuple[int, int], size: int, fill: RGB, backdrop: RGB) -> None:
+        """A smooth ``arrow`` or ``crown``, ``size`` px square, top-left at ``xy``."""
+        self.img.paste(_shape(kind, size, fill, backdrop, self.game), xy)
+
+    def paste(self, piece: Image.Image, xy: tuple[int, int]) -> None:
+        self.img.paste(piece, xy)

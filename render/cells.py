@@ -1,0 +1,59 @@
+"""What both boards share: an empty board with its cell labels and row letters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PIL import Image, ImageDraw
+
+from engine.hexgrid import Area, Hex
+from render.fonts import font
+from render.geometry import Lattice
+from render.sprites import Face, Sprite, cell_sprite
+from render.theme import EMPTY, LABEL, PAPER, ROW_LABEL
+
+EMPTY_FACE = Face(EMPTY)
+LABEL_SCALE = 0.27  # label size, as a fraction of the cell width
+
+
+def label_size(lat: Lattice) -> int:
+    return round(LABEL_SCALE * lat.w)
+
+
+def empty_board(
+    size: tuple[int, int],
+    area: Area,
+    lat: Lattice,
+    special: Callable[[Hex], Sprite | None],
+    label_face: Callable[[Hex], Face] = lambda h: EMPTY_FACE,
+) -> Image.Image:
+    """An RGB image of ``size``: every cell of ``area`` empty and labelled, except the
+    cells for which ``special`` gives a sprite (start symbols, towers), which get that."""
+    img = Image.new("RGB", size, PAPER)
+    draw = ImageDraw.Draw(img)
+    face = font(label_size(lat))
+    for h, label in zip(area.cells, area.labels, strict=True):
+        cx, cy = lat.centre(h)
+        sprite = special(h)
+        if sprite is not None:
+            sprite.paste(img, cx, cy)
+            continue
+        cell_sprite(lat, label_face(h)).paste(img, cx, cy)
+        draw.text((cx, cy), label, font=face, fill=LABEL, anchor="mm")
+    row_letters(draw, area, lat)
+    return img
+
+
+def row_letters(draw: ImageDraw.ImageDraw, area: Area, lat: Lattice) -> None:
+    """Each row's letter beside its first and its last cell, to find a row at a glance."""
+    rows: dict[int, list[Hex]] = {}
+    for h in area.cells:
+        rows.setdefault(h.r, []).append(h)
+    face = font(label_size(lat))
+    gap = lat.w // 2 + 4
+    for k, r in enumerate(sorted(rows)):
+        letter = chr(ord("A") + k)
+        lx, ly = lat.centre(rows[r][0])
+        rx, ry = lat.centre(rows[r][-1])
+        draw.text((lx - gap, ly), letter, font=face, fill=ROW_LABEL, anchor="rm")
+        draw.text((rx + gap, ry), letter, font=face, fill=ROW_LABEL, anchor="lm")

@@ -1,0 +1,75 @@
+"""``python -m render RECORD --out board.png [--rack SEAT rack.png] [--result result.png]``:
+draw the position a game record reaches (RECORD.md).
+
+The board comes from the spectators' view, a rack from that seat's view (seats are
+numbered from 0, as in records). Exit status 2 with one line on standard error for an
+invalid record, an illegal move or a bad seat, as ``python -m engine`` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.cli import error_line, read_record
+from engine.errors import EngineError
+from engine.record import replay
+from render import board_png, rack_png, result_png
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m render", description=__doc__.split("\n")[0])
+    parser.add_argument("record", help="record file, or - for standard input")
+    parser.add_argument("--out", required=True, help="where to write the board PNG")
+    parser.add_argument(
+        "--rack",
+        nargs=2,
+        metavar=("SEAT", "FILE"),
+        action="append",
+        default=[],
+        help="also write the rack of SEAT (0, 1, ...) to FILE; may be repeated",
+    )
+    parser.add_argument("--result", metavar="FILE", help="also write the result image")
+    parser.add_argument("--names", help="player names in seat order, separated by commas")
+    return parser
+
+
+def _seat(text: str, players: int) -> int:
+    try:
+        seat = int(text)
+    except ValueError:
+        seat = -1
+    if not 0 <= seat < players:
+        raise ValueError(f"--rack: seat must be a number from 0 to {players - 1}, not {text!r}")
+    return seat
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        record = read_record(args.record)
+        game: Any = replay(record)
+    except EngineError as exc:
+        print(error_line(exc), file=sys.stderr)
+        return 2
+    names = args.names.split(",") if args.names else None
+    try:
+        seats = [(_seat(seat, record.players), path) for seat, path in args.rack]
+        outputs = [(Path(args.out), board_png(game.view(None), names=names))]
+        for seat, path in seats:
+            outputs.append((Path(path), rack_png(game.view(seat), names=names)))
+        if args.result:
+            outputs.append((Path(args.result), result_png(game.view(None), names=names)))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        for path, data in outputs:
+            path.write_bytes(data)
+    except OSError as exc:
+        print(f"error: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,48 @@
+"""The bundled DejaVu Sans fonts (``render/assets``), so no image depends on system fonts.
+
+Text is laid out with Pillow's basic layout engine, which needs no extra library and gives
+the same pixels wherever it runs; it covers the accented Latin of players' names.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+from importlib import resources
+
+from PIL import ImageFont
+
+Font = ImageFont.FreeTypeFont
+REGULAR = "DejaVuSans.ttf"
+BOLD = "DejaVuSans-Bold.ttf"
+ELLIPSIS = "…"
+
+
+@cache
+def _font_bytes(name: str) -> bytes:
+    return resources.files("render").joinpath("assets", name).read_bytes()
+
+
+@cache
+def font(size: int, bold: bool = True) -> Font:
+    """The bundled sans-serif face at ``size`` px (cached: fonts are reused every render)."""
+    data = _font_bytes(BOLD if bold else REGULAR)
+    return ImageFont.truetype(io.BytesIO(data), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def text_width(text: str, face: Font) -> float:
+    return face.getlength(text)
+
+
+def fit(text: str, face: Font, width: float) -> str:
+    """``text``, cut short with an ellipsis if it is wider than ``width`` px."""
+    if face.getlength(text) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if face.getlength(text[:mid].rstrip() + ELLIPSIS) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS

@@ -1,0 +1,185 @@
+"""The Genial board image: the playing area, start symbols, tiles, the last placement, and
+the score panel below.
+
+The empty board with its labels (and the panel's frame) is drawn once per setup and cached;
+each render copies it and pastes the tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from PIL import Image
+
+from engine.genial import START_SYMBOLS, GenialView, Setup, playing_area
+from engine.hexgrid import Hex
+from engine.moves import Placement
+from engine.notation import parse_genial_move
+from engine.tiles import COLOURS, Colour
+from render.canvas import Canvas
+from render.cells import empty_board, label_size
+from render.fonts import font
+from render.geometry import Lattice, joint_order
+from render.panel import SideRow, domino_icon, draw_rows, rows_height
+from render.sprites import Face, Sprite, cell_sprite, joint_sprite
+from render.theme import (
+    HIGHLIGHT,
+    PAPER,
+    PRINTED,
+    PRINTED_EDGE,
+    SOFT_INK,
+    SYMBOL,
+    TILE,
+    quantize,
+)
+
+GAME = "genial"
+WIDTH = 1120
+SIDE_MARGIN = 44  # room for the row letters left and right of the board
+TOP_MARGIN = 14
+PANEL_TOP = 24  # between the board and the panel
+PANEL_X = 16
+BOTTOM_MARGIN = 16
+
+PLAIN = Face(TILE)
+
+
+def highlight_face(lat: Lattice) -> Face:
+    return Face(TILE, HIGHLIGHT, max(3.0, 0.085 * lat.w))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLayout:
+    """Where things go on one setup's board image."""
+
+    lattice: Lattice
+    width: int
+    height: int
+    panel_y: int
+    label_size: int
+
+
+@cache
+def layout(mode: str, players: int) -> BoardLayout:
+    setup = Setup.of(mode, players)
+    radius = setup.radius
+    across = 2 * radius + 1
+    lat = Lattice.for_width((WIDTH - 2 * SIDE_MARGIN) // across)
+    top = TOP_MARGIN + round(lat.ry)
+    lat = lat.at(WIDTH // 2, top + radius * lat.v)
+    board_bottom = lat.oy + radius * lat.v + round(lat.ry)
+    panel_y = board_bottom + PANEL_TOP
+    height = panel_y + 40 + rows_height(setup.sides) + BOTTOM_MARGIN
+    return BoardLayout(lat, WIDTH, height, panel_y, label_size(lat))
+
+
+def printed_face(lat: Lattice) -> Face:
+    return Face(PRINTED, PRINTED_EDGE, max(2.0, 0.035 * lat.w))
+
+
+@cache
+def background(mode: str, players: int) -> Image.Image:
+    """The empty board of a setup, in the palette: labelled cells, start symbols, row
+    letters."""
+    lay = layout(mode, players)
+    lat = lay.lattice
+    starts = dict(START_SYMBOLS)
+    printed = printed_face(lat)
+
+    def start_symbol(h: Hex) -> Sprite | None:
+        colour = starts.get(h)
+        return None if colour is None else cell_sprite(lat, printed, colour, SYMBOL[colour])
+
+    area = playing_area(Setup.of(mode, players).radius)
+    return quantize(empty_board((lay.width, lay.height), area, lat, start_symbol), GAME)
+
+
+@lru_cache(maxsize=8192)
+def _placement(text: str, radius: int) -> Placement | None:
+    move = parse_genial_move(text, playing_area(radius))
+    return move if isinstance(move, Placement) else None
+
+
+def placed_tiles(view: GenialView) -> list[Placement]:
+    """The tiles on the board, from the moves (the view's board has only colours), each
+    checked against the board."""
+    tiles = []
+    for text in view.moves:
+        p = _placement(text, view.radius)
+        if (
+            p is not None
+            and view.board.get(p.cell1) is p.first
+            and view.board.get(p.cell2) is p.second
+        ):
+            tiles.append(p)
+    return tiles
+
+
+def paste_tile(
+    img: Image.Image, lat: Lattice, a: Hex, b: Hex, ca: Colour, cb: Colour, face: Face
+) -> None:
+    """A tile: colour ``ca`` on cell ``a``, ``cb`` on its neighbour ``b``, joined.
+
+    Raises:
+        ValueError: if the cells are not neighbours.
+    """
+    first, _, d = joint_order(a, b)
+    if first != a:
+        a, b, ca, cb = b, a, cb, ca
+    ax, ay = lat.centre(a)
+    bx, by = lat.centre(b)
+    cell_sprite(lat, face, ca, SYMBOL[ca], game=GAME).paste(img, ax, ay)
+    cell_sprite(lat, face, cb, SYMBOL[cb], game=GAME).paste(img, bx, by)
+    joint_sprite(lat, d, face, face, game=GAME).paste(img, ax, ay)
+
+
+def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:
+    """The panel's rows: one per player, or per team (seats 1+3, 2+4) in the team game."""
+    to_move = view.to_move
+    if view.mode == "team":
+        rows = []
+        for side in range(2):
+            seats = (side, side + 2)
+            mover = seats.index(to_move) if to_move in seats else None
+            rows.append(SideRow(tuple(names[s] for s in seats), view.scores[side], mover))
+        return rows
+    return [
+        SideRow((names[s],), view.scores[s], 0 if to_move == s else None)
+        for s in range(view.players)
+    ]
+
+
+def draw_board(view: GenialView, names: Sequence[str]) -> Image.Image:
+    """The board image (in the palette)."""
+    lay = layout(view.mode, view.players)
+    lat = lay.lattice
+    img = background(view.mode, view.players).copy()
+    hl = highlight_face(lat)
+    last = {p.canonical() for p in view.last_placements}
+    covered: set[Hex] = set(view.start_symbols)
+    for p in placed_tiles(view):
+        face = hl if p.canonical() in last else PLAIN
+        paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, face)
+        covered.add(p.cell1)
+        covered.add(p.cell2)
+    for h, colour in view.board.items():
+        if h not in covered:  # a cell no move accounts for: drawn on its own
+            cx, cy = lat.centre(h)
+            cell_sprite(lat, PLAIN, colour, SYMBOL[colour], game=GAME).paste(img, cx, cy)
+    draw_panel(Canvas(img, GAME), view, names, lay.panel_y)
+    return img
+
+
+def draw_panel(canvas: Canvas, view: GenialView, names: Sequence[str], y: int) -> None:
+    """The score panel below the board, from ``y`` down (the background there is paper)."""
+    # Tiles left in the bag: a tile and a count, in no language.
+    text = f"×{view.bag_size}"
+    tx = WIDTH - PANEL_X - 4 - round(font(22).getlength(text))
+    canvas.text((tx, y + 16), text, 22, SOFT_INK, PAPER)
+    tile = domino_icon(PLAIN, 18, PAPER, GAME)
+    canvas.paste(tile, (tx - tile.width - 4, y + 16 - tile.height // 2))
+    rows = side_rows(view, names)
+    marks = (18,) if view.cap > 18 else ()
+    draw_rows(canvas, PANEL_X, y + 40, WIDTH - 2 * PANEL_X, rows, COLOURS, view.cap, marks)

@@ -1,0 +1,201 @@
+"""Score panels: one row per side (a player, or a team), shared by board, rack and result.
+
+A row shows the side's names (an arrow at the player to move), then one block per colour:
+its symbol, the points, and a bar along the track; the lowest colours (the ones that
+decide the game) are framed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.tiles import Colour
+from render.canvas import Canvas
+from render.fonts import fit, font
+from render.geometry import Lattice
+from render.sprites import SS, Face, cell_sprite, joint_sprite
+from render.symbols import draw_symbol
+from render.theme import (
+    INK,
+    LOWEST,
+    PANEL,
+    RGB,
+    SOFT_INK,
+    SYMBOL,
+    TRACK,
+    TURN,
+    WHITE,
+    quantize,
+)
+
+ROW_HEIGHT = 88
+ROW_GAP = 10
+NAME_WIDTH = 250
+NARROW = 800  # a row narrower than this gets the narrow measures below
+NARROW_NAME_WIDTH = 196
+NARROW_ICON_RADIUS = 16
+NARROW_NUMBER_SIZE = 28
+ICON_RADIUS = 19
+NAME_SIZE = 26
+TEAM_NAME_SIZE = 22
+NUMBER_SIZE = 32
+
+
+@dataclass(frozen=True, slots=True)
+class SideRow:
+    """One side's row: its names, who of them is to move, its scores."""
+
+    names: tuple[str, ...]
+    scores: dict[Colour, int]
+    mover: int | None = None  # index into names of the player to move
+    place: int | None = None  # the side's place, on the result image
+    swatch: Face | None = None  # Spezial: how the seat's tiles look
+    tiles_left: int | None = None  # Spezial: tiles the seat still has to place
+
+
+@cache
+def icon(colour: Colour, radius: int, backdrop: RGB, game: str) -> Image.Image:
+    """A colour's symbol, ``2*radius+1`` px square on ``backdrop``, in the palette."""
+    side = 2 * radius + 1
+    big = Image.new("RGB", (side * SS, side * SS), backdrop)
+    c = (side * SS - 1) / 2
+    draw_symbol(ImageDraw.Draw(big), colour, c, c, radius * SS, SYMBOL[colour], backdrop)
+    return quantize(big.reduce(SS), game)
+
+
+@cache
+def domino_icon(face: Face, w: int, backdrop: RGB, game: str) -> Image.Image:
+    """A small plain tile (two joined cells, side by side) in ``face``, on ``backdrop``."""
+    lat = Lattice.for_width(w)
+    hw, hh = math.ceil(lat.rx) + 1, math.ceil(lat.ry) + 1
+    img = Image.new("RGB", (lat.w + 2 * hw + 1, 2 * hh + 1), backdrop)
+    cell_sprite(lat, face, backdrop=backdrop).paste(img, hw, hh)
+    cell_sprite(lat, face, backdrop=backdrop).paste(img, hw + lat.w, hh)
+    joint_sprite(lat, 0, face, face, backdrop=backdrop).paste(img, hw, hh)
+    return quantize(img, game)
+
+
+@lru_cache(maxsize=1024)
+def fitted(name: str, size: int, width: int) -> str:
+    return fit(name, font(size), width)
+
+
+def lowest_colours(scores: dict[Colour, int]) -> set[Colour]:
+    low = min(scores.values())
+    return {c for c, v in scores.items() if v == low}
+
+
+def rows_height(n: int, columns: int = 1) -> int:
+    lines = -(-n // columns)
+    return lines * ROW_HEIGHT + (lines - 1) * ROW_GAP
+
+
+def draw_rows(
+    canvas: Canvas,
+    x: int,
+    y: int,
+    width: int,
+    rows: Sequence[SideRow],
+    colours: Sequence[Colour],
+    cap: int,
+    marks: Sequence[int] = (),
+    columns: int = 1,
+) -> int:
+    """Draw ``rows`` from ``(x, y)``, side by side in ``columns``, left to right then down;
+    bars run to ``cap`` with ticks at ``marks``.
+
+    Returns:
+        The y just below the last row.
+    """
+    row_width = (width - (columns - 1) * ROW_GAP) // columns
+    for k, row in enumerate(rows):
+        rx = x + (k % columns) * (row_width + ROW_GAP)
+        ry = y + (k // columns) * (ROW_HEIGHT + ROW_GAP)
+        _draw_row(canvas, rx, ry, row_width, row, colours, cap, marks)
+    return y + rows_height(len(rows), columns)
+
+
+def _draw_row(
+    canvas: Canvas,
+    x: int,
+    y: int,
+    width: int,
+    row: SideRow,
+    colours: Sequence[Colour],
+    cap: int,
+    marks: Sequence[int],
+) -> None:
+    cy = y + ROW_HEIGHT // 2
+    narrow = width < NARROW
+    name_width = NARROW_NAME_WIDTH if narrow else NAME_WIDTH
+    radius = NARROW_ICON_RADIUS if narrow else ICON_RADIUS
+    number = NARROW_NUMBER_SIZE if narrow else NUMBER_SIZE
+    canvas.rect((x, y, x + width - 1, y + ROW_HEIGHT - 1), PANEL, 12)
+    if row.mover is not None:
+        canvas.rect((x, y, x + 9, y + ROW_HEIGHT - 1), TURN, 4)
+    name_x = x + 40
+    if row.place is not None:
+        canvas.text((x + 22, cy), f"{row.place}.", 30, INK, PANEL)
+        name_x = x + 70
+    room = x + name_width - name_x
+    if row.swatch is not None:
+        # Spezial: the name, and below it the seat's tile (its colour) and tiles left.
+        top = cy - 17
+        _name(canvas, name_x, top, row.names[0], NAME_SIZE, room, row.mover == 0)
+        tile = domino_icon(row.swatch, 22, PANEL, canvas.game)
+        canvas.paste(tile, (name_x, cy + 20 - tile.height // 2))
+        if row.tiles_left is not None:
+            canvas.text((name_x + tile.width + 6, cy + 20), f"×{row.tiles_left}", 22, SOFT_INK,
+                        PANEL)  # fmt: skip
+    else:
+        size = NAME_SIZE if len(row.names) == 1 else TEAM_NAME_SIZE
+        step = 0 if len(row.names) == 1 else 32
+        for k, name in enumerate(row.names):
+            ly = round(cy + (k - (len(row.names) - 1) / 2) * step)
+            _name(canvas, name_x, ly, name, size, room, row.mover == k)
+    low = lowest_colours(row.scores)
+    bx0 = x + name_width + 8
+    bw = (width - name_width - 16) // len(colours)
+    for k, colour in enumerate(colours):
+        bx = bx0 + k * bw
+        value = row.scores[colour]
+        backdrop = PANEL
+        if colour in low:
+            backdrop = WHITE
+            canvas.rect((bx + 2, y + 5, bx + bw - 4, y + ROW_HEIGHT - 6), WHITE, 10, LOWEST, 4)
+        icy = cy - 10
+        canvas.paste(icon(colour, radius, backdrop, canvas.game), (bx + 8, icy - radius))
+        canvas.text((bx + 2 * radius + 14, icy), str(value), number, INK, backdrop)
+        x0, x1 = bx + 12, bx + bw - 14
+        by = cy + 20
+        canvas.rect((x0, by, x1, by + 10), TRACK, 5)
+        filled = x0 + round((x1 - x0) * min(value, cap) / cap)
+        if value > 0:
+            canvas.rect((x0, by, max(filled, x0 + 10), by + 10), SYMBOL[colour], 5)
+        for m in marks:
+            if m < cap:
+                mx = x0 + round((x1 - x0) * m / cap)
+                canvas.line((mx, by - 3, mx, by + 13), INK, 2)
+
+
+def _name(canvas: Canvas, x: int, y: int, name: str, size: int, room: int, to_move: bool) -> None:
+    if to_move:
+        canvas.shape("arrow", (x - 30, y - 11), 22, TURN, PANEL)
+    size, text = name_fit(name, size, room)
+    canvas.text((x, y), text, size, INK, PANEL)
+
+
+@lru_cache(maxsize=1024)
+def name_fit(name: str, size: int, room: int) -> tuple[int, str]:
+    """A name in ``room`` px: at ``size`` if it fits, else a little smaller, else cut
+    short with an ellipsis at the smallest size."""
+    for s in (size, size - 3, size - 6):
+        if font(s).getlength(name) <= room:
+            return s, name
+    smallest = size - 6
+    return smallest, fitted(name, smallest, room)

@@ -1,0 +1,244 @@
+"""The Genial Spezial board image: the double hexagon, towers with their tokens, golden
+spaces, tiles in each player's colour with their chains linked, the last placement, and the
+score panel below.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from PIL import Image
+
+from engine.hexgrid import DIRECTIONS, Hex
+from engine.moves import SpezialPlacement
+from engine.notation import parse_spezial_placement
+from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
+from engine.tiles import Colour
+from render.canvas import Canvas
+from render.cells import EMPTY_FACE, empty_board
+from render.fonts import font
+from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
+from render.panel import SideRow, draw_rows, rows_height
+from render.sprites import SS, Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
+from render.symbols import draw_symbol
+from render.theme import (
+    GOLDEN,
+    GOLDEN_CELL,
+    GOLDEN_MARK,
+    HIGHLIGHT,
+    INK,
+    PAPER,
+    SEAT,
+    SEAT_EDGE,
+    SHORT,
+    STONE_DARK,
+    STONE_LIGHT,
+    SYMBOL,
+    TOKEN_DARK,
+    TOKEN_LIGHT,
+    WHITE,
+    quantize,
+)
+from render.theme import (
+    TALL as TALL_STONE,
+)
+
+GAME = "spezial"
+WIDTH = 1120
+SIDE_MARGIN = 92  # cells 72 px wide, to keep the 25 rows short enough for a phone
+TOP_MARGIN = 14
+PANEL_TOP = 24
+PANEL_X = 16
+BOTTOM_MARGIN = 16
+PANEL_COLUMNS = 2  # four scores fit half a row: the tall board needs no taller panel
+
+
+def seat_face(seat: int, lat: Lattice, highlighted: bool = False) -> Face:
+    """How a seat's tiles look; the last placement gets a wide rim."""
+    if highlighted:
+        return Face(SEAT[seat], HIGHLIGHT, max(3.0, 0.085 * lat.w))
+    return Face(SEAT[seat], SEAT_EDGE[seat], max(1.5, 0.025 * lat.w))
+
+
+def golden_face(lat: Lattice) -> Face:
+    return Face(GOLDEN_CELL, GOLDEN, max(2.0, 0.04 * lat.w))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLayout:
+    """Where things go on the board image for a number of players."""
+
+    lattice: Lattice
+    width: int
+    height: int
+    panel_y: int
+
+
+@cache
+def layout(players: int) -> BoardLayout:
+    area = board_layout().area
+    halves = [2 * h.q + h.r for h in area.cells]  # a cell's x, in half cell widths
+    rs = [h.r for h in area.cells]
+    across = (max(halves) - min(halves)) // 2 + 1
+    lat = Lattice.for_width((WIDTH - 2 * SIDE_MARGIN) // across)
+    # Centre the cells across the image.
+    left = WIDTH // 2 - (lat.w // 2) * (max(halves) + min(halves)) // 2
+    top = TOP_MARGIN + round(lat.ry) - min(rs) * lat.v
+    lat = lat.at(left, top)
+    board_bottom = top + max(rs) * lat.v + round(lat.ry)
+    panel_y = board_bottom + PANEL_TOP
+    height = panel_y + rows_height(players, PANEL_COLUMNS) + BOTTOM_MARGIN
+    return BoardLayout(lat, WIDTH, height, panel_y)
+
+
+@cache
+def tower_base(lat: Lattice, height: str) -> Sprite:
+    """A tower's cell without its token: dark stone with battlements if tall, light
+    stone if short."""
+    return _tower(lat, height, None)
+
+
+@cache
+def tower_sprite(lat: Lattice, height: str, colour: Colour, value: int, dark: bool) -> Sprite:
+    """A tower with its token: the colour's symbol, the value on a light or dark disc."""
+    return _tower(lat, height, (colour, value, dark))
+
+
+def _tower(lat: Lattice, height: str, token: tuple[Colour, int, bool] | None) -> Sprite:
+    tall = height == TALL
+    half = lat.w / 2
+    if tall:
+        face = Face(TALL_STONE, STONE_DARK, 0.07 * lat.w)
+    else:
+        face = Face(SHORT, STONE_LIGHT, 0.03 * lat.w)
+    hw, hh = int(lat.rx) + 2, int(lat.ry) + 2
+    win = Window(-hw, -hh, hw + 1, hh + 1, PAPER)
+    draw_face(win, lat, 0, 0, face)
+    cx, cy = win.ss((0, 0))
+    draw = win.draw
+    if tall:  # battlements round the top, so a tall tower reads as tall without colour
+        for k in range(6):
+            a = math.pi * k / 3
+            mx, my = cx + 0.74 * half * SS * math.cos(a), cy + 0.74 * half * SS * math.sin(a)
+            m = 0.1 * half * SS
+            draw.rectangle((mx - m, my - m, mx + m, my + m), fill=STONE_LIGHT)
+    if token is not None:
+        colour, value, dark = token
+        fill = SYMBOL[colour]  # the colour always reads; the disc tells the side
+        draw_symbol(draw, colour, cx, cy, 0.62 * half * SS, fill, face.fill)
+        r_disc = 0.32 * half * SS
+        disc = TOKEN_DARK if dark else TOKEN_LIGHT
+        draw.ellipse((cx - r_disc, cy - r_disc, cx + r_disc, cy + r_disc), fill=disc)
+        size = round(0.46 * half * SS)
+        draw.text((cx, cy + 0.02 * half * SS), str(value), font=font(size),
+                  fill=WHITE if dark else INK, anchor="mm")  # fmt: skip
+    win.mask_polygon(lat.corners(0, 0, 1 - 1.0 / half))
+    return win.sprite(GAME)
+
+
+@cache
+def background(towers: frozenset[tuple[Hex, str]], players: int) -> Image.Image:
+    """The empty board: labelled cells, golden spaces, the bases of the towers in use."""
+    lay = layout(players)
+    lat = lay.lattice
+    where = dict(towers)
+    golden = board_layout().golden
+    gold = golden_face(lat)
+
+    def tower(h: Hex) -> Sprite | None:
+        height = where.get(h)
+        return None if height is None else tower_base(lat, height)
+
+    def face(h: Hex) -> Face:
+        return gold if h in golden else EMPTY_FACE
+
+    img = empty_board((lay.width, lay.height), board_layout().area, lat, tower, face)
+    return quantize(img, GAME)
+
+
+@lru_cache(maxsize=8192)
+def _placement(text: str) -> SpezialPlacement:
+    return parse_spezial_placement(text, board_layout().area)
+
+
+def placed_tiles(view: SpezialView) -> list[tuple[int, Hex, Hex]]:
+    """The tiles on the board as (seat, cell, cell), from the moves, checked against the
+    board."""
+    tiles = []
+    for text in view.moves:
+        p = _placement(text)
+        seat = view.board.get(p.cell1)
+        if seat is not None and view.board.get(p.cell2) == seat:
+            tiles.append((seat, p.cell1, p.cell2))
+    return tiles
+
+
+def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
+    """The board image (in the palette)."""
+    lay = layout(view.players)
+    lat = lay.lattice
+    key = frozenset((h, t.height) for h, t in view.towers.items())
+    img = background(key, view.players).copy()
+    golden = board_layout().golden
+    last: set[Hex] = set()
+    if view.last_placement is not None:
+        last = {view.last_placement.cell1, view.last_placement.cell2}
+    faces = {h: seat_face(s, lat, h in last) for h, s in view.board.items()}
+    for h, s in view.board.items():
+        cx, cy = lat.centre(h)
+        ring = GOLDEN_MARK[s] if h in golden else None
+        cell_sprite(lat, faces[h], ring=ring, game=GAME).paste(img, cx, cy)
+    tiles = placed_tiles(view)
+    partner: dict[Hex, Hex] = {}
+    for _, a, b in tiles:
+        partner[a], partner[b] = b, a
+    # Chains first: a tile's own joint is pasted last, so its outline stays whole.
+    for h, s in view.board.items():
+        for d in JOINT_DIRECTIONS:
+            dq, dr = DIRECTIONS[d]
+            n = Hex(h.q + dq, h.r + dr)
+            if view.board.get(n) == s and partner.get(h) != n:
+                cx, cy = lat.centre(h)
+                joint_sprite(lat, d, faces[h], faces[n], SEAT[s], GAME).paste(img, cx, cy)
+    for _, a, b in tiles:
+        a, b, d = joint_order(a, b)
+        cx, cy = lat.centre(a)
+        joint_sprite(lat, d, faces[a], faces[b], game=GAME).paste(img, cx, cy)
+    for h, t in view.towers.items():
+        cx, cy = lat.centre(h)
+        tower_sprite(lat, t.height, t.colour, t.value, t.dark).paste(img, cx, cy)
+    draw_panel(Canvas(img, GAME), view, names, lay.panel_y)
+    return img
+
+
+SWATCH = Lattice.for_width(22)
+
+
+def side_rows(view: SpezialView, names: Sequence[str]) -> list[SideRow]:
+    """The panel's rows, one per seat."""
+    return [
+        SideRow(
+            (names[s],),
+            view.scores[s],
+            0 if view.to_move == s else None,
+            swatch=seat_face(s, SWATCH),
+            tiles_left=view.tiles_left[s],
+        )
+        for s in range(view.players)
+    ]
+
+
+def track_length(view: SpezialView) -> int:
+    """Spezial tracks have no end: bars run to the best score on the table (at least 10)."""
+    return max([10, *(max(sc.values()) for sc in view.scores)])
+
+
+def draw_panel(canvas: Canvas, view: SpezialView, names: Sequence[str], y: int) -> None:
+    """The score panel below the board, from ``y`` down."""
+    rows = side_rows(view, names)
+    width = WIDTH - 2 * PANEL_X
+    top = track_length(view)
+    draw_rows(canvas, PANEL_X, y, width, rows, SCORE_COLOURS, top, columns=PANEL_COLUMNS)

@@ -1,0 +1,156 @@
+"""Colours of every image, and the fixed PNG palette made from them.
+
+Images are drawn in RGB (with smooth edges) and then mapped onto one fixed palette, which
+is fast and keeps the PNG small. The palette holds each colour below and the blends
+between colours that meet at an edge, so the smooth edges survive the mapping.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PIL import Image
+
+from engine.spezial import SCORE_COLOURS as SPEZIAL_COLOURS
+from engine.tiles import Colour
+
+RGB = tuple[int, int, int]
+
+# --- the table ---------------------------------------------------------------------------
+PAPER: RGB = (226, 216, 194)  # behind the board and the panel; the gaps between cells
+EMPTY: RGB = (246, 240, 226)  # an empty cell
+EMPTY_EDGE: RGB = (196, 182, 152)
+LABEL: RGB = (104, 90, 68)  # cell labels on empty cells
+ROW_LABEL: RGB = (120, 104, 80)
+INK: RGB = (40, 36, 32)  # names and numbers
+SOFT_INK: RGB = (120, 110, 96)
+TRACK: RGB = (204, 192, 166)  # an unfilled score track
+PANEL: RGB = (238, 231, 214)  # a panel row
+TURN: RGB = (214, 40, 120)  # the arrow at the player to move
+LOWEST: RGB = (214, 40, 120)  # the frame round a side's lowest colours
+WHITE: RGB = (255, 255, 255)
+
+# --- Genial ------------------------------------------------------------------------------
+TILE: RGB = (36, 38, 46)  # a placed tile's face
+HIGHLIGHT: RGB = (236, 28, 132)  # the rim round the last placement
+PRINTED: RGB = (92, 72, 56)  # a start symbol's printed cell
+PRINTED_EDGE: RGB = (236, 200, 120)
+
+SYMBOL: dict[Colour, RGB] = {
+    Colour.RED: (226, 44, 48),
+    Colour.GREEN: (46, 170, 72),
+    Colour.BLUE: (38, 112, 226),
+    Colour.ORANGE: (246, 134, 22),
+    Colour.YELLOW: (250, 214, 30),
+    Colour.PURPLE: (156, 72, 206),
+}
+# --- Genial Spezial ----------------------------------------------------------------------
+SEAT: tuple[RGB, ...] = ((212, 44, 52), (40, 42, 50), (250, 250, 246), (244, 194, 36))
+SEAT_EDGE: tuple[RGB, ...] = ((150, 24, 30), (12, 12, 16), (120, 120, 120), (170, 120, 10))
+GOLDEN: RGB = (232, 178, 40)
+#: The mark of a covered golden space on each seat's tiles (gold does not show on yellow).
+GOLDEN_MARK: tuple[RGB, ...] = (GOLDEN, GOLDEN, GOLDEN, (150, 96, 10))
+GOLDEN_CELL: RGB = (250, 228, 160)
+TALL: RGB = (96, 90, 86)
+SHORT: RGB = (160, 154, 146)
+STONE_DARK: RGB = (64, 60, 58)
+STONE_LIGHT: RGB = (124, 118, 112)
+TOKEN_LIGHT: RGB = (255, 255, 255)
+TOKEN_DARK: RGB = (20, 20, 24)
+
+_COMMON: tuple[RGB, ...] = (
+    PAPER, EMPTY, EMPTY_EDGE, LABEL, ROW_LABEL, INK, SOFT_INK, TRACK, PANEL, TURN, WHITE,
+    HIGHLIGHT, GOLDEN, (0, 0, 0),
+)  # fmt: skip
+_GENIAL: tuple[RGB, ...] = (TILE, PRINTED, PRINTED_EDGE, *SYMBOL.values())
+_SPEZIAL: tuple[RGB, ...] = (
+    *SEAT, *SEAT_EDGE, GOLDEN_MARK[3], GOLDEN_CELL, TALL, SHORT, STONE_DARK,
+    STONE_LIGHT, TOKEN_LIGHT, TOKEN_DARK, *(SYMBOL[c] for c in SPEZIAL_COLOURS),
+)  # fmt: skip
+
+# Colours that meet at an edge somewhere; blends between them go into the palette.
+_COMMON_PAIRS: list[tuple[RGB, RGB]] = [
+    (PAPER, EMPTY), (PAPER, EMPTY_EDGE), (EMPTY, EMPTY_EDGE), (EMPTY, LABEL),
+    (PAPER, ROW_LABEL), (PAPER, PANEL), (PANEL, INK), (PANEL, SOFT_INK), (PANEL, TURN),
+    (PANEL, TRACK), (PAPER, INK), (PAPER, TURN), (PAPER, SOFT_INK), (PANEL, WHITE),
+    (PAPER, GOLDEN),
+]  # fmt: skip
+_GENIAL_PAIRS: list[tuple[RGB, RGB]] = [
+    *((bg, c) for bg in (TILE, PRINTED, PANEL) for c in SYMBOL.values()),
+    (PAPER, TILE), (TILE, HIGHLIGHT), (PAPER, HIGHLIGHT), (PAPER, PRINTED),
+    (PRINTED, PRINTED_EDGE), (PAPER, PRINTED_EDGE), (PANEL, TILE), (TILE, WHITE),
+    *((WHITE, c) for c in SYMBOL.values()), (WHITE, INK), (WHITE, LOWEST), (PANEL, LOWEST),
+]  # fmt: skip
+_SPEZIAL_PAIRS: list[tuple[RGB, RGB]] = [
+    *((PAPER, s) for s in SEAT), *((s, e) for s, e in zip(SEAT, SEAT_EDGE, strict=True)),
+    *((PAPER, e) for e in SEAT_EDGE), *((PANEL, e) for e in SEAT_EDGE),
+    *((PANEL, s) for s in SEAT), *((s, m) for s, m in zip(SEAT, GOLDEN_MARK, strict=True)),
+    (PAPER, HIGHLIGHT), *((e, HIGHLIGHT) for e in SEAT_EDGE),
+    (PAPER, GOLDEN), (EMPTY, GOLDEN), (GOLDEN_CELL, PAPER), (GOLDEN_CELL, GOLDEN),
+    (GOLDEN_CELL, LABEL), (TALL, PAPER), (SHORT, PAPER), (TALL, STONE_DARK),
+    (SHORT, STONE_LIGHT), (STONE_DARK, PAPER), (TALL, STONE_LIGHT), (STONE_LIGHT, PAPER),
+    (TOKEN_LIGHT, INK),
+    (TOKEN_DARK, WHITE), (WHITE, INK), (WHITE, LOWEST), (PANEL, LOWEST),
+    *((WHITE, SYMBOL[c]) for c in SPEZIAL_COLOURS),
+    *((bg, SYMBOL[c]) for bg in (TALL, SHORT, PANEL) for c in SPEZIAL_COLOURS),
+    *((SYMBOL[c], TOKEN_LIGHT) for c in SPEZIAL_COLOURS),
+    *((SYMBOL[c], TOKEN_DARK) for c in SPEZIAL_COLOURS),
+]  # fmt: skip
+# Two steps between two colours smooth an edge well enough; more would cost PNG bytes.
+_BLEND_STEPS = (1 / 3, 2 / 3)
+_GREYS = 16
+MIN_SPACING = 10.0  # between two palette entries (RGB distance), see palette_colours
+GAMES = ("genial", "spezial")
+
+
+def _distance(a: RGB, b: RGB) -> float:
+    return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
+
+
+def _blend(a: RGB, b: RGB, t: float) -> RGB:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def palette_colours(game: str) -> list[RGB]:
+    """The palette of one game's images (``"genial"`` or ``"spezial"``): base colours,
+    then blends, then a grey ramp; at most 256.
+
+    A blend close to a colour already there is left out: Pillow maps a pixel onto the
+    palette through boxes of nearby colours, and two entries that close could take each
+    other's pixels (a theme colour must come out exactly as itself).
+
+    Raises:
+        ValueError: for an unknown game, or if the theme needs more than 256 colours.
+    """
+    if game not in GAMES:
+        raise ValueError(f"no palette for game {game!r}")
+    base, pairs = (_GENIAL, _GENIAL_PAIRS) if game == "genial" else (_SPEZIAL, _SPEZIAL_PAIRS)
+    colours: list[RGB] = list(dict.fromkeys((*_COMMON, *base)))
+    extra = [_blend(a, b, t) for a, b in (*_COMMON_PAIRS, *pairs) for t in _BLEND_STEPS]
+    extra += [(g, g, g) for g in (round(255 * k / (_GREYS - 1)) for k in range(_GREYS))]
+    for rgb in extra:
+        if all(_distance(rgb, c) >= MIN_SPACING for c in colours):
+            colours.append(rgb)
+    if len(colours) > 256:
+        raise ValueError(f"the palette needs {len(colours)} colours; a PNG palette holds 256")
+    return colours
+
+
+@cache
+def palette_image(game: str) -> Image.Image:
+    """A 1x1 palette image holding :func:`palette_colours`, for ``Image.quantize``."""
+    colours = palette_colours(game)
+    flat = [v for rgb in colours for v in rgb]
+    flat += list(colours[0]) * (256 - len(colours))
+    img = Image.new("P", (1, 1))
+    img.putpalette(flat)
+    return img
+
+
+def quantize(img: Image.Image, game: str) -> Image.Image:
+    """An RGB image mapped onto ``game``'s palette (nearest colour, no dithering)."""
+    return img.quantize(palette=palette_image(game), dither=Image.Dither.NONE)
