@@ -2,6 +2,12 @@
 
 The token comes from the environment variable the config names and is never logged: the
 log handler blanks it out of every line, whoever writes it.
+
+Setting up: create an application in Discord's developer portal, add a bot (no privileged
+intent is needed), put its token in ``GENIAL_DISCORD_TOKEN`` and invite it with the scopes
+``bot`` and ``applications.commands`` and the permissions View Channels, Send Messages,
+Embed Links and Attach Files (with ``threads = true`` also Create Public Threads and Send
+Messages in Threads). The slash commands are registered at every start.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 
 from bot import discord_commands
-from bot.commands import AddBot, CommandError, Join, SetOption, parse_command
+from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
 from bot.discord_messages import edit_kwargs, send_kwargs
 from bot.discord_views import TableButton, view_for
 from bot.outbound import Button, Chat, Outbound, User
@@ -100,11 +100,14 @@ def _title(channel: Any) -> str:
     return f"#{name} ({guild.name})" if guild is not None else f"#{name}"
 
 
-def _opens_table(command: str) -> bool:
+def _opening(command: str) -> Command | None:
+    """The command, if it opens a table where there is none (joining, seating a computer
+    player, setting an option)."""
     try:
-        return isinstance(parse_command(command), Join | AddBot | SetOption)
+        parsed = parse_command(command)
     except CommandError:
-        return False
+        return None
+    return parsed if isinstance(parsed, Join | AddBot | SetOption) else None
 
 
 class GenialClient(discord.Client):
@@ -285,7 +288,8 @@ class GenialClient(discord.Client):
         channel = interaction.channel
         if not self.threads or not isinstance(channel, discord.TextChannel):
             return chat
-        if not _opens_table(command):
+        opening = _opening(command)
+        if opening is None:
             return chat
         service, gathering = self.service, self._tables.gathering.get(chat)
 
@@ -299,9 +303,10 @@ class GenialClient(discord.Client):
             gathering
             and there is not None
             and there.status == LOBBY
-            and len(there.seats) < MAX_SEATS
-            and not command.startswith("/option")
+            and (len(there.seats) < MAX_SEATS or not isinstance(opening, Join))
         ):
+            # The table gathering players in this channel's newest thread: joining it
+            # beats opening a second one (a full one lets /join open a new thread).
             return gathering
         texts = Texts(service.settings.language)
         name = texts("discord.thread_name", name=interaction.user.display_name)[:100]

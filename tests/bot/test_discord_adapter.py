@@ -195,10 +195,13 @@ async def test_a_table_in_its_own_thread(tmp_path: Path) -> None:
         await bob.click(announcement, label="Join")
         # /join in the channel joins the table that is gathering, rather than a new one.
         await cy.slash(w.channel, "join")
+        # ... and so does an option set there.
+        await ada.slash(w.channel, "option", setting="hints", value="on")
         assert len(w.channel.threads) == 1
         assert w.service.table(w.chat) is None
         table = w.table(str(thread.id))
         assert [s.name for s in table.seats] == ["Ada", "Bob", "Cy"]
+        assert table.options.hints is True
         # The game is played in the thread.
         await ada.slash(thread, "start")
         turn = thread.history()[-1]

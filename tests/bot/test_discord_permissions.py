@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -170,4 +171,11 @@ async def test_help_and_rules_answer_privately_board_and_score_publicly(tmp_path
         assert "Genial after 0 moves." in text(w.last_public())
         await w.person("Cy").slash(w.channel, "score")
         assert text(w.last_public()).startswith("Scores, Genial, after 0 moves:")
-        assert len(w.public()) == seen + 2
+        # The record as a file; the draw order (which would tell the racks) stays out.
+        await w.person("Cy").slash(w.channel, "export")
+        [record] = w.last_public().attachments
+        assert record.filename.endswith(".json")
+        data = json.loads(await record.read())
+        assert (data["game"], data["players"], data["moves"]) == ("genial", 2, [])
+        assert "bag" not in data
+        assert len(w.public()) == seen + 3
