@@ -22,7 +22,7 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "computer": frozenset({"levels", "default"}),
     "console": frozenset({"images", "name"}),
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
-    "discord": frozenset({"token_env"}),
+    "discord": frozenset({"token_env", "threads", "dm"}),
 }
 
 
@@ -55,6 +55,11 @@ class Settings:
     telegram_token_env: str = "GENIAL_TELEGRAM_TOKEN"
     discord_token_env: str = "GENIAL_DISCORD_TOKEN"
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    #: Discord: open a thread for each new table instead of playing in the channel itself.
+    discord_threads: bool = False
+    #: Discord: also send racks by direct message to players who did not ask (ephemeral
+    #: answers reach only the person who clicked or typed).
+    discord_dm: bool = False
     source: str = field(default="(defaults)", compare=False)
 
     def token(self, platform: str, environ: Mapping[str, str] | None = None) -> str | None:
@@ -68,6 +73,12 @@ def _text(section: str, key: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{section}.{key} must be a non-empty text")
     return value.strip()
+
+
+def _switch(section: str, key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{section}.{key} must be true or false")
+    return value
 
 
 def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Settings:
@@ -125,6 +136,9 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
                 out[f"{platform}_token_env"] = _text(platform, "token_env", section["token_env"])
         if "telegram" in data:
             out["telegram"] = _parse_telegram(data["telegram"])
+        for key in ("threads", "dm"):
+            if key in data.get("discord", {}):
+                out[f"discord_{key}"] = _switch("discord", key, data["discord"][key])
     except ConfigError as exc:
         raise ConfigError(f"{where}{exc}") from None
     settings = Settings(**out)
