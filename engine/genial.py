@@ -52,6 +52,10 @@ _COLOUR_OF = {c.index: c for c in COLOURS}
 _TILE_INDEXES: dict[Tile, tuple[int, int]] = {}
 
 
+def _by_name(item: tuple[Tile, int]) -> str:
+    return item[0].name
+
+
 def _tile_indexes(tile: Tile) -> tuple[int, int]:
     pair = _TILE_INDEXES.get(tile)
     if pair is None:
@@ -469,7 +473,7 @@ class GenialGame:
         if racks is None and view.rack is None:
             raise ValueError("a spectator's view needs the racks given")
         game = cls(view.players, view.mode, seed=0)
-        pool: list[Tile] = [t for t, n in sorted(view.unseen.items()) for _ in range(n)]
+        pool: list[Tile] = [t for t, n in sorted(view.unseen.items(), key=_by_name) for _ in range(n)]
         if racks is not None:
             for s, r in enumerate(racks):
                 if s != view.seat:

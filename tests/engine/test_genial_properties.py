@@ -164,3 +164,28 @@ def test_legal_placements_are_exactly_the_placements_that_pass_the_checks(
                 brute.add(move.canonical())
     assert brute == set(game.legal_placements())
     assert brute == {m for m, _ in game.placements_with_points()}
+
+
+@settings(max_examples=15, deadline=None)
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 40))
+def test_a_determinisation_agrees_with_the_view_it_came_from(
+    setup: tuple[int, str], seed: int, steps: int
+) -> None:
+    players, mode = setup
+    game = GenialGame(players, mode, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    seat = game.to_move
+    view = game.view(seat)
+    sample = GenialGame.from_view(view, random.Random(seed + 1))
+    # The same position as far as the seat can tell, and the hidden tiles are the unseen ones.
+    assert sample.view(seat) == view
+    hidden = Counter(sample.bag.order())
+    for s, rack in enumerate(sample.racks):
+        if s != seat:
+            hidden.update(rack)
+    assert dict(hidden) == view.unseen
+    assert sample.legal_moves() == game.legal_moves()
