@@ -49,9 +49,10 @@ def test_match_sums_up_every_game(players: int, mode: str | None) -> None:
     assert result["games"] == 2
     assert sum(result["wins"].values()) + result["draws"] == 2
     assert set(result["wins"]) == set(result["mean_score"]) == {"greedy", "random"}
+    # Timings are reported, never judged here (a loaded machine makes any bound flaky).
     for timing in result["seconds_per_move"].values():
         assert timing["moves"] > 0
-        assert 0 <= timing["mean"] <= timing["p95"] or timing["moves"] < 20
+        assert timing["mean"] >= 0 and timing["p95"] >= 0
 
 
 def test_match_is_reproducible_and_labels_one_level_twice() -> None:
