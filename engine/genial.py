@@ -473,7 +473,9 @@ class GenialGame:
         if racks is None and view.rack is None:
             raise ValueError("a spectator's view needs the racks given")
         game = cls(view.players, view.mode, seed=0)
-        pool: list[Tile] = [t for t, n in sorted(view.unseen.items(), key=_by_name) for _ in range(n)]
+        pool: list[Tile] = [
+            t for t, n in sorted(view.unseen.items(), key=_by_name) for _ in range(n)
+        ]
         if racks is not None:
             for s, r in enumerate(racks):
                 if s != view.seat:
