@@ -4,7 +4,7 @@ board PNG for the chat, the rack PNG for the next player), with many tables in o
 Computer thinking is excluded: people play both seats. Prints the figures; the goal of
 issue 6 is a p95 of at most 50 ms with 200 tables open.
 
-    .venv/bin/python benchmarks/bot_turn.py [--tables 200] [--turns 600]
+    .venv/bin/python benchmarks/bench_bot_turn.py [--tables 200] [--turns 600]
 """
 
 from __future__ import annotations
