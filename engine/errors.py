@@ -6,6 +6,9 @@ table's language. Reasons are short snake_case strings listed in :data:`REASONS`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 # Every reason the engine can give, so the bot's message catalogue can cover them all.
 REASONS: frozenset[str] = frozenset(
     {
@@ -77,3 +80,14 @@ class InvalidRecord(EngineError, ValueError):
 
     def __init__(self, detail: str) -> None:
         super().__init__("invalid_record", "", detail)
+
+
+@contextmanager
+def at_move(number: int) -> Iterator[None]:
+    """Mark an engine error raised inside with the 0-based ``number`` of the move (replays
+    report which move of a record failed)."""
+    try:
+        yield
+    except EngineError as exc:
+        exc.move_number = number
+        raise

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.errors import EngineError, GameOver, IllegalMove, NotYourTurn
+from engine.errors import GameOver, IllegalMove, NotYourTurn, at_move
 from engine.events import (
     BonusEarned,
     BonusLost,
@@ -561,15 +561,7 @@ class GenialGame:
         """
         if self.awaiting == "swap":
             raise IllegalMove("swap_pending", self._describe(move))
-        index = self.area.index
-        i = index.get(move.cell1, -1)
-        j = index.get(move.cell2, -1)
-        if i < 0 or j < 0:
-            raise IllegalMove("outside_area", repr(move))
-        if i == j:
-            raise IllegalMove("same_cell", self._describe(move))
-        if j not in self.area.neighbours[i]:
-            raise IllegalMove("not_adjacent", self._describe(move))
+        i, j = self.area.pair(move.cell1, move.cell2, self._describe(move))
         if self.board[i] != EMPTY or self.board[j] != EMPTY:
             raise IllegalMove("occupied", self._describe(move))
         tile = Tile.of(move.first, move.second)
@@ -737,11 +729,8 @@ class GenialGame:
         """
         game = cls(players, mode, bag, seed)
         for n, text in enumerate(moves):
-            try:
-                game.play(parse_genial_move(text, game.area))
-            except EngineError as exc:
-                exc.move_number = n
-                raise
+            with at_move(n):
+                game.play_text(text)
         return game
 
     def record(self, with_bag: bool = True) -> dict[str, object]:

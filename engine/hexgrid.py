@@ -157,6 +157,23 @@ class Area:
     def adjacent(self, i: int, j: int) -> bool:
         return j in self.neighbours[i]
 
+    def pair(self, cell1: Hex, cell2: Hex, text: str = "") -> tuple[int, int]:
+        """The indexes of two cells that a tile may cover: both in the area and adjacent.
+
+        Raises:
+            IllegalMove: ``outside_area``, ``same_cell`` or ``not_adjacent`` (``text`` is
+                the move as written, for the message).
+        """
+        i = self.index.get(cell1, -1)
+        j = self.index.get(cell2, -1)
+        if i < 0 or j < 0:
+            raise IllegalMove("outside_area", text or repr((cell1, cell2)))
+        if i == j:
+            raise IllegalMove("same_cell", text)
+        if j not in self.neighbours[i]:
+            raise IllegalMove("not_adjacent", text)
+        return i, j
+
     def row_sizes(self) -> Sequence[int]:
         sizes: dict[int, int] = {}
         for h in self.cells:

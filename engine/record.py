@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine.errors import EngineError, InvalidRecord, NotationError
+from engine.errors import InvalidRecord, NotationError, at_move
 from engine.events import Event
 from engine.genial import MODES, GenialGame
 from engine.hexgrid import Area, Hex
@@ -169,11 +169,8 @@ def replay(record: Record) -> Game:
     """
     game = new_game(record)
     for n, text in enumerate(record.moves):
-        try:
+        with at_move(n):
             game.play_text(text)
-        except EngineError as exc:
-            exc.move_number = n
-            raise
     return game
 
 

@@ -21,7 +21,7 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
-from engine.errors import EngineError, GameOver, IllegalMove, InvalidRecord, NotYourTurn
+from engine.errors import GameOver, IllegalMove, InvalidRecord, NotYourTurn, at_move
 from engine.events import (
     Event,
     GameEnded,
@@ -592,15 +592,7 @@ class SpezialGame:
         """
         if not isinstance(move, SpezialPlacement):
             raise TypeError(f"not a Genial Spezial placement: {move!r}")
-        index = self.area.index
-        i = index.get(move.cell1, -1)
-        j = index.get(move.cell2, -1)
-        if i < 0 or j < 0:
-            raise IllegalMove("outside_area", repr(move))
-        if i == j:
-            raise IllegalMove("same_cell", self._describe(move))
-        if j not in self.area.neighbours[i]:
-            raise IllegalMove("not_adjacent", self._describe(move))
+        i, j = self.area.pair(move.cell1, move.cell2, self._describe(move))
         board = self.board
         if board[i] == TOWER or board[j] == TOWER:
             raise IllegalMove("tower", self._describe(move), "towers occupy their cells")
@@ -776,11 +768,8 @@ class SpezialGame:
         """
         game = cls(players, tokens, seed)
         for n, text in enumerate(moves):
-            try:
+            with at_move(n):
                 game.play_text(text)
-            except EngineError as exc:
-                exc.move_number = n
-                raise
         return game
 
     def record(self, with_bag: bool = True) -> dict[str, object]:
