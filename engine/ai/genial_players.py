@@ -71,8 +71,9 @@ def determinise(view: GenialView, rng: random.Random) -> GenialGame:
     if view.rack is None or view.seat is None:
         raise ValueError("a computer player needs the view of a seat, not a spectator's")
     own = tuple(sorted(view.rack, key=tile_order))
-    # from_view deals the unseen tiles itself; give it none and deal them here, in an
-    # order fixed by the tiles alone.
+    # from_view would deal the unseen tiles itself, in the order of sorted(view.unseen),
+    # which raises TypeError (colours have no order); give it none and deal them here, in
+    # an order fixed by the tiles alone.
     game = GenialGame.from_view(dataclasses.replace(view, rack=own, unseen={}), rng)
     pool = [t for t in TILE_KINDS for _ in range(view.unseen.get(t, 0))]
     rng.shuffle(pool)
