@@ -12,6 +12,7 @@ give the same move.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from engine.ai import genial_players, spezial_players
@@ -31,17 +32,23 @@ def check_level(level: str) -> None:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
 
 
-def choose_move(view: View, level: str = "greedy", seed: int | None = None) -> Move:
+def choose_move(
+    view: View, level: str = "greedy", seed: int | None = None, *, deadline: float | None = None
+) -> Move:
     """The move the computer player of ``level`` makes for ``view.seat``.
 
     Args:
         view: the view of the seat to move (never a spectator's, never the full game).
         level: one of :data:`LEVELS`.
         seed: makes the choice reproducible (None: a fresh random choice where it matters).
+        deadline: seconds after which ``strong`` stops looking at further candidates and
+            plays the best found so far (None: it searches its fixed budget, about 0.1 s on
+            a 2-player board, and the choice depends on the view and seed alone).
 
     Raises:
         ValueError: for an unknown level, a spectator's view, a game that is over, or a
             view whose seat is not to move.
+        TypeError: if ``view`` is not a Genial or Genial Spezial view.
     """
     check_level(level)
     rng = random.Random(seed)
@@ -50,13 +57,15 @@ def choose_move(view: View, level: str = "greedy", seed: int | None = None) -> M
             return genial_players.random_move(view, rng)
         if level == "greedy":
             return genial_players.greedy_move(view, rng)
-        return genial_players.strong_move(view, rng)
+        config = dataclasses.replace(genial_players.DEFAULT_STRONG, deadline=deadline)
+        return genial_players.strong_move(view, rng, config)
     if isinstance(view, SpezialView):
         if level == "random":
             return spezial_players.random_move(view, rng)
         if level == "greedy":
             return spezial_players.greedy_move(view, rng)
-        return spezial_players.strong_move(view, rng)
+        spezial = dataclasses.replace(spezial_players.DEFAULT_SPEZIAL, deadline=deadline)
+        return spezial_players.strong_move(view, rng, spezial)
     raise TypeError(f"not a game view: {type(view).__name__}")
 
 
@@ -65,7 +74,7 @@ def best_moves(view: View, n: int = 3) -> list[tuple[Move, float]]:
     hints; values compare only within one call).
 
     Raises:
-        ValueError: as :func:`choose_move`.
+        ValueError, TypeError: as :func:`choose_move`.
     """
     if isinstance(view, GenialView):
         return list(genial_players.best_moves(view, n))

@@ -6,12 +6,16 @@ a full game from it only by dealing the tiles it has not seen at random
 
 - ``greedy`` looks one placement ahead with the heuristic of :mod:`engine.ai.evaluation`
   and swaps whenever a swap is offered (the rack then shows none of its lowest colours).
-- ``strong`` takes greedy's best candidate placements, plays each out to the end of its
-  turn (bonus placements included), and scores the result by what it gained, minus what
-  the next player can expect to score in reply, plus what it can expect to score itself
-  next turn. The expectations are over the racks that the tiles not yet seen can form
-  (exact hypergeometric expectations, as if averaging over every deal of the unseen
-  tiles), so the player weighs what a move leaves open for the opponents.
+- ``strong`` searches greedy's best placements plus its best placements on the cells
+  where the next player could score most (blocking moves). It plays each candidate out to
+  the end of its turn (bonus placements and the swap decision included) and scores it by
+  what the turn gained, minus what the next player can expect to score in reply, plus what
+  it can expect to score itself next turn, after each of the next player's likeliest best
+  replies. The expectations are over the racks the unseen tiles can form, computed exactly
+  (hypergeometric: the chance that each kind of tile is the best one a rack drawn from the
+  unseen tiles holds), which is what averaging over every deal of the unseen tiles would
+  give, without sampling noise. Its swap decision compares the expected best placement
+  next turn with the rack kept and swapped.
 """
 
 from __future__ import annotations
@@ -67,8 +71,9 @@ def determinise(view: GenialView, rng: random.Random) -> GenialGame:
     if view.rack is None or view.seat is None:
         raise ValueError("a computer player needs the view of a seat, not a spectator's")
     own = tuple(sorted(view.rack, key=tile_order))
-    # from_view deals the unseen tiles itself; give it none and deal them here, in an
-    # order fixed by the tiles alone.
+    # from_view would deal the unseen tiles itself, in the order of sorted(view.unseen),
+    # which raises TypeError (colours have no order); give it none and deal them here, in
+    # an order fixed by the tiles alone.
     game = GenialGame.from_view(dataclasses.replace(view, rack=own, unseen={}), rng)
     pool = [t for t in TILE_KINDS for _ in range(view.unseen.get(t, 0))]
     rng.shuffle(pool)
@@ -170,17 +175,17 @@ class StrongConfig:
     """The budget and weights of the strong player."""
 
     #: How many of greedy's best placements are searched.
-    candidates: int = 12
+    candidates: int = 16
     #: Also search the own best placements on each of this many cells where the next
     #: player could score most (blocking moves that greedy ranks low).
-    blocks: int = 0
+    blocks: int = 4
     #: For how many of the next player's likeliest best tiles its reply is played out, to
     #: see what it takes away from the own next turn (0: ignore what it takes away).
-    replies: int = 0
+    replies: int = 4
     #: Weight of the next player's expected best reply (what a move leaves open).
     threat: float = 1.0
     #: Weight of the own expected best placement next turn.
-    potential: float = 0.5
+    potential: float = 0.6
     #: What a bonus placement earned next turn counts for in that expectation, in points of
     #: the lowest colour (the turn itself counts the bonus placements it really makes).
     plan_bonus: float = 0.0

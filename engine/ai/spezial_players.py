@@ -4,9 +4,10 @@ Genial Spezial hides nothing (no racks, face-up tokens), so a view holds the who
 and :meth:`SpezialGame.from_view` rebuilds it exactly; the players still take only the view.
 
 - ``greedy`` plays the placement worth most now: points valued as in Genial (a point counts
-  more the lower its colour stands, as the lowest colour decides), and, among placements
-  that score nothing, one that makes a chain touch its first tower (the seed of later
-  scoring).
+  more the lower its colour stands, as the lowest colour decides); a random one among
+  equals. (Rewarding placements that make a chain touch its first tower made it much
+  weaker: a tile that joins a chain which has scored its towers already scores less than
+  one that starts a new chain, as every chain scores the towers it connects anew.)
 - ``strong`` takes greedy's best candidates and looks three placements deep: its own, the
   next player's best replies (as greedy would rank them), then its own best answer, and
   keeps the candidate whose worst reply leaves it best off. Scoring a tower flips its token
@@ -28,7 +29,6 @@ from engine.events import GoldenPoint
 from engine.moves import SpezialPlacement
 from engine.spezial import SpezialGame, SpezialView
 
-EMPTY = -1
 WIN = 1000.0
 #: Points per placement beyond this are valued as this many (they never come up).
 MAX_POINTS = 40
@@ -40,8 +40,6 @@ class SpezialWeights:
 
     #: ``tau`` of the concave point value ``g(x) = -tau * exp(-x / tau)``.
     tau: float = 4.0
-    #: The value of a placement that makes one of the seat's chains touch its first tower.
-    seed: float = 0.3
 
 
 DEFAULT_SPEZIAL_WEIGHTS = SpezialWeights()
@@ -96,69 +94,18 @@ def placement_key(p: SpezialPlacement) -> tuple[int, int, int, int]:
     return (p.cell1.r, p.cell1.q, p.cell2.r, p.cell2.q)
 
 
-def chain_towers(game: SpezialGame, seat: int, near: Sequence[int]) -> dict[int, int]:
-    """For each cell of ``seat``'s tiles, the towers (bit mask) its chain touches."""
-    board = game.board
-    nbrs = game.area.neighbours
-    out: dict[int, int] = {}
-    for start, owner in enumerate(board):
-        if owner != seat or start in out:
-            continue
-        chain = [start]
-        seen = {start}
-        mask = 0
-        k = 0
-        while k < len(chain):
-            c = chain[k]
-            k += 1
-            mask |= near[c]
-            for n in nbrs[c]:
-                if n >= 0 and n not in seen and board[n] == seat:
-                    seen.add(n)
-                    chain.append(n)
-        for c in chain:
-            out[c] = mask
-    return out
-
-
-def tower_masks(game: SpezialGame) -> list[int]:
-    """Per cell, the towers next to it as a bit mask."""
-    area = game.area
-    near = [0] * len(area)
-    for k, h in enumerate(game.towers()):
-        for j in area.neighbours[area.index[h]]:
-            if j >= 0:
-                near[j] |= 1 << k
-    return near
-
-
 def rank_placements(
     game: SpezialGame, weights: SpezialWeights = DEFAULT_SPEZIAL_WEIGHTS
 ) -> list[tuple[SpezialPlacement, float]]:
     """Every legal placement of the player to move with greedy's value, best first (equal
     values in reading order)."""
-    seat = game.to_move
-    tables = gain_tables(game.scores[seat], weights)
-    near = tower_masks(game)
-    chains = chain_towers(game, seat, near)
-    index = game.area.index
-    nbrs = game.area.neighbours
-    board = game.board
+    tables = gain_tables(game.scores[game.to_move], weights)
     scored = []
     for p, pts in game.placements_with_points():
         v = 0.0
         for c, n in enumerate(pts):
             if n:
                 v += tables[c][min(n, MAX_POINTS)]
-        if not v and weights.seed:
-            i, j = index[p.cell1], index[p.cell2]
-            before = 0
-            for c in (i, j):
-                for n in nbrs[c]:
-                    if n >= 0 and board[n] == seat:
-                        before |= chains[n]
-            if not before and (near[i] | near[j]):
-                v = weights.seed
         scored.append((p, v))
     scored.sort(key=lambda pv: placement_key(pv[0]))
     scored.sort(key=lambda pv: -pv[1])
@@ -209,6 +156,10 @@ def strong_move(
     check_turn(view)
     game = SpezialGame.from_view(view)
     ranked = rank_placements(game, config.weights)
+    # Many placements are worth nothing now; take a random few of those, not the first few
+    # in reading order.
+    rng.shuffle(ranked)
+    ranked.sort(key=lambda pv: -pv[1])
     start = time.perf_counter()
     best: list[SpezialPlacement] = []
     best_value = -float("inf")

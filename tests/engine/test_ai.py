@@ -302,3 +302,12 @@ def test_expected_best_matches_a_count_by_hand() -> None:
     # With a known tile worth 2 on the rack: best of 2 and one draw (3 w.p. 1/3, else 1).
     assert expected_best([3.0, 1.0], [1, 2], 1, known=2.0) == pytest.approx(3 / 3 + 2 * 2 / 3)
     assert expected_best([3.0], [0], 2, known=1.5) == 1.5
+
+
+def test_a_deadline_still_gives_a_legal_move() -> None:
+    game = GenialGame(4, "team", seed=3)
+    rng = random.Random(3)
+    for _ in range(12):
+        game.play(rng.choice(game.legal_moves()))
+    move = choose_move(game.view(game.to_move), "strong", 1, deadline=0.0)
+    assert canonical(move) in legal_set(game)

@@ -129,3 +129,9 @@ def test_ai_command_on_a_spezial_record(
     for level in LEVELS:
         assert main(["ai", str(path), "--level", level, "--seed", "1"]) == 0
         game.copy().play_text(capsys.readouterr().out.strip())  # raises if illegal
+
+
+def test_a_deadline_still_gives_a_legal_placement() -> None:
+    game = SpezialGame(2, seed=3)
+    move = choose_move(game.view(0), "strong", 1, deadline=0.0)
+    game.play(move)  # raises if illegal
