@@ -43,7 +43,7 @@ from engine.ai.evaluation import (
 from engine.events import Refilled
 from engine.genial import GenialGame, GenialView
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
-from engine.tiles import TILE_KINDS, Bag, Tile
+from engine.tiles import TILE_KINDS, Tile
 
 GenialMove = Placement | SwapChoice
 #: The value of a finished game won (lost: minus this), far above any heuristic value.
@@ -71,19 +71,7 @@ def determinise(view: GenialView, rng: random.Random) -> GenialGame:
     if view.rack is None or view.seat is None:
         raise ValueError("a computer player needs the view of a seat, not a spectator's")
     own = tuple(sorted(view.rack, key=tile_order))
-    # from_view would deal the unseen tiles itself, in the order of sorted(view.unseen),
-    # which raises TypeError (colours have no order); give it none and deal them here, in
-    # an order fixed by the tiles alone.
-    game = GenialGame.from_view(dataclasses.replace(view, rack=own, unseen={}), rng)
-    pool = [t for t in TILE_KINDS for _ in range(view.unseen.get(t, 0))]
-    rng.shuffle(pool)
-    for s in range(view.players):
-        if s != view.seat:
-            k = view.rack_sizes[s]
-            game.racks[s] = pool[:k]
-            del pool[:k]
-    game.bag = Bag(pool)
-    return game
+    return GenialGame.from_view(dataclasses.replace(view, rack=own), rng)
 
 
 def check_turn(view: GenialView) -> None:
