@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import Area, Hex
 from render.fonts import font
 from render.geometry import Lattice
-from render.sprites import Face, Sprite, cell_sprite
+from render.sprites import SS, Face, Sprite, cell_sprite
 from render.theme import EMPTY, LABEL, PAPER, ROW_LABEL
 
 EMPTY_FACE = Face(EMPTY)
@@ -26,9 +26,11 @@ def empty_board(
     lat: Lattice,
     special: Callable[[Hex], Sprite | None],
     label_face: Callable[[Hex], Face] = lambda h: EMPTY_FACE,
+    ss: int = SS,
 ) -> Image.Image:
     """An RGB image of ``size``: every cell of ``area`` empty and labelled, except the
-    cells for which ``special`` gives a sprite (start symbols, towers), which get that."""
+    cells for which ``special`` gives a sprite (start symbols, towers), which get that;
+    cells drawn ``ss`` times over-size (1: crisp edges)."""
     img = Image.new("RGB", size, PAPER)
     draw = ImageDraw.Draw(img)
     face = font(label_size(lat))
@@ -38,7 +40,7 @@ def empty_board(
         if sprite is not None:
             sprite.paste(img, cx, cy)
             continue
-        cell_sprite(lat, label_face(h)).paste(img, cx, cy)
+        cell_sprite(lat, label_face(h), ss=ss).paste(img, cx, cy)
         draw.text((cx, cy), label, font=face, fill=LABEL, anchor="mm")
     row_letters(draw, area, lat)
     return img

@@ -22,7 +22,7 @@ from render.cells import EMPTY_FACE, empty_board
 from render.fonts import font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
 from render.panel import SideRow, draw_rows, rows_height
-from render.sprites import SS, Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
+from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.symbols import draw_symbol
 from render.theme import (
     GOLDEN,
@@ -54,6 +54,12 @@ PANEL_TOP = 24
 PANEL_X = 16
 BOTTOM_MARGIN = 16
 PANEL_COLUMNS = 2  # four scores fit half a row: the tall board needs no taller panel
+# Cells, chains and towers are drawn crisp (not over-size, so without blend colours at
+# their edges): on a late 4-player board smooth cell edges cost 13 KB of PNG and smooth
+# towers 7 KB more (bench_render.py: 96.8 KB -> 76.9 KB). At 72 px a cell's crisp edge is
+# an even staircase nobody notices on a phone; labels and token values stay smooth text.
+CELL_SS = 1
+TOWER_SS = 1
 
 
 def seat_face(seat: int, lat: Lattice, highlighted: bool = False) -> Face:
@@ -115,25 +121,26 @@ def _tower(lat: Lattice, height: str, token: tuple[Colour, int, bool] | None) ->
     else:
         face = Face(SHORT, STONE_LIGHT, 0.03 * lat.w)
     hw, hh = int(lat.rx) + 2, int(lat.ry) + 2
-    win = Window(-hw, -hh, hw + 1, hh + 1, PAPER)
+    win = Window(-hw, -hh, hw + 1, hh + 1, PAPER, TOWER_SS)
     draw_face(win, lat, 0, 0, face)
     cx, cy = win.ss((0, 0))
+    big = half * win.k  # half the cell width, in drawing coordinates
     draw = win.draw
     if tall:  # battlements round the top, so a tall tower reads as tall without colour
         for k in range(6):
             a = math.pi * k / 3
-            mx, my = cx + 0.74 * half * SS * math.cos(a), cy + 0.74 * half * SS * math.sin(a)
-            m = 0.1 * half * SS
+            mx, my = cx + 0.74 * big * math.cos(a), cy + 0.74 * big * math.sin(a)
+            m = 0.1 * big
             draw.rectangle((mx - m, my - m, mx + m, my + m), fill=STONE_LIGHT)
     if token is not None:
         colour, value, dark = token
         fill = SYMBOL[colour]  # the colour always reads; the disc tells the side
-        draw_symbol(draw, colour, cx, cy, 0.62 * half * SS, fill, face.fill)
-        r_disc = 0.32 * half * SS
+        draw_symbol(draw, colour, cx, cy, 0.62 * big, fill, face.fill)
+        r_disc = 0.32 * big
         disc = TOKEN_DARK if dark else TOKEN_LIGHT
         draw.ellipse((cx - r_disc, cy - r_disc, cx + r_disc, cy + r_disc), fill=disc)
-        size = round(0.46 * half * SS)
-        draw.text((cx, cy + 0.02 * half * SS), str(value), font=font(size),
+        size = round(0.46 * big)
+        draw.text((cx, cy + 0.02 * big), str(value), font=font(size),
                   fill=WHITE if dark else INK, anchor="mm")  # fmt: skip
     win.mask_polygon(lat.corners(0, 0, 1 - 1.0 / half))
     return win.sprite(GAME)
@@ -155,7 +162,7 @@ def background(towers: frozenset[tuple[Hex, str]], players: int) -> Image.Image:
     def face(h: Hex) -> Face:
         return gold if h in golden else EMPTY_FACE
 
-    img = empty_board((lay.width, lay.height), board_layout().area, lat, tower, face)
+    img = empty_board((lay.width, lay.height), board_layout().area, lat, tower, face, CELL_SS)
     return quantize(img, GAME)
 
 
@@ -190,7 +197,7 @@ def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
     for h, s in view.board.items():
         cx, cy = lat.centre(h)
         ring = GOLDEN_MARK[s] if h in golden else None
-        cell_sprite(lat, faces[h], ring=ring, game=GAME).paste(img, cx, cy)
+        cell_sprite(lat, faces[h], ring=ring, game=GAME, ss=CELL_SS).paste(img, cx, cy)
     tiles = placed_tiles(view)
     partner: dict[Hex, Hex] = {}
     for _, a, b in tiles:
@@ -202,11 +209,12 @@ def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
             n = Hex(h.q + dq, h.r + dr)
             if view.board.get(n) == s and partner.get(h) != n:
                 cx, cy = lat.centre(h)
-                joint_sprite(lat, d, faces[h], faces[n], SEAT[s], GAME).paste(img, cx, cy)
+                link = joint_sprite(lat, d, faces[h], faces[n], SEAT[s], GAME, ss=CELL_SS)
+                link.paste(img, cx, cy)
     for _, a, b in tiles:
         a, b, d = joint_order(a, b)
         cx, cy = lat.centre(a)
-        joint_sprite(lat, d, faces[a], faces[b], game=GAME).paste(img, cx, cy)
+        joint_sprite(lat, d, faces[a], faces[b], game=GAME, ss=CELL_SS).paste(img, cx, cy)
     for h, t in view.towers.items():
         cx, cy = lat.centre(h)
         tower_sprite(lat, t.height, t.colour, t.value, t.dark).paste(img, cx, cy)

@@ -53,10 +53,11 @@ class Sprite:
 class Window:
     """A window in pixels around an anchor cell's centre pixel, drawn over-size."""
 
-    def __init__(self, x0: int, y0: int, x1: int, y1: int, backdrop: RGB) -> None:
+    def __init__(self, x0: int, y0: int, x1: int, y1: int, backdrop: RGB, ss: int = SS) -> None:
         self.x0, self.y0 = x0, y0
+        self.k = ss  # over-size factor; 1 draws crisp edges (fewer colours, smaller PNG)
         self.size = (x1 - x0, y1 - y0)
-        self.big = Image.new("RGB", (self.size[0] * SS, self.size[1] * SS), backdrop)
+        self.big = Image.new("RGB", (self.size[0] * ss, self.size[1] * ss), backdrop)
         self.draw = ImageDraw.Draw(self.big)
         self.mask = Image.new("1", self.size, 0)
         self.mask_draw = ImageDraw.Draw(self.mask)
@@ -64,7 +65,8 @@ class Window:
     def ss(self, p: Point) -> Point:
         """A point (px from the anchor's centre) in over-size drawing coordinates."""
         # Pixel i spans [i, i+1) and Pillow puts coordinate i at that pixel's centre.
-        return ((0.5 + p[0] - self.x0) * SS - 0.5, (0.5 + p[1] - self.y0) * SS - 0.5)
+        k = self.k
+        return ((0.5 + p[0] - self.x0) * k - 0.5, (0.5 + p[1] - self.y0) * k - 0.5)
 
     def ss_all(self, points: list[Point]) -> list[Point]:
         return [self.ss(p) for p in points]
@@ -77,10 +79,16 @@ class Window:
 
     def sprite(self, game: str | None) -> Sprite:
         """The finished sprite: RGB, or mapped onto ``game``'s palette when given."""
-        image = self.big.reduce(SS)
+        image = self.big.reduce(self.k) if self.k > 1 else self.big
         if game is not None:
             image = quantize(image, game)
-        return Sprite(image, self.mask, self.x0, self.y0)
+        # Cut to what the mask lets through: a joint's strip is a small part of its window,
+        # and pasting fewer pixels makes a board faster to draw (same pixels either way).
+        box = self.mask.getbbox()
+        if box is None:
+            raise ValueError("a sprite's mask lets nothing through")
+        x0, y0 = box[0], box[1]
+        return Sprite(image.crop(box), self.mask.crop(box), self.x0 + x0, self.y0 + y0)
 
 
 def _scales(lat: Lattice, face: Face) -> tuple[float, float]:
@@ -108,16 +116,17 @@ def cell_sprite(
     ring: RGB | None = None,
     backdrop: RGB = PAPER,
     game: str | None = None,
+    ss: int = SS,
 ) -> Sprite:
     """A cell: its face, optionally a symbol (in ``symbol_fill``) and a thin ``ring``;
-    in ``game``'s palette if given, else RGB."""
+    in ``game``'s palette if given, else RGB; drawn ``ss`` times over-size."""
     hw, hh = math.ceil(lat.rx) + 1, math.ceil(lat.ry) + 1
-    win = Window(-hw, -hh, hw + 1, hh + 1, backdrop)
+    win = Window(-hw, -hh, hw + 1, hh + 1, backdrop, ss)
     draw_face(win, lat, 0, 0, face)
     half = lat.w / 2
     centre = win.ss((0, 0))
     if ring is not None:
-        r_out, r_in = 0.66 * half * SS, 0.56 * half * SS
+        r_out, r_in = 0.66 * half * ss, 0.56 * half * ss
         win.draw.ellipse(
             (centre[0] - r_out, centre[1] - r_out, centre[0] + r_out, centre[1] + r_out),
             fill=ring,
@@ -127,7 +136,7 @@ def cell_sprite(
             fill=face.fill,
         )
     if symbol is not None and symbol_fill is not None:
-        radius = SYMBOL_RADIUS * half * SS
+        radius = SYMBOL_RADIUS * half * ss
         draw_symbol(win.draw, symbol, centre[0], centre[1], radius, symbol_fill, face.fill)
     # The mask stops a pixel short of the cell's edge: the gap is backdrop on both sides.
     win.mask_polygon(lat.corners(0, 0, 1 - 1.0 / half))
@@ -153,17 +162,19 @@ def joint_sprite(
     chain: RGB | None = None,
     game: str | None = None,
     backdrop: RGB = PAPER,
+    ss: int = SS,
 ) -> Sprite:
     """The strip along the edge between a cell and its neighbour in ``direction``.
 
     Without ``chain``: the two halves of one tile, the gap filled (faces must match; a rim
     runs round the pair as one outline). With ``chain``: two tiles of one chain, linked
-    by a narrower bar of that colour across the gap. In ``game``'s palette if given.
+    by a narrower bar of that colour across the gap. In ``game``'s palette if given; drawn
+    ``ss`` times over-size.
     """
     bx, by = lat.offset(direction)
     hw, hh = math.ceil(lat.rx) + 2, math.ceil(lat.ry) + 2
     win = Window(
-        min(0, bx) - hw, min(0, by) - hh, max(0, bx) + hw + 1, max(0, by) + hh + 1, backdrop
+        min(0, bx) - hw, min(0, by) - hh, max(0, bx) + hw + 1, max(0, by) + hh + 1, backdrop, ss
     )
     i, j = edge_corners(direction)
     i_b, j_b = edge_corners(OPPOSITE[direction])

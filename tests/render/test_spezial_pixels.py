@@ -15,6 +15,7 @@ from engine.record import replay
 from engine.spezial import TALL, SpezialGame, Tower, board_layout
 from render import board_png, rack_png, result_png
 from render.spezial_board import layout, placed_tiles
+from render.sprites import Face, cell_sprite, joint_sprite
 from render.theme import EMPTY, GOLDEN_CELL, HIGHLIGHT, PAPER, SEAT, SYMBOL
 from tests.render.fakes import spezial_view
 from tests.render.helpers import decode
@@ -121,3 +122,19 @@ def test_example_games_as_the_engine_plays_them(shared: Path, name: str) -> None
         assert board_png(part.view(0)) == board_png(view)
         decode(rack_png(part.view(moves % view.players)))
         decode(result_png(view))
+
+
+def test_sprites_are_cut_to_their_mask() -> None:
+    # A joint's strip along one edge is far narrower than the two cells around it: the
+    # sprite keeps only the strip, and the mask still reaches each side of what is kept.
+    lat = layout(4).lattice
+    face = Face(SEAT[0])
+    for direction in (0, 4, 5):
+        joint = joint_sprite(lat, direction, face, face, SEAT[0], "spezial", ss=1)
+        width, height = joint.mask.size
+        assert joint.image.size == joint.mask.size
+        assert width * height < lat.w * lat.v  # less than one cell's box; the window is two
+        assert joint.mask.getbbox() == (0, 0, width, height)
+    cell = cell_sprite(lat, face, game="spezial", ss=1)
+    assert cell.mask.getbbox() == (0, 0, *cell.mask.size)
+    assert cell.image.size[0] <= lat.w  # a cell's sprite spans no more than the cell
