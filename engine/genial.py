@@ -149,7 +149,7 @@ class GenialView:
         return Setup.of(self.mode, self.players)
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.mode == "team" else seat
+        return self.setup.side_of(seat)
 
 
 class GenialGame:

@@ -7,7 +7,7 @@ Cells are pointy-top hexagons in axial coordinates ``(q, r)`` with ``s = -q - r`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from engine.errors import IllegalMove, NotationError
@@ -173,9 +173,3 @@ class Area:
         if j not in self.neighbours[i]:
             raise IllegalMove("not_adjacent", text)
         return i, j
-
-    def row_sizes(self) -> Sequence[int]:
-        sizes: dict[int, int] = {}
-        for h in self.cells:
-            sizes[h.r] = sizes.get(h.r, 0) + 1
-        return [sizes[r] for r in sorted(sizes)]

@@ -107,9 +107,6 @@ def tile_set() -> list[Tile]:
     return tiles
 
 
-TILE_COUNT = len(tile_set())
-
-
 def is_tile_set(tiles: Iterable[Tile]) -> bool:
     """Whether ``tiles`` is exactly the 120-tile set, in any order."""
     return Counter(tiles) == Counter(tile_set())

@@ -23,9 +23,8 @@ from render.cells import empty_board, label_size
 from render.fonts import font
 from render.geometry import Lattice, joint_order
 from render.panel import SideRow, domino_icon, draw_rows, rows_height
-from render.sprites import Face, Sprite, cell_sprite, joint_sprite
+from render.sprites import Face, Sprite, cell_sprite, highlighted, joint_sprite
 from render.theme import (
-    HIGHLIGHT,
     PAPER,
     PRINTED,
     PRINTED_EDGE,
@@ -47,7 +46,7 @@ PLAIN = Face(TILE)
 
 
 def highlight_face(lat: Lattice) -> Face:
-    return Face(TILE, HIGHLIGHT, max(3.0, 0.085 * lat.w))
+    return highlighted(TILE, lat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,12 +23,12 @@ from render.fonts import font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
 from render.panel import SideRow, draw_rows, rows_height
 from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
+from render.sprites import highlighted as highlight_face
 from render.symbols import draw_symbol
 from render.theme import (
     GOLDEN,
     GOLDEN_CELL,
     GOLDEN_MARK,
-    HIGHLIGHT,
     INK,
     PAPER,
     SEAT,
@@ -65,7 +65,7 @@ TOWER_SS = 1
 def seat_face(seat: int, lat: Lattice, highlighted: bool = False) -> Face:
     """How a seat's tiles look; the last placement gets a wide rim."""
     if highlighted:
-        return Face(SEAT[seat], HIGHLIGHT, max(3.0, 0.085 * lat.w))
+        return highlight_face(SEAT[seat], lat)
     return Face(SEAT[seat], SEAT_EDGE[seat], max(1.5, 0.025 * lat.w))
 
 

@@ -19,7 +19,7 @@ from engine.hexgrid import OPPOSITE
 from engine.tiles import Colour
 from render.geometry import Lattice, Point, edge_corners, lerp
 from render.symbols import draw_symbol
-from render.theme import PAPER, RGB, quantize
+from render.theme import HIGHLIGHT, PAPER, RGB, quantize
 
 SS = 4  # drawn this many times over-size, then scaled down
 GAP = 0.085  # the gap between two cells, as a fraction of the cell width
@@ -34,6 +34,11 @@ class Face:
     fill: RGB
     rim: RGB | None = None
     rim_width: float = 0.0
+
+
+def highlighted(fill: RGB, lat: Lattice) -> Face:
+    """A cell of the last placement: its fill with the wide highlight rim (both boards)."""
+    return Face(fill, HIGHLIGHT, max(3.0, 0.085 * lat.w))
 
 
 @dataclass(frozen=True, slots=True)
