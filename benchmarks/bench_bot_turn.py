@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from bot import games  # noqa: E402
 from bot.outbound import Chat, User  # noqa: E402
 from bot.service import Service  # noqa: E402
-from bot.store import SQLiteStore  # noqa: E402
+from bot.store.sqlite import SQLiteStore  # noqa: E402
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -21,7 +21,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.console import Console
 from bot.outbound import User
 from bot.service import Service
-from bot.store import SQLiteStore, StoreError
+from bot.store.sqlite import SQLiteStore, StoreError
 
 PLATFORMS = ("console", "telegram", "discord")
 

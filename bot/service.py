@@ -50,7 +50,7 @@ from bot.config import Settings
 from bot.games import Game
 from bot.messages import Scene
 from bot.outbound import Chat, Outbound, User
-from bot.store import StaleTable, Store
+from bot.store.sqlite import StaleTable, Store
 from bot.table import CLOSED, LOBBY, MAX_SEATS, PLAYING, Options, Seat, Table
 from bot.texts import Texts
 from engine.errors import EngineError

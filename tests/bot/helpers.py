@@ -16,7 +16,7 @@ from bot import games
 from bot.config import Settings
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
-from bot.store import SQLiteStore
+from bot.store.sqlite import SQLiteStore
 from bot.table import PLAYING, Table
 
 START = 1_700_000_000.0

@@ -15,11 +15,11 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot import discord_choices as choices
+from bot.discord import choices
 from bot.table import PLAYING, Table
 
 if TYPE_CHECKING:
-    from bot.discord_client import GenialClient
+    from bot.discord.client import GenialClient
 
 #: ``/option`` settings: (name shown, word of the chat command).
 SETTINGS = (

@@ -25,9 +25,9 @@ import simcord
 
 from bot import games
 from bot.config import Settings
-from bot.discord_client import GenialClient
+from bot.discord.client import GenialClient
 from bot.service import Service
-from bot.store import SQLiteStore
+from bot.store.sqlite import SQLiteStore
 from bot.table import PLAYING, Table
 from engine.moves import Placement, SwapChoice
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.telegram_format import (
+from bot.telegram.limits import (
     ALERT_LIMIT,
     CALLBACK_DATA_LIMIT,
     CAPTION_LIMIT,

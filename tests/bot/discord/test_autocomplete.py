@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.spezial import board_layout
-from tests.bot.discord_support import World, only_answer, world
+from tests.bot.discord.support import World, only_answer, world
 
 pytestmark = pytest.mark.asyncio
 

@@ -46,7 +46,6 @@ from telegram.ext import (
 )
 
 from bot import games
-from bot import telegram_format as fmt
 from bot.commands import (
     COMMAND_WORDS,
     LANGUAGES,
@@ -69,6 +68,7 @@ from bot.commands import (
 from bot.outbound import Button, Chat, Outbound, User
 from bot.service import Service
 from bot.table import CLOSED, PLAYING, Table
+from bot.telegram import limits as fmt
 from bot.texts import Texts
 
 log = logging.getLogger(__name__)

@@ -26,10 +26,10 @@ from typing import Any, Final, Literal
 import discord
 from discord import app_commands
 
-from bot import discord_commands
 from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
-from bot.discord_messages import edit_kwargs, send_kwargs
-from bot.discord_views import TableButton, view_for
+from bot.discord import commands as discord_commands
+from bot.discord.messages import edit_kwargs, send_kwargs
+from bot.discord.views import TableButton, view_for
 from bot.outbound import Button, Chat, Outbound, User
 from bot.service import Service
 from bot.table import CLOSED, LOBBY, MAX_SEATS, Table

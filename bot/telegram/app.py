@@ -1,7 +1,7 @@
 """``genial-bot telegram``: the bot in Telegram groups (python-telegram-bot 22).
 
 Builds the Application (rate limiter, the Bot API server from ``telegram.base_url``),
-attaches the :class:`~bot.telegram_adapter.TelegramAdapter` and runs it by long polling or,
+attaches the :class:`~bot.telegram.adapter.TelegramAdapter` and runs it by long polling or,
 with ``telegram.mode = "webhook"``, behind a webhook. Pending updates are never dropped at
 start, so what players sent while the bot was down is answered when it is back.
 
@@ -27,8 +27,8 @@ from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 
 from bot.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
-from bot.store import SQLiteStore
-from bot.telegram_adapter import ALLOWED_UPDATES, TelegramAdapter
+from bot.store.sqlite import SQLiteStore
+from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
 
 log = logging.getLogger(__name__)
 

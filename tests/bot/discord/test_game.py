@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.moves import Placement
-from tests.bot.discord_support import (
+from tests.bot.discord.support import (
     RACK_MARK,
     World,
     answers,

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_views import outbound_view
+from bot.discord.views import outbound_view
 from bot.outbound import Outbound
 
 #: Discord's limits on a message's content and an embed's description.

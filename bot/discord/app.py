@@ -1,4 +1,4 @@
-"""``genial-bot discord``: the bot on Discord (see :mod:`bot.discord_client`).
+"""``genial-bot discord``: the bot on Discord (see :mod:`bot.discord.client`).
 
 The token comes from the environment variable the config names and is never logged: the
 log handler blanks it out of every line, whoever writes it.
@@ -19,9 +19,9 @@ from typing import TextIO
 import discord
 
 from bot.config import ConfigError, Settings
-from bot.discord_client import GenialClient
+from bot.discord.client import GenialClient
 from bot.service import Service
-from bot.store import SQLiteStore
+from bot.store.sqlite import SQLiteStore
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 HIDDEN = "[token]"

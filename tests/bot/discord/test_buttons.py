@@ -8,8 +8,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.discord_views import custom_id, parse_custom_id
-from tests.bot.discord_support import (
+from bot.discord.views import custom_id, parse_custom_id
+from tests.bot.discord.support import (
     World,
     labels,
     only_answer,

@@ -547,8 +547,8 @@ class BotRunner:
     async def _serve(self) -> None:
         from telegram.ext import AIORateLimiter
 
-        from bot.telegram import build_application, serve
-        from bot.telegram_adapter import TelegramAdapter
+        from bot.telegram.adapter import TelegramAdapter
+        from bot.telegram.app import build_application, serve
 
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()

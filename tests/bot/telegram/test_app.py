@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, Settings, TelegramSettings, load_settings, parse_settings
-from bot.telegram import REDACTED, RedactingFormatter, Redactor, install_logging
+from bot.telegram.app import REDACTED, RedactingFormatter, Redactor, install_logging
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "5555555:AAFsecretPARTofTHEtoken-xyz"
 
 
@@ -121,7 +121,7 @@ def test_install_logging_quietens_httpx() -> None:
     handler = install_logging(TOKEN, stream)
     try:
         assert logging.getLogger("httpx").level == logging.WARNING
-        logging.getLogger("bot.telegram").info("started with %s", TOKEN)
+        logging.getLogger("bot.telegram.app").info("started with %s", TOKEN)
     finally:
         logging.getLogger().removeHandler(handler)
         logging.getLogger("httpx").setLevel(logging.NOTSET)

@@ -1,5 +1,5 @@
 """End to end on Telegram: the real python-telegram-bot Application, our adapter and the
-table service, talking HTTP to a fake Bot API server on 127.0.0.1 (``fake_telegram_api``).
+table service, talking HTTP to a fake Bot API server on 127.0.0.1 (``fake_api``).
 No network, no real token.
 
 People act by the updates the fake hands out (typed commands, button presses); what the
@@ -33,10 +33,10 @@ from bot import games
 from bot.commands import COMMAND_WORDS, LANGUAGES
 from bot.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
-from bot.store import SQLiteStore
+from bot.store.sqlite import SQLiteStore
 from bot.table import LOBBY, PLAYING, Table
-from tests.bot.fake_telegram_api import BotRunner, FakeBotAPI, buttons
 from tests.bot.helpers import Clock
+from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
 
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
@@ -411,7 +411,7 @@ def test_webhook_mode(api: FakeBotAPI, tmp_path: Path) -> None:
 
 
 def test_token_never_appears_in_logs(api: FakeBotAPI, tmp_path: Path) -> None:
-    from bot.telegram import install_logging
+    from bot.telegram.app import install_logging
 
     stream = io.StringIO()
     handler = install_logging(TOKEN, stream, level=logging.DEBUG)
@@ -540,7 +540,7 @@ def test_genial_bot_telegram_exits_2_on_a_rejected_token(api: FakeBotAPI, tmp_pa
         f'[bot]\nstorage = "{tmp_path / "t.db"}"\n'
         f'[telegram]\ntoken_env = "MY_TELEGRAM_TOKEN"\nbase_url = "{api.base_url}"\n'
     )
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     env = {**os.environ, "MY_TELEGRAM_TOKEN": wrong, "PYTHONPATH": str(root)}
     result = subprocess.run(
         [sys.executable, "-m", "bot", "--config", str(config), "telegram"],
@@ -565,7 +565,7 @@ def test_the_bot_process_runs_and_stops_on_sigterm(api: FakeBotAPI, tmp_path: Pa
         f'[bot]\nstorage = "{tmp_path / "t.db"}"\n'
         f'[telegram]\ntoken_env = "MY_TELEGRAM_TOKEN"\nbase_url = "{api.base_url}"\n'
     )
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     env = {**os.environ, "MY_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)}
     code = (
         "from bot.config import load_settings; from bot.telegram import main; "

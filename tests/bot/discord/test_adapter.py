@@ -14,12 +14,12 @@ import discord
 import pytest
 
 from bot.config import ConfigError, parse_settings
-from bot.discord import HIDDEN, configure_logging
-from bot.discord_client import DUE_EVERY
-from tests.bot.discord_support import World, labels, move_options, only_answer, text, world
+from bot.discord.app import HIDDEN, configure_logging
+from bot.discord.client import DUE_EVERY
+from tests.bot.discord.support import World, labels, move_options, only_answer, text, world
 
-ROOT = Path(__file__).resolve().parents[2]
-LOGGER = "bot.discord_client"
+ROOT = Path(__file__).resolve().parents[3]
+LOGGER = "bot.discord.client"
 FAILED = "Something went wrong on my side; please try again."
 
 

@@ -1,7 +1,7 @@
 """What Discord's autocomplete offers while someone types a slash command.
 
 Plain functions from what the typing person may know (their seat's view of the game, the
-table) to ``(name, value)`` pairs; :mod:`bot.discord_commands` turns them into choices.
+table) to ``(name, value)`` pairs; :mod:`bot.discord.commands` turns them into choices.
 Discord shows at most 25, and a choice's name and value hold at most 100 characters.
 """
 

@@ -10,7 +10,7 @@ import discord
 import pytest
 import simcord
 
-from tests.bot.discord_support import World, only_answer, text, world
+from tests.bot.discord.support import World, only_answer, text, world
 
 pytestmark = pytest.mark.asyncio
 NOT_ALLOWED = "Only the host (Ada) or a chat admin may do that."

@@ -1,0 +1,1 @@
+"""Where tables are kept: the store interface and its backends (``sqlite``)."""
