@@ -21,7 +21,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.console import Console
 from bot.outbound import User
 from bot.service import Service
-from bot.store.sqlite import SQLiteStore, StoreError
+from bot.store import StoreError, open_store
 
 PLATFORMS = ("console", "telegram", "discord")
 
@@ -69,7 +69,7 @@ def choose_platform(requested: str | None, settings: Settings) -> str:
 
 def run_console(args: argparse.Namespace, settings: Settings) -> int:
     name = args.name or settings.name or _login_name()
-    store = SQLiteStore(args.db or settings.storage)
+    store = open_store(args.db or settings.storage)
     rng = random.Random(args.seed)
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
     images = None if args.no_images else Path(args.images or settings.images)

@@ -21,7 +21,7 @@ import discord
 from bot.config import ConfigError, Settings
 from bot.discord.client import GenialClient
 from bot.service import Service
-from bot.store.sqlite import SQLiteStore
+from bot.store import open_store
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 HIDDEN = "[token]"
@@ -63,7 +63,7 @@ def main(settings: Settings) -> int:
     if not token:
         raise ConfigError(f"set the environment variable {settings.discord_token_env}")
     configure_logging(token)
-    store = SQLiteStore(settings.storage)
+    store = open_store(settings.storage)
     try:
         client = build(settings, Service(store, settings))
         try:

@@ -1,10 +1,8 @@
-"""Where tables live between commands and across restarts.
+"""The embedded store: tables in one SQLite file (standard library ``sqlite3``).
 
-:class:`Store` is the small interface the service needs; :class:`SQLiteStore` is the
-embedded default (standard library ``sqlite3``, one file). A server database can be added
-later behind the same interface. Every save is one transaction that succeeds only if the
-table still has the version it was loaded with, so two commands racing for one table (a
-double click, two adapter threads) cannot both be accepted.
+Every save is one transaction that succeeds only if the table still has the version it
+was loaded with, so two commands racing for one table (a double click, two adapter
+threads) cannot both be accepted.
 """
 
 from __future__ import annotations
@@ -13,8 +11,8 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Protocol
 
+from bot.store.base import StaleTable, StoreError
 from bot.table import Table
 
 SCHEMA_VERSION = 1
@@ -28,43 +26,6 @@ CREATE TABLE IF NOT EXISTS tables (
 );
 CREATE INDEX IF NOT EXISTS tables_due ON tables (due_at) WHERE due_at IS NOT NULL;
 """
-
-
-class StaleTable(Exception):
-    """The table changed since it was loaded (another command got there first)."""
-
-
-class StoreError(Exception):
-    """The store cannot be opened or read (a bad path, a file that is no database of ours)."""
-
-
-class Store(Protocol):
-    """What the table service needs of a store."""
-
-    def load(self, chat: str) -> Table | None:
-        """The table of a chat, or ``None`` if the chat never had one."""
-        ...
-
-    def save(self, table: Table, loaded_version: int | None) -> None:
-        """Write a table in one transaction.
-
-        Args:
-            loaded_version: the version the table had when loaded, ``None`` for a new table.
-
-        Raises:
-            StaleTable: the stored table is not at ``loaded_version`` any more.
-        """
-        ...
-
-    def due(self, now: float) -> list[str]:
-        """The chats whose tables have something due at or before ``now``, soonest first."""
-        ...
-
-    def chats(self) -> list[str]:
-        """Every chat with a table."""
-        ...
-
-    def close(self) -> None: ...
 
 
 class SQLiteStore:

@@ -27,7 +27,7 @@ from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 
 from bot.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
-from bot.store.sqlite import SQLiteStore
+from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
 
 log = logging.getLogger(__name__)
@@ -209,7 +209,7 @@ def main(settings: Settings) -> int:
     webhook_secret = secrets.token_urlsafe(32)
     redact = Redactor(token, webhook_secret)
     handler = install_logging(redact)
-    store = SQLiteStore(settings.storage)
+    store = open_store(settings.storage)
     try:
         service = Service(store, settings)
         asyncio.run(_run(service, settings.telegram, token, webhook_secret))

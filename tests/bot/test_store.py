@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.sqlite import SQLiteStore, StaleTable, StoreError
+from bot.store import SQLiteStore, StaleTable, StoreError
 from bot.table import PLAYING, Options, Seat, Table
 
 
