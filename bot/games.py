@@ -83,3 +83,17 @@ def rack_text(rack: tuple[Tile, ...] | list[Tile]) -> str:
 def copy(game: Game) -> Game:
     """An independent copy to think on (computer players), sharing nothing mutable."""
     return game.copy()
+
+
+def placement_cells(view: Any) -> dict[str, tuple[str, ...]]:
+    """The free cells a tile fits on (a free cell with a free neighbour), in reading order,
+    each with its free neighbours: what autocomplete offers for a placement's two cells."""
+    area = view.area
+    taken = set(view.board) | set(getattr(view, "towers", ()))
+    free = {i for i, h in enumerate(area.cells) if h not in taken}
+    cells: dict[str, tuple[str, ...]] = {}
+    for i in sorted(free):
+        near = sorted(j for j in area.neighbours[i] if j >= 0 and j in free)
+        if near:
+            cells[area.label(area.cells[i])] = tuple(area.label(area.cells[j]) for j in near)
+    return cells

@@ -48,9 +48,10 @@ from bot.commands import (
 )
 from bot.config import Settings
 from bot.games import Game
+from bot.looks import RackTile, SeatLook
 from bot.messages import Scene
 from bot.outbound import Chat, Outbound, User
-from bot.store.sqlite import StaleTable, Store
+from bot.store import StaleTable, Store
 from bot.table import CLOSED, LOBBY, MAX_SEATS, PLAYING, Options, Seat, Table
 from bot.texts import Texts
 from engine.errors import EngineError
@@ -232,6 +233,25 @@ class Service:
             game = self._game(ctx)
             self._keep(ctx, t.version)
             return game.view(seat)
+
+    def seat_look(self, chat: str, user: str) -> SeatLook | None:
+        """:meth:`seat_view` in plain values for adapters (their rack, their turn, the cells
+        a tile fits on); ``None`` if no game runs at ``chat`` or the user has no seat."""
+        view = self.seat_view(chat, user)
+        if view is None:
+            return None
+        spezial = hasattr(view, "towers")
+        rack = tuple(getattr(view, "rack", None) or ())
+        return SeatLook(
+            spezial=spezial,
+            my_turn=view.to_move == view.seat,
+            rack=tuple(
+                RackTile(slot, t.name, t.first.value, t.second.value)
+                for slot, t in enumerate(rack, 1)
+            ),
+            rack_text=games.rack_text(rack),
+            cells=games.placement_cells(view),
+        )
 
     # --- plumbing -------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """What Discord's autocomplete offers while someone types a slash command.
 
-Plain functions from what the typing person may know (their seat's view of the game, the
+Plain functions from what the typing person may know (their seat's look at the game, the
 table) to ``(name, value)`` pairs; :mod:`bot.discord.commands` turns them into choices.
 Discord shows at most 25, and a choice's name and value hold at most 100 characters.
 """
@@ -8,13 +8,12 @@ Discord shows at most 25, and a choice's name and value hold at most 100 charact
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from bot.commands import LANGUAGES, format_duration
+from bot.looks import SeatLook
 from bot.messages import timeout_text
 from bot.table import Table
 from bot.texts import Texts
-from engine.hexgrid import Hex
 
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100
@@ -38,70 +37,46 @@ def _fits(pairs: Iterable[Choice], current: str) -> list[Choice]:
     return out
 
 
-def is_spezial(view: Any) -> bool:
-    return hasattr(view, "towers")
-
-
-def tiles(view: Any | None, texts: Texts, current: str) -> list[Choice]:
+def tiles(look: SeatLook | None, texts: Texts, current: str) -> list[Choice]:
     """The tiles of the typing player's own rack, one choice per kind of tile (value: the
     tile's letters); in Genial Spezial one choice that stands for the player's tile."""
-    if view is None:
+    if look is None:
         return []
-    if is_spezial(view):
+    if look.spezial:
         return [(texts("discord.spezial_tile"), SPEZIAL_TILE)]
     seen: set[str] = set()
     pairs: list[Choice] = []
-    for slot, tile in enumerate(view.rack or (), 1):
+    for tile in look.rack:
         if tile.name in seen:
             continue
         seen.add(tile.name)
         name = texts(
             "discord.tile_choice",
-            slot=slot,
+            slot=tile.slot,
             tile=tile.name,
-            first=texts.colour(tile.first.value),
-            second=texts.colour(tile.second.value),
+            first=texts.colour(tile.first),
+            second=texts.colour(tile.second),
         )
         pairs.append((name, tile.name))
     return _fits(pairs, current)
 
 
-def _free(view: Any) -> set[Hex]:
-    taken = set(view.board) | set(getattr(view, "towers", ()))
-    return {h for h in view.area.cells if h not in taken}
-
-
-def _free_neighbours(view: Any, cell: Hex, free: set[Hex]) -> list[Hex]:
-    area = view.area
-    near = (area.neighbours[area.index[cell]][d] for d in range(6))
-    return [area.cells[j] for j in sorted(near) if j >= 0 and area.cells[j] in free]
-
-
-def first_cells(view: Any | None, current: str) -> list[Choice]:
-    """Free cells with a free neighbour (a tile fits there), in reading order."""
-    if view is None:
+def first_cells(look: SeatLook | None, current: str) -> list[Choice]:
+    """The cells a tile may start on, in reading order."""
+    if look is None:
         return []
-    free = _free(view)
-    area = view.area
-    cells = (h for h in area.cells if h in free and _free_neighbours(view, h, free))
-    return _fits(((area.label(h), area.label(h)) for h in cells), current)
+    return _fits(((label, label) for label in look.cells), current)
 
 
-def second_cells(view: Any | None, first: str | None, current: str) -> list[Choice]:
-    """The free neighbours of the first cell (all cells a tile fits on while the first cell
-    is not a free cell's label yet)."""
-    if view is None:
+def second_cells(look: SeatLook | None, first: str | None, current: str) -> list[Choice]:
+    """The cells the second half of a tile may take beside the first cell (all cells a
+    tile may start on while the first cell is not one of them yet)."""
+    if look is None:
         return []
-    area = view.area
-    free = _free(view)
-    try:
-        cell = area.parse_label(first or "")
-    except ValueError:
-        cell = None
-    if cell is None or cell not in free:
-        return first_cells(view, current)
-    labels = [area.label(h) for h in _free_neighbours(view, cell, free)]
-    return _fits(((label, label) for label in labels), current)
+    partners = look.partners(first or "")
+    if partners is None:
+        return first_cells(look, current)
+    return _fits(((label, label) for label in partners), current)
 
 
 def seats(table: Table | None, current: str) -> list[Choice]:

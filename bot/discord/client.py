@@ -30,6 +30,7 @@ from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_c
 from bot.discord import commands as discord_commands
 from bot.discord.messages import edit_kwargs, send_kwargs
 from bot.discord.views import TableButton, view_for
+from bot.looks import SeatLook
 from bot.outbound import Button, Chat, Outbound, User
 from bot.service import Service
 from bot.table import CLOSED, LOBBY, MAX_SEATS, Table
@@ -65,11 +66,12 @@ class Reply:
 
 @dataclass(frozen=True)
 class Look:
-    """What autocomplete may use: the table, the typing person's view, the table's texts."""
+    """What autocomplete may use: the table, the typing person's look at their game, the
+    table's texts."""
 
     table: Table | None
     texts: Texts
-    view: Any | None = None
+    seat: SeatLook | None = None
 
 
 @dataclass
@@ -251,8 +253,8 @@ class GenialClient(discord.Client):
         def read() -> Look:
             table = self.service.table(chat)
             texts = Texts(table.options.lang if table else self.service.settings.language)
-            view = self.service.seat_view(chat, user) if with_view and table else None
-            return Look(table, texts, view)
+            seat = self.service.seat_look(chat, user) if with_view and table else None
+            return Look(table, texts, seat)
 
         return await asyncio.to_thread(read)
 

@@ -154,20 +154,20 @@ async def play(
 @play.autocomplete("tile")
 async def _tile_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
     look = await _client(interaction).look(interaction, with_view=True)
-    return _as_choices(choices.tiles(look.view, look.texts, current))
+    return _as_choices(choices.tiles(look.seat, look.texts, current))
 
 
 @play.autocomplete("cell1")
 async def _cell1_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
     look = await _client(interaction).look(interaction, with_view=True)
-    return _as_choices(choices.first_cells(look.view, current))
+    return _as_choices(choices.first_cells(look.seat, current))
 
 
 @play.autocomplete("cell2")
 async def _cell2_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
     first = getattr(interaction.namespace, "cell1", None)
     look = await _client(interaction).look(interaction, with_view=True)
-    return _as_choices(choices.second_cells(look.view, first, current))
+    return _as_choices(choices.second_cells(look.seat, first, current))
 
 
 # --- /kick -------------------------------------------------------------------------------

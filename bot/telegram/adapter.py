@@ -45,7 +45,6 @@ from telegram.ext import (
     filters,
 )
 
-from bot import games
 from bot.commands import (
     COMMAND_WORDS,
     LANGUAGES,
@@ -305,8 +304,8 @@ class TelegramAdapter:
             return tables[0] if tables else chat
         mine = []
         for table in tables:
-            view = await asyncio.to_thread(self.service.seat_view, table, user.id)
-            if view is not None and view.to_move == view.seat:
+            look = await asyncio.to_thread(self.service.seat_look, table, user.id)
+            if look is not None and look.my_turn:
                 mine.append(table)
         if len(mine) == 1:
             return mine[0]
@@ -427,11 +426,10 @@ class TelegramAdapter:
         privately, or, if that is too long (a long group name), the tiles first."""
         text = out.text
         if fmt.utf16_len(text) > fmt.ALERT_LIMIT and out.user is not None:
-            view = await asyncio.to_thread(self.service.seat_view, out.chat, out.user)
-            rack = getattr(view, "rack", None)
-            if rack:
+            look = await asyncio.to_thread(self.service.seat_look, out.chat, out.user)
+            if look is not None and look.rack:
                 texts = await self._texts(out.chat)
-                first = texts("telegram.popup", rack=games.rack_text(rack))
+                first = texts("telegram.popup", rack=look.rack_text)
                 text = "\n".join([first, *text.split("\n")[1:]])
         return fmt.fit(text, fmt.ALERT_LIMIT, 0)
 
