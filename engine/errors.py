@@ -91,3 +91,9 @@ def at_move(number: int) -> Iterator[None]:
     except EngineError as exc:
         exc.move_number = number
         raise
+
+
+def error_line(exc: EngineError) -> str:
+    """``move 7: occupied: 'RG F7 F8'`` or ``record: invalid_record: ...``."""
+    where = "record" if exc.move_number is None else f"move {exc.move_number + 1}"
+    return f"{where}: {exc}"

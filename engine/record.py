@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -184,3 +185,20 @@ def summary(game: Game) -> dict[str, Any]:
         "ranking": game.ranking(),
         "board": {game.area.label(h): v for h, v in game.board_summary().items()},
     }
+
+
+def read_record(path: str) -> Record:
+    """Read and validate a record from a file, or standard input for ``-``.
+
+    Raises:
+        InvalidRecord: if the file cannot be read or is not a valid record.
+    """
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        raise InvalidRecord(f"cannot read {path}: {exc.strerror}") from None
+    return Record.from_json(text)

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.cli import error_line, read_record
-from engine.errors import EngineError
-from engine.record import replay
+from engine.errors import EngineError, error_line
+from engine.record import read_record, replay
 from render import board_png, rack_png, result_png
 
 

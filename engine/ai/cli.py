@@ -9,12 +9,11 @@ from typing import Any
 
 from engine.ai import LEVELS, choose_move
 from engine.ai.match import match
-from engine.cli import error_line, read_record
-from engine.errors import EngineError
+from engine.errors import EngineError, error_line
 from engine.genial import GenialGame
 from engine.moves import SpezialPlacement
 from engine.notation import format_genial_move, format_spezial_placement
-from engine.record import replay
+from engine.record import read_record, replay
 
 
 def cmd_ai(args: argparse.Namespace) -> int:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from engine.cli import read_record
 from engine.genial import GenialGame
-from engine.record import replay
+from engine.record import read_record, replay
 
 
 def genial_game(shared: Path, name: str, moves: int | None = None) -> GenialGame:

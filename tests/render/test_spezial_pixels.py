@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import read_record
 from engine.hexgrid import DIRECTIONS, Hex
-from engine.record import replay
+from engine.record import read_record, replay
 from engine.spezial import TALL, SpezialGame, Tower, board_layout
 from render import board_png, rack_png, result_png
 from render.spezial_board import layout, placed_tiles
