@@ -28,9 +28,9 @@ from discord import app_commands
 
 from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
 from bot.discord import commands as discord_commands
+from bot.discord.commands import Look
 from bot.discord.messages import edit_kwargs, send_kwargs
 from bot.discord.views import TableButton, view_for
-from bot.looks import SeatLook
 from bot.outbound import Button, Chat, Outbound, User
 from bot.service import Service
 from bot.table import CLOSED, LOBBY, MAX_SEATS, Table
@@ -62,16 +62,6 @@ class Reply:
     answered: bool = False
     #: The message with the pressed button was replaced.
     edited: bool = False
-
-
-@dataclass(frozen=True)
-class Look:
-    """What autocomplete may use: the table, the typing person's look at their game, the
-    table's texts."""
-
-    table: Table | None
-    texts: Texts
-    seat: SeatLook | None = None
 
 
 @dataclass

@@ -9,17 +9,18 @@ player may use: their own tiles, free cells, the seats, an option's values.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.discord import choices
+from bot.looks import SeatLook
+from bot.service import Service
 from bot.table import PLAYING, Table
-
-if TYPE_CHECKING:
-    from bot.discord.client import GenialClient
+from bot.texts import Texts
 
 #: ``/option`` settings: (name shown, word of the chat command).
 SETTINGS = (
@@ -35,8 +36,38 @@ SETTINGS = (
 Command = app_commands.Command[Any, Any, None]
 
 
-def _client(interaction: discord.Interaction[Any]) -> GenialClient:
-    return interaction.client  # type: ignore[no-any-return]
+@dataclass(frozen=True)
+class Look:
+    """What autocomplete may use: the table, the typing person's look at their game, the
+    table's texts."""
+
+    table: Table | None
+    texts: Texts
+    seat: SeatLook | None = None
+
+
+class Host(Protocol):
+    """What the commands need of the client they are installed on (the client imports
+    this module, never the other way round)."""
+
+    service: Service
+
+    async def run_command(
+        self,
+        interaction: discord.Interaction[Any],
+        command: str | Callable[[Table | None], str],
+        *,
+        quiet: bool = False,
+    ) -> None: ...
+
+    async def look(
+        self, interaction: discord.Interaction[Any], *, with_view: bool = False
+    ) -> Look: ...
+
+
+def _client(interaction: discord.Interaction[Any]) -> Host:
+    host: Host = interaction.client
+    return host
 
 
 def _clean(text: str) -> str:
