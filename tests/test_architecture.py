@@ -1,53 +1,286 @@
-"""The one direction of imports (DESIGN.md): bot -> render -> engine; engine is pure."""
+"""The one direction of imports (DESIGN.md, README "How the code is laid out").
+
+- ``engine`` imports only itself and the standard library;
+- ``render`` imports only ``engine`` (and Pillow);
+- the service (``bot`` outside its platforms) never imports a platform;
+- a platform (``bot.console``, ``bot.telegram``, ``bot.discord``) imports only the service's
+  public surface: never ``engine``, ``render``, another platform, or the service modules that
+  wrap the rules and the images;
+- discord.py and python-telegram-bot stay inside their own platform's package;
+- no import circles anywhere, counting imports inside functions and ``TYPE_CHECKING``.
+
+Each check fails naming the file and the import that breaks it. The checker itself is tested
+on small made-up trees, so a rule that silently stopped checking would be noticed.
+"""
 
 from __future__ import annotations
 
 import ast
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-STDLIB = set(sys.stdlib_module_names)
-ALLOWED = {
-    "engine": {"engine"},
-    "render": {"engine", "render", "PIL"},
-    "bot": {"engine", "render", "bot", "PIL", "discord", "telegram", "aiohttp", "httpx"},
+PACKAGES = ("engine", "render", "bot")
+STDLIB = set(sys.stdlib_module_names) | {"__future__"}
+#: Outside libraries each top-level package may use.
+LIBRARIES = {
+    "engine": set[str](),
+    "render": {"PIL"},
+    "bot": {"PIL", "discord", "telegram", "aiohttp", "httpx", "babel", "psycopg", "psycopg_pool"},
 }
+PLATFORMS = ("bot.console", "bot.telegram", "bot.discord")
+#: The one platform library each platform package may import.
+PLATFORM_LIBRARY = {"bot.telegram": "telegram", "bot.discord": "discord"}
+#: Service modules that wrap the rules, the computer players and the images: a platform
+#: asks the service instead (``Service.seat_look`` and the outbounds it returns).
+SERVICE_INTERNALS = ("bot.games", "bot.players", "bot.narrate", "bot.images")
+#: The process entry point chooses and starts a platform, so it may name them.
+LAUNCHER = "bot.__main__"
 
 
-def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
-        elif (
-            isinstance(node, ast.Call)
-            and getattr(node.func, "attr", None) == "import_module"
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-        ):
-            names.add(str(node.args[0].value).split(".")[0])
-    return names
+@dataclass(frozen=True)
+class Import:
+    """One import statement of one of our modules: ``target`` is the module it names."""
+
+    module: str
+    path: Path
+    line: int
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line} imports {self.target}"
 
 
-@pytest.mark.parametrize("package", sorted(ALLOWED))
-def test_imports_go_one_way(package: str) -> None:
-    files = sorted((ROOT / package).rglob("*.py"))
-    assert files, f"{package}/ has no modules"
-    for path in files:
-        foreign = imported_modules(path) - STDLIB - ALLOWED[package] - {"__future__"}
-        assert not foreign, f"{path.relative_to(ROOT)} imports {sorted(foreign)}"
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
 
 
-def test_platform_libraries_stay_in_their_adapters() -> None:
-    for path in sorted((ROOT / "bot").rglob("*.py")):
-        names = imported_modules(path)
-        if "discord" in names:
-            assert "discord" in path.parts, f"{path.name} imports discord.py"
-        if "telegram" in names:
-            assert "telegram" in path.parts, f"{path.name} imports python-telegram-bot"
+def modules(root: Path) -> dict[str, Path]:
+    """Every module of our packages under ``root`` by dotted name."""
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            if ".venv" not in path.parts:
+                found[module_name(root, path)] = path
+    return found
+
+
+def _resolve(name: str, known: dict[str, Path]) -> str:
+    """The longest prefix of ``name`` that is one of our modules (or ``name`` itself)."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in known:
+            return candidate
+    return name
+
+
+def imports(root: Path, known: dict[str, Path]) -> list[Import]:
+    """Every import of every module, resolved to the module it names (a ``from package
+    import submodule`` names the submodule)."""
+    out: list[Import] = []
+    for module, path in known.items():
+        is_package = path.name == "__init__.py"
+        rel = path.relative_to(root)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [_resolve(alias.name, known) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = module.split(".")
+                    anchor = anchor if is_package else anchor[:-1]
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join([*anchor, base] if base else anchor)
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    targets.append(full if full in known else _resolve(base, known))
+            elif (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "attr", None) == "import_module"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                targets = [_resolve(node.args[0].value, known)]
+            out.extend(Import(module, rel, node.lineno, t) for t in targets if t != module)
+    return out
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _platform_of(module: str) -> str | None:
+    return next((p for p in PLATFORMS if _within(module, p)), None)
+
+
+def violations(root: Path) -> list[str]:
+    """Every import that breaks a direction rule, as ``file:line imports module (why)``."""
+    known = modules(root)
+    bad: list[str] = []
+    for imp in imports(root, known):
+        top = imp.module.split(".")[0]
+        target_top = imp.target.split(".")[0]
+        ours = target_top in PACKAGES
+        platform = _platform_of(imp.module)
+        if not ours:
+            if target_top in STDLIB:
+                continue
+            if target_top not in LIBRARIES[top]:
+                bad.append(f"{imp} (not a library {top}/ may use)")
+            elif target_top in PLATFORM_LIBRARY.values() and (
+                platform is None or PLATFORM_LIBRARY.get(platform) != target_top
+            ):
+                bad.append(f"{imp} (only its own platform package may use it)")
+            continue
+        if top == "engine" and target_top != "engine":
+            bad.append(f"{imp} (the engine imports nothing of ours)")
+        elif top == "render" and target_top not in ("engine", "render"):
+            bad.append(f"{imp} (render imports only the engine)")
+        elif top == "bot" and platform is None and imp.module != LAUNCHER:
+            if _platform_of(imp.target) is not None:
+                bad.append(f"{imp} (the service never imports a platform)")
+        elif platform is not None:
+            if target_top in ("engine", "render"):
+                bad.append(f"{imp} (a platform asks the service, never {target_top})")
+            elif (other := _platform_of(imp.target)) is not None and other != platform:
+                bad.append(f"{imp} (a platform never imports another platform)")
+            elif any(_within(imp.target, m) for m in SERVICE_INTERNALS):
+                bad.append(f"{imp} (a service internal; use the service's public surface)")
+    return list(dict.fromkeys(bad))  # one line per import, however many names it takes
+
+
+def cycles(root: Path) -> list[list[str]]:
+    """The import circles among our modules (strongly connected components of two or more
+    modules, or a module importing itself), each listed from its smallest name."""
+    known = modules(root)
+    graph: dict[str, set[str]] = {m: set() for m in known}
+    for imp in imports(root, known):
+        if imp.target in known:
+            graph[imp.module].add(imp.target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's algorithm; the graph is small, recursion is fine
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+# --- the project -------------------------------------------------------------------------
+
+
+def test_every_package_has_modules() -> None:
+    known = modules(ROOT)
+    for package in (*PACKAGES, *PLATFORMS):
+        assert package in known, f"{package} is missing"
+
+
+def test_imports_go_one_way() -> None:
+    bad = violations(ROOT)
+    assert not bad, "\n".join(bad)
+
+
+def test_no_import_circles() -> None:
+    found = cycles(ROOT)
+    assert not found, "import circles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+# --- the checker, on made-up trees ---------------------------------------------------------
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for package in PACKAGES:
+        (root / package).mkdir(parents=True, exist_ok=True)
+        (root / package / "__init__.py").touch()
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "why"),
+    [
+        ("engine/rules.py", "from render import board\n", "the engine imports nothing of ours"),
+        ("engine/rules.py", "import PIL\n", "not a library engine/ may use"),
+        ("render/board.py", "from bot import service\n", "render imports only the engine"),
+        ("bot/service.py", "from bot.telegram import app\n", "the service never imports"),
+        ("bot/discord/choices.py", "from engine.hexgrid import Hex\n", "never engine"),
+        ("bot/discord/views.py", "from bot.telegram.limits import fit\n", "another platform"),
+        ("bot/console.py", "from bot.games import rack_text\n", "a service internal"),
+        ("bot/service.py", "def f():\n    import discord\n", "only its own platform"),
+        ("bot/telegram/app.py", "import discord\n", "only its own platform"),
+    ],
+)
+def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str, why: str) -> None:
+    files = {
+        "bot/telegram/__init__.py": "",
+        "bot/telegram/app.py": "",
+        "bot/telegram/limits.py": "",
+        "bot/discord/__init__.py": "",
+        "bot/console.py": "",
+        "bot/games.py": "",
+        "bot/service.py": "",
+        "engine/hexgrid.py": "",
+        "render/board.py": "",
+    }
+    files[name] = text
+    (found,) = violations(_tree(tmp_path, files))
+    assert found.startswith(f"{name}:") and why in found
+
+
+def test_the_checker_allows_what_the_rules_allow(tmp_path: Path) -> None:
+    files = {
+        "engine/rules.py": "import json\nfrom engine import hexgrid\nfrom . import hexgrid\n",
+        "engine/hexgrid.py": "",
+        "render/board.py": "from PIL import Image\nfrom engine.rules import x\n",
+        "bot/service.py": "from engine import rules\nfrom render import board\n",
+        "bot/__main__.py": "import importlib\nimportlib.import_module('bot.telegram')\n",
+        "bot/telegram/__init__.py": "",
+        "bot/telegram/app.py": "import telegram\nfrom bot.service import Service\n",
+    }
+    assert violations(_tree(tmp_path, files)) == []
+
+
+def test_the_checker_finds_circles_even_inside_functions(tmp_path: Path) -> None:
+    files = {
+        "engine/a.py": "from engine import b\n",
+        "engine/b.py": "def f():\n    from engine.c import g\n",
+        "engine/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import engine.a\n",
+        "engine/d.py": "from engine import a\n",
+    }
+    assert cycles(_tree(tmp_path, files)) == [["engine.a", "engine.b", "engine.c"]]
