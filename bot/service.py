@@ -234,6 +234,32 @@ class Service:
             self._keep(ctx, t.version)
             return game.view(seat)
 
+    def next_due(self) -> float | None:
+        """When :meth:`due` next has something to do (``None``: nothing is waiting), so an
+        adapter's clock can sleep until then."""
+        return self.store.next_due()
+
+    # --- for adapters: what they must remember across restarts --------------------------
+
+    def note(self, chat: str, key: str) -> str | None:
+        """What the adapter noted for ``chat`` under ``key`` (see :meth:`set_note`)."""
+        return self.store.note(chat, key)
+
+    def set_note(self, chat: str, key: str, value: str | None) -> None:
+        """Keep a small text for ``chat`` across restarts (a lobby's message id, a thread,
+        who was told once); ``None`` forgets it. Notes never change the table's version."""
+        self.store.set_note(chat, key, value)
+
+    def move_table(self, old: str, new: str) -> bool:
+        """Carry the table of chat ``old`` over to chat ``new`` (a Telegram group that became
+        a supergroup gets a new id); the game goes on there. False if ``old`` has no table
+        or ``new`` has one already."""
+        with self._lock:
+            moved = self.store.move(old, new)
+            if moved:
+                self._games.pop(old, None)
+            return moved
+
     def seat_look(self, chat: str, user: str) -> SeatLook | None:
         """:meth:`seat_view` in plain values for adapters (their rack, their turn, the cells
         a tile fits on); ``None`` if no game runs at ``chat`` or the user has no seat."""

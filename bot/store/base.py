@@ -38,6 +38,25 @@ class Store(Protocol):
         """The chats whose tables have something due at or before ``now``, soonest first."""
         ...
 
+    def next_due(self) -> float | None:
+        """The earliest moment any table has something due, ``None`` if none has: an
+        adapter's clock sleeps until then instead of polling."""
+        ...
+
+    def note(self, chat: str, key: str) -> str | None:
+        """What an adapter noted for a chat under ``key`` (a lobby's message id, a thread),
+        ``None`` if nothing. Notes live beside the table, outside its version."""
+        ...
+
+    def set_note(self, chat: str, key: str, value: str | None) -> None:
+        """Note ``value`` for a chat under ``key``; ``None`` forgets it."""
+        ...
+
+    def move(self, old: str, new: str) -> bool:
+        """Move a table and its notes to another chat id (a Telegram group that became a
+        supergroup). False, changing nothing, if ``old`` has no table or ``new`` has one."""
+        ...
+
     def chats(self) -> list[str]:
         """Every chat with a table."""
         ...

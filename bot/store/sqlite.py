@@ -15,17 +15,31 @@ from pathlib import Path
 from bot.store.base import StaleTable, StoreError
 from bot.table import Table
 
-SCHEMA_VERSION = 1
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    chat    TEXT PRIMARY KEY,
-    version INTEGER NOT NULL,
-    status  TEXT NOT NULL,
-    due_at  REAL,
-    data    TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tables_due ON tables (due_at) WHERE due_at IS NOT NULL;
-"""
+#: The schema step by step: ``MIGRATIONS[n]`` takes a database from version n to n + 1
+#: (``PRAGMA user_version``), so an older file is brought up to date when it is opened.
+MIGRATIONS = (
+    """
+    CREATE TABLE IF NOT EXISTS tables (
+        chat    TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        status  TEXT NOT NULL,
+        due_at  REAL,
+        data    TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS tables_due ON tables (due_at) WHERE due_at IS NOT NULL;
+    """,
+    # What adapters must remember across restarts (a lobby's message id, a thread),
+    # kept beside the table, outside its version: a note never makes a button stale.
+    """
+    CREATE TABLE IF NOT EXISTS notes (
+        chat  TEXT NOT NULL,
+        key   TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (chat, key)
+    );
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class SQLiteStore:
@@ -48,10 +62,12 @@ class SQLiteStore:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
+            if version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: made by a newer genial-bot (schema {version})")
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            for step in range(version, SCHEMA_VERSION):
+                self._db.executescript(
+                    f"BEGIN; {MIGRATIONS[step]} PRAGMA user_version = {step + 1}; COMMIT;"
+                )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: {exc}") from None
 
@@ -97,6 +113,53 @@ class SQLiteStore:
                 (now,),
             ).fetchall()
         return [r[0] for r in rows]
+
+    def next_due(self) -> float | None:
+        with self._lock:
+            row = self._db.execute("SELECT MIN(due_at) FROM tables").fetchone()
+        return None if row[0] is None else float(row[0])
+
+    def note(self, chat: str, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT value FROM notes WHERE chat = ? AND key = ?", (chat, key)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_note(self, chat: str, key: str, value: str | None) -> None:
+        with self._lock:
+            if value is None:
+                self._db.execute("DELETE FROM notes WHERE chat = ? AND key = ?", (chat, key))
+            else:
+                self._db.execute(
+                    "INSERT INTO notes (chat, key, value) VALUES (?, ?, ?)"
+                    " ON CONFLICT (chat, key) DO UPDATE SET value = excluded.value",
+                    (chat, key, value),
+                )
+
+    def move(self, old: str, new: str) -> bool:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                row = self._db.execute("SELECT data FROM tables WHERE chat = ?", (old,)).fetchone()
+                taken = self._db.execute("SELECT 1 FROM tables WHERE chat = ?", (new,)).fetchone()
+                if row is None or taken is not None:
+                    self._db.execute("ROLLBACK")
+                    return False
+                data = json.loads(row[0])
+                data["chat"] = new
+                self._db.execute(
+                    "UPDATE tables SET chat = ?, data = ? WHERE chat = ?",
+                    (new, json.dumps(data, separators=(",", ":")), old),
+                )
+                self._db.execute("DELETE FROM notes WHERE chat = ?", (new,))
+                self._db.execute("UPDATE notes SET chat = ? WHERE chat = ?", (new, old))
+                self._db.execute("COMMIT")
+                return True
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
 
     def chats(self) -> list[str]:
         with self._lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,82 @@ def test_a_file_that_is_no_database(tmp_path: Path) -> None:
     path.write_text("shopping list\n" * 100)
     with pytest.raises(StoreError, match=r"notes\.txt"):
         SQLiteStore(path)
+
+
+def test_next_due_is_the_earliest_deadline(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "t.db")
+    assert store.next_due() is None
+    store.save(sample("never"), None)
+    assert store.next_due() is None
+    store.save(sample("late", due_at=30.0), None)
+    store.save(sample("early", due_at=10.5), None)
+    assert store.next_due() == 10.5
+
+
+def test_notes_are_kept_per_chat_and_key_outside_the_version(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    store = SQLiteStore(path)
+    store.save(sample("c"), None)
+    assert store.note("c", "lobby") is None
+    store.set_note("c", "lobby", "101")
+    store.set_note("c", "lobby", "202")  # a second note under a key replaces the first
+    store.set_note("c", "thread", "7")
+    store.set_note("d", "lobby", "303")  # a chat without a table may have notes too
+    assert store.load("c") == sample("c")  # the table (and its version) did not change
+    store.close()
+    store = SQLiteStore(path)
+    assert (store.note("c", "lobby"), store.note("c", "thread")) == ("202", "7")
+    assert store.note("d", "lobby") == "303"
+    store.set_note("c", "lobby", None)
+    assert store.note("c", "lobby") is None
+    assert store.note("c", "thread") == "7"
+
+
+def test_move_carries_the_table_and_its_notes_to_the_new_chat(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "t.db")
+    store.save(sample("old", version=5, due_at=20.0), None)
+    store.set_note("old", "lobby", "11")
+    store.set_note("new", "stale", "x")  # notes left from before belong to no table
+    assert store.move("old", "new") is True
+    assert store.load("old") is None
+    moved = store.load("new")
+    assert moved is not None and moved.chat == "new" and moved.version == 5
+    assert moved == sample("new", version=5, due_at=20.0)
+    assert store.due(20.0) == ["new"]
+    assert (store.note("new", "lobby"), store.note("new", "stale")) == ("11", None)
+    assert store.note("old", "lobby") is None
+    # Nothing to move, or the new chat has a table already: nothing changes.
+    assert store.move("old", "other") is False
+    store.save(sample("other"), None)
+    assert store.move("new", "other") is False
+    assert store.load("new") == moved
+
+
+def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "v1.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE tables (chat TEXT PRIMARY KEY, version INTEGER NOT NULL,"
+        " status TEXT NOT NULL, due_at REAL, data TEXT NOT NULL);"
+        "PRAGMA user_version = 1;"
+    )
+    db.execute(
+        "INSERT INTO tables VALUES (?, ?, ?, ?, ?)",
+        ("c", 0, PLAYING, None, json.dumps(sample("c").to_dict())),
+    )
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    assert store.load("c") == sample("c")
+    store.set_note("c", "lobby", "1")  # the notes table exists now
+    store.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+
+    newer = tmp_path / "v9.db"
+    db = sqlite3.connect(newer)
+    db.execute("PRAGMA user_version = 9")
+    db.close()
+    with pytest.raises(StoreError, match=r"newer genial-bot \(schema 9\)"):
+        SQLiteStore(newer)
