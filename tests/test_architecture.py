@@ -13,7 +13,7 @@ STDLIB = set(sys.stdlib_module_names)
 ALLOWED = {
     "engine": {"engine"},
     "render": {"engine", "render", "PIL"},
-    "bot": {"engine", "render", "bot", "PIL", "discord", "telegram", "aiohttp", "httpx"},
+    "bot": {"engine", "render", "bot", "PIL", "babel", "discord", "telegram", "aiohttp", "httpx"},
 }
 
 
