@@ -265,7 +265,7 @@ def rack(scene: Scene, game: Game, seat_no: int, lines: Sequence[str] = ()) -> O
 
 def scores(scene: Scene, game: Game) -> Outbound:
     tx = scene.texts
-    lines = [tx("score.title", game=scene.game_name(game.players), moves=len(game.moves))]
+    lines = [tx("score.title", game=scene.game_name(game.players), count=len(game.moves))]
     lines += narrate.scores_lines(game, scene.names(), tx)
     return scene.chat_message(lines)
 
@@ -277,7 +277,7 @@ def export(scene: Scene, game: Game) -> Outbound:
     key = "export.full" if game.over else "export.partial"
     name = f"genial-{scene.table.chat}-{len(game.moves)}.json".replace("/", "_")
     return scene.chat_message(
-        [scene.texts(key, moves=len(game.moves))],
+        [scene.texts(key, count=len(game.moves))],
         "export",
         attachment=Attachment(name, data, "application/json"),
     )

@@ -106,6 +106,16 @@ def _ai_seed(seed: int, version: int) -> int:
     return (seed * 1_000_003 + version * 7_919) % (2**63)
 
 
+def _plays_spezial(table: Table | None) -> bool:
+    """Whether the table plays Genial Spezial: the running game's record says, before a
+    game the option does."""
+    if table is None:
+        return False
+    if table.status == PLAYING and table.record is not None:
+        return bool(table.record.get("game") == "spezial")
+    return table.options.game == "spezial"
+
+
 class Service:
     """The platform-neutral bot: tables, games, computer players and deadlines."""
 
@@ -157,7 +167,10 @@ class Service:
                 try:
                     cmd = parse_command(command)
                 except CommandError as exc:
-                    return [messages.error(chat.id, texts, exc.key, dict(exc.params))]
+                    key = exc.key
+                    if key == "usage.play" and _plays_spezial(table):
+                        key = "usage.play_spezial"  # no tile to name: just two cells
+                    return [messages.error(chat.id, texts, key, dict(exc.params))]
             loaded = table.version if table else None
             if cmd.changes and cmd.version is not None and cmd.version != loaded:
                 return [messages.error(chat.id, texts, "error.stale", {})]
@@ -366,7 +379,7 @@ class Service:
         if seat is not None:
             raise Reject("error.already_seated", number=seat + 1)
         if len(t.seats) >= MAX_SEATS:
-            raise Reject("error.table_full", seats=MAX_SEATS)
+            raise Reject("error.table_full", count=MAX_SEATS)
         t.seats.append(Seat(name=user.name, user=user.id))
         if t.host is None:
             t.host, t.host_name = user.id, user.name
@@ -383,7 +396,7 @@ class Service:
         if level not in self.settings.levels:
             raise Reject("error.unknown_level", level=level, levels=", ".join(self.settings.levels))
         if len(t.seats) >= MAX_SEATS:
-            raise Reject("error.table_full", seats=MAX_SEATS)
+            raise Reject("error.table_full", count=MAX_SEATS)
         t.bots_added += 1
         name = ctx.texts("seat.computer_name", number=t.bots_added)
         t.seats.append(Seat(name=name, level=level))
@@ -615,7 +628,7 @@ class Service:
     def _on_board(self, ctx: _Context, cmd: Board) -> None:
         game = self._shown_game(ctx)
         title = ctx.texts(
-            "board.title", game=ctx.scene.game_name(game.players), moves=len(game.moves)
+            "board.title", game=ctx.scene.game_name(game.players), count=len(game.moves)
         )
         ctx.out.append(messages.turn(ctx.scene, game, [title]))
 

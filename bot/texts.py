@@ -4,6 +4,16 @@ Catalogues are TOML files in ``bot/locales`` (``en.toml``, ``de.toml``, ...): ne
 give dotted ids (``error.occupied``), values are ``str.format`` templates with named
 placeholders (``{name}``). A test checks that every language has every id with the same
 placeholders, so a missing translation is caught before it reaches a chat.
+
+Where a number meets a noun the message is a table of plural forms, one per CLDR plural
+category the language uses (``one``, ``other``; ``other`` always), and its ``{count}``
+placeholder chooses the form by the language's plural rule (Babel's CLDR data)::
+
+    [board.title]
+    one = "{game} after {count} move."
+    other = "{game} after {count} moves."
+
+The forms flatten to ids like ``board.title.one``; the bot asks for ``board.title``.
 """
 
 from __future__ import annotations
@@ -14,12 +24,23 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from babel import Locale
+from babel.plural import PluralRule
+
 from bot.commands import LANGUAGES
 
 DEFAULT_LANGUAGE = "en"
+# The CLDR plural categories; a table keyed by them is one message in plural forms.
+PLURAL_CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
+# The placeholder whose number chooses the plural form.
+COUNT = "count"
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    if PLURAL_CATEGORIES & set(data) and (
+        "other" not in data or not set(data) <= PLURAL_CATEGORIES
+    ):
+        raise ValueError(f"plural message {prefix[:-1]!r} needs 'other' and only CLDR forms")
     out: dict[str, str] = {}
     for key, value in data.items():
         name = f"{prefix}{key}"
@@ -34,15 +55,31 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    """The messages of a language by id.
+    """The messages of a language by id (plural forms as ``id.one``, ``id.other``).
 
     Raises:
-        ValueError: for a language without a catalogue.
+        ValueError: for a language without a catalogue, or a malformed plural message.
     """
     if lang not in LANGUAGES:
         raise ValueError(f"no messages in {lang!r}; languages: {', '.join(LANGUAGES)}")
     text = resources.files("bot").joinpath(f"locales/{lang}.toml").read_text("utf-8")
     return _flatten(tomllib.loads(text))
+
+
+def plural_ids(messages: dict[str, str]) -> frozenset[str]:
+    """The ids of the messages given in plural forms (``board.title``)."""
+    return frozenset(k.removesuffix(".other") for k in messages if k.endswith(".other"))
+
+
+def plural_category(lang: str, count: int) -> str:
+    """The CLDR plural category of ``count`` in ``lang``: ``plural_category("fr", 0)`` is
+    ``one``, ``plural_category("en", 0)`` is ``other``."""
+    return str(_plural_rule(lang)(count))
+
+
+@cache
+def _plural_rule(lang: str) -> PluralRule:
+    return Locale.parse(lang).plural_form
 
 
 def placeholders(template: str) -> frozenset[str]:
@@ -62,18 +99,30 @@ class Texts:
         self._messages = catalogue(lang)
 
     def __call__(self, key: str, **params: object) -> str:
-        """The message ``key`` with its placeholders filled in.
+        """The message ``key`` with its placeholders filled in; a plural message takes the
+        form that its ``count`` asks for.
 
         Raises:
-            KeyError: for an id that no catalogue has (a bug, not bad input).
+            KeyError: for an id that no catalogue has, or a plural message without a
+                ``count`` (bugs, not bad input).
         """
-        template = self._messages.get(key)
-        if template is None:
-            template = catalogue(DEFAULT_LANGUAGE)[key]
-        return template.format_map(params)
+        return self._template(key, params).format_map(params)
+
+    def _template(self, key: str, params: dict[str, object]) -> str:
+        for lang in dict.fromkeys((self.lang, DEFAULT_LANGUAGE)):
+            messages = catalogue(lang)
+            if key in messages:
+                return messages[key]
+            if f"{key}.other" in messages:
+                count = params.get(COUNT)
+                if not isinstance(count, int):
+                    raise KeyError(f"plural message {key!r} needs an integer {COUNT}")
+                form = plural_category(lang, count)
+                return messages.get(f"{key}.{form}", messages[f"{key}.other"])
+        raise KeyError(key)
 
     def has(self, key: str) -> bool:
-        return key in self._messages
+        return key in self._messages or f"{key}.other" in self._messages
 
     def colour(self, letter: str) -> str:
         return self(f"colour.{letter}")

@@ -130,7 +130,7 @@ def test_export_shows_the_bag_only_after_the_end(tmp_path: Path) -> None:
     partial = json.loads(out.attachment.data)
     assert "bag" not in partial
     assert partial["moves"] == room.table().record["moves"]
-    assert out.text == "The game record so far (5 moves). The draw order is included after the end."
+    assert out.text == "The game record so far (5 moves). The draw order is added after the end."
 
     room.play_out(rng)
     (out,) = room.ok("Bob", "/export")
@@ -190,7 +190,7 @@ def test_first_racks_go_to_every_player_privately(tmp_path: Path) -> None:
     assert first.text.splitlines() == [
         "The game begins: Genial, team game. Seats: 1. Ada, 2. Bob, 3. Cy, 4. Dee.",
         "Ada, your turn.",
-        "Tiles in the bag: 96.",
+        "96 tiles left in the bag.",
     ]
     assert first.mentions == ("id-ada",)
     assert [(b.label, b.command) for b in first.buttons] == [("My tiles", "/hand")]

@@ -37,6 +37,6 @@ def test_spezial_hand_has_an_image(tmp_path: Path) -> None:
     (rack,) = room.ok("Bob", "/hand")
     assert rack.user == "id-bob" and rack.attachment.data.startswith(PNG)
     assert rack.text.splitlines()[0] == (
-        "Genial Spezial at Test room: tiles still to place: 20. Play with /play <cell> <cell>,"
+        "Genial Spezial at Test room: 20 tiles left to place. Play with /play <cell> <cell>,"
         " for example /play J4 J5."
     )

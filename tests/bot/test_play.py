@@ -48,7 +48,7 @@ def test_a_move_message(tmp_path: Path, shared: Path) -> None:
     assert chat.text.splitlines() == [
         "Ada placed RO B7 C8: +2 orange.",
         "Bob, your turn.",
-        "Tiles in the bag: 85.",
+        "85 tiles left in the bag.",
     ]
     assert chat.mentions == ("id-bob",)
     # The next player gets their rack, privately, with the table named.
@@ -63,7 +63,7 @@ def test_bonus_placement_prompts_the_same_player(tmp_path: Path, shared: Path) -
         "Bob placed OY J6 I6: +1 orange, +5 yellow.",
         "Genial! 18 in yellow: bonus placement.",
         "Bob, place again: bonus placement.",
-        "Tiles in the bag: 85.",  # no refill between placements of a turn
+        "85 tiles left in the bag.",  # no refill between placements of a turn
     ]
     assert chat.mentions == ("id-bob",)
     assert rack.user == "id-bob"
@@ -205,6 +205,11 @@ def test_turn_and_seat_errors(first_turn: Room) -> None:
 
 def test_spezial_bad_moves(tmp_path: Path, shared: Path) -> None:
     room = seeded_room(tmp_path, shared, "07-spezial-2p", 0, ["Ada", "Bob"])
+    # A bare /play: Genial Spezial names two cells, never a tile or a rack slot.
+    assert room.error("Ada", "/play") == (
+        "Say which cells: /play <cell> <cell>, like /play J4 J5, and a colour for each"
+        " golden space if you like: /play J4 J5 P."
+    )
     assert room.error("Ada", "/play J4") == (
         "I can't read J4 as a move. Type two cells, like /play J4 J5, and colours for golden"
         " spaces if you like: /play J4 J5 P."
@@ -223,11 +228,11 @@ def test_board_and_score_again(first_turn: Room) -> None:
     first_turn.play_turn(random.Random(1))
     (board,) = first_turn.ok("Bob", "/board")
     assert board.kind == "turn" and board.user is None
-    assert board.text.splitlines()[:2] == ["Genial after 1 moves.", "Bob, your turn."]
+    assert board.text.splitlines()[:2] == ["Genial after 1 move.", "Bob, your turn."]
     (score,) = first_turn.ok("Bob", "/score")
     lines = score.text.splitlines()
-    assert lines[0] == "Scores, Genial, after 1 moves:"
-    assert lines[2] == "Bob: R0 G0 B0 O0 Y0 P0 (lowest 0)"
+    assert lines[0] == "Scores, Genial, after 1 move:"
+    assert lines[2] == "Bob: R0 G0 B0 O0 Y0 P0 (lowest colour: 0)"
     assert first_turn.table().version == 4  # looking changes nothing
 
 
