@@ -15,7 +15,7 @@ import pytest
 
 from bot.config import ConfigError, parse_settings
 from bot.discord.app import HIDDEN, configure_logging
-from bot.discord.client import DUE_EVERY
+DUE_EVERY = 10.0
 from tests.bot.discord.support import World, labels, move_options, only_answer, text, world
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -122,6 +122,8 @@ async def test_a_failed_post_is_logged_and_the_table_goes_on(
 ) -> None:
     async with world(tmp_path) as w:
         await w.person("Ada").slash(w.channel, "join")
+        # Neither editing the lobby nor posting a new one gets through.
+        w.env.inject_error("PATCH", f"/channels/{w.chat}/messages/*", status=403, code=50013)
         w.env.inject_error("POST", f"/channels/{w.chat}/messages", status=403, code=50013)
         with caplog.at_level(logging.WARNING, logger=LOGGER):
             said = await w.person("Bob").slash(w.channel, "join")
