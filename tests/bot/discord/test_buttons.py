@@ -244,7 +244,7 @@ async def _two_players_mid_game(w: World, turns: int) -> None:
 async def test_after_a_restart_old_buttons_still_answer(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         await _two_players_mid_game(w, 6)
-        ada, bob = w.person("Ada"), w.person("Bob")
+        bob = w.person("Bob")
         lobby = w.public()[0]
         turn = w.last_public()
         moves = list(w.game().moves)
