@@ -162,6 +162,7 @@ class GenialClient(discord.Client):
         self._tables = _Tables()
         self._clock_task: asyncio.Task[None] | None = None
         self._nap: asyncio.Task[None] | None = None
+        self._woken = False
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -183,11 +184,14 @@ class GenialClient(discord.Client):
     async def _clock(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():
+            self._woken = False
             try:
                 await self.tick()
             except Exception:
                 log.exception("the look at the clock failed")
-            await self._sleep(await self._until_due())
+            seconds = await self._until_due()
+            if not self._woken:  # a command finished meanwhile: look again at once
+                await self._sleep(seconds)
 
     async def _until_due(self) -> float:
         """Seconds to sleep until the next due time (at most :attr:`max_sleep`)."""
@@ -216,6 +220,7 @@ class GenialClient(discord.Client):
 
     def wake(self) -> None:
         """Look at the clock now: a command may have made something due sooner."""
+        self._woken = True
         if self._nap is not None:
             self._nap.cancel()
 
@@ -461,10 +466,10 @@ class GenialClient(discord.Client):
         """Whether fewer than :data:`SCROLLED` messages came after ``message``, so people
         still see it where it is. Without the right to read the history, we cannot tell:
         then posting anew is the safe answer."""
-        guild = getattr(channel, "guild", None)
-        if guild is None or not hasattr(channel, "permissions_for"):
+        me = getattr(getattr(channel, "guild", None), "me", None)
+        if me is None or not hasattr(channel, "permissions_for"):
             return False
-        if not channel.permissions_for(guild.me).read_message_history:
+        if not channel.permissions_for(me).read_message_history:
             return False
         try:
             after = discord.Object(message)

@@ -18,6 +18,9 @@ import simcord
 from bot.config import ConfigError, parse_settings
 from bot.discord.app import HIDDEN, configure_logging
 from bot.discord.client import MAX_SLEEP
+from bot.discord.messages import direct_kwargs
+from bot.outbound import Button, Outbound
+from bot.texts import Texts
 from tests.bot.discord.support import (
     World,
     labels,
@@ -330,3 +333,26 @@ async def test_the_thread_gathering_players_survives_a_restart(tmp_path: Path) -
         [now] = thread.history()
         assert now.id == lobby.id and "2. Bob" in text(now)
         assert w.service.table(w.chat) is None
+
+
+def test_a_swap_offer_by_direct_message_points_to_its_buttons() -> None:
+    tx = Texts("en")
+    swap = Button("Swap", "/swap #9")
+    keep = Button("Keep", "/keep #9")
+    rack = Outbound(
+        "42",
+        "\n".join(["Your tiles at #genial (Board games): 1 RG", tx("rack.swap")]),
+        "rack",
+        user="7",
+        buttons=(swap, keep),
+    )
+    kw = direct_kwargs(rack, tx, "https://discord.com/channels/1/42")
+    assert kw["content"].split("\n") == [
+        "Your tiles at #genial (Board games): 1 RG",
+        "You may swap all tiles now: press Swap or Keep below.",
+        "To the table: https://discord.com/channels/1/42",
+    ]
+    assert [item.custom_id for item in kw["view"].children] == [
+        "genial:42:rack:/swap #9",
+        "genial:42:rack:/keep #9",
+    ]
