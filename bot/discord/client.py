@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -289,6 +289,10 @@ class GenialClient(discord.Client):
                 out = [Outbound(chat, self._texts(chat)("discord.failed"), "error")]
             await self.deliver(out, reply)
         if not any(o.kind == "error" for o in out):
+            if command.split()[0] == "/abort":
+                # A closed table has no live buttons: nothing on its messages works now.
+                async with self._tables.post_lock(chat):
+                    await self._retire_all(chat)
             await self._due(chat, reply)
             self.wake()
 
@@ -493,12 +497,16 @@ class GenialClient(discord.Client):
             await self._set_note(chat, key, new)
             await self._strip(chat, old)
         if outbound.kind == "result" or outbound.buttons or outbound.mentions:
-            for kind in sorted(IN_PLACE):
-                key = NOTE_MESSAGE.format(kind=kind)
-                old = await self._note(chat, key)
-                if old is not None:
-                    await self._set_note(chat, key, None)
-                    await self._strip(chat, old)
+            await self._retire_all(chat, IN_PLACE)
+
+    async def _retire_all(self, chat: str, kinds: Iterable[str] = (*IN_PLACE, "turn")) -> None:
+        """Take the buttons off the table's lobby, options or turn message (``kinds``)."""
+        for kind in sorted(kinds):
+            key = NOTE_MESSAGE.format(kind=kind)
+            old = await self._note(chat, key)
+            if old is not None:
+                await self._set_note(chat, key, None)
+                await self._strip(chat, old)
 
     async def _strip(self, chat: str, message: str | None) -> None:
         """Take the buttons off one of the table's messages (one edit); a failure is only

@@ -230,6 +230,25 @@ async def test_an_old_start_button_is_answered_privately(tmp_path: Path) -> None
         assert [m.id for m in w.public()] == seen
 
 
+@pytest.mark.asyncio
+async def test_a_closed_table_keeps_no_live_buttons(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(w.channel, "join")
+        await bob.slash(w.channel, "join")
+        await ada.slash(w.channel, "start")
+        turn = w.last_public()
+        assert labels(turn) == ["My tiles"]
+        await ada.slash(w.channel, "abort")
+        assert all(labels(m) == [] for m in w.public())
+        # A new table gets a new lobby, which gets closed too.
+        await bob.slash(w.channel, "join")
+        lobby = w.last_public()
+        assert "1. Bob" in text(lobby) and "Join" in labels(lobby)
+        await bob.slash(w.channel, "abort")
+        assert all(labels(m) == [] for m in w.public())
+
+
 async def _two_players_mid_game(w: World, turns: int) -> None:
     ada, bob = w.person("Ada"), w.person("Bob")
     await ada.slash(w.channel, "join")
