@@ -190,7 +190,7 @@ class GenialClient(discord.Client):
             except Exception:
                 log.exception("the look at the clock failed")
             seconds = await self._until_due()
-            if not self._woken:  # a command finished meanwhile: look again at once
+            if not self._woken:  # (else a command ended meanwhile: look again at once)
                 await self._sleep(seconds)
 
     async def _until_due(self) -> float:
