@@ -6,8 +6,9 @@ log handler blanks it out of every line, whoever writes it.
 Setting up: create an application in Discord's developer portal, add a bot (no privileged
 intent is needed), put its token in ``GENIAL_DISCORD_TOKEN`` and invite it with the scopes
 ``bot`` and ``applications.commands`` and the permissions View Channels, Send Messages,
-Embed Links and Attach Files (with ``threads = true`` also Create Public Threads and Send
-Messages in Threads). The slash commands are registered at every start.
+Read Message History (to tell whether the lobby scrolled away), Embed Links and Attach
+Files (with ``threads = true`` also Create Public Threads and Send Messages in Threads). The
+slash commands are registered at every start.
 """
 
 from __future__ import annotations

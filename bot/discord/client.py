@@ -5,21 +5,32 @@ then the service runs in a worker thread, so rendering or a computer player's th
 never blocks other tables. What the service says goes out in Discord's idiom:
 
 - a message to the chat is posted in the table's channel (or thread); a lobby or the
-  options, changed by a button on them, are edited in place;
+  options are edited in place, whether a button or a slash command changed them, unless
+  they scrolled away (then they are posted anew);
+- only the newest messages keep live buttons: when the turn passes, the buttons come off
+  the previous turn message, and off the lobby and options once the game runs;
 - a private message (a rack, a hint) and every error go only to the person who acted, as
   ephemeral answers; a rack for someone else reaches them by direct message if the
-  ``dm`` setting is on, otherwise through the "My tiles" button on the turn message;
+  ``dm`` setting is on (unless their direct messages turned out closed, until they ask for
+  their tiles again), otherwise through the "My tiles" button on the turn message;
 - failures to post or to send a direct message are logged and never stop the table.
 
-A periodic task calls :meth:`Service.due` for computer players, reminders and timeouts.
+What must survive a restart is kept in the store as notes beside the table (see
+:meth:`Service.note`): the lobby's, the options' and the turn's message ids, a channel's
+thread that gathers players, who has closed direct messages.
+
+A clock task calls :meth:`Service.due` for computer players, reminders and timeouts: it
+sleeps until the next due time (:meth:`Service.next_due`), at most :data:`MAX_SLEEP`, and
+wakes at once after every command, since a command may make something due sooner.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -29,7 +40,7 @@ from discord import app_commands
 from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
 from bot.discord import commands as discord_commands
 from bot.discord.commands import Look
-from bot.discord.messages import edit_kwargs, send_kwargs
+from bot.discord.messages import direct_kwargs, edit_kwargs, send_kwargs
 from bot.discord.views import TableButton, view_for
 from bot.outbound import Button, Chat, Outbound, User
 from bot.service import Service
@@ -38,10 +49,21 @@ from bot.texts import Texts
 
 log = logging.getLogger(__name__)
 
-#: Seconds between two looks at the clock for computer players, reminders and timeouts.
-DUE_EVERY = 10.0
-#: Messages a button on them replaces in place, rather than posting a new one.
+#: The longest the clock sleeps between two looks at the store (a safety net: the next due
+#: time is known, and a command wakes the clock).
+MAX_SLEEP = 60.0
+#: How long the clock waits when something stays due after a look (a table busy with a
+#: command, which deals with it itself, or one that fails), rather than spinning.
+RETRY_SLEEP = 5.0
+#: Messages edited in place rather than posted anew, while they have not scrolled away.
 IN_PLACE = frozenset({"lobby", "options"})
+#: A message with this many messages after it has scrolled away: a change posts it anew.
+SCROLLED = 5
+#: Notes (kept in the store across restarts): the message ids of the open lobby, options
+#: and turn message of a table, a channel's thread gathering players, closed DMs.
+NOTE_MESSAGE = "discord.message.{kind}"
+NOTE_THREAD = "discord.thread"
+NOTE_NO_DM = "discord.no_dm.{user}"
 #: A thread a table opens archives after a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 
@@ -62,6 +84,8 @@ class Reply:
     answered: bool = False
     #: The message with the pressed button was replaced.
     edited: bool = False
+    #: Direct messages to the person had failed; they asked for their tiles, so we try again.
+    reopened: bool = False
 
 
 @dataclass
@@ -69,13 +93,16 @@ class _Tables:
     """Per-table bookkeeping of this process (nothing here needs to survive a restart)."""
 
     locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    #: One table's public messages go out one after another (each reads and writes notes).
+    posting: dict[str, asyncio.Lock] = field(default_factory=dict)
     #: Tables whose computer players or deadlines are being dealt with now.
     thinking: set[str] = field(default_factory=set)
-    #: With threads on: the channel's thread whose table is still gathering players.
-    gathering: dict[str, str] = field(default_factory=dict)
 
     def lock(self, chat: str) -> asyncio.Lock:
         return self.locks.setdefault(chat, asyncio.Lock())
+
+    def post_lock(self, chat: str) -> asyncio.Lock:
+        return self.posting.setdefault(chat, asyncio.Lock())
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -111,14 +138,14 @@ class GenialClient(discord.Client):
         *,
         threads: bool = False,
         dm: bool = False,
-        due_every: float = DUE_EVERY,
+        max_sleep: float = MAX_SLEEP,
     ) -> None:
         """
         Args:
             service: the table service (its store holds every table).
             threads: open a thread for each new table instead of using the channel.
             dm: send racks to players who did not ask by direct message too.
-            due_every: seconds between two calls of :meth:`Service.due`.
+            max_sleep: the longest the clock sleeps between two looks at the store.
         """
         # No privileged intents: slash commands and buttons arrive as interactions; the
         # guilds intent only keeps channels and threads in the cache.
@@ -128,12 +155,14 @@ class GenialClient(discord.Client):
         self.service = service
         self.threads = threads
         self.dm = dm
-        self.due_every = due_every
+        self.max_sleep = max_sleep
         self.tree: app_commands.CommandTree[GenialClient] = app_commands.CommandTree(self)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         discord_commands.install(self.tree)
         self._tables = _Tables()
         self._clock_task: asyncio.Task[None] | None = None
+        self._nap: asyncio.Task[None] | None = None
+        self._woken = False
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -155,11 +184,45 @@ class GenialClient(discord.Client):
     async def _clock(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():
+            self._woken = False
             try:
                 await self.tick()
             except Exception:
-                log.exception("the periodic look at the clock failed")
-            await asyncio.sleep(self.due_every)
+                log.exception("the look at the clock failed")
+            seconds = await self._until_due()
+            if not self._woken:  # (else a command ended meanwhile: look again at once)
+                await self._sleep(seconds)
+
+    async def _until_due(self) -> float:
+        """Seconds to sleep until the next due time (at most :attr:`max_sleep`)."""
+        try:
+            due = await asyncio.to_thread(self.service.next_due)
+        except Exception:
+            log.exception("could not read the next due time")
+            return self.max_sleep
+        if due is None:
+            return self.max_sleep
+        wait = due - self.service.clock()
+        if wait <= 0:
+            return min(RETRY_SLEEP, self.max_sleep)
+        # A hair past the due time, so the look at the store finds it due.
+        return min(wait + 0.01, self.max_sleep)
+
+    async def _sleep(self, seconds: float) -> None:
+        """Sleep, unless :meth:`wake` cuts it short."""
+        nap = asyncio.create_task(asyncio.sleep(seconds), name="genial-nap")
+        self._nap = nap
+        try:
+            await asyncio.wait({nap})
+        finally:
+            nap.cancel()
+            self._nap = None
+
+    def wake(self) -> None:
+        """Look at the clock now: a command may have made something due sooner."""
+        self._woken = True
+        if self._nap is not None:
+            self._nap.cancel()
 
     async def tick(self) -> None:
         """Everything due now at tables nobody is acting at this moment."""
@@ -210,6 +273,12 @@ class GenialClient(discord.Client):
         channel = interaction.channel if str(interaction.channel_id) == chat else None
         where = Chat(chat, _title(channel or self.get_channel(int(chat))))
         admin = is_admin(interaction)
+        if self.dm and command.split()[0] == "/hand":
+            # Asking for the tiles is asking for direct messages again.
+            key = NOTE_NO_DM.format(user=reply.user)
+            if await self._note(chat, key) is not None:
+                await self._set_note(chat, key, None)
+                reply.reopened = True
         async with self._tables.lock(chat):
             try:
                 out = await asyncio.to_thread(
@@ -220,7 +289,12 @@ class GenialClient(discord.Client):
                 out = [Outbound(chat, self._texts(chat)("discord.failed"), "error")]
             await self.deliver(out, reply)
         if not any(o.kind == "error" for o in out):
+            if command.split()[0] == "/abort":
+                # A closed table has no live buttons: nothing on its messages works now.
+                async with self._tables.post_lock(chat):
+                    await self._retire_all(chat)
             await self._due(chat, reply)
+            self.wake()
 
     async def _due(self, chat: str, reply: Reply | None) -> None:
         """Computer players' turns (and deadlines) at one table, in a worker thread."""
@@ -283,7 +357,7 @@ class GenialClient(discord.Client):
         opening = _opening(command)
         if opening is None:
             return chat
-        service, gathering = self.service, self._tables.gathering.get(chat)
+        service, gathering = self.service, await self._note(chat, NOTE_THREAD)
 
         def current() -> tuple[Table | None, Table | None]:
             return service.table(chat), service.table(gathering) if gathering else None
@@ -311,7 +385,7 @@ class GenialClient(discord.Client):
         except discord.HTTPException as exc:
             log.warning("could not open a thread in channel %s, playing there: %s", chat, exc)
             return chat
-        self._tables.gathering[chat] = str(thread.id)
+        await self._set_note(chat, NOTE_THREAD, str(thread.id))
         text = texts(
             "discord.thread_opened", name=interaction.user.display_name, thread=thread.mention
         )
@@ -353,35 +427,149 @@ class GenialClient(discord.Client):
         if reply is not None and (outbound.kind == "error" or reply.quiet):
             await self._answer(reply, outbound)
             return
+        async with self._tables.post_lock(outbound.chat):
+            if outbound.kind in IN_PLACE:
+                await self._in_place(outbound, reply)
+            else:
+                message = await self._send(self._channel(outbound.chat), outbound)
+                await self._retire(outbound, message)
+
+    def _channel(self, chat: str) -> Any:
+        return self.get_channel(int(chat)) or self.get_partial_messageable(int(chat))
+
+    async def _in_place(self, outbound: Outbound, reply: Reply | None) -> None:
+        """A lobby or the options: the message with the pressed button, or the last one
+        posted, edited in place; posted anew when it is gone or scrolled away."""
+        chat, key = outbound.chat, NOTE_MESSAGE.format(kind=outbound.kind)
+        old = await self._note(chat, key)
+        pressed = reply.interaction.message if reply is not None and reply.component else None
         if (
             reply is not None
-            and reply.component
+            and pressed is not None
             and not reply.edited
-            and outbound.kind in IN_PLACE
             and outbound.kind == reply.kind
         ):
             reply.edited = True
             await reply.interaction.edit_original_response(**edit_kwargs(outbound))
+            if old != str(pressed.id):
+                await self._set_note(chat, key, str(pressed.id))
+                await self._strip(chat, old)
             return
-        channel = self.get_channel(int(outbound.chat)) or self.get_partial_messageable(
-            int(outbound.chat)
-        )
-        await self._send(channel, outbound)
+        channel = self._channel(chat)
+        if old is not None and await self._near(channel, int(old)):
+            try:
+                await channel.get_partial_message(int(old)).edit(**edit_kwargs(outbound))
+                return
+            except discord.HTTPException as exc:  # deleted meanwhile, most likely
+                log.info("could not edit the %s of table %s: %s", outbound.kind, chat, exc)
+        message = await self._send(channel, outbound)
+        await self._set_note(chat, key, str(message.id))
+        await self._strip(chat, old)
+
+    async def _near(self, channel: Any, message: int) -> bool:
+        """Whether fewer than :data:`SCROLLED` messages came after ``message``, so people
+        still see it where it is. Without the right to read the history, we cannot tell:
+        then posting anew is the safe answer."""
+        me = getattr(getattr(channel, "guild", None), "me", None)
+        if me is None or not hasattr(channel, "permissions_for"):
+            return False
+        if not channel.permissions_for(me).read_message_history:
+            return False
+        try:
+            after = discord.Object(message)
+            later = [m async for m in channel.history(limit=SCROLLED, after=after)]
+        except discord.HTTPException as exc:
+            log.info("could not read the history of %s: %s", channel.id, exc)
+            return False
+        return len(later) < SCROLLED
+
+    async def _retire(self, outbound: Outbound, message: discord.Message) -> None:
+        """After a turn message (or the result): buttons stay live on the newest message
+        only, so they come off the previous turn message, and off the lobby and options once
+        a game runs (the turn message addresses a player) or ended."""
+        if outbound.kind not in ("turn", "result"):
+            return
+        chat = outbound.chat
+        key = NOTE_MESSAGE.format(kind="turn")
+        old = await self._note(chat, key)
+        new = str(message.id) if outbound.buttons else None
+        if new != old:
+            await self._set_note(chat, key, new)
+            await self._strip(chat, old)
+        if outbound.kind == "result" or outbound.buttons or outbound.mentions:
+            await self._retire_all(chat, IN_PLACE)
+
+    async def _retire_all(self, chat: str, kinds: Iterable[str] = (*IN_PLACE, "turn")) -> None:
+        """Take the buttons off the table's lobby, options or turn message (``kinds``)."""
+        for kind in sorted(kinds):
+            key = NOTE_MESSAGE.format(kind=kind)
+            old = await self._note(chat, key)
+            if old is not None:
+                await self._set_note(chat, key, None)
+                await self._strip(chat, old)
+
+    async def _strip(self, chat: str, message: str | None) -> None:
+        """Take the buttons off one of the table's messages (one edit); a failure is only
+        logged (its buttons stay, and the service answers them as stale)."""
+        if message is None:
+            return
+        try:
+            await self._channel(chat).get_partial_message(int(message)).edit(view=None)
+        except discord.HTTPException as exc:
+            log.info("could not take the buttons off message %s: %s", message, exc)
 
     async def _answer(self, reply: Reply, outbound: Outbound) -> None:
         """Privately to the person who acted (an ephemeral message)."""
+        if reply.reopened and outbound.kind == "rack":
+            texts = await asyncio.to_thread(self._texts, outbound.chat)
+            extra = texts("discord.dm_reopened", hand=texts("button.hand"))
+            outbound = dataclasses.replace(outbound, text=f"{outbound.text}\n{extra}")
         await reply.interaction.followup.send(ephemeral=True, **send_kwargs(outbound))
         reply.answered = True
 
     async def _direct(self, outbound: Outbound) -> None:
+        """A rack by direct message, unless the player's direct messages turned out closed
+        (then not again until they ask for their tiles)."""
         assert outbound.user is not None
+        chat, key = outbound.chat, NOTE_NO_DM.format(user=outbound.user)
+        if await self._note(chat, key) is not None:
+            return
+        texts = await asyncio.to_thread(self._texts, chat)
+        channel = self.get_channel(int(chat))
+        table = getattr(channel, "jump_url", None) or _title(channel) or chat
         user = self.get_user(int(outbound.user)) or await self.fetch_user(int(outbound.user))
-        await user.send(**send_kwargs(outbound))
+        try:
+            await user.send(**direct_kwargs(outbound, texts, table))
+        except discord.Forbidden as exc:
+            log.info(
+                "direct messages to %s are closed (%s): not again until they ask for their tiles",
+                outbound.user,
+                exc.text or exc.status,
+            )
+            await self._set_note(chat, key, "1")
 
     async def _send(
         self, channel: Any, outbound: Outbound, view: discord.ui.View | None = None
-    ) -> None:
+    ) -> discord.Message:
         kw = send_kwargs(outbound)
         if view is not None:
             kw["view"] = view
-        await channel.send(**kw)
+        message: discord.Message = await channel.send(**kw)
+        return message
+
+    # --- notes --------------------------------------------------------------------------
+
+    async def _note(self, chat: str, key: str) -> str | None:
+        """A note kept for ``chat``; ``None`` if there is none or the store failed (a note
+        is a convenience: without it a message is posted anew or a DM tried)."""
+        try:
+            return await asyncio.to_thread(self.service.note, chat, key)
+        except Exception:
+            log.exception("could not read the note %s of %s", key, chat)
+            return None
+
+    async def _set_note(self, chat: str, key: str, value: str | None) -> None:
+        try:
+            await asyncio.to_thread(self.service.set_note, chat, key, value)
+        except Exception:
+            log.exception("could not keep the note %s of %s", key, chat)

@@ -1,12 +1,16 @@
 """An :class:`~bot.outbound.Outbound` in Discord's idiom: the keyword arguments of a send.
 
-A message with an image shows it in an embed (the text above the picture); the people it
-addresses are mentioned in the content, because mentions in embeds do not ping. Only those
-people may be pinged: never @everyone or roles, whatever a player's name says.
+A picture (the board, a rack, the result) goes as a plain attachment under the text, not
+as an embed's image: Discord shows an embed's image at about 400 by 300 pixels, an
+attachment larger (the full width of a phone's screen), and a tap on an attachment opens it
+at full size. Only a text too long for a message's content goes in an embed. The people a
+message addresses are mentioned in the content, and only they may be pinged: never
+@everyone or roles, whatever a player's name says.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from typing import Any
 
@@ -14,6 +18,7 @@ import discord
 
 from bot.discord.views import outbound_view
 from bot.outbound import Outbound
+from bot.texts import Texts
 
 #: Discord's limits on a message's content and an embed's description.
 MAX_CONTENT = 2000
@@ -45,11 +50,8 @@ def send_kwargs(outbound: Outbound, *, with_view: bool = True) -> dict[str, Any]
     attachment = outbound.attachment
     kw: dict[str, Any] = {"allowed_mentions": allowed_mentions(outbound)}
     body = f"{mentions}\n{text}" if mentions else text
-    if (attachment is not None and attachment.is_image) or len(body) > MAX_CONTENT:
-        embed = discord.Embed(description=_cut(text, MAX_DESCRIPTION), colour=COLOUR)
-        if attachment is not None and attachment.is_image:
-            embed.set_image(url=f"attachment://{attachment.filename}")
-        kw["embed"] = embed
+    if len(body) > MAX_CONTENT:
+        kw["embed"] = discord.Embed(description=_cut(text, MAX_DESCRIPTION), colour=COLOUR)
         if mentions:
             kw["content"] = mentions
     else:
@@ -69,6 +71,20 @@ def edit_kwargs(outbound: Outbound) -> dict[str, Any]:
     kw.setdefault("content", None)
     kw.setdefault("embed", None)
     kw.setdefault("view", None)
-    if "file" in kw:
-        kw["attachments"] = [kw.pop("file")]
+    kw["attachments"] = [kw.pop("file")] if "file" in kw else []
     return kw
+
+
+def direct_kwargs(outbound: Outbound, texts: Texts, table: str) -> dict[str, Any]:
+    """``outbound`` (a rack) as a direct message: commands work only in the server, so the
+    line on how to play says to type it there, the swap is offered by its buttons, and the
+    last line leads to the table (``table``: a link to its channel, or its name)."""
+    replaced = {
+        texts("rack.how"): texts("discord.dm_how"),
+        texts("rack.swap"): texts(
+            "discord.dm_swap", swap=texts("button.swap"), keep=texts("button.keep")
+        ),
+    }
+    lines = [replaced.get(line, line) for line in outbound.text.split("\n")]
+    lines.append(texts("discord.dm_table", table=table))
+    return send_kwargs(dataclasses.replace(outbound, text="\n".join(lines)))

@@ -6,17 +6,29 @@ from __future__ import annotations
 import io
 import logging
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import discord
 import pytest
+import simcord
 
 from bot.config import ConfigError, parse_settings
 from bot.discord.app import HIDDEN, configure_logging
-from bot.discord.client import DUE_EVERY
-from tests.bot.discord.support import World, labels, move_options, only_answer, text, world
+from bot.discord.client import MAX_SLEEP
+from bot.discord.messages import direct_kwargs
+from bot.outbound import Button, Outbound
+from bot.texts import Texts
+from tests.bot.discord.support import (
+    World,
+    labels,
+    only_answer,
+    play_turn,
+    text,
+    world,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 LOGGER = "bot.discord.client"
@@ -95,9 +107,9 @@ async def test_reminder_and_timeout_come_by_the_clock(tmp_path: Path) -> None:
         await ada.slash(w.channel, "start")
         seen = len(w.public())
 
-        await w.env.advance_time(1800 - 2 * DUE_EVERY)
+        await w.env.advance_time(1800 - 1)
         assert len(w.public()) == seen  # not half time yet
-        await w.env.advance_time(2 * DUE_EVERY)
+        await w.env.advance_time(1)
         reminder = w.last_public()
         assert text(reminder).startswith(
             f"{ada.mention}\nAda, it is your turn at #genial (Board games): 30m left"
@@ -113,6 +125,43 @@ async def test_reminder_and_timeout_come_by_the_clock(tmp_path: Path) -> None:
         assert w.last_public().raw_mentions == [bob.id]
 
 
+@pytest.mark.asyncio
+async def test_a_one_minute_timeout_fires_at_a_minute(tmp_path: Path) -> None:
+    # The clock sleeps up to a minute at a time; the start wakes it, so the deadlines set
+    # by the start are kept to the second.
+    async with world(tmp_path, max_sleep=MAX_SLEEP) as w:
+        ada = w.person("Ada")
+        await _two_seated(w)
+        await ada.slash(w.channel, "option", setting="timeout", value="1m")
+        await w.env.advance_time(10)  # the clock sleeps till 60 s now
+        await ada.slash(w.channel, "start")
+        seen = len(w.public())
+        await w.env.advance_time(29.5)
+        assert len(w.public()) == seen
+        await w.env.advance_time(1)
+        assert text(w.last_public()).startswith(f"{ada.mention}\nAda, it is your turn at")
+        await w.env.advance_time(29)
+        assert w.game().moves == []
+        await w.env.advance_time(1)
+        assert "Time is up for Ada" in text(w.last_public())
+        assert w.game().to_move == 1
+
+
+@pytest.mark.asyncio
+async def test_deadlines_survive_a_restart(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada = w.person("Ada")
+        await _two_seated(w)
+        await ada.slash(w.channel, "option", setting="timeout", value="10m")
+        await ada.slash(w.channel, "start")
+        await w.env.advance_time(400)  # the reminder went out at 5 minutes
+        await w.restart()
+        await w.env.advance_time(199)
+        assert w.game().moves == []
+        await w.env.advance_time(2)
+        assert "Time is up for Ada" in text(w.last_public())
+
+
 # --- failures ---------------------------------------------------------------------------
 
 
@@ -122,6 +171,8 @@ async def test_a_failed_post_is_logged_and_the_table_goes_on(
 ) -> None:
     async with world(tmp_path) as w:
         await w.person("Ada").slash(w.channel, "join")
+        # Neither editing the lobby nor posting a new one gets through.
+        w.env.inject_error("PATCH", f"/channels/{w.chat}/messages/*", status=403, code=50013)
         w.env.inject_error("POST", f"/channels/{w.chat}/messages", status=403, code=50013)
         with caplog.at_level(logging.WARNING, logger=LOGGER):
             said = await w.person("Bob").slash(w.channel, "join")
@@ -151,29 +202,86 @@ async def test_a_broken_store_is_answered_and_logged(
 # --- direct messages --------------------------------------------------------------------
 
 
+def dm_posts(w: World, person: simcord.MemberActor) -> int:
+    """How many direct messages the bot tried to send ``person`` so far."""
+    path = f"/channels/{person.user.dm_channel.id}/messages"
+    return sum(1 for r in w.env.http_requests if r.method == "POST" and r.path == path)
+
+
+async def _bobs_turn(w: World, rng: random.Random) -> None:
+    """Moves until Bob is to place a tile."""
+    while not (w.game().to_move == 1 and w.game().awaiting == "place"):
+        await play_turn(w, rng)
+
+
 @pytest.mark.asyncio
-async def test_racks_by_direct_message_when_asked_for(
+async def test_racks_by_direct_message_say_where_to_play(tmp_path: Path) -> None:
+    async with world(tmp_path, dm=True) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await _two_seated(w)
+        await ada.slash(w.channel, "start")
+        link = f"https://discord.com/channels/{w.guild.id}/{w.chat}"
+        [dm] = bob.user.dm_channel.history()
+        lines = text(dm).split("\n")
+        assert lines[0] == w.rack_line(1)
+        assert lines[-1] == f"To the table: {link}"
+        # Ada, who started, got hers as the private answer: no direct message.
+        assert ada.user.dm_channel.history() == []
+
+        # Bob's turn: the direct message says to type /play at the table, not there.
+        await _bobs_turn(w, random.Random(2))
+        dm = bob.user.dm_channel.history()[-1]
+        assert text(dm).split("\n") == [
+            w.rack_line(1),
+            "Play with /play <tile or slot> <cell> <cell> in the table's channel (commands"
+            " do not work in this chat), for example /play 1 F7 F8.",
+            f"To the table: {link}",
+        ]
+        # Never the channel's how-to, as if commands worked in direct messages.
+        how = "Play with /play <tile or slot> <cell> <cell>, for example"
+        assert not any(how in text(m) for m in bob.user.dm_channel.history())
+
+
+@pytest.mark.asyncio
+async def test_closed_direct_messages_are_not_tried_again_until_asked(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with world(tmp_path, dm=True) as w:
         ada, bob = w.person("Ada"), w.person("Bob")
         await _two_seated(w)
-        await ada.slash(w.channel, "start")
-        [dm] = bob.user.dm_channel.history()
-        assert text(dm).startswith(w.rack_line(1))
-        # Ada, who started, got hers as the private answer: no direct message.
-        assert ada.user.dm_channel.history() == []
+        # Bob accepts no direct messages from server members (Discord: 403, 50007).
+        dm_path = f"/channels/{bob.user.dm_channel.id}/messages"
+        w.env.inject_error("POST", dm_path, status=403, code=50007, times=None)
+        with caplog.at_level(logging.INFO, logger=LOGGER):
+            await ada.slash(w.channel, "start")
+        assert dm_posts(w, bob) == 1
+        assert f"direct messages to {bob.id} are closed" in caplog.text
 
-        # A direct message that fails is logged; the turn goes on.
-        w.env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403)
-        game = w.game()
-        move = move_options(game, game.legal_moves()[0])
-        with caplog.at_level(logging.WARNING, logger=LOGGER):
-            await ada.slash(w.channel, "play", **move)
-        assert len(w.game().moves) == 1
-        assert "could not deliver a rack message" in caplog.text
+        # The game goes on; Bob's turns ping him in the channel, and no direct message is
+        # tried again, not even after a restart.
+        rng = random.Random(8)
+        await _bobs_turn(w, rng)
         assert w.last_public().raw_mentions == [bob.id]
-        assert len(bob.user.dm_channel.history()) == 1
+        await w.restart(dm=True)
+        await play_turn(w, rng)
+        await _bobs_turn(w, rng)
+        assert dm_posts(w, bob) == 1
+
+        # Bob asks for his tiles: they come privately, with word of what happened, and
+        # from now on direct messages are tried again (his are still closed: once more).
+        mine = only_answer(await bob.slash(w.channel, "hand")).split("\n")
+        assert mine[0] == w.rack_line(1)
+        assert mine[-1] == (
+            "I could not send you direct messages, so I stopped trying. From now on I try"
+            " again; if they stay closed, press My tiles on the turn message."
+        )
+        await play_turn(w, rng)
+        await _bobs_turn(w, rng)
+        assert dm_posts(w, bob) == 2
+        await play_turn(w, rng)
+        await _bobs_turn(w, rng)
+        assert dm_posts(w, bob) == 2
+        assert [m for m in bob.user.dm_channel.history()] == []
 
 
 # --- threads ----------------------------------------------------------------------------
@@ -208,3 +316,43 @@ async def test_a_table_in_its_own_thread(tmp_path: Path) -> None:
         assert turn.raw_mentions == [ada.id]
         assert labels(turn) == ["My tiles"]
         assert len(w.public()) == 1
+
+
+@pytest.mark.asyncio
+async def test_the_thread_gathering_players_survives_a_restart(tmp_path: Path) -> None:
+    async with world(tmp_path, threads=True) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(w.channel, "join")
+        [thread] = w.channel.threads
+        [lobby] = thread.history()
+        await w.restart(threads=True)
+        # /join in the channel still finds the thread's table, and its lobby is edited.
+        await bob.slash(w.channel, "join")
+        assert len(w.channel.threads) == 1
+        assert [s.name for s in w.table(str(thread.id)).seats] == ["Ada", "Bob"]
+        [now] = thread.history()
+        assert now.id == lobby.id and "2. Bob" in text(now)
+        assert w.service.table(w.chat) is None
+
+
+def test_a_swap_offer_by_direct_message_points_to_its_buttons() -> None:
+    tx = Texts("en")
+    swap = Button("Swap", "/swap #9")
+    keep = Button("Keep", "/keep #9")
+    rack = Outbound(
+        "42",
+        "\n".join(["Your tiles at #genial (Board games): 1 RG", tx("rack.swap")]),
+        "rack",
+        user="7",
+        buttons=(swap, keep),
+    )
+    kw = direct_kwargs(rack, tx, "https://discord.com/channels/1/42")
+    assert kw["content"].split("\n") == [
+        "Your tiles at #genial (Board games): 1 RG",
+        "You may swap all tiles now: press Swap or Keep below.",
+        "To the table: https://discord.com/channels/1/42",
+    ]
+    assert [item.custom_id for item in kw["view"].children] == [
+        "genial:42:rack:/swap #9",
+        "genial:42:rack:/keep #9",
+    ]

@@ -8,7 +8,9 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.discord.client import SCROLLED
 from bot.discord.views import custom_id, parse_custom_id
+from bot.texts import Texts, catalogue, placeholders
 from tests.bot.discord.support import (
     World,
     labels,
@@ -19,6 +21,12 @@ from tests.bot.discord.support import (
 )
 
 STALE = "This button is from an earlier turn; nothing changed."
+#: The service's short answers that need no detail (a stale button's among them).
+PLAIN_ERRORS = frozenset(
+    Texts("en")(key)
+    for key, template in catalogue("en").items()
+    if key.startswith("error.") and not placeholders(template)
+)
 COMMANDS = {
     "join",
     "addbot",
@@ -85,43 +93,160 @@ async def test_every_chat_command_is_a_slash_command(tmp_path: Path) -> None:
         assert set(w.person("Ada").available_commands(w.channel)) == COMMANDS
 
 
+def edits(w: World, message: discord.Message) -> int:
+    """How many times the bot has edited ``message`` by its channel so far (a click's own
+    message is edited through the interaction instead)."""
+    path = f"/channels/{message.channel.id}/messages/{message.id}"
+    return sum(1 for r in w.env.http_requests if r.method == "PATCH" and r.path == path)
+
+
 @pytest.mark.asyncio
-async def test_lobby_and_options_change_in_place_and_old_buttons_are_stale(
+async def test_lobby_and_options_change_in_place_by_buttons_and_slash_commands(
     tmp_path: Path,
 ) -> None:
     async with world(tmp_path) as w:
         ada, bob, cy = w.person("Ada"), w.person("Bob"), w.person("Cy")
         await ada.slash(w.channel, "join")
+        [lobby] = w.public()
+        assert custom_ids(lobby)["Join"] == f"genial:{w.chat}:lobby:/join #1"
+
+        # /join, a click on Join and /addbot all change the one lobby message.
         await bob.slash(w.channel, "join")
-        old, lobby = w.public()
-        assert custom_ids(lobby)["Join"] == f"genial:{w.chat}:lobby:/join #2"
+        await cy.click(w.last_public(), label="Join")
+        await ada.slash(w.channel, "addbot")
+        [now] = w.public()
+        assert now.id == lobby.id
+        assert edits(w, lobby) == 2  # and once through Cy's click
+        said = text(now)
+        assert "Computer 1" in said and said.index("3. Cy") < said.index("4. Computer 1")
+        assert custom_ids(now)["Join"] == f"genial:{w.chat}:lobby:/join #4"
 
-        # A click on the older lobby is stale: answered privately, nothing changes.
-        before = w.table().to_dict()
-        stale = await cy.click(old, label="Join")
-        assert only_answer(stale, clicked=True) == STALE
-        assert w.table().to_dict() == before
-        assert [m.id for m in w.public()] == [old.id, lobby.id]
-
-        # A click on the current one seats Cy, and the lobby is edited in place.
-        await cy.click(lobby, label="Join")
-        old_now, lobby_now = w.public()
-        assert lobby_now.id == lobby.id
-        assert "Cy sits down." in text(lobby_now)
-        assert "3. Cy" in text(lobby_now)
-        assert text(old_now) == text(old)
-        assert custom_ids(lobby_now)["Join"] == f"genial:{w.chat}:lobby:/join #3"
-
-        # "Options" posts the options; their buttons change them in place.
-        await ada.click(lobby_now, label="Options")
+        # "Options" posts the options; their buttons and /option change them in place.
+        await ada.click(now, label="Options")
         options = w.last_public()
         assert "Hints: off" in text(options)
         await ada.click(options, label="Hints on")
+        assert "Hints: on" in text(w.last_public())
+        await ada.slash(w.channel, "option", setting="order", value="random")
+        await ada.slash(w.channel, "option")
+        assert [m.id for m in w.public()] == [lobby.id, options.id]
         changed = w.last_public()
-        assert changed.id == options.id
-        assert "Hints: on" in text(changed)
+        assert "Hints: on" in text(changed) and "Seat order: random" in text(changed)
         assert "Hints off" in labels(changed)
-        assert w.table().options.hints is True
+        assert w.table().options.hints is True and w.table().options.order == "random"
+
+
+@pytest.mark.asyncio
+async def test_a_lobby_that_scrolled_away_is_posted_anew(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada, bob, cy, dee = (w.person(n) for n in ("Ada", "Bob", "Cy", "Dee"))
+        await ada.slash(w.channel, "join")
+        [lobby] = w.public()
+        # Four messages after it: people still see it, so it is edited.
+        for n in range(SCROLLED - 1):
+            await bob.send(w.channel, f"chat {n}")
+        await bob.slash(w.channel, "join")
+        assert w.public()[0].id == lobby.id and "2. Bob" in text(w.public()[0])
+        assert len(w.public()) == SCROLLED
+
+        # A fifth: it scrolled away, so the next change posts a new lobby and the old
+        # one loses its buttons (they would only be stale).
+        await bob.send(w.channel, "one more")
+        await cy.slash(w.channel, "join")
+        new = w.last_public()
+        assert new.id != lobby.id
+        assert "3. Cy" in text(new)
+        old = w.public()[0]
+        assert old.id == lobby.id and labels(old) == []
+        assert "3. Cy" not in text(old)
+
+        # The new lobby is the one edited from now on.
+        await dee.click(new, label="Join")
+        await ada.slash(w.channel, "addbot")
+        assert w.last_public().id == new.id
+        assert "4. Dee" in text(w.last_public())
+        assert len(w.public()) == SCROLLED + 2
+
+
+@pytest.mark.asyncio
+async def test_the_lobby_is_edited_after_a_restart(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await w.person("Ada").slash(w.channel, "join")
+        [lobby] = w.public()
+        await w.restart()
+        await w.person("Bob").slash(w.channel, "join")
+        [now] = w.public()
+        assert now.id == lobby.id
+        assert "2. Bob" in text(now)
+
+
+@pytest.mark.asyncio
+async def test_buttons_come_off_the_old_turn_message(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(w.channel, "join")
+        await bob.slash(w.channel, "join")
+        await ada.click(w.last_public(), label="Options")
+        lobby, options = w.public()
+        await ada.slash(w.channel, "start")
+        first = w.last_public()
+        assert labels(first) == ["My tiles"]
+        # The game runs: the lobby's and the options' buttons are gone.
+        assert labels(w.public()[0]) == [] and labels(w.public()[1]) == []
+        # One edit each (and the one that seated Bob in the lobby).
+        assert (edits(w, lobby), edits(w, options)) == (1 + 1, 1)
+
+        rng = random.Random(4)
+        turns = [first]
+        for _ in range(8):
+            await play_turn(w, rng)
+            turns.append(w.last_public())
+            # Only the newest turn message has buttons; the one before lost them in one
+            # edit.
+            now = {m.id: m for m in w.public()}
+            assert labels(now[turns[-1].id]) != []
+            assert all(labels(now[t.id]) == [] for t in turns[:-1] if t.id != turns[-1].id)
+            assert edits(w, turns[-2]) == 1
+        assert {edits(w, t) for t in turns[:-1]} == {1}
+
+
+@pytest.mark.asyncio
+async def test_an_old_start_button_is_answered_privately(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(w.channel, "join")
+        await bob.slash(w.channel, "join")
+        [lobby] = w.public()
+        # Taking the buttons off the lobby fails (say, Discord hiccups): its Start stays.
+        w.env.inject_error("PATCH", f"/channels/{w.chat}/messages/{lobby.id}", status=500)
+        await ada.slash(w.channel, "start")
+        stale = w.public()[0]
+        assert "Start" in labels(stale)
+        before, seen = w.table().to_dict(), [m.id for m in w.public()]
+        said = only_answer(await bob.click(stale, label="Start"), clicked=True)
+        # Whatever the service says to that (the game runs already), Bob alone sees it.
+        assert said in PLAIN_ERRORS
+        assert w.table().to_dict() == before
+        assert [m.id for m in w.public()] == seen
+
+
+@pytest.mark.asyncio
+async def test_a_closed_table_keeps_no_live_buttons(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(w.channel, "join")
+        await bob.slash(w.channel, "join")
+        await ada.slash(w.channel, "start")
+        turn = w.last_public()
+        assert labels(turn) == ["My tiles"]
+        await ada.slash(w.channel, "abort")
+        assert all(labels(m) == [] for m in w.public())
+        # A new table gets a new lobby, which gets closed too.
+        await bob.slash(w.channel, "join")
+        lobby = w.last_public()
+        assert "1. Bob" in text(lobby) and "Join" in labels(lobby)
+        await bob.slash(w.channel, "abort")
+        assert all(labels(m) == [] for m in w.public())
 
 
 async def _two_players_mid_game(w: World, turns: int) -> None:
@@ -138,8 +263,8 @@ async def _two_players_mid_game(w: World, turns: int) -> None:
 async def test_after_a_restart_old_buttons_still_answer(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         await _two_players_mid_game(w, 6)
-        ada, bob = w.person("Ada"), w.person("Bob")
-        lobby = w.public()[1]
+        bob = w.person("Bob")
+        lobby = w.public()[0]
         turn = w.last_public()
         moves = list(w.game().moves)
         old_client = w.client
@@ -150,12 +275,14 @@ async def test_after_a_restart_old_buttons_still_answer(tmp_path: Path) -> None:
         # "My tiles" on a turn message sent before the restart shows the current rack.
         mine = await bob.click(turn, label="My tiles")
         assert only_answer(mine, clicked=True).startswith(w.rack_line(1))
-        # A button from before the game is stale, and says so.
-        assert only_answer(await ada.click(lobby, label="Start"), clicked=True) == STALE
+        # The lobby lost its buttons at the start.
+        assert labels(next(m for m in w.public() if m.id == lobby.id)) == []
 
         # The game goes on where it stood, to the end.
         rng = random.Random(6)
         await play_turn(w, rng)
+        # The new client knew which turn message had live buttons.
+        assert labels(next(m for m in w.public() if m.id == turn.id)) == []
         assert list(w.game().moves)[: len(moves)] == moves
         assert len(w.game().moves) > len(moves)
         while w.playing():

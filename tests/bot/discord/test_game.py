@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.moves import Placement
+from render.genial_board import WIDTH as BOARD_WIDTH
 from tests.bot.discord.support import (
     RACK_MARK,
     World,
@@ -148,12 +149,15 @@ async def test_board_and_rack_images(tmp_path: Path) -> None:
         await bob.slash(w.channel, "join")
         started = await ada.slash(w.channel, "start")
         turn = w.last_public()
-        # The board is the embed's image, the mention is in the content (embeds don't ping).
-        [embed] = turn.embeds
+        # The board is a plain attachment, not an embed's image (Discord shows attachments
+        # larger), at the renderer's full width; the mention and the text are the content.
+        assert turn.embeds == []
         [board] = turn.attachments
         assert board.filename.endswith(".png") and board.filename.startswith("board-")
-        assert embed.image.url == f"attachment://{board.filename}"
-        assert turn.content == ada.mention
+        png = await board.read()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(png[16:20], "big") == BOARD_WIDTH
+        assert turn.content.startswith(f"{ada.mention}\nThe game begins: ")
         # The rack: text and image, privately.
         [rack] = answers(started)
         assert rack.ephemeral
