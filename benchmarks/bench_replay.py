@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import time
 from pathlib import Path
@@ -85,6 +86,9 @@ def main() -> None:
     if folder is not None:
         for name in ("04-genial-standard-4p", "05-genial-team-4p", "01-genial-standard-2p"):
             measure(f"example {name}", read_record(str(folder / f"{name}.json")), n)
+    # Frames are encoded as they are drawn: the peak stays near two frames' worth.
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this process: {peak:.0f} MB")
 
 
 if __name__ == "__main__":
