@@ -327,3 +327,15 @@ def test_seats_must_match_the_record(shared: Path) -> None:
     table = _table(_record(shared, "01-genial-standard-2p"), [Seat("Ann", user="u1")])
     with pytest.raises(ValueError, match="1 seats for a game of 2 players"):
         from_table(table, 1.0)
+
+
+def test_one_level_at_two_seats_takes_the_mean_of_its_seats() -> None:
+    easy = computer_key("easy")
+    both = rebuild([game(seat("ann", 0, 1), seat(easy, 1, 2), seat(easy, 2, 3))])
+    apart = rebuild([game(seat("ann", 0, 1), seat("e2", 1, 2), seat("e3", 2, 3))])
+    s = both.standing(easy, "genial", "g1")
+    second, third = apart.standing("e2", "genial", "g1"), apart.standing("e3", "genial", "g1")
+    assert s is not None and second is not None and third is not None
+    assert s.mu == pytest.approx((second.mu + third.mu) / 2)
+    assert third.mu < s.mu < second.mu
+    assert (s.games, s.wins) == (1, 0)  # one game, however many seats
