@@ -1,5 +1,6 @@
-"""``python -m render RECORD --out board.png [--rack SEAT rack.png] [--result result.png]``:
-draw the position a game record reaches (RECORD.md).
+"""``python -m render RECORD --out board.png [--rack SEAT rack.png] [--result result.png]
+[--replay replay.gif]``: draw the position a game record reaches (RECORD.md), or replay a
+finished game as an animated GIF.
 
 The board comes from the spectators' view, a rack from that seat's view (seats are
 numbered from 0, as in records). Exit status 2 with one line on standard error for an
@@ -17,12 +18,13 @@ from typing import Any
 from engine.errors import EngineError, error_line
 from engine.record import read_record, replay
 from render import board_png, rack_png, result_png
+from render.replay import replay_gif
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__.split("\n")[0])
     parser.add_argument("record", help="record file, or - for standard input")
-    parser.add_argument("--out", required=True, help="where to write the board PNG")
+    parser.add_argument("--out", help="where to write the board PNG")
     parser.add_argument(
         "--rack",
         nargs=2,
@@ -32,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write the rack of SEAT (0, 1, ...) to FILE; may be repeated",
     )
     parser.add_argument("--result", metavar="FILE", help="also write the result image")
+    parser.add_argument(
+        "--replay", metavar="FILE", help="also write the finished game as an animated GIF"
+    )
     parser.add_argument("--names", help="player names in seat order, separated by commas")
     return parser
 
@@ -47,7 +52,10 @@ def _seat(text: str, players: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.out is None and args.replay is None:
+        parser.error("give --out, --replay or both")
     try:
         record = read_record(args.record)
         game: Any = replay(record)
@@ -57,11 +65,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.names.split(",") if args.names else None
     try:
         seats = [(_seat(seat, record.players), path) for seat, path in args.rack]
-        outputs = [(Path(args.out), board_png(game.view(None), names=names))]
+        outputs = []
+        if args.out:
+            outputs.append((Path(args.out), board_png(game.view(None), names=names)))
         for seat, path in seats:
             outputs.append((Path(path), rack_png(game.view(seat), names=names)))
         if args.result:
             outputs.append((Path(args.result), result_png(game.view(None), names=names)))
+        if args.replay:
+            outputs.append((Path(args.replay), replay_gif(record, names=names)))
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

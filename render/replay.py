@@ -1,0 +1,155 @@
+"""The whole game as an animated GIF (issue 13's ``/replay``): one frame per placement with
+that placement outlined and the scores under the board, then the final ranking.
+
+Frames are the board images the bot sends every turn (``genial_board``, ``spezial_board``),
+drawn as a spectator sees them, so the replay shows nothing a player could not see: no rack,
+no draw order. Swaps and kept racks change nothing on the board and get no frame; a bonus
+placement is a placement and gets its own. The last frame is the final board with the
+result image in place of the score panel.
+
+Consecutive frames differ in a few cells and the score panel, and only that is stored:
+each frame is cropped to the box that changed, its unchanged pixels transparent, so a
+4-player game of about 80 placements stays under a megabyte, and frames are encoded as
+they are drawn, so memory holds two frames, not the game (``benchmarks/bench_replay.py``).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from PIL import GifImagePlugin, Image, ImageChops
+
+from engine.events import Placed, SpezialPlaced
+from engine.genial import GenialGame
+from engine.record import Record, new_game, replay
+from engine.spezial import SpezialGame
+from render import genial_board, seat_names, spezial_board
+from render.canvas import palette_index
+from render.result import result_image
+from render.theme import PAPER, palette_colours
+
+#: How long each placement shows, and the ranking at the end (milliseconds).
+PLACEMENT_MS = 600
+RESULT_MS = 6000
+#: Paper between the final board and the result image laid over its foot.
+RESULT_MARGIN = 24
+
+
+def _placements(
+    record: Record,
+) -> Iterator[tuple[GenialGame | SpezialGame, Placed | SpezialPlaced]]:
+    """The game after each placement of the record, with the placement, in order (swaps and
+    keeps skipped).
+
+    Raises:
+        InvalidRecord, NotationError, IllegalMove: for a bad record, as ``replay`` does.
+    """
+    game = new_game(record)
+    assert isinstance(game, GenialGame | SpezialGame)
+    for text in record.moves:
+        for event in game.play_text(text):
+            if isinstance(event, Placed | SpezialPlaced):
+                yield game, event
+                break
+
+
+def _board_frame(
+    game: GenialGame | SpezialGame, placed: Placed | SpezialPlaced, names: Sequence[str]
+) -> Image.Image:
+    if isinstance(game, GenialGame) and isinstance(placed, Placed):
+        # A turn with bonus placements outlines all its placements on the board the chat
+        # sees; a replay frame outlines only the placement it shows.
+        view = replace(game.view(None), last_placements=(placed.placement,))
+        return genial_board.draw_board(view, names)
+    assert isinstance(game, SpezialGame)
+    return spezial_board.draw_board(game.view(None), names)
+
+
+def _result_frame(
+    board: Image.Image, game: GenialGame | SpezialGame, names: Sequence[str]
+) -> Image.Image:
+    """The result image in place of the score panel, at the foot of the final board (it is
+    taller than the panel, so it covers the board's last rows, behind a paper margin)."""
+    result = result_image(game.view(None), names)
+    frame = board.copy()
+    x = (frame.width - result.width) // 2
+    y = max(0, frame.height - result.height)
+    top = max(0, y - RESULT_MARGIN)
+    paper = palette_index(
+        genial_board.GAME if isinstance(game, GenialGame) else spezial_board.GAME, PAPER
+    )
+    frame.paste(paper, (0, top, frame.width, frame.height))
+    frame.paste(result, (x, y))
+    return frame
+
+
+def replay_frames(
+    record: Record, names: Sequence[str] | None = None
+) -> Iterator[tuple[Image.Image, int]]:
+    """Every frame of the replay in the game's palette, with how long it shows (ms): one
+    per placement, then the ranking (placements + 1 frames). Frames come one at a time,
+    so a whole game never sits in memory.
+
+    Raises:
+        InvalidRecord, NotationError, IllegalMove: for a bad record.
+        ValueError: for a game that is not over (checked before any frame is drawn), or a
+            wrong number of names.
+    """
+    final = replay(record)
+    if not final.over:
+        raise ValueError("the game is not over: a replay shows a finished game")
+    assert isinstance(final, GenialGame | SpezialGame)
+    who = seat_names(final.view(None), names)
+    board: Image.Image | None = None
+    for game, placed in _placements(record):
+        board = _board_frame(game, placed, who)
+        yield board, PLACEMENT_MS
+    if board is None:
+        raise ValueError("the record has no placement to replay")
+    yield _result_frame(board, final, who), RESULT_MS
+
+
+def _transparent_index(game: str) -> int:
+    """A palette index no image uses (the palette pads its 256 entries after its colours),
+    for the pixels a frame leaves as they were."""
+    used = len(palette_colours(game))
+    if used >= 256:
+        raise ValueError(f"the {game} palette has no free entry for transparency")
+    return used
+
+
+def replay_gif(record: Record, *, names: Sequence[str] | None = None) -> bytes:
+    """The replay of a finished game as an animated GIF that loops.
+
+    Each frame after the first is stored as the box that changed since the one before,
+    its unchanged pixels transparent, over a kept frame (disposal 1); frames are encoded
+    as they are drawn, with Pillow's documented GIF helpers ``getheader``/``getdata``
+    (``Image.save(save_all=True)`` does the same, but holds every frame until the end).
+
+    Raises:
+        InvalidRecord, NotationError, IllegalMove: for a bad record.
+        ValueError: for a game that is not over, or a wrong number of names.
+    """
+    clear = _transparent_index(record.game)
+    out = io.BytesIO()
+    previous: Image.Image | None = None
+    for frame, ms in replay_frames(record, names):
+        if previous is None:
+            header, _ = GifImagePlugin.getheader(frame.copy(), info={"loop": 0})
+            chunks = [*header, *GifImagePlugin.getdata(frame, duration=ms, disposal=1)]
+        else:
+            # Both frames are in the same palette, so equal indexes are equal colours.
+            delta = ImageChops.subtract_modulo(frame, previous)
+            box = delta.getbbox(alpha_only=False) or (0, 0, 1, 1)
+            part = frame.crop(box)
+            part.paste(clear, mask=delta.crop(box).point([255, *(0,) * 255], "1"))
+            chunks = GifImagePlugin.getdata(
+                part, offset=box[:2], duration=ms, disposal=1, transparency=clear
+            )
+        for chunk in chunks:
+            out.write(chunk)
+        previous = frame
+    out.write(b";")  # the GIF trailer
+    return out.getvalue()
