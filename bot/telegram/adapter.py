@@ -281,9 +281,15 @@ class TelegramAdapter:
         if msg is None:
             return
         if msg.migrate_to_chat_id:
-            await self._migrate(msg.chat.id, msg.migrate_to_chat_id)
+            old, new = msg.chat.id, msg.migrate_to_chat_id
         elif msg.migrate_from_chat_id:
-            await self._migrate(msg.migrate_from_chat_id, msg.chat.id)
+            old, new = msg.migrate_from_chat_id, msg.chat.id
+        else:
+            return
+        # Not while a command of the old chat's table is under way (it may be moving the
+        # table itself, if Telegram refused one of its messages).
+        async with self._lock(str(old)):
+            await self._migrate(old, new)
 
     async def on_topic_renamed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A forum topic got a new name: its table is called so from now on."""
