@@ -805,17 +805,19 @@ class TelegramAdapter:
     async def _title(self, msg: Message, table: str) -> str:
         """The table's name: the group's title, and for a forum topic its name too, so a
         private rack says which of the group's tables it is for. Telegram names a topic
-        only in some messages; the name is noted for the rest."""
+        only in some messages (the topic's first message, which a message in the topic
+        replies to, keeps the name it was created with): the name is noted once, and
+        changed when the topic is renamed."""
         group = msg.chat.title or ""
         _chat, thread = fmt.split_table(table)
         if thread is None:
             return group
+        name = await asyncio.to_thread(self.service.note, table, NOTE_TOPIC)
         reply = msg.reply_to_message
         created = reply.forum_topic_created if reply is not None else None
-        noted = await asyncio.to_thread(self.service.note, table, NOTE_TOPIC)
-        name = created.name if created is not None else noted
-        if created is not None and created.name != noted:
-            await self._set_note(table, NOTE_TOPIC, created.name)
+        if name is None and created is not None:
+            name = created.name
+            await self._set_note(table, NOTE_TOPIC, name)
         return f"{group} › {name}" if name else f"{group} #{thread}"
 
     async def _markup(

@@ -172,6 +172,23 @@ class FakeBotAPI:
             self.topics[(chat_id, message_id)] = message
         return message_id
 
+    def rename_topic(self, chat_id: int, thread: int, user_id: int, name: str) -> int:
+        """``user`` renames a topic: the bot gets the service message (its update id). The
+        topic's first message keeps the old name, as on Telegram."""
+        message = {
+            "message_id": self._next_message_id(chat_id),
+            "message_thread_id": thread,
+            "is_topic_message": True,
+            "date": int(time.time()),
+            "chat": self.chats[chat_id],
+            "from": self.users[user_id],
+            "reply_to_message": self.topics[(chat_id, thread)],
+            "forum_topic_edited": {"name": name},
+        }
+        with self._cond:
+            self.messages[(chat_id, message["message_id"])] = message
+        return self.push("message", message)
+
     def migrate(self, old: int, new: int, user_id: int, *, announce: bool = True) -> list[int]:
         """Basic group ``old`` becomes supergroup ``new`` (upgraded by ``user``). With
         ``announce``, the bot gets Telegram's two service messages (returns their update

@@ -726,6 +726,21 @@ def test_a_forum_group_has_a_table_per_topic(api: FakeBotAPI, tmp_path: Path) ->
     assert service.table(str(FORUM)).status == LOBBY  # the General topic's table waits
 
 
+def test_a_renamed_topic_renames_its_table(api: FakeBotAPI, tmp_path: Path) -> None:
+    api.group(FORUM, CLUB, forum=True)
+    topic = api.topic(FORUM, ADA, "Monday")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    table = f"{FORUM}/{topic}"
+    room.say(ADA, "/join", chat=FORUM, thread=topic)
+    assert room.runner.service.table(table).title == f"{CLUB} › Monday"
+    room.runner.wait(api.rename_topic(FORUM, topic, ADA, "Tuesday"))
+    # Later messages still reply to the topic's first message, which says "Monday".
+    room.say(CAROL, "/join", chat=FORUM, thread=topic)
+    assert room.runner.service.table(table).title == f"{CLUB} › Tuesday"
+    room.say(ADA, "/start", chat=FORUM, thread=topic)
+    assert api.sent(ADA)[-1].text.startswith(f"Your tiles at {CLUB} › Tuesday: ")
+
+
 def test_a_reply_in_a_plain_group_is_no_topic(api: FakeBotAPI, tmp_path: Path) -> None:
     room = Room(api, start_bot(api, tmp_path / "t.db"))
     room.say(ADA, "/join")
