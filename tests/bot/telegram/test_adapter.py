@@ -74,11 +74,20 @@ def stop_bots(api: FakeBotAPI) -> Iterator[None]:
 
 
 def start_bot(
-    api: FakeBotAPI, db: Path, seed: int = 3, clock: Clock | None = None, **kw: Any
+    api: FakeBotAPI,
+    db: Path,
+    seed: int = 3,
+    clock: Clock | None = None,
+    pictures: bool = True,
+    **kw: Any,
 ) -> BotRunner:
     def make_service(path: Path) -> Service:
         return Service(
-            SQLiteStore(path), Settings(), rng=random.Random(seed), clock=clock or time.time
+            SQLiteStore(path),
+            Settings(),
+            rng=random.Random(seed),
+            clock=clock or time.time,
+            pictures=pictures,
         )
 
     runner = BotRunner(api, db, make_service=make_service, **kw)
@@ -631,6 +640,7 @@ def test_the_lobby_is_one_message_edited_as_people_come_and_go(
 FORUM = -1009876543210
 CLUB = "Game club"
 NOTICE = "can't write to you privately"
+SWAP_SEED = 7  # a swap is offered after 21 moves
 
 
 def test_a_forum_group_has_a_table_per_topic(api: FakeBotAPI, tmp_path: Path) -> None:
@@ -951,3 +961,34 @@ def test_a_one_minute_timeout_fires_at_one_minute(api: FakeBotAPI, tmp_path: Pat
     # The next player's turn began at the timeout, 60 s after the start (not 90 s).
     assert room.table().turn_started == start + 60
     assert len(room.game().moves) >= 1
+
+
+def test_a_private_swap_offer_loses_its_buttons_once_decided(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db", seed=SWAP_SEED, pictures=False))
+    room.say(ADA, "/join")
+    room.say(CAROL, "/join")
+    room.say(ADA, "/start")
+    rng = random.Random(SWAP_SEED)
+    while room.game().awaiting != "swap":
+        assert room.table().status == PLAYING, "no swap was offered"
+        g = room.game()
+        # Sorted: the engine's order of legal moves may differ from run to run.
+        moves = sorted(games.format_move(g, m) for m in g.legal_moves())
+        room.say(room.mover(), f"/play {rng.choice(moves)}")
+    mover = room.mover()
+    # The offer is in the group and under the rack in the private chat, both with buttons.
+    offer = api.last_message(mover, "Swap")
+    assert [b["text"] for b in buttons(offer)] == ["Swap", "Keep"]
+    group_offer = api.last_message(GROUP)
+    assert [b["text"] for b in buttons(group_offer)][:2] == ["Swap", "Keep"]
+    edits = len(api.of("editMessageReplyMarkup"))
+    room.press(mover, group_offer, "Keep")
+    # Decided: both offers lost their buttons, one edit each.
+    retired = [(e.chat, e.params["message_id"]) for e in api.of("editMessageReplyMarkup")[edits:]]
+    assert sorted(retired) == sorted(
+        [(GROUP, group_offer["message_id"]), (mover, offer["message_id"])]
+    )
+    assert "reply_markup" not in api.message(mover, offer["message_id"])
+    assert "reply_markup" not in api.message(GROUP, group_offer["message_id"])
