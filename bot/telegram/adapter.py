@@ -655,6 +655,9 @@ class TelegramAdapter:
                 return True
             log.info("could not edit message %s, sending a new one: %s", message_id, exc)
             return False
+        except ChatMigrated as exc:  # the message stayed behind in the old group
+            await self._migrate(chat, int(exc.new_chat_id))
+            return False
         return True
 
     async def _send_private(self, out: Outbound, origin: Origin | None) -> None:

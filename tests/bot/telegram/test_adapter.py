@@ -827,6 +827,28 @@ def test_a_message_refused_for_an_upgraded_group_moves_the_table(
     assert " placed " in photo.text and photo.text == refused[0].text
 
 
+def test_a_lobby_edit_refused_for_an_upgraded_group_posts_it_there(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    old, new = -6161, -1006161000000
+    api.group(old, "Family", kind="group")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join", chat=old)
+    api.migrate(old, new, ADA, announce=False)
+    # Carol presses Join on the lobby left in the old group: its edit is refused, the
+    # table moves, and the lobby is posted in the new chat with both seated.
+    room.press(CAROL, api.last_message(old, "Join"), "Join")
+    assert [s.name for s in room.runner.service.table(str(new)).seats] == ["Ada", "Carol"]
+    (edit,) = api.of("editMessageText")
+    assert edit.status == 400 and edit.chat == old
+    (lobby,) = api.sent(new)
+    assert "1. Ada\n2. Carol" in lobby.text
+    # The next change edits that message in place.
+    room.say(DAN, "/join", chat=new)
+    assert api.of("editMessageText")[-1].chat == new
+    assert api.of("editMessageText")[-1].params["message_id"] == api.last_message(new)["message_id"]
+
+
 def test_a_restart_keeps_the_lobby_message_and_the_notice_is_not_repeated(
     api: FakeBotAPI, tmp_path: Path
 ) -> None:
