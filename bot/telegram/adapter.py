@@ -7,6 +7,12 @@ a pop-up answer to a button press. Racks go only to private chats; a player whos
 chat is not open (Telegram answers 403) presses "My tiles" and sees the rack in a pop-up
 that only they see.
 
+A forum group has a table per topic (``limits.table_id``), and every message of a table
+goes to its topic. A group that becomes a supergroup takes its tables along. What the
+adapter must remember across restarts (the lobby message, the turn messages whose buttons
+are live, who cannot be written to privately, who was told so) it keeps as the service's
+notes. The clock sleeps until the next deadline, and a command wakes it.
+
 The service is synchronous and may render images or let computer players think, so every
 call into it runs in a worker thread (``asyncio.to_thread``); a lock per table keeps the
 messages of one table in order while other tables go on.
@@ -15,11 +21,11 @@ messages of one table in order while other tables go on.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from telegram import (
@@ -35,7 +41,7 @@ from telegram import (
 )
 from telegram import User as TelegramUser
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -81,7 +87,25 @@ MANAGER_COMMANDS = (AddBot, Start, SetOption, Kick, Abort)
 PLAYER_COMMANDS = (Play, Swap, Keep, Hand, Hint)
 #: How long a chat admin check is trusted before Telegram is asked again.
 ADMIN_CACHE_SECONDS = 60.0
+#: The longest the clock sleeps without looking at the store (a safety net: it wakes at the
+#: next due time, and a command wakes it at once).
+MAX_SLEEP = 60.0
+#: How long the clock waits before trying again a deadline that was due but not done (the
+#: table changed meanwhile, or failed): not at once, so a broken table cannot spin it.
+RETRY_SLEEP = 5.0
 _GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
+
+# Notes kept in the store (see Service.note), by table unless said otherwise.
+#: The lobby message id, edited in place as people come and go.
+NOTE_LOBBY = "telegram.lobby"
+#: The messages whose buttons still work, as a JSON list of [chat id, message id].
+NOTE_LIVE = "telegram.live"
+#: Who was told in the group that their private chat is not open: {"game": seed, "users"}.
+NOTE_TOLD = "telegram.told"
+#: A forum topic's name (Telegram says it only in some messages).
+NOTE_TOPIC = "telegram.topic"
+#: By the user's private chat: the bot may not write there (Telegram answered 403).
+NOTE_CLOSED = "telegram.closed"
 
 
 @dataclass
@@ -89,8 +113,8 @@ class Origin:
     """Where a command came from, so answers go back the way people expect: errors as a
     reply (or a toast on the pressed button), the lobby edited in place."""
 
-    table: str  # the chat whose table the command is for
-    chat: str  # where it was typed or clicked (the private chat, for moves sent privately)
+    table: str  # the id of the table the command is for
+    chat: str  # where it was typed or clicked, as a table id (a chat, or a forum topic)
     user: User
     command: Command | None
     message_id: int | None  # the typed message, or the message whose button was pressed
@@ -111,33 +135,34 @@ class TelegramAdapter:
         *,
         send_retries: int = 3,
         backoff: float = 0.5,
-        due_interval: float = 30.0,
+        due_interval: float = MAX_SLEEP,
         on_handled: Callable[[int], None] | None = None,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
         """
         Args:
             service: the table service.
             send_retries: how often a request that failed on the network is sent again.
             backoff: seconds before the first retry; doubled for each further one.
-            due_interval: seconds between looks at the clock for deadlines (reminders,
-                turns that time out).
+            due_interval: the longest the clock sleeps between looks at the store for
+                deadlines (it wakes at the next due time, or when a command came).
             on_handled: called with each update's id once it is fully handled (for tests
                 and monitoring).
+            sleep: how the clock sleeps a number of the service clock's seconds
+                (``asyncio.sleep``; tests pass one that moves their clock).
         """
         self.service = service
         self.send_retries = send_retries
         self.backoff = backoff
         self.due_interval = due_interval
         self.on_handled = on_handled
+        self.sleep = sleep or asyncio.sleep
         self._app: Application[Any, Any, Any, Any, Any, Any] | None = None
         self._locks: dict[str, asyncio.Lock] = {}
-        # The lobby message of each chat, edited in place as people join (in memory: after
-        # a restart the next lobby is a new message).
-        self._lobby: dict[str, int] = {}
-        # Users whose private chat with the bot is not open (Telegram answered 403).
-        self._unreachable: set[str] = set()
-        # (table, user) pairs already told in the group how to see their tiles.
-        self._told: set[tuple[str, str]] = set()
+        # Set when a command was handled: it may have brought a deadline nearer.
+        self._wake = asyncio.Event()
+        # Tables that moved with their group to a supergroup in this run, old id -> new.
+        self._moved: dict[str, str] = {}
         # Answers to "is this user a chat admin?", with when they were given.
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
 
@@ -150,6 +175,10 @@ class TelegramAdapter:
             MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self.on_command)
         )
         app.add_handler(CallbackQueryHandler(self.on_button))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
+        app.add_handler(
+            MessageHandler(filters.StatusUpdate.FORUM_TOPIC_EDITED, self.on_topic_renamed)
+        )
         # A later group runs once the handlers above are done with the update.
         app.add_handler(TypeHandler(Update, self._handled), group=1)
         app.add_error_handler(self.on_error)
@@ -196,9 +225,11 @@ class TelegramAdapter:
         if parsed is None:  # meant for another bot
             return
         word, addressed = parsed
-        chat = str(msg.chat.id)
+        chat = _where(msg)
         user = _user(sender)
         private = msg.chat.type == ChatType.PRIVATE
+        if private:
+            await self._opened(user.id)  # writing to the bot opens the private chat
         if private and word == "start" and await self._private_start(msg, user):
             return
         try:
@@ -215,7 +246,7 @@ class TelegramAdapter:
             if found is None:
                 return
             table = found
-        title = (msg.chat.title or "") if not private else sender.full_name
+        title = await self._title(msg, chat) if not private else sender.full_name
         origin = Origin(table, chat, user, cmd, msg.message_id)
         await self._run(origin, msg.text, Chat(table, title if table == chat else ""))
 
@@ -225,7 +256,7 @@ class TelegramAdapter:
         if query is None or query.data is None:
             return
         msg = query.message
-        where = str(msg.chat.id) if msg is not None else str(query.from_user.id)
+        where = _where(msg) if msg is not None else str(query.from_user.id)
         target = fmt.parse_callback_data(query.data, where)
         user = _user(query.from_user)
         if target is None:
@@ -239,9 +270,34 @@ class TelegramAdapter:
             cmd = None
         origin = Origin(table, where, user, cmd, msg.message_id if msg is not None else None, query)
         title = ""
-        if msg is not None and table == where and msg.chat.type in _GROUP_TYPES:
-            title = msg.chat.title or ""
+        if isinstance(msg, Message) and table == where and msg.chat.type in _GROUP_TYPES:
+            title = await self._title(msg, where)
         await self._run(origin, text, Chat(table, title))
+
+    async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup (Telegram says so in both chats): its tables move to
+        the new chat id and their games go on there."""
+        msg = update.effective_message
+        if msg is None:
+            return
+        if msg.migrate_to_chat_id:
+            old, new = msg.chat.id, msg.migrate_to_chat_id
+        elif msg.migrate_from_chat_id:
+            old, new = msg.migrate_from_chat_id, msg.chat.id
+        else:
+            return
+        # Not while a command of the old chat's table is under way (it may be moving the
+        # table itself, if Telegram refused one of its messages).
+        async with self._lock(str(old)):
+            await self._migrate(old, new)
+
+    async def on_topic_renamed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A forum topic got a new name: its table is called so from now on."""
+        msg = update.effective_message
+        edited = msg.forum_topic_edited if msg is not None else None
+        if msg is None or edited is None or not edited.name or not msg.is_topic_message:
+            return
+        await asyncio.to_thread(self.service.set_note, _where(msg), NOTE_TOPIC, edited.name)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update", exc_info=context.error)
@@ -269,7 +325,6 @@ class TelegramAdapter:
         """``/start`` in the private chat: the player opened it (often by the deep link from
         a group's lobby), so racks can come here now. ``False`` when it is the game's
         ``/start`` of a table in the private chat itself."""
-        self._unreachable.discard(user.id)
         chat = str(msg.chat.id)
         args = (msg.text or "").split()[1:]
         table_chat = fmt.parse_start_payload(args[0]) if args else None
@@ -345,6 +400,8 @@ class TelegramAdapter:
                     await self._answer(origin.query, "", alert=False)
             await self.deliver(outs, origin)
             await self._due(origin.table)
+        # The command may have brought a deadline nearer (a game started, an option set).
+        self._wake.set()
 
     async def _due(self, table: str, now: float | None = None) -> None:
         try:
@@ -362,18 +419,51 @@ class TelegramAdapter:
             async with self._lock(chat):
                 await self._due(chat, now)
 
+    async def next_wait(self) -> float:
+        """Seconds until the next deadline of any table, at most ``due_interval``; a
+        deadline already past (the last look could not do it) is tried again after
+        ``RETRY_SLEEP``."""
+        due = await asyncio.to_thread(self.service.next_due)
+        if due is None:
+            return self.due_interval
+        left = due - self.service.clock()
+        if left <= 0:
+            left = RETRY_SLEEP
+        return min(self.due_interval, left)
+
     async def due_loop(self, stop: asyncio.Event) -> None:
-        """:meth:`tick` every ``due_interval`` seconds until ``stop`` is set (a tick under
-        way is finished, so no computer move is made without being shown)."""
+        """:meth:`tick` at each table's next due time until ``stop`` is set: the clock
+        sleeps until the earliest deadline (or ``due_interval``), and a handled command
+        wakes it to look again. A tick under way is finished, so no computer move is made
+        without being shown."""
         while not stop.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), self.due_interval)
+            self._wake.clear()
+            try:
+                wait = await self.next_wait()
+            except Exception:
+                log.exception("could not read the next deadline")
+                wait = self.due_interval
+            await self._sleep_until(wait, stop)
             if stop.is_set():
                 break
             try:
                 await self.tick()
             except Exception:
                 log.exception("the deadline check failed")
+
+    async def _sleep_until(self, seconds: float, stop: asyncio.Event) -> None:
+        """Sleep ``seconds``, or less if ``stop`` is set or a command wakes the clock."""
+        waits = {
+            asyncio.ensure_future(self.sleep(seconds)),
+            asyncio.ensure_future(stop.wait()),
+            asyncio.ensure_future(self._wake.wait()),
+        }
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in waits:
+                task.cancel()
+            await asyncio.gather(*waits, return_exceptions=True)
 
     async def _is_admin(self, origin: Origin) -> bool:
         """Whether the user administers the table's chat; asked of Telegram only when it
@@ -385,15 +475,14 @@ class TelegramAdapter:
         table = await asyncio.to_thread(self.service.table, origin.table)
         if table is None or table.host is None or table.host == origin.user.id:
             return False
-        key = (origin.table, origin.user.id)
+        group, _thread = fmt.split_table(origin.table)  # a topic's admins are the group's
+        key = (str(group), origin.user.id)
         cached = self._admins.get(key)
         now = time.monotonic()
         if cached is not None and now - cached[1] < ADMIN_CACHE_SECONDS:
             return cached[0]
         try:
-            member = await self._retry(
-                self.bot.get_chat_member, int(origin.table), int(origin.user.id)
-            )
+            member = await self._retry(self.bot.get_chat_member, group, int(origin.user.id))
         except TelegramError as exc:
             log.warning("could not check whether a user is a chat admin: %s", exc)
             return False
@@ -478,12 +567,15 @@ class TelegramAdapter:
         ):
             await self._close_lobby(out.chat)
         document = origin is not None and isinstance(origin.command, Board)
-        await self._send(out.chat, out, document=document)
+        sent = await self._send(out.chat, out, document=document)
+        if out.kind in ("turn", "result"):
+            await self._retire_buttons(self._current(out.chat), sent)
 
     async def _show_lobby(self, out: Outbound, origin: Origin | None) -> None:
         """The lobby message, edited in place (the one whose Join was pressed, or the last
-        one posted) instead of posted again."""
-        target = self._lobby.get(out.chat)
+        one posted, also before a restart) instead of posted again."""
+        noted = await self._note_int(out.chat, NOTE_LOBBY)
+        target = noted
         if (
             origin is not None
             and origin.query is not None
@@ -493,27 +585,61 @@ class TelegramAdapter:
         ):
             target = origin.message_id
         if target is not None and await self._edit(out, target):
-            self._lobby[out.chat] = target
+            if target != noted:
+                await self._set_note(out.chat, NOTE_LOBBY, str(target))
             return
         sent = await self._send(out.chat, out)
-        self._lobby[out.chat] = sent.message_id
+        await self._set_note(self._current(out.chat), NOTE_LOBBY, str(sent.message_id))
 
-    async def _close_lobby(self, chat: str) -> None:
+    async def _close_lobby(self, table: str) -> None:
         """The game began (or the table closed): the lobby's buttons go, they would only be
         stale now, and the next lobby is a new message."""
-        message_id = self._lobby.pop(chat, None)
+        message_id = await self._note_int(table, NOTE_LOBBY)
         if message_id is None:
             return
+        await self._set_note(table, NOTE_LOBBY, None)
+        chat, _thread = fmt.split_table(table)
         try:
             await self._retry(
-                self.bot.edit_message_reply_markup, int(chat), message_id, reply_markup=None
+                self.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
             )
         except TelegramError as exc:
             log.info("could not take the buttons off the lobby message: %s", exc)
 
+    async def _retire_buttons(self, table: str, newest: Message) -> None:
+        """A new turn message was posted: the buttons of the table's older messages go
+        (one edit each), so only the newest message looks pressable; the newest is noted
+        as live if it has buttons."""
+        for chat, message_id in await self._live(table):
+            if (chat, message_id) == (newest.chat.id, newest.message_id):
+                continue
+            try:
+                await self._retry(
+                    self.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
+                )
+            except TelegramError as exc:  # deleted, too old, or already without buttons
+                log.info("could not take the buttons off message %s: %s", message_id, exc)
+        live = [[newest.chat.id, newest.message_id]] if newest.reply_markup else []
+        await self._set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
+
+    async def _add_live(self, table: str, message: Message) -> None:
+        """Note one more message of the table whose buttons work (a private rack with Swap
+        and Keep), to be retired with the turn message."""
+        live = await self._live(table)
+        live.append((message.chat.id, message.message_id))
+        await self._set_note(table, NOTE_LIVE, json.dumps([list(e) for e in live]))
+
+    async def _live(self, table: str) -> list[tuple[int, int]]:
+        raw = await asyncio.to_thread(self.service.note, table, NOTE_LIVE)
+        try:
+            entries = json.loads(raw) if raw else []
+            return [(int(chat), int(message_id)) for chat, message_id in entries]
+        except (ValueError, TypeError):  # a note we did not write: forget it
+            return []
+
     async def _edit(self, out: Outbound, message_id: int) -> bool:
         """Replace the text and buttons of one of our messages; ``False`` if it is gone."""
-        chat = int(out.chat)
+        chat, _thread = fmt.split_table(out.chat)
         text = fmt.fit(out.text, fmt.TEXT_LIMIT)
         markup = await self._markup(out, out.chat)
         try:
@@ -529,27 +655,37 @@ class TelegramAdapter:
                 return True
             log.info("could not edit message %s, sending a new one: %s", message_id, exc)
             return False
+        except ChatMigrated as exc:  # the message stayed behind in the old group
+            await self._migrate(chat, int(exc.new_chat_id))
+            return False
         return True
 
     async def _send_private(self, out: Outbound, origin: Origin | None) -> None:
         """A rack or hint to one player's private chat; if that chat is not open, the group
-        says (once, or whenever the player asks) how to see the tiles."""
+        says how to see the tiles: once per player and game, and again whenever the player
+        asks. Both facts are kept in the store, so a restart does not repeat the notice."""
         user = out.user
         assert user is not None
-        if user not in self._unreachable:
+        if await asyncio.to_thread(self.service.note, user, NOTE_CLOSED) is None:
             try:
-                await self._send(user, out)
+                sent = await self._send(user, out)
+                if sent.reply_markup is not None:
+                    await self._add_live(out.chat, sent)
                 return
             except Forbidden:
                 pass
             except BadRequest as exc:
                 if "chat not found" not in str(exc).lower():
                     raise
-            self._unreachable.add(user)
+            await self._set_note(user, NOTE_CLOSED, "1")
         asked = origin is not None and origin.typed and origin.user.id == user
-        if not asked and (out.chat, user) in self._told:
+        table = await self._table(out.chat)
+        game = str(table.seed) if table is not None else ""
+        told = _read_told(await asyncio.to_thread(self.service.note, out.chat, NOTE_TOLD), game)
+        if not asked and user in told:
             return
-        self._told.add((out.chat, user))
+        told.append(user)
+        await self._set_note(out.chat, NOTE_TOLD, json.dumps({"game": game, "users": told}))
         texts = await self._texts(out.chat)
         names = await self._names(out.chat)
         name = names.get(user, "")
@@ -566,7 +702,38 @@ class TelegramAdapter:
             reply_to = origin.message_id
         await self._send(out.chat, notice, reply_to=reply_to, private_link=True)
 
+    async def _opened(self, user: str) -> None:
+        """The user wrote to the bot privately: their private chat is open now."""
+        if await asyncio.to_thread(self.service.note, user, NOTE_CLOSED) is not None:
+            await self._set_note(user, NOTE_CLOSED, None)
+
     async def _send(
+        self,
+        chat: str,
+        out: Outbound,
+        *,
+        document: bool = False,
+        reply_to: int | None = None,
+        private_link: bool = False,
+    ) -> Message:
+        """One message to a chat or forum topic (``chat`` is a table id); if the group has
+        become a supergroup meanwhile, its tables move along and the message goes there."""
+        try:
+            return await self._post(
+                chat, out, document=document, reply_to=reply_to, private_link=private_link
+            )
+        except ChatMigrated as exc:
+            old, thread = fmt.split_table(chat)
+            await self._migrate(old, int(exc.new_chat_id))
+            return await self._post(
+                fmt.table_id(int(exc.new_chat_id), thread),
+                replace(out, chat=self._current(out.chat)),
+                document=document,
+                reply_to=None,  # the message replied to stayed in the old group
+                private_link=private_link,
+            )
+
+    async def _post(
         self,
         chat: str,
         out: Outbound,
@@ -584,12 +751,14 @@ class TelegramAdapter:
         markup = await self._markup(out, chat, full_size=as_photo, private_link=private_link)
         entities = await self._mentions(out, text)
         reply = _reply(reply_to) if reply_to is not None else None
-        target = int(chat)
+        # The General topic of a forum, like any chat, is addressed without a thread id.
+        target, thread = fmt.split_table(chat)
         if attachment is None:
             return await self._retry(
                 self.bot.send_message,
                 target,
                 text,
+                message_thread_id=thread,
                 entities=entities,
                 reply_markup=markup,
                 reply_parameters=reply,
@@ -599,11 +768,60 @@ class TelegramAdapter:
             send,
             target,
             InputFile(attachment.data, filename=attachment.filename),
+            message_thread_id=thread,
             caption=text,
             caption_entities=entities,
             reply_markup=markup,
             reply_parameters=reply,
         )
+
+    async def _migrate(self, old: int, new: int) -> None:
+        """Move the tables of group ``old`` (and of its topics) to supergroup ``new``. The
+        message ids noted for the old chat mean nothing in the new one: forgotten, so the
+        next lobby there is a new message. Doing it twice changes nothing."""
+        old_id, new_id = str(old), str(new)
+        prefix = old_id + fmt.TOPIC_SEPARATOR
+        tables = await asyncio.to_thread(self.service.store.chats)
+        for table in tables:
+            if table != old_id and not table.startswith(prefix):
+                continue
+            target = new_id + table[len(old_id) :]
+            if not await asyncio.to_thread(self.service.move_table, table, target):
+                continue
+            self._moved[table] = target
+            log.info("the table of chat %s moved with its group to %s", table, target)
+            await self._set_note(target, NOTE_LOBBY, None)
+            live = [e for e in await self._live(target) if e[0] != old]
+            await self._set_note(target, NOTE_LIVE, json.dumps([list(e) for e in live]))
+
+    def _current(self, table: str) -> str:
+        """The id a table has now (it moved if its group became a supergroup)."""
+        return self._moved.get(table, table)
+
+    async def _note_int(self, table: str, key: str) -> int | None:
+        raw = await asyncio.to_thread(self.service.note, table, key)
+        return int(raw) if raw is not None and raw.lstrip("-").isdigit() else None
+
+    async def _set_note(self, table: str, key: str, value: str | None) -> None:
+        await asyncio.to_thread(self.service.set_note, table, key, value)
+
+    async def _title(self, msg: Message, table: str) -> str:
+        """The table's name: the group's title, and for a forum topic its name too, so a
+        private rack says which of the group's tables it is for. Telegram names a topic
+        only in some messages (the topic's first message, which a message in the topic
+        replies to, keeps the name it was created with): the name is noted once, and
+        changed when the topic is renamed."""
+        group = msg.chat.title or ""
+        _chat, thread = fmt.split_table(table)
+        if thread is None:
+            return group
+        name = await asyncio.to_thread(self.service.note, table, NOTE_TOPIC)
+        reply = msg.reply_to_message
+        created = reply.forum_topic_created if reply is not None else None
+        if name is None and created is not None:
+            name = created.name
+            await self._set_note(table, NOTE_TOPIC, name)
+        return f"{group} › {name}" if name else f"{group} #{thread}"
 
     async def _markup(
         self, out: Outbound, chat: str, *, full_size: bool = False, private_link: bool = False
@@ -692,6 +910,24 @@ def _user(user: TelegramUser) -> User:
 
 def _reply(message_id: int) -> ReplyParameters:
     return ReplyParameters(message_id, allow_sending_without_reply=True)
+
+
+def _where(msg: Any) -> str:
+    """The table id of where a message is: its chat, or its forum topic. Only a topic
+    message's thread counts: in other supergroups a reply has a thread id too."""
+    thread = msg.message_thread_id if getattr(msg, "is_topic_message", False) else None
+    return fmt.table_id(msg.chat.id, thread)
+
+
+def _read_told(raw: str | None, game: str) -> list[str]:
+    """Who was told (in the game ``game``) that their private chat is not open."""
+    try:
+        told = json.loads(raw) if raw else {}
+        if isinstance(told, dict) and told.get("game") == game:
+            return [str(u) for u in told.get("users", [])]
+    except ValueError:
+        pass
+    return []
 
 
 def _is_group(chat: str) -> bool:

@@ -4,6 +4,11 @@ Telegram counts lengths in UTF-16 code units (an emoji can count twice), caps ca
 1024 and messages at 4096 of them, pop-up answers at 200, button data at 64 bytes and
 deep-link payloads at 64 characters of ``A-Za-z0-9_-``. Texts that do not fit are cut at
 line ends, keeping the last lines: they say whose turn it is.
+
+A table lives in a chat, or in one topic of a forum group. Its id for the service is the
+chat id, with the topic's ``message_thread_id`` after a slash (``-1001234/42``); the
+General topic of a forum is the chat itself. :func:`table_id` and :func:`split_table` are
+the one place this encoding is made and read.
 """
 
 from __future__ import annotations
@@ -18,8 +23,31 @@ CALLBACK_DATA_LIMIT = 64
 #: What stands for the lines left out of a text that was too long.
 ELLIPSIS = "…"
 
-_PAYLOAD = re.compile(r"t(-?\d{1,20})")
-_CHAT_ID = re.compile(r"-?\d{1,20}")
+#: The separator of chat and topic in a table id, and in a deep-link payload (where only
+#: ``A-Za-z0-9_-`` may appear).
+TOPIC_SEPARATOR = "/"
+PAYLOAD_SEPARATOR = "_"
+
+_PAYLOAD = re.compile(r"t(-?\d{1,20})(?:_(\d{1,10}))?")
+_TABLE_ID = re.compile(r"(-?\d{1,20})(?:/(\d{1,10}))?")
+
+
+def table_id(chat: int, thread: int | None = None) -> str:
+    """The id of the table in ``chat``, or in its forum topic ``thread`` (``None``: the
+    chat itself, or a forum's General topic)."""
+    return str(chat) if thread is None else f"{chat}{TOPIC_SEPARATOR}{thread}"
+
+
+def split_table(table: str) -> tuple[int, int | None]:
+    """``(chat id, topic thread id or None)`` of a table id made by :func:`table_id`.
+
+    Raises:
+        ValueError: if ``table`` is no Telegram table id.
+    """
+    m = _TABLE_ID.fullmatch(table)
+    if m is None:
+        raise ValueError(f"not a Telegram table id: {table!r}")
+    return int(m.group(1)), int(m.group(2)) if m.group(2) else None
 
 
 def utf16_len(text: str) -> int:
@@ -71,28 +99,34 @@ def fit(text: str, limit: int, keep_last: int = 2) -> str:
     return "\n".join([*kept, ELLIPSIS, *tail])
 
 
-def start_payload(chat: str) -> str:
-    """The deep-link payload that names a table's chat (``-1001234`` -> ``t-1001234``)."""
-    if not _CHAT_ID.fullmatch(chat):
-        raise ValueError(f"not a Telegram chat id: {chat!r}")
-    return f"t{chat}"
+def start_payload(table: str) -> str:
+    """The deep-link payload that names a table (``-1001234`` -> ``t-1001234``, a topic's
+    ``-1001234/42`` -> ``t-1001234_42``: a slash may not appear in a payload).
+
+    Raises:
+        ValueError: if ``table`` is no Telegram table id.
+    """
+    chat, thread = split_table(table)
+    return f"t{chat}" if thread is None else f"t{chat}{PAYLOAD_SEPARATOR}{thread}"
 
 
 def parse_start_payload(payload: str) -> str | None:
-    """The chat a deep-link payload names, or ``None`` if it names none."""
+    """The table a deep-link payload names, or ``None`` if it names none."""
     m = _PAYLOAD.fullmatch(payload.strip())
-    return m.group(1) if m else None
+    if m is None:
+        return None
+    return table_id(int(m.group(1)), int(m.group(2)) if m.group(2) else None)
 
 
-def deep_link(bot_username: str, chat: str) -> str:
+def deep_link(bot_username: str, table: str) -> str:
     """``https://t.me/<bot>?start=<table>``: opens the private chat with the bot and tells
     it which table the player came from."""
-    return f"https://t.me/{bot_username}?start={start_payload(chat)}"
+    return f"https://t.me/{bot_username}?start={start_payload(table)}"
 
 
 def callback_data(table_chat: str, message_chat: str, command: str) -> str:
-    """A button's data: the command, prefixed with the table's chat when the button sits
-    in another chat (a private rack message with Swap and Keep).
+    """A button's data: the command, prefixed with the table's id when the button sits
+    elsewhere (a private rack message with Swap and Keep).
 
     Raises:
         ValueError: if the data would exceed Telegram's 64 bytes.
@@ -104,11 +138,12 @@ def callback_data(table_chat: str, message_chat: str, command: str) -> str:
 
 
 def parse_callback_data(data: str, message_chat: str) -> tuple[str, str] | None:
-    """``(table chat, command)`` of a button's data, or ``None`` for data we never made."""
+    """``(table id, command)`` of a button's data, or ``None`` for data we never made.
+    ``message_chat`` is the table id of where the button's message sits."""
     if data.startswith("/"):
         return message_chat, data
     chat, _, command = data.partition(" ")
-    if not _CHAT_ID.fullmatch(chat) or not command.startswith("/"):
+    if not _TABLE_ID.fullmatch(chat) or not command.startswith("/"):
         return None
     return chat, command
 

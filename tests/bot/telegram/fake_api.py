@@ -6,6 +6,11 @@ offset rule, records every request, keeps the messages the bot sent so tests can
 their buttons, answers 403 for private chats that were never opened, and fails requests
 on demand (a 429 flood wait, a 502). Only the methods the bot uses are implemented.
 
+Forum groups have topics (a message in one carries ``message_thread_id`` and
+``is_topic_message``; the General topic carries neither, and a thread id that names no
+topic is refused), and a group can become a supergroup (:meth:`FakeBotAPI.migrate`): the
+old chat then refuses messages with Telegram's ``migrate_to_chat_id``.
+
 :class:`BotRunner` runs the real Application with the real adapter and service in a
 thread of its own, as ``genial-bot telegram`` would, and lets a test wait until an update
 has been handled completely.
@@ -34,6 +39,9 @@ _TEXT_FIELDS = frozenset(
     {"text", "caption", "callback_query_id", "url", "secret_token", "language_code"}
 )
 FORBIDDEN_PRIVATE = "Forbidden: bot can't initiate conversation with a user"
+MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
+#: For :meth:`FakeBotAPI.last_message`: a message in any topic (or none).
+ANY_TOPIC = -1
 
 
 @dataclass
@@ -53,6 +61,12 @@ class Call:
     @property
     def text(self) -> str:
         return str(self.params.get("text") or self.params.get("caption") or "")
+
+    @property
+    def thread(self) -> int | None:
+        """The forum topic the request named (``None``: none, as for the General topic)."""
+        thread = self.params.get("message_thread_id")
+        return int(thread) if thread is not None else None
 
 
 class ApiError(Exception):
@@ -82,6 +96,10 @@ class FakeBotAPI:
         self.answers: dict[str, dict[str, Any]] = {}
         #: The query id of each button-press update.
         self.queries: dict[int, str] = {}
+        #: The message that opened each forum topic, by (chat, thread id).
+        self.topics: dict[tuple[int, int], dict[str, Any]] = {}
+        #: Groups that became supergroups: old chat id -> new.
+        self.migrated: dict[int, int] = {}
         self._failures: dict[str, list[ApiError]] = {}
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
@@ -125,10 +143,74 @@ class FakeBotAPI:
             self.closed.add(user_id)
         return user
 
-    def group(self, chat_id: int, title: str) -> dict[str, Any]:
-        chat = {"id": chat_id, "type": "supergroup", "title": title}
+    def group(
+        self, chat_id: int, title: str, *, forum: bool = False, kind: str = "supergroup"
+    ) -> dict[str, Any]:
+        """A group: a supergroup (with topics if ``forum``), or a basic ``"group"``."""
+        chat: dict[str, Any] = {"id": chat_id, "type": kind, "title": title}
+        if forum:
+            chat["is_forum"] = True
         self.chats[chat_id] = chat
         return chat
+
+    def topic(self, chat_id: int, user_id: int, name: str) -> int:
+        """``user`` opens a topic called ``name`` in forum ``chat``; returns its thread id
+        (the id of the service message that opened it, as on Telegram)."""
+        assert self.chats[chat_id].get("is_forum"), "topics exist only in forum groups"
+        message_id = self._next_message_id(chat_id)
+        message = {
+            "message_id": message_id,
+            "message_thread_id": message_id,
+            "is_topic_message": True,
+            "date": int(time.time()),
+            "chat": self.chats[chat_id],
+            "from": self.users[user_id],
+            "forum_topic_created": {"name": name, "icon_color": 7322096},
+        }
+        with self._cond:
+            self.messages[(chat_id, message_id)] = message
+            self.topics[(chat_id, message_id)] = message
+        return message_id
+
+    def rename_topic(self, chat_id: int, thread: int, user_id: int, name: str) -> int:
+        """``user`` renames a topic: the bot gets the service message (its update id). The
+        topic's first message keeps the old name, as on Telegram."""
+        message = {
+            "message_id": self._next_message_id(chat_id),
+            "message_thread_id": thread,
+            "is_topic_message": True,
+            "date": int(time.time()),
+            "chat": self.chats[chat_id],
+            "from": self.users[user_id],
+            "reply_to_message": self.topics[(chat_id, thread)],
+            "forum_topic_edited": {"name": name},
+        }
+        with self._cond:
+            self.messages[(chat_id, message["message_id"])] = message
+        return self.push("message", message)
+
+    def migrate(self, old: int, new: int, user_id: int, *, announce: bool = True) -> list[int]:
+        """Basic group ``old`` becomes supergroup ``new`` (upgraded by ``user``). With
+        ``announce``, the bot gets Telegram's two service messages (returns their update
+        ids); either way the old chat refuses messages from now on."""
+        chat = {**self.chats[old], "id": new, "type": "supergroup"}
+        self.chats[new] = chat
+        with self._cond:
+            self.migrated[old] = new
+        if not announce:
+            return []
+        notes = [(old, {"migrate_to_chat_id": new}), (new, {"migrate_from_chat_id": old})]
+        updates = []
+        for chat_id, field_ in notes:
+            message = {
+                "message_id": self._next_message_id(chat_id),
+                "date": int(time.time()),
+                "chat": self.chats[chat_id],
+                "from": self.users[user_id],
+                **field_,
+            }
+            updates.append(self.push("message", message))
+        return updates
 
     def fail(self, method: str, status: int, description: str, **parameters: Any) -> None:
         """The next ``method`` request fails so (``retry_after=1`` for a flood wait)."""
@@ -147,12 +229,33 @@ class FakeBotAPI:
             self._cond.notify_all()
         return update_id
 
-    def say(self, chat_id: int, user_id: int, text: str) -> int:
-        """``user`` sends ``text`` in ``chat`` (a command gets its bot_command entity)."""
-        return self.push("message", self.new_message(chat_id, user_id, text))
+    def say(
+        self,
+        chat_id: int,
+        user_id: int,
+        text: str,
+        *,
+        thread: int | None = None,
+        reply_to: int | None = None,
+    ) -> int:
+        """``user`` sends ``text`` in ``chat`` (a command gets its bot_command entity), in
+        forum topic ``thread`` or as a reply to message ``reply_to``."""
+        message = self.new_message(chat_id, user_id, text, thread=thread, reply_to=reply_to)
+        return self.push("message", message)
 
-    def new_message(self, chat_id: int, user_id: int, text: str) -> dict[str, Any]:
-        """A message of ``user`` in ``chat``, as Telegram would deliver it."""
+    def new_message(
+        self,
+        chat_id: int,
+        user_id: int,
+        text: str,
+        *,
+        thread: int | None = None,
+        reply_to: int | None = None,
+    ) -> dict[str, Any]:
+        """A message of ``user`` in ``chat``, as Telegram would deliver it: in a topic it
+        carries the thread and, unless it replies to another message, the topic's opening
+        message as the one it replies to; a reply outside forums carries the thread of
+        replies, but is no topic message."""
         if chat_id == user_id and user_id in self.closed:
             self.closed.discard(user_id)  # writing to the bot opens the private chat
         message: dict[str, Any] = {
@@ -165,6 +268,16 @@ class FakeBotAPI:
         if text.startswith("/"):
             word = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(word)}]
+        if thread is not None:
+            opening = self.topics[(chat_id, thread)]
+            message["message_thread_id"] = thread
+            message["is_topic_message"] = True
+            message["reply_to_message"] = opening
+        if reply_to is not None:
+            replied = self.messages[(chat_id, reply_to)]
+            message["reply_to_message"] = replied
+            if thread is None and self.chats[chat_id]["type"] == "supergroup":
+                message["message_thread_id"] = replied.get("message_thread_id", reply_to)
         with self._cond:
             self.messages[(chat_id, message["message_id"])] = message
         return message
@@ -214,8 +327,11 @@ class FakeBotAPI:
         with self._cond:
             return json.loads(json.dumps(self.messages[(chat, message_id)]))
 
-    def last_message(self, chat: int, having: str = "") -> dict[str, Any]:
-        """The bot's latest message in ``chat`` (with a button labelled ``having``)."""
+    def last_message(
+        self, chat: int, having: str = "", thread: int | None = ANY_TOPIC
+    ) -> dict[str, Any]:
+        """The bot's latest message in ``chat`` (with a button labelled ``having``; in
+        topic ``thread``, ``None`` for the General topic)."""
         with self._cond:
             found = [
                 m
@@ -223,6 +339,7 @@ class FakeBotAPI:
                 if c == chat
                 and m.get("from", {}).get("id") == BOT_ID
                 and (not having or any(b["text"] == having for b in buttons(m)))
+                and (thread == ANY_TOPIC or m.get("message_thread_id") == thread)
             ]
         if not found:
             raise AssertionError(f"no message of the bot in {chat} with {having!r}")
@@ -282,13 +399,27 @@ class FakeBotAPI:
         chat = int(chat_id)
         if chat not in self.chats:
             raise ApiError(400, "Bad Request: chat not found")
+        if chat in self.migrated:
+            raise ApiError(400, MIGRATED, migrate_to_chat_id=self.migrated[chat])
         if chat in self.closed:
             raise ApiError(403, FORBIDDEN_PRIVATE)
+        thread = params.get("message_thread_id")
+        topic: dict[str, Any] = {}
+        if thread is not None:
+            opening = self.topics.get((chat, int(thread)))
+            if opening is None:  # not a forum, or no such topic (General has no thread id)
+                raise ApiError(400, "Bad Request: message thread not found")
+            topic = {
+                "message_thread_id": int(thread),
+                "is_topic_message": True,
+                "reply_to_message": opening,
+            }
         message = {
             "message_id": self._next_message_id(chat),
             "date": int(time.time()),
             "chat": self.chats[chat],
             "from": {"id": BOT_ID, "is_bot": True, "first_name": "Genial"},
+            **topic,
             **content,
         }
         if params.get("reply_markup"):
@@ -329,6 +460,8 @@ class FakeBotAPI:
 
     def _edit(self, params: dict[str, Any]) -> dict[str, Any]:
         key = (int(params["chat_id"]), int(params["message_id"]))
+        if key[0] in self.migrated:
+            raise ApiError(400, MIGRATED, migrate_to_chat_id=self.migrated[key[0]])
         with self._cond:
             message = self.messages.get(key)
         if message is None or message.get("from", {}).get("id") != BOT_ID:
@@ -351,6 +484,8 @@ class FakeBotAPI:
 
     def _api_editMessageReplyMarkup(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         message = self._edit(params)
+        if message.get("reply_markup") == (params.get("reply_markup") or None):
+            raise ApiError(400, "Bad Request: message is not modified: specified new message")
         with self._cond:
             if params.get("reply_markup"):
                 message["reply_markup"] = params["reply_markup"]
@@ -472,6 +607,7 @@ class BotRunner:
         make_service: Callable[[Path], Any],
         telegram: Any = None,
         due_interval: float = 3600,
+        sleep: Any = None,
     ) -> None:
         from bot.config import TelegramSettings
 
@@ -481,6 +617,7 @@ class BotRunner:
         self.make_service = make_service
         self.telegram = telegram or TelegramSettings(base_url=api.base_url)
         self.due_interval = due_interval
+        self.sleep = sleep
         self.handled: set[int] = set()
         self.service: Any = None
         self.adapter: Any = None
@@ -558,6 +695,7 @@ class BotRunner:
             backoff=0.01,
             due_interval=self.due_interval,
             on_handled=self._on_handled,
+            sleep=self.sleep,
         )
         # Flood limits off (the fake has none), retries after a 429 on.
         limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)

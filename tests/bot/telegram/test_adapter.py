@@ -74,11 +74,20 @@ def stop_bots(api: FakeBotAPI) -> Iterator[None]:
 
 
 def start_bot(
-    api: FakeBotAPI, db: Path, seed: int = 3, clock: Clock | None = None, **kw: Any
+    api: FakeBotAPI,
+    db: Path,
+    seed: int = 3,
+    clock: Clock | None = None,
+    pictures: bool = True,
+    **kw: Any,
 ) -> BotRunner:
     def make_service(path: Path) -> Service:
         return Service(
-            SQLiteStore(path), Settings(), rng=random.Random(seed), clock=clock or time.time
+            SQLiteStore(path),
+            Settings(),
+            rng=random.Random(seed),
+            clock=clock or time.time,
+            pictures=pictures,
         )
 
     runner = BotRunner(api, db, make_service=make_service, **kw)
@@ -93,8 +102,8 @@ class Room:
         self.api = api
         self.runner = runner
 
-    def say(self, user: int, text: str, chat: int = GROUP) -> int:
-        update = self.api.say(chat, user, text)
+    def say(self, user: int, text: str, chat: int = GROUP, thread: int | None = None) -> int:
+        update = self.api.say(chat, user, text, thread=thread)
         self.runner.wait(update)
         return update
 
@@ -255,13 +264,13 @@ def test_complete_game_in_a_group_with_a_restart(api: FakeBotAPI, tmp_path: Path
             assert name == NAMES[entity["user"]["id"]]
 
     # Racks only ever in private: none in the group, none to Bob (whose chat is closed;
-    # the bot tried once per run, then used the pop-up).
+    # the bot tried once, remembered it across the restart, then used the pop-up).
     for call in api.sent(GROUP):
         assert not RACK_TEXT.search(call.text), call.text
         assert not any(name.startswith("rack-") for name, _ in call.files.values())
     assert api.sent(BOB) == []
     refused = [c for c in api.calls if c.chat == BOB]
-    assert len(refused) == 2 and {c.status for c in refused} == {403}
+    assert len(refused) == 1 and refused[0].status == 403
     assert all(RACK_TEXT.search(c.text) for c in api.sent(ADA) if "Your tiles at" in c.text)
     ada_racks = [c for c in api.sent(ADA, "sendPhoto") if c.text.startswith("Your tiles at")]
     assert len(ada_racks) >= 10
@@ -624,3 +633,384 @@ def test_the_lobby_is_one_message_edited_as_people_come_and_go(
     assert "reply_markup" not in api.message(GROUP, lobby["message_id"])
     room.say(CAROL, "/join")
     assert api.last_message(GROUP, "Join")["message_id"] > lobby["message_id"]
+
+
+# --- forum topics, supergroup migration, restarts, live buttons, deadlines ---------------
+
+FORUM = -1009876543210
+CLUB = "Game club"
+NOTICE = "can't write to you privately"
+SWAP_SEED = 7  # a swap is offered after 21 moves
+
+
+def test_a_forum_group_has_a_table_per_topic(api: FakeBotAPI, tmp_path: Path) -> None:
+    api.group(FORUM, CLUB, forum=True)
+    first = api.topic(FORUM, ADA, "Monday")
+    second = api.topic(FORUM, CAROL, "Friday")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    service = room.runner.service
+
+    room.say(ADA, "/join", chat=FORUM, thread=first)
+    room.say(CAROL, "/join", chat=FORUM, thread=second)
+    room.say(DAN, "/join", chat=FORUM)  # in the General topic
+    tables = {
+        key: service.table(key) for key in (f"{FORUM}/{first}", f"{FORUM}/{second}", str(FORUM))
+    }
+    assert {k: [s.name for s in t.seats] for k, t in tables.items()} == {
+        f"{FORUM}/{first}": ["Ada"],
+        f"{FORUM}/{second}": ["Carol"],
+        str(FORUM): ["Dan"],
+    }
+    assert [t.title for t in tables.values()] == [
+        f"{CLUB} › Monday",
+        f"{CLUB} › Friday",
+        CLUB,
+    ]
+    # Each lobby went to its own topic; the General topic's without a thread id.
+    lobbies = [c for c in api.sent(FORUM) if c.text.startswith(("Ada sits", "Carol sits", "Dan"))]
+    assert [(c.text.split()[0], c.thread) for c in lobbies] == [
+        ("Ada", first),
+        ("Carol", second),
+        ("Dan", None),
+    ]
+    assert all("message_thread_id" not in c.params for c in lobbies[2:])
+
+    # Bob joins Monday's table by typing in its topic: Monday's lobby is edited, no other.
+    monday_lobby = api.last_message(FORUM, "Join", thread=first)
+    room.say(BOB, "/join", chat=FORUM, thread=first)
+    edit = api.of("editMessageText")[-1]
+    assert edit.params["message_id"] == monday_lobby["message_id"]
+    assert "1. Ada\n2. Bob" in edit.text
+    # The deep link names the topic's table, and the private chat says which one.
+    (link,) = [b["url"] for b in buttons(monday_lobby) if "url" in b]
+    assert link == f"https://t.me/GenialTestBot?start=t{FORUM}_{first}"
+    room.say(ADA, "/start " + link.split("start=")[1], chat=ADA)
+    assert api.sent(ADA)[-1].text == f"Your tiles for {CLUB} › Monday will arrive in this chat."
+
+    # Both topics play; Friday's lobby gets Dan by a button press in that topic.
+    room.press(DAN, api.last_message(FORUM, "Join", thread=second), "Join")
+    room.say(ADA, "/start", chat=FORUM, thread=first)
+    room.press(CAROL, api.last_message(FORUM, "Start", thread=second), "Start")
+    starts = [c for c in api.sent(FORUM, "sendPhoto") if c.text.startswith("The game begins")]
+    assert [c.thread for c in starts] == [first, second]
+    # Private racks name the table they are for.
+    assert api.sent(ADA)[-1].text.startswith(f"Your tiles at {CLUB} › Monday: ")
+    assert api.sent(CAROL)[-1].text.startswith(f"Your tiles at {CLUB} › Friday: ")
+    assert api.sent(DAN)[-1].text.startswith(f"Your tiles at {CLUB} › Friday: ")
+    # Bob's private chat is closed: he is told so in Monday's topic.
+    (notice,) = [c for c in api.sent(FORUM) if NOTICE in c.text]
+    assert notice.thread == first and notice.text.startswith("Bob, ")
+
+    def game(table: str) -> Any:
+        t = service.table(table)
+        return games.rebuild(t.record)
+
+    def mover(table: str) -> int:
+        t = service.table(table)
+        return int(t.seats[game(table).to_move].user)
+
+    # A move typed in Friday's topic changes Friday's game only and is told there.
+    friday = f"{FORUM}/{second}"
+    monday = f"{FORUM}/{first}"
+    g = game(friday)
+    room.say(mover(friday), f"/play {games.format_move(g, g.legal_moves()[0])}", FORUM, second)
+    assert len(game(friday).moves) == 1 and len(game(monday).moves) == 0
+    last = api.sent(FORUM, "sendPhoto")[-1]
+    assert last.thread == second and " placed " in last.text
+    # "My tiles" pressed in Monday's topic shows Bob his Monday rack.
+    update = room.press(BOB, api.last_message(FORUM, "My tiles", thread=first), "My tiles")
+    bob_seat = service.table(monday).seat_of(str(BOB))
+    assert games.rack_text(game(monday).view(bob_seat).rack) in api.answer(update)["text"]
+    # A move Ada sends privately goes to the one table she plays at: Monday's topic.
+    if mover(monday) != ADA:
+        g = game(monday)
+        room.say(BOB, f"/play {games.format_move(g, g.legal_moves()[0])}", FORUM, first)
+    g = game(monday)
+    before = len(g.moves)
+    room.say(ADA, f"/play {games.format_move(g, g.legal_moves()[0])}", chat=ADA)
+    assert len(game(monday).moves) == before + 1
+    last = api.sent(FORUM, "sendPhoto")[-1]
+    assert last.thread == first and last.text.startswith("Ada placed ")
+    # Nothing ever named a topic that is not one (the fake refuses those).
+    assert all(c.status == 200 for c in api.calls if c.chat == FORUM)
+    assert service.table(str(FORUM)).status == LOBBY  # the General topic's table waits
+
+
+def test_a_renamed_topic_renames_its_table(api: FakeBotAPI, tmp_path: Path) -> None:
+    api.group(FORUM, CLUB, forum=True)
+    topic = api.topic(FORUM, ADA, "Monday")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    table = f"{FORUM}/{topic}"
+    room.say(ADA, "/join", chat=FORUM, thread=topic)
+    assert room.runner.service.table(table).title == f"{CLUB} › Monday"
+    room.runner.wait(api.rename_topic(FORUM, topic, ADA, "Tuesday"))
+    # Later messages still reply to the topic's first message, which says "Monday".
+    room.say(CAROL, "/join", chat=FORUM, thread=topic)
+    assert room.runner.service.table(table).title == f"{CLUB} › Tuesday"
+    room.say(ADA, "/start", chat=FORUM, thread=topic)
+    assert api.sent(ADA)[-1].text.startswith(f"Your tiles at {CLUB} › Tuesday: ")
+
+
+def test_a_reply_in_a_plain_group_is_no_topic(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    lobby = api.last_message(GROUP, "Join")
+    # A reply carries a thread id outside forums too; it is still the group's table.
+    update = api.say(GROUP, CAROL, "/join", reply_to=lobby["message_id"])
+    room.runner.wait(update)
+    assert [s.name for s in room.table().seats] == ["Ada", "Carol"]
+    assert room.runner.service.store.chats() == [str(GROUP)]
+    assert all(c.thread is None for c in api.calls if c.chat == GROUP)
+
+
+def test_a_group_that_becomes_a_supergroup_keeps_its_game(api: FakeBotAPI, tmp_path: Path) -> None:
+    old, new = -4242, -1004242000000
+    api.group(old, "Family", kind="group")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    service = room.runner.service
+    room.say(ADA, "/join", chat=old)
+    room.say(CAROL, "/join", chat=old)
+    room.say(ADA, "/start", chat=old)
+
+    def game(chat: int) -> Any:
+        t = service.table(str(chat))
+        assert t is not None and t.status == PLAYING
+        return games.rebuild(t.record)
+
+    def play(chat: int, where: int | None = None) -> None:
+        g = game(chat)
+        user = ADA if g.to_move == 0 else CAROL
+        room.say(user, f"/play {games.format_move(g, g.legal_moves()[0])}", chat=where or chat)
+
+    play(old)
+    record = service.table(str(old)).record
+    # The group is upgraded: Telegram tells the bot in both chats.
+    updates = api.migrate(old, new, ADA)
+    room.runner.wait(*updates)
+    assert service.table(str(old)) is None
+    moved = service.table(str(new))
+    assert moved is not None and moved.record == record and moved.title == "Family"
+    # The game goes on in the new chat.
+    play(new)
+    assert len(game(new).moves) == 2
+    last = api.sent(new, "sendPhoto")[-1]
+    assert " placed " in last.text
+    assert [s.name for s in moved.seats] == ["Ada", "Carol"]
+    # Nothing was sent to the old chat after the upgrade.
+    assert all(c.status == 200 for c in api.calls if c.chat == old)
+
+
+def test_a_message_refused_for_an_upgraded_group_moves_the_table(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    old, new = -5151, -1005151000000
+    api.group(old, "Family", kind="group")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    service = room.runner.service
+    room.say(ADA, "/join", chat=old)
+    room.say(CAROL, "/join", chat=old)
+    room.say(ADA, "/start", chat=old)
+    # Upgraded, but the bot has not heard of it yet when the next move comes (privately).
+    api.migrate(old, new, ADA, announce=False)
+    t = service.table(str(old))
+    g = games.rebuild(t.record)
+    mover = int(t.seats[g.to_move].user)
+    room.say(mover, f"/play {games.format_move(g, g.legal_moves()[0])}", chat=mover)
+    # Telegram refused the turn message with the new id: the table moved, the turn was
+    # told there, and the game goes on.
+    refused = [c for c in api.calls if c.chat == old and c.status == 400]
+    assert refused and refused[0].method == "sendPhoto"
+    assert service.table(str(old)) is None
+    moved = service.table(str(new))
+    assert moved is not None and len(moved.record["moves"]) == 1
+    (photo,) = api.sent(new, "sendPhoto")
+    assert " placed " in photo.text and photo.text == refused[0].text
+
+
+def test_a_lobby_edit_refused_for_an_upgraded_group_posts_it_there(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    old, new = -6161, -1006161000000
+    api.group(old, "Family", kind="group")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join", chat=old)
+    api.migrate(old, new, ADA, announce=False)
+    # Carol presses Join on the lobby left in the old group: its edit is refused, the
+    # table moves, and the lobby is posted in the new chat with both seated.
+    room.press(CAROL, api.last_message(old, "Join"), "Join")
+    assert [s.name for s in room.runner.service.table(str(new)).seats] == ["Ada", "Carol"]
+    (edit,) = api.of("editMessageText")
+    assert edit.status == 400 and edit.chat == old
+    (lobby,) = api.sent(new)
+    assert "1. Ada\n2. Carol" in lobby.text
+    # The next change edits that message in place.
+    room.say(DAN, "/join", chat=new)
+    assert api.of("editMessageText")[-1].chat == new
+    assert api.of("editMessageText")[-1].params["message_id"] == api.last_message(new)["message_id"]
+
+
+def test_a_restart_keeps_the_lobby_message_and_the_notice_is_not_repeated(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    db = tmp_path / "t.db"
+    room = Room(api, start_bot(api, db))
+    room.say(ADA, "/join")
+    room.say(BOB, "/join")
+    lobby = api.last_message(GROUP, "Join")
+    # The bot restarts between the lobby and the start.
+    room.runner.stop()
+    room.runner = start_bot(api, db, seed=5)
+    room.say(CAROL, "/join")
+    # The lobby is edited in place, not posted anew.
+    edit = api.of("editMessageText")[-1]
+    assert edit.params["message_id"] == lobby["message_id"]
+    assert "1. Ada\n2. Bob\n3. Carol" in edit.text
+    assert sum(c.text.startswith(("Ada sits", "Bob sits", "Carol sits")) for c in api.sent()) == 1
+
+    room.say(ADA, "/start")
+    assert "reply_markup" not in api.message(GROUP, lobby["message_id"])  # buttons gone
+
+    def notices() -> list[Any]:
+        return [c for c in api.sent(GROUP) if NOTICE in c.text]
+
+    assert len(notices()) == 1
+    # Another restart in the game; a whole round goes by (Bob gets his rack each time his
+    # turn comes): neither the notice nor a try at his private chat again.
+    room.runner.stop()
+    room.runner = start_bot(api, db, seed=6)
+    for _ in range(6):
+        g = room.game()
+        room.say(room.mover(), f"/play {games.format_move(g, g.legal_moves()[0])}")
+    assert len(room.game().moves) >= 6
+    assert len(notices()) == 1
+    assert len([c for c in api.calls if c.chat == BOB]) == 1  # the one 403
+    # When Bob asks for his tiles, he is told again, in reply to him.
+    room.say(BOB, "/hand")
+    assert len(notices()) == 2
+    assert notices()[-1].params["reply_parameters"]["message_id"] == typed(api, GROUP)
+    # A new game: once more, once.
+    room.say(ADA, "/abort")
+    for user in (ADA, BOB):
+        room.say(user, "/join")
+    room.say(ADA, "/start")
+    g = room.game()
+    room.say(room.mover(), f"/play {games.format_move(g, g.legal_moves()[0])}")
+    assert len(notices()) == 3
+
+
+def test_old_turn_messages_lose_their_buttons(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    room.say(CAROL, "/join")
+    room.say(ADA, "/start")
+    previous = api.last_message(GROUP, "My tiles")
+    assert [b["text"] for b in buttons(previous)] == ["My tiles", "Full size"]
+    for _ in range(4):
+        edits = len(api.of("editMessageReplyMarkup"))
+        g = room.game()
+        room.say(room.mover(), f"/play {games.format_move(g, g.legal_moves()[0])}")
+        # One edit: the old turn message's buttons are gone; the new one has them.
+        (edit,) = api.of("editMessageReplyMarkup")[edits:]
+        assert edit.params["message_id"] == previous["message_id"]
+        assert "reply_markup" not in edit.params
+        assert "reply_markup" not in api.message(GROUP, previous["message_id"])
+        newest = api.last_message(GROUP)
+        assert newest["message_id"] > previous["message_id"]
+        assert [b["text"] for b in buttons(newest)] == ["My tiles", "Full size"]
+        previous = newest
+    # Only the newest message of the game can be pressed.
+    pressable = [m for (c, _), m in api.messages.items() if c == GROUP and buttons(m)]
+    assert [m["message_id"] for m in pressable] == [previous["message_id"]]
+
+
+class VirtualSleep:
+    """The bot's clock sleeping in the test's time: a sleep ends by moving the clock on,
+    as far as the test allows (``limit``); one that would go past waits (until a command
+    wakes the bot's clock, or the test allows more). ``asked`` lists the sleeps asked for."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.limit = clock.now
+        self.asked: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        import asyncio
+
+        self.asked.append(seconds)
+        target = self.clock.now + seconds
+        while target > self.limit:
+            await asyncio.sleep(0.01)
+        self.clock.now = max(self.clock.now, target)
+
+
+def test_a_one_minute_timeout_fires_at_one_minute(api: FakeBotAPI, tmp_path: Path) -> None:
+    clock = Clock()
+    start = clock.now
+    sleep = VirtualSleep(clock)
+    room = Room(api, start_bot(api, tmp_path / "t.db", clock=clock, sleep=sleep))
+
+    def until(check: Any, what: str) -> None:
+        deadline = time.monotonic() + 20
+        while not check():
+            assert time.monotonic() < deadline, what
+            time.sleep(0.01)
+
+    # Nothing is due: the clock sleeps its longest (the runner's due_interval).
+    until(lambda: sleep.asked, "the clock never slept")
+    assert sleep.asked[0] == 3600
+    room.say(ADA, "/join")
+    room.say(CAROL, "/join")
+    room.say(ADA, "/option timeout 1m")
+    room.say(ADA, "/start")
+    mover = room.mover()
+    # The /start woke the clock, which now sleeps until the half-time reminder.
+    until(lambda: sleep.asked[-1] == 30, "the clock did not wake for the new deadline")
+    asked = len(sleep.asked)
+    assert clock.now == start
+    sleep.limit = start + 65  # let 65 seconds pass
+    until(
+        lambda: any(c.text.startswith("Time is up") for c in api.sent(GROUP, "sendPhoto")),
+        "the turn never timed out",
+    )
+    # The reminder came at 30 s, the timeout at 60 s: the clock woke at each due time.
+    until(lambda: len(sleep.asked) >= asked + 2, "the clock did not sleep again")
+    assert sleep.asked[asked - 1 : asked + 2] == [30, 30, 30]
+    assert clock.now == start + 60
+    reminders = [c for c in api.sent(GROUP) if c.text.startswith(f"{NAMES[mover]}, it is your")]
+    assert len(reminders) == 1
+    (timed_out,) = [c for c in api.sent(GROUP, "sendPhoto") if c.text.startswith("Time is up")]
+    assert timed_out.text.startswith(f"Time is up for {NAMES[mover]}")
+    # The next player's turn began at the timeout, 60 s after the start (not 90 s).
+    assert room.table().turn_started == start + 60
+    assert len(room.game().moves) >= 1
+
+
+def test_a_private_swap_offer_loses_its_buttons_once_decided(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db", seed=SWAP_SEED, pictures=False))
+    room.say(ADA, "/join")
+    room.say(CAROL, "/join")
+    room.say(ADA, "/start")
+    rng = random.Random(SWAP_SEED)
+    while room.game().awaiting != "swap":
+        assert room.table().status == PLAYING, "no swap was offered"
+        g = room.game()
+        # Sorted: the engine's order of legal moves may differ from run to run.
+        moves = sorted(games.format_move(g, m) for m in g.legal_moves())
+        room.say(room.mover(), f"/play {rng.choice(moves)}")
+    mover = room.mover()
+    # The offer is in the group and under the rack in the private chat, both with buttons.
+    offer = api.last_message(mover, "Swap")
+    assert [b["text"] for b in buttons(offer)] == ["Swap", "Keep"]
+    group_offer = api.last_message(GROUP)
+    assert [b["text"] for b in buttons(group_offer)][:2] == ["Swap", "Keep"]
+    edits = len(api.of("editMessageReplyMarkup"))
+    room.press(mover, group_offer, "Keep")
+    # Decided: both offers lost their buttons, one edit each.
+    retired = [(e.chat, e.params["message_id"]) for e in api.of("editMessageReplyMarkup")[edits:]]
+    assert sorted(retired) == sorted(
+        [(GROUP, group_offer["message_id"]), (mover, offer["message_id"])]
+    )
+    assert "reply_markup" not in api.message(mover, offer["message_id"])
+    assert "reply_markup" not in api.message(GROUP, group_offer["message_id"])

@@ -21,7 +21,9 @@ from bot.telegram.limits import (
     parse_callback_data,
     parse_start_payload,
     rows,
+    split_table,
     start_payload,
+    table_id,
     utf16_len,
 )
 
@@ -76,7 +78,9 @@ def test_fit_always_fits(text: str, data: st.DataObject) -> None:
         assert cut == text
 
 
-@pytest.mark.parametrize("chat", ["-1001234567890", "-42", "123456789"])
+@pytest.mark.parametrize(
+    "chat", ["-1001234567890", "-42", "123456789", "-1001234567890/42", "-1009999999999/2147483647"]
+)
 def test_deep_link_payload_round_trip(chat: str) -> None:
     payload = start_payload(chat)
     assert PAYLOAD.fullmatch(payload)
@@ -85,15 +89,31 @@ def test_deep_link_payload_round_trip(chat: str) -> None:
 
 def test_deep_link() -> None:
     assert deep_link("GenialBot", "-100123") == "https://t.me/GenialBot?start=t-100123"
+    # A topic's table: the payload may not hold a slash, so the thread follows a "_".
+    assert deep_link("GenialBot", "-100123/7") == "https://t.me/GenialBot?start=t-100123_7"
 
 
-@pytest.mark.parametrize("payload", ["", "t", "x-100", "t-10a", "t" + "9" * 30, "-100"])
+def test_a_topics_table_id_names_the_chat_and_the_thread() -> None:
+    assert table_id(-100123) == "-100123"
+    assert table_id(-100123, None) == "-100123"
+    assert table_id(-100123, 42) == "-100123/42"
+    assert split_table("-100123/42") == (-100123, 42)
+    assert split_table("-100123") == (-100123, None)
+    assert split_table("101") == (101, None)
+    for bad in ("", "-100/", "/42", "-100/42/1", "-100/x", "console"):
+        with pytest.raises(ValueError, match="not a Telegram table id"):
+            split_table(bad)
+
+
+@pytest.mark.parametrize(
+    "payload", ["", "t", "x-100", "t-10a", "t" + "9" * 30, "-100", "t-100_", "t-100_x", "t_5"]
+)
 def test_payloads_we_never_made(payload: str) -> None:
     assert parse_start_payload(payload) is None
 
 
 def test_a_payload_needs_a_chat_id() -> None:
-    with pytest.raises(ValueError, match="not a Telegram chat id"):
+    with pytest.raises(ValueError, match="not a Telegram table id"):
         start_payload("console")
 
 
@@ -109,13 +129,24 @@ def test_button_data_elsewhere_names_the_table() -> None:
     assert parse_callback_data(data, "101") == ("-100123", "/swap #12")
 
 
+def test_button_data_of_a_topics_table() -> None:
+    # In the topic itself the data is the command; under a private rack it names the topic.
+    assert callback_data("-100123/42", "-100123/42", "/keep #3") == "/keep #3"
+    assert parse_callback_data("/keep #3", "-100123/42") == ("-100123/42", "/keep #3")
+    data = callback_data("-100123/42", "101", "/keep #3")
+    assert data == "-100123/42 /keep #3"
+    assert parse_callback_data(data, "101") == ("-100123/42", "/keep #3")
+
+
 def test_button_data_has_a_size_limit() -> None:
     command = "/option timeout " + "9" * 60
     with pytest.raises(ValueError, match=f"longer than {CALLBACK_DATA_LIMIT} bytes"):
         callback_data("-100", "-100", command)
 
 
-@pytest.mark.parametrize("data", ["", "hello", "abc /join", "-100 join", "-100"])
+@pytest.mark.parametrize(
+    "data", ["", "hello", "abc /join", "-100 join", "-100", "-100/ /join", "-100/x /join"]
+)
 def test_button_data_we_never_made(data: str) -> None:
     assert parse_callback_data(data, "-100") is None
 
