@@ -11,6 +11,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
+from typing import NamedTuple
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn, at_move
 from engine.events import (
@@ -26,11 +28,11 @@ from engine.events import (
     Swapped,
     TurnStarted,
 )
-from engine.hexgrid import Area, Hex, hexagon
+from engine.hexgrid import OPPOSITE, Area, Hex, hexagon
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
 from engine.notation import format_genial_move, parse_genial_move
 from engine.ranking import rank
-from engine.tiles import COLOURS, Bag, Colour, Tile, tile_set
+from engine.tiles import COLOURS, TILE_KINDS, Bag, Colour, Tile, tile_set
 
 MODES = ("standard", "team", "solo")
 FULL_RADIUS = 7
@@ -110,6 +112,120 @@ def playing_area(radius: int) -> Area:
     return area
 
 
+#: The kinds of tile by index into ``TILE_KINDS`` (a kind's colours are in colour order).
+KIND_OF: dict[Tile, int] = {t: k for k, t in enumerate(TILE_KINDS)}
+
+
+class PlacementSpot(NamedTuple):
+    """A placement with its cells and colours as indexes, for search: colour ``first`` goes
+    on cell ``cell1`` and ``second`` on ``cell2``."""
+
+    placement: Placement
+    cell1: int
+    cell2: int
+    first: int
+    second: int
+    #: Orders placements by their cells in reading order, then by their colours.
+    order: int
+
+
+def count_points(board: Sequence[int], area: Area) -> list[tuple[int, ...] | None]:
+    """For each empty cell of ``board``, the points a symbol of each colour would score
+    there, counted from scratch (None for occupied cells)."""
+    rays = area.rays
+    table: list[tuple[int, ...] | None] = [None] * len(board)
+    for c, k in enumerate(board):
+        if k != EMPTY:
+            continue
+        pts = [0, 0, 0, 0, 0, 0]
+        for ray in rays[c]:
+            if not ray:
+                continue
+            colour = board[ray[0]]
+            if colour == EMPTY:
+                continue
+            run = 0
+            for j in ray:
+                if board[j] != colour:
+                    break
+                run += 1
+            pts[colour] += run
+        table[c] = tuple(pts)
+    return table
+
+
+class _Layout:
+    """The fixed tables of one playing area, built once per radius and shared by every game
+    on it: adjacent pairs (edges), every placement of every kind of tile on every edge made
+    once (moves are immutable, so listing them is copying references), and the position
+    before the first placement."""
+
+    __slots__ = (
+        "board",
+        "cell_edges",
+        "edges",
+        "empty_edges",
+        "moves",
+        "near_start",
+        "points",
+        "spots",
+        "start_cells",
+    )
+
+    def __init__(self, area: Area) -> None:
+        self.edges = edges = area.edges
+        n = len(area)
+        cell_edges: list[list[int]] = [[] for _ in range(n)]
+        for e, (i, j) in enumerate(edges):
+            cell_edges[i].append(e)
+            cell_edges[j].append(e)
+        self.cell_edges: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in cell_edges)
+        cells = area.cells
+        spots: list[tuple[tuple[PlacementSpot, ...], ...]] = []
+        for first, second in TILE_KINDS:
+            x, y = first.index, second.index
+            per_edge = []
+            for i, j in edges:
+                a, b = cells[i], cells[j]
+                here = [PlacementSpot(Placement(first, second, a, b), i, j, x, y, 0)]
+                if x != y:
+                    here.append(PlacementSpot(Placement(first, second, b, a), j, i, x, y, 0))
+                per_edge.append(
+                    tuple(s._replace(order=((s.cell1 * n + s.cell2) * 6 + x) * 6 + y) for s in here)
+                )
+            spots.append(tuple(per_edge))
+        #: spots[kind][edge]: the placements of that kind of tile on that edge.
+        self.spots: tuple[tuple[tuple[PlacementSpot, ...], ...], ...] = tuple(spots)
+        self.moves: tuple[tuple[tuple[Placement, ...], ...], ...] = tuple(
+            tuple(tuple(s.placement for s in here) for here in per_edge) for per_edge in spots
+        )
+        board = [EMPTY] * n
+        self.start_cells: dict[int, int] = {}
+        for h, colour in START_SYMBOLS:
+            i = area.index[h]
+            board[i] = colour.index
+            self.start_cells[i] = colour.index
+        #: near_start[cell]: the start symbols next to the cell.
+        self.near_start: tuple[tuple[int, ...], ...] = tuple(
+            tuple(j for j in area.neighbours[i] if j in self.start_cells) for i in range(n)
+        )
+        self.board: tuple[int, ...] = tuple(board)
+        self.points: tuple[tuple[int, ...] | None, ...] = tuple(count_points(board, area))
+        self.empty_edges: tuple[int, ...] = tuple(
+            e for e, (i, j) in enumerate(edges) if board[i] == EMPTY and board[j] == EMPTY
+        )
+
+
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def _layout(radius: int) -> _Layout:
+    layout = _LAYOUTS.get(radius)
+    if layout is None:
+        layout = _LAYOUTS[radius] = _Layout(playing_area(radius))
+    return layout
+
+
 @dataclass(frozen=True, slots=True)
 class GenialView:
     """What one seat may know (``seat=None``: a spectator). Never holds the draw order or
@@ -177,7 +293,6 @@ class GenialGame:
             ValueError: for an impossible mode/player count or a bag that is not the set.
         """
         self.setup = setup = Setup.of(mode or ("solo" if players == 1 else "standard"), players)
-        self.area = area = playing_area(setup.radius)
         if bag is None:
             initial = tile_set()
             random.Random(seed).shuffle(initial)
@@ -187,31 +302,7 @@ class GenialGame:
                 raise ValueError("the bag must hold exactly the 120 tiles of the set")
         self.initial_bag: tuple[Tile, ...] = tuple(initial)
         self.bag = Bag(initial)
-        n = len(area)
-        self.board: list[int] = [EMPTY] * n
-        self.start_cells: dict[int, int] = {}
-        for h, colour in START_SYMBOLS:
-            i = area.index[h]
-            self.board[i] = colour.index
-            self.start_cells[i] = colour.index
-        # For the first-round rule: start symbols that a tile touches already.
-        self.start_touched: set[int] = set()
-        # Occupied cells in the order they were covered (start symbols first), for records.
-        self.cell_order: list[int] = list(self.start_cells)
-        # Empty adjacent pairs, kept as a list with positions so that a random one can be
-        # drawn, and the end of the game seen, in constant time.
-        self._edge_cells: tuple[tuple[int, int], ...] = area.edges
-        cell_edges: list[list[int]] = [[] for _ in range(n)]
-        for e, (i, j) in enumerate(area.edges):
-            cell_edges[i].append(e)
-            cell_edges[j].append(e)
-        self._cell_edges: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in cell_edges)
-        self.empty_edges: list[int] = []
-        self._edge_pos: list[int] = [-1] * len(area.edges)
-        for e, (i, j) in enumerate(area.edges):
-            if self.board[i] == EMPTY and self.board[j] == EMPTY:
-                self._edge_pos[e] = len(self.empty_edges)
-                self.empty_edges.append(e)
+        self._set_out(setup)
         self.racks: list[list[Tile]] = [self.bag.draw(setup.rack_size) for _ in range(players)]
         self.scores: list[list[int]] = [[0] * 6 for _ in range(setup.sides)]
         self.has_placed: list[bool] = [False] * players
@@ -225,6 +316,30 @@ class GenialGame:
         self.last_placements: list[Placement] = []
         self._turn_placements: list[Placement] = []
 
+    def _set_out(self, setup: Setup) -> None:
+        """The board before the first placement: only the start symbols."""
+        self.area = area = playing_area(setup.radius)
+        self._layout = layout = _layout(setup.radius)
+        self._rays = area.rays
+        self.board: list[int] = list(layout.board)
+        self.start_cells: dict[int, int] = layout.start_cells
+        # For the first-round rule: start symbols that a tile touches already.
+        self.start_touched: set[int] = set()
+        # Occupied cells in the order they were covered (start symbols first), for records.
+        self.cell_order: list[int] = list(self.start_cells)
+        # The points a symbol of each colour would score on each empty cell (None on an
+        # occupied one), kept up to date as cells are covered: covering a cell changes only
+        # the empty cells at the ends of the lines through it.
+        self._points: list[tuple[int, ...] | None] = list(layout.points)
+        # Empty adjacent pairs, kept as a list with positions so that a random one can be
+        # drawn, and the end of the game seen, in constant time.
+        self._edge_cells: tuple[tuple[int, int], ...] = layout.edges
+        self._cell_edges: tuple[tuple[int, ...], ...] = layout.cell_edges
+        self.empty_edges: list[int] = list(layout.empty_edges)
+        self._edge_pos: list[int] = [-1] * len(layout.edges)
+        for p, e in enumerate(self.empty_edges):
+            self._edge_pos[e] = p
+
     # --- copying ------------------------------------------------------------------------
 
     def copy(self) -> GenialGame:
@@ -235,6 +350,7 @@ class GenialGame:
         new.board = self.board.copy()
         new.start_touched = set(self.start_touched)
         new.cell_order = self.cell_order.copy()
+        new._points = self._points.copy()
         new.empty_edges = self.empty_edges.copy()
         new._edge_pos = self._edge_pos.copy()
         new.racks = [r.copy() for r in self.racks]
@@ -323,72 +439,64 @@ class GenialGame:
             pairs = [(i, j) for i, j in pairs if i in allowed or j in allowed]
         return pairs
 
+    def _candidate_edge_ids(self) -> list[int]:
+        """The empty edges the player to move may cover, in ascending order: the listing
+        order then depends on the position only, not on the order cells were covered."""
+        edges = sorted(self.empty_edges)
+        if not self.has_placed[self.to_move]:
+            allowed = self._first_round_cells()
+            cells = self._edge_cells
+            edges = [e for e in edges if cells[e][0] in allowed or cells[e][1] in allowed]
+        return edges
+
+    def _rack_kinds(self) -> list[int]:
+        return sorted({KIND_OF[t] for t in self.racks[self.to_move]})
+
     def legal_placements(self) -> list[Placement]:
+        """Every legal placement, each once in canonical form: by kind of tile (in
+        ``TILE_KINDS`` order), then by pair of cells."""
         if self.over or self.awaiting != "place":
             return []
-        cells = self.area.cells
-        kinds = dict.fromkeys(self.racks[self.to_move])
-        moves = []
-        for i, j in self._candidate_edges():
-            a, b = cells[i], cells[j]
-            for tile in kinds:
-                first, second = tile
-                moves.append(Placement(first, second, a, b))
-                if first is not second:
-                    moves.append(Placement(first, second, b, a))
-        return moves
+        edges = self._candidate_edge_ids()
+        moves = self._layout.moves
+        out: list[Placement] = []
+        for k in self._rack_kinds():
+            out += chain.from_iterable(map(moves[k].__getitem__, edges))
+        return out
 
-    def cell_points(self) -> list[list[int] | None]:
+    def placement_spots(self) -> list[PlacementSpot]:
+        """Every legal placement with its cells and colours as indexes, in the order of
+        :meth:`legal_placements` (for search: with :meth:`cell_points`, a placement's
+        points are two look-ups)."""
+        if self.over or self.awaiting != "place":
+            return []
+        edges = self._candidate_edge_ids()
+        spots = self._layout.spots
+        out: list[PlacementSpot] = []
+        for k in self._rack_kinds():
+            out += chain.from_iterable(map(spots[k].__getitem__, edges))
+        return out
+
+    def cell_points(self) -> list[tuple[int, ...] | None]:
         """For each empty cell, the points a symbol of each colour would score there
         (None for occupied cells). A placement scores ``pts[c1][first] + pts[c2][second]``:
-        the two cells of a tile never see each other, as the partner's direction is skipped."""
-        board = self.board
-        rays = self.area.rays
-        table: list[list[int] | None] = [None] * len(board)
-        for c, k in enumerate(board):
-            if k != EMPTY:
-                continue
-            pts = [0, 0, 0, 0, 0, 0]
-            for ray in rays[c]:
-                if not ray:
-                    continue
-                colour = board[ray[0]]
-                if colour == EMPTY:
-                    continue
-                run = 0
-                for j in ray:
-                    if board[j] != colour:
-                        break
-                    run += 1
-                pts[colour] += run
-            table[c] = pts
-        return table
+        the two cells of a tile never see each other, as the partner's direction is skipped.
+        Kept up to date as cells are covered, so this is a copy of a list, not a count."""
+        return self._points.copy()
 
     def placements_with_points(self) -> list[tuple[Placement, tuple[int, ...]]]:
         """Every legal placement with the points it would make, per colour in colour order
         (before caps)."""
-        if self.over or self.awaiting != "place":
-            return []
-        table = self.cell_points()
-        cells = self.area.cells
-        kinds = [(t, _tile_indexes(t)) for t in dict.fromkeys(self.racks[self.to_move])]
-        zero = (0, 0, 0, 0, 0, 0)
+        points = self._points
         out: list[tuple[Placement, tuple[int, ...]]] = []
-        for i, j in self._candidate_edges():
-            pi = table[i]
-            pj = table[j]
+        for p, i, j, x, y, _ in self.placement_spots():
+            pi = points[i]
+            pj = points[j]
             assert pi is not None and pj is not None
-            a, b = cells[i], cells[j]
-            for (first, second), (x, y) in kinds:
-                pts = list(zero)
-                pts[x] += pi[x]
-                pts[y] += pj[y]
-                out.append((Placement(first, second, a, b), tuple(pts)))
-                if x != y:
-                    pts = list(zero)
-                    pts[x] += pj[x]
-                    pts[y] += pi[y]
-                    out.append((Placement(first, second, b, a), tuple(pts)))
+            pts = [0, 0, 0, 0, 0, 0]
+            pts[x] += pi[x]
+            pts[y] += pj[y]
+            out.append((p, tuple(pts)))
         return out
 
     def random_placement(self, rng: random.Random) -> Placement:
@@ -472,7 +580,9 @@ class GenialGame:
         """
         if racks is None and view.rack is None:
             raise ValueError("a spectator's view needs the racks given")
-        game = cls(view.players, view.mode, seed=0)
+        game = object.__new__(cls)
+        game.setup = setup = Setup.of(view.mode, view.players)
+        game._set_out(setup)
         pool: list[Tile] = [
             t for t, n in sorted(view.unseen.items(), key=_by_name) for _ in range(n)
         ]
@@ -495,10 +605,7 @@ class GenialGame:
         game.racks = new_racks
         game.bag = Bag(pool)
         game.initial_bag = ()
-        for h, colour in view.board.items():
-            i = game.area.index[h]
-            if i not in game.start_cells:
-                game._fill(i, colour.index)
+        game._cover_all(view.board)
         game.scores = [[sc[c] for c in COLOURS] for sc in view.scores]
         game.has_placed = list(view.has_placed)
         game.to_move = view.to_move if view.to_move is not None else 0
@@ -506,9 +613,36 @@ class GenialGame:
         game.bonus_owed = view.bonus_owed
         game.over = view.over
         game.winner = view.winner
+        game.end_reason = None
         game.moves = list(view.moves)
         game.last_placements = list(view.last_placements)
+        game._turn_placements = []
         return game
+
+    def _cover_all(self, board: dict[Hex, Colour]) -> None:
+        """Cover the cells of a board at once (to rebuild a position): the empty pairs, the
+        start symbols touched and the points are then counted from scratch, which is
+        quicker than keeping them up to date cell by cell."""
+        index = self.area.index
+        for h, colour in board.items():
+            i = index[h]
+            if i not in self.start_cells:
+                self.board[i] = colour.index
+                self.cell_order.append(i)
+        cells = self.board
+        self.empty_edges = [
+            e
+            for e, (i, j) in enumerate(self._edge_cells)
+            if cells[i] == EMPTY and cells[j] == EMPTY
+        ]
+        self._edge_pos = [-1] * len(self._edge_cells)
+        for p, e in enumerate(self.empty_edges):
+            self._edge_pos[e] = p
+        nbrs = self.area.neighbours
+        self.start_touched = {
+            s for s in self.start_cells if any(j >= 0 and cells[j] != EMPTY for j in nbrs[s])
+        }
+        self._points = count_points(cells, self.area)
 
     # --- playing ------------------------------------------------------------------------
 
@@ -580,9 +714,12 @@ class GenialGame:
         side = setup.side_of(seat)
         events: list[Event] = [Placed(seat, move, bonus=bool(self._turn_placements))]
         # Score on the board as it was, then put the tile down.
+        pi = self._points[i]
+        pj = self._points[j]
+        assert pi is not None and pj is not None
         pts = [0] * 6
-        pts[x] += self._line_points(i, x)
-        pts[y] += self._line_points(j, y)
+        pts[x] += pi[x]
+        pts[y] += pj[y]
         self.racks[seat].remove(Tile.of(move.first, move.second))
         self._fill(i, x)
         self._fill(j, y)
@@ -641,7 +778,8 @@ class GenialGame:
         self._fill(i, colour.index)
 
     def _fill(self, cell: int, colour: int) -> None:
-        self.board[cell] = colour
+        board = self.board
+        board[cell] = colour
         self.cell_order.append(cell)
         pos = self._edge_pos
         empty = self.empty_edges
@@ -653,9 +791,32 @@ class GenialGame:
                     empty[p] = last
                     pos[last] = p
                 pos[e] = -1
-        for n in self.area.neighbours[cell]:
-            if n in self.start_cells:
-                self.start_touched.add(n)
+        for s in self._layout.near_start[cell]:
+            self.start_touched.add(s)
+        # The lines through the cell: in each direction, the run of its colour beyond it.
+        # The empty cell at the far end of the run on the other side now sees this cell and
+        # that run as well (the cell was empty, so it stopped its line before).
+        points = self._points
+        points[cell] = None
+        rays = self._rays[cell]
+        runs = []
+        for ray in rays:
+            n = 0
+            for j in ray:
+                if board[j] != colour:
+                    break
+                n += 1
+            runs.append(n)
+        for d in range(6):
+            back = rays[OPPOSITE[d]]
+            n = runs[OPPOSITE[d]]
+            if n < len(back):
+                end = back[n]
+                pts = points[end]
+                if pts is not None:
+                    new = list(pts)
+                    new[colour] += 1 + runs[d]
+                    points[end] = tuple(new)
 
     def _after_placements(self) -> list[Event]:
         seat = self.to_move

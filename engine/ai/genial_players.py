@@ -43,7 +43,7 @@ from engine.ai.evaluation import (
 from engine.events import Refilled
 from engine.genial import GenialGame, GenialView
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
-from engine.tiles import TILE_KINDS, Tile
+from engine.tiles import COLOURS, TILE_KINDS, Tile
 
 GenialMove = Placement | SwapChoice
 #: The value of a finished game won (lost: minus this), far above any heuristic value.
@@ -105,24 +105,48 @@ def random_move(view: GenialView, rng: random.Random) -> GenialMove:
 # --- greedy ---------------------------------------------------------------------------------
 
 
+def _values(game: GenialGame, weights: Weights) -> list[tuple[float, int, Placement]]:
+    """Every legal placement as ``(-value, order, placement)``: sorting these ranks them
+    best first, equal values in the fixed order of :func:`placement_key`."""
+    side = game.side_of(game.to_move)
+    cap = game.setup.cap
+    tables = gain_tables(game.scores[side], game.setup, weights)
+    points = game.cell_points()
+    out = []
+    for p, i, j, x, y, order in game.placement_spots():
+        pi = points[i]
+        pj = points[j]
+        assert pi is not None and pj is not None
+        if x == y:
+            v = tables[x][min(pi[x] + pj[x], cap)]
+        else:
+            v = tables[x][min(pi[x], cap)] + tables[y][min(pj[y], cap)]
+        out.append((-v, order, p))
+    return out
+
+
 def rank_placements(
     game: GenialGame, weights: Weights = DEFAULT_WEIGHTS
 ) -> list[tuple[Placement, float]]:
     """Every legal placement of the player to move with its heuristic value, best first
     (equal values in the fixed order of :func:`placement_key`)."""
-    side = game.side_of(game.to_move)
-    cap = game.setup.cap
-    tables = gain_tables(game.scores[side], game.setup, weights)
-    scored = []
-    for p, pts in game.placements_with_points():
-        v = 0.0
-        for c, n in enumerate(pts):
-            if n:
-                v += tables[c][min(n, cap)]
-        scored.append((p, v))
-    scored.sort(key=lambda pv: placement_key(pv[0]))
-    scored.sort(key=lambda pv: -pv[1])  # stable: ties keep the fixed order
-    return scored
+    ranked = _values(game, weights)
+    ranked.sort()
+    return [(p, -v) for v, _, p in ranked]
+
+
+def top_placements(
+    game: GenialGame, weights: Weights = DEFAULT_WEIGHTS
+) -> list[tuple[Placement, float]]:
+    """The placements of :func:`rank_placements` tied for best, in its order (without
+    sorting all the others)."""
+    values = _values(game, weights)
+    if not values:
+        return []
+    cut = min(values)[0] + 1e-9
+    tied = [e for e in values if e[0] <= cut]
+    tied.sort()
+    return [(p, -v) for v, _, p in tied]
 
 
 def pick_best(ranked: Sequence[tuple[Placement, float]], rng: random.Random) -> Placement:
@@ -140,7 +164,7 @@ def greedy_move(
     if view.awaiting == "swap":
         return SWAP
     game = determinise(view, random.Random(0))
-    return pick_best(rank_placements(game, weights), rng)
+    return pick_best(top_placements(game, weights), rng)
 
 
 def best_moves(view: GenialView, n: int = 3) -> list[tuple[GenialMove, float]]:
@@ -294,7 +318,7 @@ def evaluate_turn(
             swapped = swap > keep
             g.play(SWAP if swapped else KEEP)
             break
-        bonus = pick_best(rank_placements(g, weights), rng)
+        bonus = pick_best(top_placements(g, weights), rng)
         events = g.play(bonus)
         placed.append(bonus.tile)
     gain = track_value(g.scores[side], setup, weights) - before
@@ -346,8 +370,8 @@ def evaluate_turn(
                 continue
             after = g.copy()  # only its board is used: the reply's two hexes go down
             x, y = KIND_COLOURS[kind]
-            after.board[spot[0]] = x
-            after.board[spot[1]] = y
+            after.put(area.cells[spot[0]], COLOURS[x])
+            after.put(area.cells[spot[1]], COLOURS[y])
             own += chance * own_next(after.board, after.cell_points())
             left -= chance
     if left > 1e-9:
