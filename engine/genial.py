@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from typing import NamedTuple
+from operator import itemgetter
+from typing import NamedTuple, TypeVar
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn, at_move
 from engine.events import (
@@ -50,6 +50,7 @@ START_SYMBOLS: tuple[tuple[Hex, Colour], ...] = (
 )
 
 EMPTY = -1
+T = TypeVar("T")
 _COLOUR_OF = {c.index: c for c in COLOURS}
 _TILE_INDEXES: dict[Tile, tuple[int, int]] = {}
 
@@ -170,6 +171,7 @@ class _Layout:
         "points",
         "spots",
         "start_cells",
+        "where",
     )
 
     def __init__(self, area: Area) -> None:
@@ -184,20 +186,44 @@ class _Layout:
         spots: list[tuple[tuple[PlacementSpot, ...], ...]] = []
         for first, second in TILE_KINDS:
             x, y = first.index, second.index
-            per_edge = []
-            for i, j in edges:
-                a, b = cells[i], cells[j]
-                here = [PlacementSpot(Placement(first, second, a, b), i, j, x, y, 0)]
-                if x != y:
-                    here.append(PlacementSpot(Placement(first, second, b, a), j, i, x, y, 0))
-                per_edge.append(
-                    tuple(s._replace(order=((s.cell1 * n + s.cell2) * 6 + x) * 6 + y) for s in here)
-                )
-            spots.append(tuple(per_edge))
-        #: spots[kind][edge]: the placements of that kind of tile on that edge.
+            ways = [(0, 1), (1, 0)] if x != y else [(0, 1)]
+            per_way = []
+            for u, v in ways:
+                per_edge = []
+                for edge in edges:
+                    i, j = edge[u], edge[v]
+                    order = ((i * n + j) * 6 + x) * 6 + y
+                    per_edge.append(
+                        PlacementSpot(
+                            Placement(first, second, cells[i], cells[j]), i, j, x, y, order
+                        )
+                    )
+                per_way.append(tuple(per_edge))
+            spots.append(tuple(per_way))
+        #: spots[kind][way][edge]: the placement of that kind of tile on that edge, with its
+        #: first colour on the edge's lower cell (way 0) or on its higher cell (way 1; none
+        #: for doubles, whose two ways are the same placement).
         self.spots: tuple[tuple[tuple[PlacementSpot, ...], ...], ...] = tuple(spots)
+        labels = area.labels
+        #: Every placement of the tables (all canonical) with what playing it needs: its
+        #: cells, colours, kind of tile and its text, so a listed move is played by one
+        #: look-up (moves written another way take the long road through the checks).
+        self.where: dict[Placement, tuple[int, int, int, int, int, str]] = {
+            s.placement: (
+                s.cell1,
+                s.cell2,
+                s.first,
+                s.second,
+                k,
+                f"{s.placement.first.value}{s.placement.second.value}"
+                f" {labels[s.cell1]} {labels[s.cell2]}",
+            )
+            for k, per_way in enumerate(spots)
+            for per_edge in per_way
+            for s in per_edge
+        }
         self.moves: tuple[tuple[tuple[Placement, ...], ...], ...] = tuple(
-            tuple(tuple(s.placement for s in here) for here in per_edge) for per_edge in spots
+            tuple(tuple(s.placement for s in per_edge) for per_edge in per_way) for per_way in spots
         )
         board = [EMPTY] * n
         self.start_cells: dict[int, int] = {}
@@ -439,29 +465,39 @@ class GenialGame:
             pairs = [(i, j) for i, j in pairs if i in allowed or j in allowed]
         return pairs
 
-    def _candidate_edge_ids(self) -> list[int]:
-        """The empty edges the player to move may cover, in ascending order: the listing
-        order then depends on the position only, not on the order cells were covered."""
+    def _candidate_edges_getter(self) -> Callable[[Sequence[T]], tuple[T, ...]] | None:
+        """What picks out, from a table by edge, the entries of the empty edges the player to
+        move may cover, in ascending edge order (so a listing depends on the position only,
+        not on the order its cells were covered); None if there are none."""
         edges = sorted(self.empty_edges)
         if not self.has_placed[self.to_move]:
             allowed = self._first_round_cells()
             cells = self._edge_cells
             edges = [e for e in edges if cells[e][0] in allowed or cells[e][1] in allowed]
-        return edges
+        if len(edges) > 1:
+            # One C-level call per table instead of a Python step per edge.
+            return itemgetter(*edges)
+        if edges:
+            only = edges[0]
+            return lambda table: (table[only],)
+        return None
 
     def _rack_kinds(self) -> list[int]:
         return sorted({KIND_OF[t] for t in self.racks[self.to_move]})
 
     def legal_placements(self) -> list[Placement]:
-        """Every legal placement, each once in canonical form: by kind of tile (in
-        ``TILE_KINDS`` order), then by pair of cells."""
+        """Every legal placement, each once in canonical form, grouped by kind of tile (in
+        ``TILE_KINDS`` order)."""
         if self.over or self.awaiting != "place":
             return []
-        edges = self._candidate_edge_ids()
+        pick = self._candidate_edges_getter()
+        if pick is None:
+            return []
         moves = self._layout.moves
         out: list[Placement] = []
         for k in self._rack_kinds():
-            out += chain.from_iterable(map(moves[k].__getitem__, edges))
+            for table in moves[k]:
+                out += pick(table)
         return out
 
     def placement_spots(self) -> list[PlacementSpot]:
@@ -470,11 +506,14 @@ class GenialGame:
         points are two look-ups)."""
         if self.over or self.awaiting != "place":
             return []
-        edges = self._candidate_edge_ids()
+        pick = self._candidate_edges_getter()
+        if pick is None:
+            return []
         spots = self._layout.spots
         out: list[PlacementSpot] = []
         for k in self._rack_kinds():
-            out += chain.from_iterable(map(spots[k].__getitem__, edges))
+            for table in spots[k]:
+                out += pick(table)
         return out
 
     def cell_points(self) -> list[tuple[int, ...] | None]:
@@ -693,22 +732,34 @@ class GenialGame:
         Raises:
             IllegalMove: with the first broken rule as ``reason``.
         """
+        i, j, x, y, _, _ = self._check(move)
+        return i, j, x, y
+
+    def _check(self, move: Placement) -> tuple[int, int, int, int, Tile, str]:
+        """:meth:`check`, plus the tile and the move's text."""
         if self.awaiting == "swap":
             raise IllegalMove("swap_pending", self._describe(move))
-        i, j = self.area.pair(move.cell1, move.cell2, self._describe(move))
+        known = self._layout.where.get(move)
+        if known is not None:
+            i, j, x, y, kind, text = known
+            tile = TILE_KINDS[kind]
+        else:
+            text = self._describe(move)
+            i, j = self.area.pair(move.cell1, move.cell2, text)
+            x, y = move.first.index, move.second.index
+            tile = Tile.of(move.first, move.second)
         if self.board[i] != EMPTY or self.board[j] != EMPTY:
-            raise IllegalMove("occupied", self._describe(move))
-        tile = Tile.of(move.first, move.second)
+            raise IllegalMove("occupied", text)
         if tile not in self.racks[self.to_move]:
-            raise IllegalMove("tile_not_on_rack", self._describe(move))
+            raise IllegalMove("tile_not_on_rack", text)
         if not self.has_placed[self.to_move]:
             allowed = self._first_round_cells()
             if i not in allowed and j not in allowed:
-                raise IllegalMove("first_round", self._describe(move))
-        return i, j, move.first.index, move.second.index
+                raise IllegalMove("first_round", text)
+        return i, j, x, y, tile, text
 
     def _place(self, move: Placement) -> list[Event]:
-        i, j, x, y = self.check(move)
+        i, j, x, y, tile, text = self._check(move)
         seat = self.to_move
         setup = self.setup
         side = setup.side_of(seat)
@@ -720,12 +771,12 @@ class GenialGame:
         pts = [0] * 6
         pts[x] += pi[x]
         pts[y] += pj[y]
-        self.racks[seat].remove(Tile.of(move.first, move.second))
+        self.racks[seat].remove(tile)
         self._fill(i, x)
         self._fill(j, y)
         self.has_placed[seat] = True
         self._turn_placements.append(move)
-        self.moves.append(self._describe(move))
+        self.moves.append(text)
 
         track = self.scores[side]
         gained = {}
@@ -799,24 +850,31 @@ class GenialGame:
         points = self._points
         points[cell] = None
         rays = self._rays[cell]
-        runs = []
-        for ray in rays:
-            n = 0
-            for j in ray:
-                if board[j] != colour:
+        for d in (0, 1, 2):  # each line once: a direction and its opposite
+            ahead = rays[d]
+            behind = rays[OPPOSITE[d]]
+            a = 0
+            for c in ahead:
+                if board[c] != colour:
                     break
-                n += 1
-            runs.append(n)
-        for d in range(6):
-            back = rays[OPPOSITE[d]]
-            n = runs[OPPOSITE[d]]
-            if n < len(back):
-                end = back[n]
-                pts = points[end]
+                a += 1
+            b = 0
+            for c in behind:
+                if board[c] != colour:
+                    break
+                b += 1
+            if a < len(ahead):
+                pts = points[ahead[a]]
                 if pts is not None:
-                    new = list(pts)
-                    new[colour] += 1 + runs[d]
-                    points[end] = tuple(new)
+                    grown = list(pts)
+                    grown[colour] += 1 + b
+                    points[ahead[a]] = tuple(grown)
+            if b < len(behind):
+                pts = points[behind[b]]
+                if pts is not None:
+                    grown = list(pts)
+                    grown[colour] += 1 + a
+                    points[behind[b]] = tuple(grown)
 
     def _after_placements(self) -> list[Event]:
         seat = self.to_move
