@@ -53,6 +53,9 @@ EMPTY = -1
 T = TypeVar("T")
 _COLOUR_OF = {c.index: c for c in COLOURS}
 _TILE_INDEXES: dict[Tile, tuple[int, int]] = {}
+_KIND_COLOURS: tuple[tuple[int, int], ...] = tuple(
+    (t.first.index, t.second.index) for t in TILE_KINDS
+)
 
 
 def _by_name(item: tuple[Tile, int]) -> str:
@@ -155,6 +158,25 @@ def count_points(board: Sequence[int], area: Area) -> list[tuple[int, ...] | Non
     return table
 
 
+def _by_colour(table: Sequence[tuple[int, ...] | None]) -> list[list[int]]:
+    """A :func:`count_points` table turned into six lists by cell (0 on occupied cells)."""
+    zero = (0, 0, 0, 0, 0, 0)
+    return [list(column) for column in zip(*(t or zero for t in table), strict=True)]
+
+
+class PlacementGroup(NamedTuple):
+    """The legal placements of one kind of tile laid one way round, for search: placement
+    ``spots[n]`` puts colour ``first`` on cell ``cells1[n]`` and ``second`` on
+    ``cells2[n]``. With :meth:`GenialGame.colour_points`, the points of a whole group can
+    be looked up at once (``map``), without a Python step per placement."""
+
+    first: int
+    second: int
+    cells1: tuple[int, ...]
+    cells2: tuple[int, ...]
+    spots: tuple[PlacementSpot, ...]
+
+
 class _Layout:
     """The fixed tables of one playing area, built once per radius and shared by every game
     on it: adjacent pairs (edges), every placement of every kind of tile on every edge made
@@ -166,6 +188,8 @@ class _Layout:
         "cell_edges",
         "edges",
         "empty_edges",
+        "high_cells",
+        "low_cells",
         "moves",
         "near_start",
         "points",
@@ -182,6 +206,9 @@ class _Layout:
             cell_edges[i].append(e)
             cell_edges[j].append(e)
         self.cell_edges: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in cell_edges)
+        #: By edge: its lower and its higher cell.
+        self.low_cells: tuple[int, ...] = tuple(i for i, _ in edges)
+        self.high_cells: tuple[int, ...] = tuple(j for _, j in edges)
         cells = area.cells
         spots: list[tuple[tuple[PlacementSpot, ...], ...]] = []
         for first, second in TILE_KINDS:
@@ -236,7 +263,9 @@ class _Layout:
             tuple(j for j in area.neighbours[i] if j in self.start_cells) for i in range(n)
         )
         self.board: tuple[int, ...] = tuple(board)
-        self.points: tuple[tuple[int, ...] | None, ...] = tuple(count_points(board, area))
+        self.points: tuple[tuple[int, ...], ...] = tuple(
+            tuple(column) for column in _by_colour(count_points(board, area))
+        )
         self.empty_edges: tuple[int, ...] = tuple(
             e for e, (i, j) in enumerate(edges) if board[i] == EMPTY and board[j] == EMPTY
         )
@@ -356,7 +385,8 @@ class GenialGame:
         # The points a symbol of each colour would score on each empty cell (None on an
         # occupied one), kept up to date as cells are covered: covering a cell changes only
         # the empty cells at the ends of the lines through it.
-        self._points: list[tuple[int, ...] | None] = list(layout.points)
+        # _points[colour][cell]; meaningless on occupied cells.
+        self._points: list[list[int]] = [list(column) for column in layout.points]
         # Empty adjacent pairs, kept as a list with positions so that a random one can be
         # drawn, and the end of the game seen, in constant time.
         self._edge_cells: tuple[tuple[int, int], ...] = layout.edges
@@ -376,7 +406,7 @@ class GenialGame:
         new.board = self.board.copy()
         new.start_touched = set(self.start_touched)
         new.cell_order = self.cell_order.copy()
-        new._points = self._points.copy()
+        new._points = [column.copy() for column in self._points]
         new.empty_edges = self.empty_edges.copy()
         new._edge_pos = self._edge_pos.copy()
         new.racks = [r.copy() for r in self.racks]
@@ -500,42 +530,67 @@ class GenialGame:
                 out += pick(table)
         return out
 
-    def placement_spots(self) -> list[PlacementSpot]:
-        """Every legal placement with its cells and colours as indexes, in the order of
-        :meth:`legal_placements` (for search: with :meth:`cell_points`, a placement's
-        points are two look-ups)."""
+    def placement_groups(self) -> list[PlacementGroup]:
+        """Every legal placement, in groups by kind of tile and way round, in the order of
+        :meth:`legal_placements`."""
         if self.over or self.awaiting != "place":
             return []
         pick = self._candidate_edges_getter()
         if pick is None:
             return []
-        spots = self._layout.spots
-        out: list[PlacementSpot] = []
+        layout = self._layout
+        spots = layout.spots
+        low = pick(layout.low_cells)
+        high = pick(layout.high_cells)
+        out = []
         for k in self._rack_kinds():
-            for table in spots[k]:
-                out += pick(table)
+            x, y = _KIND_COLOURS[k]
+            ways = spots[k]
+            out.append(PlacementGroup(x, y, low, high, pick(ways[0])))
+            if len(ways) > 1:
+                out.append(PlacementGroup(x, y, high, low, pick(ways[1])))
         return out
+
+    def placement_spots(self) -> list[PlacementSpot]:
+        """Every legal placement with its cells and colours as indexes, in the order of
+        :meth:`legal_placements`."""
+        out: list[PlacementSpot] = []
+        for group in self.placement_groups():
+            out += group.spots
+        return out
+
+    def colour_points(self) -> list[list[int]]:
+        """``points[colour][cell]``: the points a symbol of that colour would score on that
+        cell, for empty cells (meaningless on occupied ones). A placement scores
+        ``points[first][cell1] + points[second][cell2]``: the two cells of a tile never see
+        each other, as the partner's direction is skipped. Kept up to date as cells are
+        covered, so this is a copy, not a count."""
+        return [column.copy() for column in self._points]
 
     def cell_points(self) -> list[tuple[int, ...] | None]:
         """For each empty cell, the points a symbol of each colour would score there
-        (None for occupied cells). A placement scores ``pts[c1][first] + pts[c2][second]``:
-        the two cells of a tile never see each other, as the partner's direction is skipped.
-        Kept up to date as cells are covered, so this is a copy of a list, not a count."""
-        return self._points.copy()
+        (None for occupied cells): :meth:`colour_points` by cell."""
+        board = self.board
+        return [
+            pts if board[c] == EMPTY else None
+            for c, pts in enumerate(zip(*self._points, strict=True))
+        ]
 
     def placements_with_points(self) -> list[tuple[Placement, tuple[int, ...]]]:
         """Every legal placement with the points it would make, per colour in colour order
         (before caps)."""
         points = self._points
         out: list[tuple[Placement, tuple[int, ...]]] = []
-        for p, i, j, x, y, _ in self.placement_spots():
-            pi = points[i]
-            pj = points[j]
-            assert pi is not None and pj is not None
-            pts = [0, 0, 0, 0, 0, 0]
-            pts[x] += pi[x]
-            pts[y] += pj[y]
-            out.append((p, tuple(pts)))
+        for x, y, cells1, cells2, spots in self.placement_groups():
+            px = points[x]
+            py = points[y]
+            firsts = map(px.__getitem__, cells1)
+            seconds = map(py.__getitem__, cells2)
+            for p, a, b in zip(spots, firsts, seconds, strict=True):
+                pts = [0, 0, 0, 0, 0, 0]
+                pts[x] += a
+                pts[y] += b
+                out.append((p.placement, tuple(pts)))
         return out
 
     def random_placement(self, rng: random.Random) -> Placement:
@@ -681,7 +736,7 @@ class GenialGame:
         self.start_touched = {
             s for s in self.start_cells if any(j >= 0 and cells[j] != EMPTY for j in nbrs[s])
         }
-        self._points = count_points(cells, self.area)
+        self._points = _by_colour(count_points(cells, self.area))
 
     # --- playing ------------------------------------------------------------------------
 
@@ -765,12 +820,9 @@ class GenialGame:
         side = setup.side_of(seat)
         events: list[Event] = [Placed(seat, move, bonus=bool(self._turn_placements))]
         # Score on the board as it was, then put the tile down.
-        pi = self._points[i]
-        pj = self._points[j]
-        assert pi is not None and pj is not None
         pts = [0] * 6
-        pts[x] += pi[x]
-        pts[y] += pj[y]
+        pts[x] += self._points[x][i]
+        pts[y] += self._points[y][j]
         self.racks[seat].remove(tile)
         self._fill(i, x)
         self._fill(j, y)
@@ -847,8 +899,7 @@ class GenialGame:
         # The lines through the cell: in each direction, the run of its colour beyond it.
         # The empty cell at the far end of the run on the other side now sees this cell and
         # that run as well (the cell was empty, so it stopped its line before).
-        points = self._points
-        points[cell] = None
+        points = self._points[colour]
         rays = self._rays[cell]
         for d in (0, 1, 2):  # each line once: a direction and its opposite
             ahead = rays[d]
@@ -863,18 +914,10 @@ class GenialGame:
                 if board[c] != colour:
                     break
                 b += 1
-            if a < len(ahead):
-                pts = points[ahead[a]]
-                if pts is not None:
-                    grown = list(pts)
-                    grown[colour] += 1 + b
-                    points[ahead[a]] = tuple(grown)
-            if b < len(behind):
-                pts = points[behind[b]]
-                if pts is not None:
-                    grown = list(pts)
-                    grown[colour] += 1 + a
-                    points[behind[b]] = tuple(grown)
+            if a < len(ahead) and board[ahead[a]] == EMPTY:
+                points[ahead[a]] += 1 + b
+            if b < len(behind) and board[behind[b]] == EMPTY:
+                points[behind[b]] += 1 + a
 
     def _after_placements(self) -> list[Event]:
         seat = self.to_move

@@ -25,6 +25,9 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress
+from operator import add, itemgetter, neg
 
 from engine.ai.evaluation import (
     DEFAULT_WEIGHTS,
@@ -36,18 +39,20 @@ from engine.ai.evaluation import (
     best_spot,
     expected_best,
     first_round_cells,
+    gain_rows,
     gain_tables,
     tile_values,
     track_value,
 )
 from engine.events import Refilled
-from engine.genial import GenialGame, GenialView
+from engine.genial import GenialGame, GenialView, PlacementGroup, PlacementSpot, Setup
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
 from engine.tiles import COLOURS, TILE_KINDS, Tile
 
 GenialMove = Placement | SwapChoice
 #: The value of a finished game won (lost: minus this), far above any heuristic value.
 WIN = 1000.0
+_ORDER = itemgetter(5)  # PlacementSpot.order
 
 
 def tile_order(tile: Tile) -> int:
@@ -105,23 +110,38 @@ def random_move(view: GenialView, rng: random.Random) -> GenialMove:
 # --- greedy ---------------------------------------------------------------------------------
 
 
-def _values(game: GenialGame, weights: Weights) -> list[tuple[float, int, Placement]]:
-    """Every legal placement as ``(-value, order, placement)``: sorting these ranks them
-    best first, equal values in the fixed order of :func:`placement_key`."""
-    side = game.side_of(game.to_move)
-    cap = game.setup.cap
-    tables = gain_tables(game.scores[side], game.setup, weights)
-    points = game.cell_points()
+@lru_cache(maxsize=4096)
+def _padded_tables(
+    track: tuple[int, ...], setup: Setup, weights: Weights
+) -> tuple[tuple[float, ...], ...]:
+    """:func:`gain_tables` with ``padded[c][p] == tables[c][min(p, cap)]`` for any ``p`` two
+    hexes can score (six lines each, none longer than the area's diameter), so that values
+    are plain look-ups."""
+    reach = 2 * 6 * 2 * setup.radius + 1
+    return tuple(row + (row[setup.cap],) * reach for row in gain_rows(track, setup, weights))
+
+
+def _group_values(game: GenialGame, weights: Weights) -> list[tuple[PlacementGroup, list[float]]]:
+    """Every legal placement's heuristic value, by group of :meth:`GenialGame.placement_groups`
+    (looked up with ``map``: a few C-level passes per group, no Python step per placement)."""
+    padded = _padded_tables(tuple(game.scores[game.side_of(game.to_move)]), game.setup, weights)
+    points = game.colour_points()
+    by_cell: dict[int, list[float]] = {}
     out = []
-    for p, i, j, x, y, order in game.placement_spots():
-        pi = points[i]
-        pj = points[j]
-        assert pi is not None and pj is not None
+    for group in game.placement_groups():
+        x, y, cells1, cells2, _ = group
         if x == y:
-            v = tables[x][min(pi[x] + pj[x], cap)]
+            px = points[x]
+            sums = map(add, map(px.__getitem__, cells1), map(px.__getitem__, cells2))
+            values = list(map(padded[x].__getitem__, sums))
         else:
-            v = tables[x][min(pi[x], cap)] + tables[y][min(pj[y], cap)]
-        out.append((-v, order, p))
+            for c in (x, y):
+                if c not in by_cell:
+                    by_cell[c] = list(map(padded[c].__getitem__, points[c]))
+            vx = by_cell[x]
+            vy = by_cell[y]
+            values = list(map(add, map(vx.__getitem__, cells1), map(vy.__getitem__, cells2)))
+        out.append((group, values))
     return out
 
 
@@ -130,21 +150,33 @@ def rank_placements(
 ) -> list[tuple[Placement, float]]:
     """Every legal placement of the player to move with its heuristic value, best first
     (equal values in the fixed order of :func:`placement_key`)."""
-    ranked = _values(game, weights)
-    ranked.sort()
-    return [(p, -v) for v, _, p in ranked]
+    spots: list[PlacementSpot] = []
+    values: list[float] = []
+    for group, group_values in _group_values(game, weights):
+        spots += group.spots
+        values += group_values
+    orders = list(map(_ORDER, spots))
+    negated = list(map(neg, values))
+    # Two sorts on plain numbers (fast): the fixed order first, then stably by value.
+    ranked = sorted(range(len(spots)), key=orders.__getitem__)
+    ranked.sort(key=negated.__getitem__)
+    return [(spots[n].placement, values[n]) for n in ranked]
 
 
 def top_placements(
     game: GenialGame, weights: Weights = DEFAULT_WEIGHTS
 ) -> list[tuple[Placement, float]]:
     """The placements of :func:`rank_placements` tied for best, in its order (without
-    sorting all the others)."""
-    values = _values(game, weights)
-    if not values:
+    ranking all the others)."""
+    groups = _group_values(game, weights)
+    best = max((max(values) for _, values in groups if values), default=None)
+    if best is None:
         return []
-    cut = min(values)[0] + 1e-9
-    tied = [e for e in values if e[0] <= cut]
+    cut = best - 1e-9
+    tied = []
+    for group, values in groups:
+        for spot, v in compress(zip(group.spots, values, strict=True), map(cut.__le__, values)):
+            tied.append((-v, spot.order, spot.placement))
     tied.sort()
     return [(p, -v) for v, _, p in tied]
 
