@@ -497,9 +497,8 @@ class GenialGame:
 
     def _candidate_edges_getter(self) -> Callable[[Sequence[T]], tuple[T, ...]] | None:
         """What picks out, from a table by edge, the entries of the empty edges the player to
-        move may cover, in ascending edge order (so a listing depends on the position only,
-        not on the order its cells were covered); None if there are none."""
-        edges = sorted(self.empty_edges)
+        move may cover (in the order they are kept); None if there are none."""
+        edges = self.empty_edges
         if not self.has_placed[self.to_move]:
             allowed = self._first_round_cells()
             cells = self._edge_cells
@@ -513,26 +512,30 @@ class GenialGame:
         return None
 
     def _rack_kinds(self) -> list[int]:
-        return sorted({KIND_OF[t] for t in self.racks[self.to_move]})
+        """The kinds of tile on the rack of the player to move, each once, in rack order."""
+        return [KIND_OF[t] for t in dict.fromkeys(self.racks[self.to_move])]
 
     def legal_placements(self) -> list[Placement]:
-        """Every legal placement, each once in canonical form, grouped by kind of tile (in
-        ``TILE_KINDS`` order)."""
+        """Every legal placement, each once in canonical form: pair of cells by pair of
+        cells, and on each pair the rack's kinds of tile in rack order, each both ways."""
         if self.over or self.awaiting != "place":
             return []
         pick = self._candidate_edges_getter()
         if pick is None:
             return []
         moves = self._layout.moves
-        out: list[Placement] = []
-        for k in self._rack_kinds():
-            for table in moves[k]:
-                out += pick(table)
+        picked = [pick(table) for k in self._rack_kinds() for table in moves[k]]
+        # Interleaved by edge with strided slice assignments (C-level copies): the same
+        # order as going through the edges one by one, at the cost of copying by table.
+        step = len(picked)
+        out: list[Placement] = [*picked[0]] * step
+        for n, entries in enumerate(picked):
+            out[n::step] = entries
         return out
 
     def placement_groups(self) -> list[PlacementGroup]:
-        """Every legal placement, in groups by kind of tile and way round, in the order of
-        :meth:`legal_placements`."""
+        """Every legal placement, in groups by kind of tile and way round (the same
+        placements as :meth:`legal_placements`, in another order)."""
         if self.over or self.awaiting != "place":
             return []
         pick = self._candidate_edges_getter()
@@ -552,8 +555,8 @@ class GenialGame:
         return out
 
     def placement_spots(self) -> list[PlacementSpot]:
-        """Every legal placement with its cells and colours as indexes, in the order of
-        :meth:`legal_placements`."""
+        """Every legal placement with its cells and colours as indexes, group by group of
+        :meth:`placement_groups`."""
         out: list[PlacementSpot] = []
         for group in self.placement_groups():
             out += group.spots
@@ -578,7 +581,7 @@ class GenialGame:
 
     def placements_with_points(self) -> list[tuple[Placement, tuple[int, ...]]]:
         """Every legal placement with the points it would make, per colour in colour order
-        (before caps)."""
+        (before caps), group by group of :meth:`placement_groups`."""
         points = self._points
         out: list[tuple[Placement, tuple[int, ...]]] = []
         for x, y, cells1, cells2, spots in self.placement_groups():
@@ -714,24 +717,18 @@ class GenialGame:
         return game
 
     def _cover_all(self, board: dict[Hex, Colour]) -> None:
-        """Cover the cells of a board at once (to rebuild a position): the empty pairs, the
-        start symbols touched and the points are then counted from scratch, which is
-        quicker than keeping them up to date cell by cell."""
+        """Cover the cells of a board in its order (to rebuild a position): the empty pairs
+        go as cell by cell in play, so they are kept in the same order as in the game the
+        board came from; the points and the start symbols touched are then counted from
+        scratch, which is quicker than keeping them up to date cell by cell."""
         index = self.area.index
+        cells = self.board
         for h, colour in board.items():
             i = index[h]
             if i not in self.start_cells:
-                self.board[i] = colour.index
+                cells[i] = colour.index
                 self.cell_order.append(i)
-        cells = self.board
-        self.empty_edges = [
-            e
-            for e, (i, j) in enumerate(self._edge_cells)
-            if cells[i] == EMPTY and cells[j] == EMPTY
-        ]
-        self._edge_pos = [-1] * len(self._edge_cells)
-        for p, e in enumerate(self.empty_edges):
-            self._edge_pos[e] = p
+                self._drop_edges(i)
         nbrs = self.area.neighbours
         self.start_touched = {
             s for s in self.start_cells if any(j >= 0 and cells[j] != EMPTY for j in nbrs[s])
@@ -884,16 +881,7 @@ class GenialGame:
         board = self.board
         board[cell] = colour
         self.cell_order.append(cell)
-        pos = self._edge_pos
-        empty = self.empty_edges
-        for e in self._cell_edges[cell]:
-            p = pos[e]
-            if p >= 0:
-                last = empty.pop()
-                if last != e:
-                    empty[p] = last
-                    pos[last] = p
-                pos[e] = -1
+        self._drop_edges(cell)
         for s in self._layout.near_start[cell]:
             self.start_touched.add(s)
         # The lines through the cell: in each direction, the run of its colour beyond it.
@@ -918,6 +906,20 @@ class GenialGame:
                 points[ahead[a]] += 1 + b
             if b < len(behind) and board[behind[b]] == EMPTY:
                 points[behind[b]] += 1 + a
+
+    def _drop_edges(self, cell: int) -> None:
+        """Take the pairs of a cell just covered out of the empty pairs (the last one kept
+        fills each gap, as the order does not matter to the rules)."""
+        pos = self._edge_pos
+        empty = self.empty_edges
+        for e in self._cell_edges[cell]:
+            p = pos[e]
+            if p >= 0:
+                last = empty.pop()
+                if last != e:
+                    empty[p] = last
+                    pos[last] = p
+                pos[e] = -1
 
     def _after_placements(self) -> list[Event]:
         seat = self.to_move

@@ -226,7 +226,7 @@ def test_completes_a_colour_to_18_for_the_bonus(level: str) -> None:
     # Seat 0 has three reds in a row from the red start symbol (A1): a red hex at A4 scores 3.
     game = GenialGame(2, bag=bag_with(["RR"]))
     game.play(Placement(R, R, Hex(1, -5), Hex(2, -5)))  # A2 A3
-    game.play_text("RG K4 K5")  # seat 1 plays far from the red line
+    game.play(game.legal_moves()[0])
     assert game.to_move == 0 and game.awaiting == "place"
     # Green is lowest, and no tile on the rack shows green: the lowest colour cannot move.
     game.scores[0] = [15, 2, 10, 10, 10, 10]
@@ -250,7 +250,7 @@ def test_swaps_a_rack_that_cannot_help_the_lowest_colours(level: str) -> None:
 def test_best_moves_are_legal_and_ranked() -> None:
     game = GenialGame(2, bag=bag_with(["RR"]))
     game.play(Placement(R, R, Hex(1, -5), Hex(2, -5)))
-    game.play_text("RG K4 K5")
+    game.play(game.legal_moves()[0])
     game.scores[0] = [15, 2, 10, 10, 10, 10]
     set_rack(game, 0, ["RB", "BY", "OY", "OP", "YP", "BO"])
     view = game.view(0)
