@@ -186,6 +186,7 @@ class _Layout:
     __slots__ = (
         "board",
         "cell_edges",
+        "edge_pos",
         "edges",
         "empty_edges",
         "high_cells",
@@ -269,6 +270,11 @@ class _Layout:
         self.empty_edges: tuple[int, ...] = tuple(
             e for e, (i, j) in enumerate(edges) if board[i] == EMPTY and board[j] == EMPTY
         )
+        edge_pos = [-1] * len(edges)
+        for p, e in enumerate(self.empty_edges):
+            edge_pos[e] = p
+        #: edge_pos[edge]: where the edge stands in empty_edges (-1: not empty).
+        self.edge_pos: tuple[int, ...] = tuple(edge_pos)
 
 
 _LAYOUTS: dict[int, _Layout] = {}
@@ -392,9 +398,7 @@ class GenialGame:
         self._edge_cells: tuple[tuple[int, int], ...] = layout.edges
         self._cell_edges: tuple[tuple[int, ...], ...] = layout.cell_edges
         self.empty_edges: list[int] = list(layout.empty_edges)
-        self._edge_pos: list[int] = [-1] * len(layout.edges)
-        for p, e in enumerate(self.empty_edges):
-            self._edge_pos[e] = p
+        self._edge_pos: list[int] = list(layout.edge_pos)
 
     # --- copying ------------------------------------------------------------------------
 

@@ -145,6 +145,17 @@ def _group_values(game: GenialGame, weights: Weights) -> list[tuple[PlacementGro
     return out
 
 
+def _ranked(spots: list[PlacementSpot], values: list[float]) -> list[tuple[Placement, float]]:
+    """``spots`` with their values, best first, equal values in the fixed order of
+    :func:`placement_key` (two sorts on plain numbers, which are fast: the fixed order
+    first, then stably by value)."""
+    orders = list(map(_ORDER, spots))
+    negated = list(map(neg, values))
+    ranked = sorted(range(len(spots)), key=orders.__getitem__)
+    ranked.sort(key=negated.__getitem__)
+    return [(spots[n].placement, values[n]) for n in ranked]
+
+
 def rank_placements(
     game: GenialGame, weights: Weights = DEFAULT_WEIGHTS
 ) -> list[tuple[Placement, float]]:
@@ -155,12 +166,7 @@ def rank_placements(
     for group, group_values in _group_values(game, weights):
         spots += group.spots
         values += group_values
-    orders = list(map(_ORDER, spots))
-    negated = list(map(neg, values))
-    # Two sorts on plain numbers (fast): the fixed order first, then stably by value.
-    ranked = sorted(range(len(spots)), key=orders.__getitem__)
-    ranked.sort(key=negated.__getitem__)
-    return [(spots[n].placement, values[n]) for n in ranked]
+    return _ranked(spots, values)
 
 
 def top_placements(
@@ -173,12 +179,13 @@ def top_placements(
     if best is None:
         return []
     cut = best - 1e-9
-    tied = []
-    for group, values in groups:
-        for spot, v in compress(zip(group.spots, values, strict=True), map(cut.__le__, values)):
-            tied.append((-v, spot.order, spot.placement))
-    tied.sort()
-    return [(p, -v) for v, _, p in tied]
+    spots: list[PlacementSpot] = []
+    values: list[float] = []
+    for group, group_values in groups:
+        tied = list(map(cut.__le__, group_values))
+        spots += compress(group.spots, tied)
+        values += compress(group_values, tied)
+    return _ranked(spots, values)
 
 
 def pick_best(ranked: Sequence[tuple[Placement, float]], rng: random.Random) -> Placement:
