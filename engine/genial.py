@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn, at_move
 from engine.events import (
@@ -470,7 +470,7 @@ class GenialGame:
     def lowest_colours(self, side: int) -> tuple[Colour, ...]:
         s = self.scores[side]
         low = min(s)
-        return tuple(c for c in COLOURS if s[c.index] == low)
+        return tuple(c for c, points in zip(COLOURS, s, strict=True) if points == low)
 
     def _first_round_cells(self) -> set[int]:
         """Empty cells next to a start symbol that no tile touches yet."""
@@ -489,7 +489,8 @@ class GenialGame:
             return []
         if self.awaiting == "swap":
             return [SWAP, KEEP]
-        return list(self.legal_placements())
+        # A new list each time, never kept: no copy needed to widen its type.
+        return cast(list[Placement | SwapChoice], self.legal_placements())
 
     def _candidate_edges(self) -> list[tuple[int, int]]:
         edges = self._edge_cells
@@ -930,7 +931,8 @@ class GenialGame:
         rack = self.racks[seat]
         if self.setup.swaps and rack:
             lowest = self.lowest_colours(self.setup.side_of(seat))
-            if not any(t.shows(c) for t in rack for c in lowest):
+            shown = {c for t in rack for c in t}
+            if shown.isdisjoint(lowest):
                 self.awaiting = "swap"
                 return [SwapOffered(seat, lowest)]
         return self._refill_and_pass([])
