@@ -3,6 +3,13 @@
 The game state is mutable for speed (``copy()`` makes an independent one); its record
 (setup, draw order and moves) is what defines a game. Cells are handled as indexes into the
 playing area's :class:`~engine.hexgrid.Area` inside, and as :class:`Hex` at the edges.
+
+Listing every legal placement is what computer players and hints do all the time, so the
+game keeps what a listing needs up to date as cells are covered instead of rebuilding it:
+the empty adjacent pairs, and for every colour the points a symbol of it would score on
+every empty cell (covering a cell changes only the two empty cells at the ends of each of
+its three lines). The placements themselves are made once per playing area, every kind of
+tile on every pair, so a listing picks out references to them.
 """
 
 from __future__ import annotations

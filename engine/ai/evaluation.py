@@ -57,7 +57,7 @@ def gain_tables(
     return [list(row) for row in gain_rows(tuple(track), setup, weights)]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def gain_rows(
     track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS
 ) -> tuple[tuple[float, ...], ...]:

@@ -110,7 +110,7 @@ def random_move(view: GenialView, rng: random.Random) -> GenialMove:
 # --- greedy ---------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def _padded_tables(
     track: tuple[int, ...], setup: Setup, weights: Weights
 ) -> tuple[tuple[float, ...], ...]:
