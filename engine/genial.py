@@ -39,7 +39,7 @@ from engine.hexgrid import OPPOSITE, Area, Hex, hexagon
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
 from engine.notation import format_genial_move, parse_genial_move
 from engine.ranking import rank
-from engine.tiles import COLOURS, TILE_KINDS, Bag, Colour, Tile, tile_set
+from engine.tiles import COLOUR_LETTERS, COLOURS, TILE_KINDS, Bag, Colour, Tile, tile_set
 
 MODES = ("standard", "team", "solo")
 FULL_RADIUS = 7
@@ -60,8 +60,14 @@ EMPTY = -1
 T = TypeVar("T")
 _COLOUR_OF = {c.index: c for c in COLOURS}
 _TILE_INDEXES: dict[Tile, tuple[int, int]] = {}
+#: The kinds of tile by index into ``TILE_KINDS`` (a kind's colours are in colour order).
+KIND_OF: dict[Tile, int] = {t: k for k, t in enumerate(TILE_KINDS)}
 _KIND_COLOURS: tuple[tuple[int, int], ...] = tuple(
     (t.first.index, t.second.index) for t in TILE_KINDS
+)
+#: _KIND_BY_COLOURS[x][y]: the kind of tile showing colours x and y (by index).
+_KIND_BY_COLOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(KIND_OF[Tile.of(a, b)] for b in COLOURS) for a in COLOURS
 )
 
 
@@ -121,10 +127,6 @@ def playing_area(radius: int) -> Area:
     if area is None:
         area = _AREAS[radius] = Area(hexagon(radius))
     return area
-
-
-#: The kinds of tile by index into ``TILE_KINDS`` (a kind's colours are in colour order).
-KIND_OF: dict[Tile, int] = {t: k for k, t in enumerate(TILE_KINDS)}
 
 
 class PlacementSpot(NamedTuple):
@@ -239,23 +241,11 @@ class _Layout:
         #: first colour on the edge's lower cell (way 0) or on its higher cell (way 1; none
         #: for doubles, whose two ways are the same placement).
         self.spots: tuple[tuple[tuple[PlacementSpot, ...], ...], ...] = tuple(spots)
-        labels = area.labels
-        #: Every placement of the tables (all canonical) with what playing it needs: its
-        #: cells, colours, kind of tile and its text, so a listed move is played by one
-        #: look-up (moves written another way take the long road through the checks).
-        self.where: dict[Placement, tuple[int, int, int, int, int, str]] = {
-            s.placement: (
-                s.cell1,
-                s.cell2,
-                s.first,
-                s.second,
-                k,
-                f"{s.placement.first.value}{s.placement.second.value}"
-                f" {labels[s.cell1]} {labels[s.cell2]}",
-            )
-            for k, per_way in enumerate(spots)
-            for per_edge in per_way
-            for s in per_edge
+        #: Every placement of the tables (all canonical) with its cells and colours, so a
+        #: listed move is played by one look-up (moves written another way take the long
+        #: road through the checks).
+        self.where: dict[Placement, PlacementSpot] = {
+            s.placement: s for per_way in spots for per_edge in per_way for s in per_edge
         }
         self.moves: tuple[tuple[tuple[Placement, ...], ...], ...] = tuple(
             tuple(tuple(s.placement for s in per_edge) for per_edge in per_way) for per_way in spots
@@ -805,8 +795,10 @@ class GenialGame:
             raise IllegalMove("swap_pending", self._describe(move))
         known = self._layout.where.get(move)
         if known is not None:
-            i, j, x, y, kind, text = known
-            tile = TILE_KINDS[kind]
+            _, i, j, x, y, _ = known
+            tile = TILE_KINDS[_KIND_BY_COLOURS[x][y]]
+            labels = self.area.labels
+            text = f"{COLOUR_LETTERS[x]}{COLOUR_LETTERS[y]} {labels[i]} {labels[j]}"
         else:
             text = self._describe(move)
             i, j = self.area.pair(move.cell1, move.cell2, text)
