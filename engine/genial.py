@@ -59,7 +59,6 @@ START_SYMBOLS: tuple[tuple[Hex, Colour], ...] = (
 EMPTY = -1
 T = TypeVar("T")
 _COLOUR_OF = {c.index: c for c in COLOURS}
-_TILE_INDEXES: dict[Tile, tuple[int, int]] = {}
 #: The kinds of tile by index into ``TILE_KINDS`` (a kind's colours are in colour order).
 KIND_OF: dict[Tile, int] = {t: k for k, t in enumerate(TILE_KINDS)}
 _KIND_COLOURS: tuple[tuple[int, int], ...] = tuple(
@@ -73,13 +72,6 @@ _KIND_BY_COLOURS: tuple[tuple[int, ...], ...] = tuple(
 
 def _by_name(item: tuple[Tile, int]) -> str:
     return item[0].name
-
-
-def _tile_indexes(tile: Tile) -> tuple[int, int]:
-    pair = _TILE_INDEXES.get(tile)
-    if pair is None:
-        pair = _TILE_INDEXES[tile] = (tile.first.index, tile.second.index)
-    return pair
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,10 +377,9 @@ class GenialGame:
         self.start_touched: set[int] = set()
         # Occupied cells in the order they were covered (start symbols first), for records.
         self.cell_order: list[int] = list(self.start_cells)
-        # The points a symbol of each colour would score on each empty cell (None on an
-        # occupied one), kept up to date as cells are covered: covering a cell changes only
-        # the empty cells at the ends of the lines through it.
-        # _points[colour][cell]; meaningless on occupied cells.
+        # _points[colour][cell]: the points a symbol of that colour would score on that cell
+        # (meaningless on occupied cells), kept up to date as cells are covered: covering a
+        # cell changes only the empty cells at the ends of the lines through it.
         self._points: list[list[int]] = [list(column) for column in layout.points]
         # Empty adjacent pairs, kept as a list with positions so that a random one can be
         # drawn, and the end of the game seen, in constant time.
@@ -527,6 +518,8 @@ class GenialGame:
             return []
         moves = self._layout.moves
         picked = [pick(table) for k in self._rack_kinds() for table in moves[k]]
+        if not picked:
+            return []  # an empty rack (only in positions set up by hand)
         # Interleaved by edge with strided slice assignments (C-level copies): the same
         # order as going through the edges one by one, at the cost of copying by table.
         step = len(picked)

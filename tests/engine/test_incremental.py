@@ -229,3 +229,12 @@ def test_spots_and_groups_describe_their_placements(
     for group in game.placement_groups():
         for s, i, j in zip(group.spots, group.cells1, group.cells2, strict=True):
             assert (s.cell1, s.cell2, s.first, s.second) == (i, j, group.first, group.second)
+
+
+def test_an_empty_rack_lists_no_placement() -> None:
+    # Only a position set up by hand has the player to move without tiles.
+    game = GenialGame(2, seed=1)
+    game.racks[0] = []
+    assert game.legal_moves() == []
+    assert game.placements_with_points() == []
+    assert game.placement_spots() == []
