@@ -134,15 +134,14 @@ class PlacementSpot(NamedTuple):
     order: int
 
 
-def count_points(board: Sequence[int], area: Area) -> list[tuple[int, ...] | None]:
-    """For each empty cell of ``board``, the points a symbol of each colour would score
-    there, counted from scratch (None for occupied cells)."""
+def count_points(board: Sequence[int], area: Area) -> list[list[int]]:
+    """``points[colour][cell]``: the points a symbol of that colour would score on each empty
+    cell of ``board``, counted from scratch (0 on occupied cells)."""
     rays = area.rays
-    table: list[tuple[int, ...] | None] = [None] * len(board)
+    points = [[0] * len(board) for _ in range(6)]
     for c, k in enumerate(board):
         if k != EMPTY:
             continue
-        pts = [0, 0, 0, 0, 0, 0]
         for ray in rays[c]:
             if not ray:
                 continue
@@ -154,15 +153,8 @@ def count_points(board: Sequence[int], area: Area) -> list[tuple[int, ...] | Non
                 if board[j] != colour:
                     break
                 run += 1
-            pts[colour] += run
-        table[c] = tuple(pts)
-    return table
-
-
-def _by_colour(table: Sequence[tuple[int, ...] | None]) -> list[list[int]]:
-    """A :func:`count_points` table turned into six lists by cell (0 on occupied cells)."""
-    zero = (0, 0, 0, 0, 0, 0)
-    return [list(column) for column in zip(*(t or zero for t in table), strict=True)]
+            points[colour][c] += run
+    return points
 
 
 class PlacementGroup(NamedTuple):
@@ -254,7 +246,7 @@ class _Layout:
         )
         self.board: tuple[int, ...] = tuple(board)
         self.points: tuple[tuple[int, ...], ...] = tuple(
-            tuple(column) for column in _by_colour(count_points(board, area))
+            tuple(column) for column in count_points(board, area)
         )
         self.empty_edges: tuple[int, ...] = tuple(
             e for e, (i, j) in enumerate(edges) if board[i] == EMPTY and board[j] == EMPTY
@@ -728,7 +720,7 @@ class GenialGame:
         self.start_touched = {
             s for s in self.start_cells if any(j >= 0 and cells[j] != EMPTY for j in nbrs[s])
         }
-        self._points = _by_colour(count_points(cells, self.area))
+        self._points = count_points(cells, self.area)
 
     # --- playing ------------------------------------------------------------------------
 
