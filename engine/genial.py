@@ -3,14 +3,23 @@
 The game state is mutable for speed (``copy()`` makes an independent one); its record
 (setup, draw order and moves) is what defines a game. Cells are handled as indexes into the
 playing area's :class:`~engine.hexgrid.Area` inside, and as :class:`Hex` at the edges.
+
+Listing every legal placement is what computer players and hints do all the time, so the
+game keeps what a listing needs up to date as cells are covered instead of rebuilding it:
+the empty adjacent pairs, and for every colour the points a symbol of it would score on
+every empty cell (covering a cell changes only the two empty cells at the ends of each of
+its three lines). The placements themselves are made once per playing area, every kind of
+tile on every pair, so a listing picks out references to them.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
+from typing import NamedTuple, TypeVar, cast
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn, at_move
 from engine.events import (
@@ -26,11 +35,11 @@ from engine.events import (
     Swapped,
     TurnStarted,
 )
-from engine.hexgrid import Area, Hex, hexagon
+from engine.hexgrid import OPPOSITE, Area, Hex, hexagon
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
 from engine.notation import format_genial_move, parse_genial_move
 from engine.ranking import rank
-from engine.tiles import COLOURS, Bag, Colour, Tile, tile_set
+from engine.tiles import COLOUR_LETTERS, COLOURS, TILE_KINDS, Bag, Colour, Tile, tile_set
 
 MODES = ("standard", "team", "solo")
 FULL_RADIUS = 7
@@ -48,19 +57,21 @@ START_SYMBOLS: tuple[tuple[Hex, Colour], ...] = (
 )
 
 EMPTY = -1
+T = TypeVar("T")
 _COLOUR_OF = {c.index: c for c in COLOURS}
-_TILE_INDEXES: dict[Tile, tuple[int, int]] = {}
+#: The kinds of tile by index into ``TILE_KINDS`` (a kind's colours are in colour order).
+KIND_OF: dict[Tile, int] = {t: k for k, t in enumerate(TILE_KINDS)}
+_KIND_COLOURS: tuple[tuple[int, int], ...] = tuple(
+    (t.first.index, t.second.index) for t in TILE_KINDS
+)
+#: _KIND_BY_COLOURS[x][y]: the kind of tile showing colours x and y (by index).
+_KIND_BY_COLOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(KIND_OF[Tile.of(a, b)] for b in COLOURS) for a in COLOURS
+)
 
 
 def _by_name(item: tuple[Tile, int]) -> str:
     return item[0].name
-
-
-def _tile_indexes(tile: Tile) -> tuple[int, int]:
-    pair = _TILE_INDEXES.get(tile)
-    if pair is None:
-        pair = _TILE_INDEXES[tile] = (tile.first.index, tile.second.index)
-    return pair
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +119,153 @@ def playing_area(radius: int) -> Area:
     if area is None:
         area = _AREAS[radius] = Area(hexagon(radius))
     return area
+
+
+class PlacementSpot(NamedTuple):
+    """A placement with its cells and colours as indexes, for search: colour ``first`` goes
+    on cell ``cell1`` and ``second`` on ``cell2``."""
+
+    placement: Placement
+    cell1: int
+    cell2: int
+    first: int
+    second: int
+    #: Orders placements by their cells in reading order, then by their colours.
+    order: int
+
+
+def count_points(board: Sequence[int], area: Area) -> list[list[int]]:
+    """``points[colour][cell]``: the points a symbol of that colour would score on each empty
+    cell of ``board``, counted from scratch (0 on occupied cells)."""
+    rays = area.rays
+    points = [[0] * len(board) for _ in range(6)]
+    for c, k in enumerate(board):
+        if k != EMPTY:
+            continue
+        for ray in rays[c]:
+            if not ray:
+                continue
+            colour = board[ray[0]]
+            if colour == EMPTY:
+                continue
+            run = 0
+            for j in ray:
+                if board[j] != colour:
+                    break
+                run += 1
+            points[colour][c] += run
+    return points
+
+
+class PlacementGroup(NamedTuple):
+    """The legal placements of one kind of tile laid one way round, for search: placement
+    ``spots[n]`` puts colour ``first`` on cell ``cells1[n]`` and ``second`` on
+    ``cells2[n]``. With :meth:`GenialGame.colour_points`, the points of a whole group can
+    be looked up at once (``map``), without a Python step per placement."""
+
+    first: int
+    second: int
+    cells1: tuple[int, ...]
+    cells2: tuple[int, ...]
+    spots: tuple[PlacementSpot, ...]
+
+
+class _Layout:
+    """The fixed tables of one playing area, built once per radius and shared by every game
+    on it: adjacent pairs (edges), every placement of every kind of tile on every edge made
+    once (moves are immutable, so listing them is copying references), and the position
+    before the first placement."""
+
+    __slots__ = (
+        "board",
+        "cell_edges",
+        "edge_pos",
+        "edges",
+        "empty_edges",
+        "high_cells",
+        "low_cells",
+        "moves",
+        "near_start",
+        "points",
+        "spots",
+        "start_cells",
+        "where",
+    )
+
+    def __init__(self, area: Area) -> None:
+        self.edges = edges = area.edges
+        n = len(area)
+        cell_edges: list[list[int]] = [[] for _ in range(n)]
+        for e, (i, j) in enumerate(edges):
+            cell_edges[i].append(e)
+            cell_edges[j].append(e)
+        self.cell_edges: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in cell_edges)
+        #: By edge: its lower and its higher cell.
+        self.low_cells: tuple[int, ...] = tuple(i for i, _ in edges)
+        self.high_cells: tuple[int, ...] = tuple(j for _, j in edges)
+        cells = area.cells
+        spots: list[tuple[tuple[PlacementSpot, ...], ...]] = []
+        for first, second in TILE_KINDS:
+            x, y = first.index, second.index
+            ways = [(0, 1), (1, 0)] if x != y else [(0, 1)]
+            per_way = []
+            for u, v in ways:
+                per_edge = []
+                for edge in edges:
+                    i, j = edge[u], edge[v]
+                    order = ((i * n + j) * 6 + x) * 6 + y
+                    per_edge.append(
+                        PlacementSpot(
+                            Placement(first, second, cells[i], cells[j]), i, j, x, y, order
+                        )
+                    )
+                per_way.append(tuple(per_edge))
+            spots.append(tuple(per_way))
+        #: spots[kind][way][edge]: the placement of that kind of tile on that edge, with its
+        #: first colour on the edge's lower cell (way 0) or on its higher cell (way 1; none
+        #: for doubles, whose two ways are the same placement).
+        self.spots: tuple[tuple[tuple[PlacementSpot, ...], ...], ...] = tuple(spots)
+        #: Every placement of the tables (all canonical) with its cells and colours, so a
+        #: listed move is played by one look-up (moves written another way take the long
+        #: road through the checks).
+        self.where: dict[Placement, PlacementSpot] = {
+            s.placement: s for per_way in spots for per_edge in per_way for s in per_edge
+        }
+        self.moves: tuple[tuple[tuple[Placement, ...], ...], ...] = tuple(
+            tuple(tuple(s.placement for s in per_edge) for per_edge in per_way) for per_way in spots
+        )
+        board = [EMPTY] * n
+        self.start_cells: dict[int, int] = {}
+        for h, colour in START_SYMBOLS:
+            i = area.index[h]
+            board[i] = colour.index
+            self.start_cells[i] = colour.index
+        #: near_start[cell]: the start symbols next to the cell.
+        self.near_start: tuple[tuple[int, ...], ...] = tuple(
+            tuple(j for j in area.neighbours[i] if j in self.start_cells) for i in range(n)
+        )
+        self.board: tuple[int, ...] = tuple(board)
+        self.points: tuple[tuple[int, ...], ...] = tuple(
+            tuple(column) for column in count_points(board, area)
+        )
+        self.empty_edges: tuple[int, ...] = tuple(
+            e for e, (i, j) in enumerate(edges) if board[i] == EMPTY and board[j] == EMPTY
+        )
+        edge_pos = [-1] * len(edges)
+        for p, e in enumerate(self.empty_edges):
+            edge_pos[e] = p
+        #: edge_pos[edge]: where the edge stands in empty_edges (-1: not empty).
+        self.edge_pos: tuple[int, ...] = tuple(edge_pos)
+
+
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def _layout(radius: int) -> _Layout:
+    layout = _LAYOUTS.get(radius)
+    if layout is None:
+        layout = _LAYOUTS[radius] = _Layout(playing_area(radius))
+    return layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +335,6 @@ class GenialGame:
             ValueError: for an impossible mode/player count or a bag that is not the set.
         """
         self.setup = setup = Setup.of(mode or ("solo" if players == 1 else "standard"), players)
-        self.area = area = playing_area(setup.radius)
         if bag is None:
             initial = tile_set()
             random.Random(seed).shuffle(initial)
@@ -187,31 +344,7 @@ class GenialGame:
                 raise ValueError("the bag must hold exactly the 120 tiles of the set")
         self.initial_bag: tuple[Tile, ...] = tuple(initial)
         self.bag = Bag(initial)
-        n = len(area)
-        self.board: list[int] = [EMPTY] * n
-        self.start_cells: dict[int, int] = {}
-        for h, colour in START_SYMBOLS:
-            i = area.index[h]
-            self.board[i] = colour.index
-            self.start_cells[i] = colour.index
-        # For the first-round rule: start symbols that a tile touches already.
-        self.start_touched: set[int] = set()
-        # Occupied cells in the order they were covered (start symbols first), for records.
-        self.cell_order: list[int] = list(self.start_cells)
-        # Empty adjacent pairs, kept as a list with positions so that a random one can be
-        # drawn, and the end of the game seen, in constant time.
-        self._edge_cells: tuple[tuple[int, int], ...] = area.edges
-        cell_edges: list[list[int]] = [[] for _ in range(n)]
-        for e, (i, j) in enumerate(area.edges):
-            cell_edges[i].append(e)
-            cell_edges[j].append(e)
-        self._cell_edges: tuple[tuple[int, ...], ...] = tuple(tuple(x) for x in cell_edges)
-        self.empty_edges: list[int] = []
-        self._edge_pos: list[int] = [-1] * len(area.edges)
-        for e, (i, j) in enumerate(area.edges):
-            if self.board[i] == EMPTY and self.board[j] == EMPTY:
-                self._edge_pos[e] = len(self.empty_edges)
-                self.empty_edges.append(e)
+        self._set_out(setup)
         self.racks: list[list[Tile]] = [self.bag.draw(setup.rack_size) for _ in range(players)]
         self.scores: list[list[int]] = [[0] * 6 for _ in range(setup.sides)]
         self.has_placed: list[bool] = [False] * players
@@ -225,6 +358,28 @@ class GenialGame:
         self.last_placements: list[Placement] = []
         self._turn_placements: list[Placement] = []
 
+    def _set_out(self, setup: Setup) -> None:
+        """The board before the first placement: only the start symbols."""
+        self.area = area = playing_area(setup.radius)
+        self._layout = layout = _layout(setup.radius)
+        self._rays = area.rays
+        self.board: list[int] = list(layout.board)
+        self.start_cells: dict[int, int] = layout.start_cells
+        # For the first-round rule: start symbols that a tile touches already.
+        self.start_touched: set[int] = set()
+        # Occupied cells in the order they were covered (start symbols first), for records.
+        self.cell_order: list[int] = list(self.start_cells)
+        # _points[colour][cell]: the points a symbol of that colour would score on that cell
+        # (meaningless on occupied cells), kept up to date as cells are covered: covering a
+        # cell changes only the empty cells at the ends of the lines through it.
+        self._points: list[list[int]] = [list(column) for column in layout.points]
+        # Empty adjacent pairs, kept as a list with positions so that a random one can be
+        # drawn, and the end of the game seen, in constant time.
+        self._edge_cells: tuple[tuple[int, int], ...] = layout.edges
+        self._cell_edges: tuple[tuple[int, ...], ...] = layout.cell_edges
+        self.empty_edges: list[int] = list(layout.empty_edges)
+        self._edge_pos: list[int] = list(layout.edge_pos)
+
     # --- copying ------------------------------------------------------------------------
 
     def copy(self) -> GenialGame:
@@ -235,6 +390,7 @@ class GenialGame:
         new.board = self.board.copy()
         new.start_touched = set(self.start_touched)
         new.cell_order = self.cell_order.copy()
+        new._points = [column.copy() for column in self._points]
         new.empty_edges = self.empty_edges.copy()
         new._edge_pos = self._edge_pos.copy()
         new.racks = [r.copy() for r in self.racks]
@@ -294,7 +450,7 @@ class GenialGame:
     def lowest_colours(self, side: int) -> tuple[Colour, ...]:
         s = self.scores[side]
         low = min(s)
-        return tuple(c for c in COLOURS if s[c.index] == low)
+        return tuple(c for c, points in zip(COLOURS, s, strict=True) if points == low)
 
     def _first_round_cells(self) -> set[int]:
         """Empty cells next to a start symbol that no tile touches yet."""
@@ -313,7 +469,8 @@ class GenialGame:
             return []
         if self.awaiting == "swap":
             return [SWAP, KEEP]
-        return list(self.legal_placements())
+        # A new list each time, never kept: no copy needed to widen its type.
+        return cast(list[Placement | SwapChoice], self.legal_placements())
 
     def _candidate_edges(self) -> list[tuple[int, int]]:
         edges = self._edge_cells
@@ -323,72 +480,107 @@ class GenialGame:
             pairs = [(i, j) for i, j in pairs if i in allowed or j in allowed]
         return pairs
 
+    def _candidate_edges_getter(self) -> Callable[[Sequence[T]], tuple[T, ...]] | None:
+        """What picks out, from a table by edge, the entries of the empty edges the player to
+        move may cover (in the order they are kept); None if there are none."""
+        edges = self.empty_edges
+        if not self.has_placed[self.to_move]:
+            allowed = self._first_round_cells()
+            cells = self._edge_cells
+            edges = [e for e in edges if cells[e][0] in allowed or cells[e][1] in allowed]
+        if len(edges) > 1:
+            # One C-level call per table instead of a Python step per edge.
+            return itemgetter(*edges)
+        if edges:
+            only = edges[0]
+            return lambda table: (table[only],)
+        return None
+
+    def _rack_kinds(self) -> list[int]:
+        """The kinds of tile on the rack of the player to move, each once, in rack order."""
+        return [KIND_OF[t] for t in dict.fromkeys(self.racks[self.to_move])]
+
     def legal_placements(self) -> list[Placement]:
+        """Every legal placement, each once in canonical form: pair of cells by pair of
+        cells, and on each pair the rack's kinds of tile in rack order, each both ways."""
         if self.over or self.awaiting != "place":
             return []
-        cells = self.area.cells
-        kinds = dict.fromkeys(self.racks[self.to_move])
-        moves = []
-        for i, j in self._candidate_edges():
-            a, b = cells[i], cells[j]
-            for tile in kinds:
-                first, second = tile
-                moves.append(Placement(first, second, a, b))
-                if first is not second:
-                    moves.append(Placement(first, second, b, a))
-        return moves
+        pick = self._candidate_edges_getter()
+        if pick is None:
+            return []
+        moves = self._layout.moves
+        picked = [pick(table) for k in self._rack_kinds() for table in moves[k]]
+        if not picked:
+            return []  # an empty rack (only in positions set up by hand)
+        # Interleaved by edge with strided slice assignments (C-level copies): the same
+        # order as going through the edges one by one, at the cost of copying by table.
+        step = len(picked)
+        out: list[Placement] = [*picked[0]] * step
+        for n, entries in enumerate(picked):
+            out[n::step] = entries
+        return out
 
-    def cell_points(self) -> list[list[int] | None]:
+    def placement_groups(self) -> list[PlacementGroup]:
+        """Every legal placement, in groups by kind of tile and way round (the same
+        placements as :meth:`legal_placements`, in another order)."""
+        if self.over or self.awaiting != "place":
+            return []
+        pick = self._candidate_edges_getter()
+        if pick is None:
+            return []
+        layout = self._layout
+        spots = layout.spots
+        low = pick(layout.low_cells)
+        high = pick(layout.high_cells)
+        out = []
+        for k in self._rack_kinds():
+            x, y = _KIND_COLOURS[k]
+            ways = spots[k]
+            out.append(PlacementGroup(x, y, low, high, pick(ways[0])))
+            if len(ways) > 1:
+                out.append(PlacementGroup(x, y, high, low, pick(ways[1])))
+        return out
+
+    def placement_spots(self) -> list[PlacementSpot]:
+        """Every legal placement with its cells and colours as indexes, group by group of
+        :meth:`placement_groups`."""
+        out: list[PlacementSpot] = []
+        for group in self.placement_groups():
+            out += group.spots
+        return out
+
+    def colour_points(self) -> list[list[int]]:
+        """``points[colour][cell]``: the points a symbol of that colour would score on that
+        cell, for empty cells (meaningless on occupied ones). A placement scores
+        ``points[first][cell1] + points[second][cell2]``: the two cells of a tile never see
+        each other, as the partner's direction is skipped. Kept up to date as cells are
+        covered, so this is a copy, not a count."""
+        return [column.copy() for column in self._points]
+
+    def cell_points(self) -> list[tuple[int, ...] | None]:
         """For each empty cell, the points a symbol of each colour would score there
-        (None for occupied cells). A placement scores ``pts[c1][first] + pts[c2][second]``:
-        the two cells of a tile never see each other, as the partner's direction is skipped."""
+        (None for occupied cells): :meth:`colour_points` by cell."""
         board = self.board
-        rays = self.area.rays
-        table: list[list[int] | None] = [None] * len(board)
-        for c, k in enumerate(board):
-            if k != EMPTY:
-                continue
-            pts = [0, 0, 0, 0, 0, 0]
-            for ray in rays[c]:
-                if not ray:
-                    continue
-                colour = board[ray[0]]
-                if colour == EMPTY:
-                    continue
-                run = 0
-                for j in ray:
-                    if board[j] != colour:
-                        break
-                    run += 1
-                pts[colour] += run
-            table[c] = pts
-        return table
+        return [
+            pts if board[c] == EMPTY else None
+            for c, pts in enumerate(zip(*self._points, strict=True))
+        ]
 
     def placements_with_points(self) -> list[tuple[Placement, tuple[int, ...]]]:
         """Every legal placement with the points it would make, per colour in colour order
-        (before caps)."""
-        if self.over or self.awaiting != "place":
-            return []
-        table = self.cell_points()
-        cells = self.area.cells
-        kinds = [(t, _tile_indexes(t)) for t in dict.fromkeys(self.racks[self.to_move])]
-        zero = (0, 0, 0, 0, 0, 0)
+        (before caps), group by group of :meth:`placement_groups`."""
+        points = self._points
         out: list[tuple[Placement, tuple[int, ...]]] = []
-        for i, j in self._candidate_edges():
-            pi = table[i]
-            pj = table[j]
-            assert pi is not None and pj is not None
-            a, b = cells[i], cells[j]
-            for (first, second), (x, y) in kinds:
-                pts = list(zero)
-                pts[x] += pi[x]
-                pts[y] += pj[y]
-                out.append((Placement(first, second, a, b), tuple(pts)))
-                if x != y:
-                    pts = list(zero)
-                    pts[x] += pj[x]
-                    pts[y] += pi[y]
-                    out.append((Placement(first, second, b, a), tuple(pts)))
+        for x, y, cells1, cells2, spots in self.placement_groups():
+            px = points[x]
+            py = points[y]
+            firsts = map(px.__getitem__, cells1)
+            seconds = map(py.__getitem__, cells2)
+            for p, a, b in zip(spots, firsts, seconds, strict=True):
+                pts = [0, 0, 0, 0, 0, 0]
+                pts[x] += a
+                pts[y] += b
+                out.append((p.placement, tuple(pts)))
         return out
 
     def random_placement(self, rng: random.Random) -> Placement:
@@ -472,7 +664,9 @@ class GenialGame:
         """
         if racks is None and view.rack is None:
             raise ValueError("a spectator's view needs the racks given")
-        game = cls(view.players, view.mode, seed=0)
+        game = object.__new__(cls)
+        game.setup = setup = Setup.of(view.mode, view.players)
+        game._set_out(setup)
         pool: list[Tile] = [
             t for t, n in sorted(view.unseen.items(), key=_by_name) for _ in range(n)
         ]
@@ -495,10 +689,7 @@ class GenialGame:
         game.racks = new_racks
         game.bag = Bag(pool)
         game.initial_bag = ()
-        for h, colour in view.board.items():
-            i = game.area.index[h]
-            if i not in game.start_cells:
-                game._fill(i, colour.index)
+        game._cover_all(view.board)
         game.scores = [[sc[c] for c in COLOURS] for sc in view.scores]
         game.has_placed = list(view.has_placed)
         game.to_move = view.to_move if view.to_move is not None else 0
@@ -506,9 +697,30 @@ class GenialGame:
         game.bonus_owed = view.bonus_owed
         game.over = view.over
         game.winner = view.winner
+        game.end_reason = None
         game.moves = list(view.moves)
         game.last_placements = list(view.last_placements)
+        game._turn_placements = []
         return game
+
+    def _cover_all(self, board: dict[Hex, Colour]) -> None:
+        """Cover the cells of a board in its order (to rebuild a position): the empty pairs
+        go as cell by cell in play, so they are kept in the same order as in the game the
+        board came from; the points and the start symbols touched are then counted from
+        scratch, which is quicker than keeping them up to date cell by cell."""
+        index = self.area.index
+        cells = self.board
+        for h, colour in board.items():
+            i = index[h]
+            if i not in self.start_cells:
+                cells[i] = colour.index
+                self.cell_order.append(i)
+                self._drop_edges(i)
+        nbrs = self.area.neighbours
+        self.start_touched = {
+            s for s in self.start_cells if any(j >= 0 and cells[j] != EMPTY for j in nbrs[s])
+        }
+        self._points = count_points(cells, self.area)
 
     # --- playing ------------------------------------------------------------------------
 
@@ -559,36 +771,50 @@ class GenialGame:
         Raises:
             IllegalMove: with the first broken rule as ``reason``.
         """
+        i, j, x, y, _, _ = self._check(move)
+        return i, j, x, y
+
+    def _check(self, move: Placement) -> tuple[int, int, int, int, Tile, str]:
+        """:meth:`check`, plus the tile and the move's text."""
         if self.awaiting == "swap":
             raise IllegalMove("swap_pending", self._describe(move))
-        i, j = self.area.pair(move.cell1, move.cell2, self._describe(move))
+        known = self._layout.where.get(move)
+        if known is not None:
+            _, i, j, x, y, _ = known
+            tile = TILE_KINDS[_KIND_BY_COLOURS[x][y]]
+            labels = self.area.labels
+            text = f"{COLOUR_LETTERS[x]}{COLOUR_LETTERS[y]} {labels[i]} {labels[j]}"
+        else:
+            text = self._describe(move)
+            i, j = self.area.pair(move.cell1, move.cell2, text)
+            x, y = move.first.index, move.second.index
+            tile = Tile.of(move.first, move.second)
         if self.board[i] != EMPTY or self.board[j] != EMPTY:
-            raise IllegalMove("occupied", self._describe(move))
-        tile = Tile.of(move.first, move.second)
+            raise IllegalMove("occupied", text)
         if tile not in self.racks[self.to_move]:
-            raise IllegalMove("tile_not_on_rack", self._describe(move))
+            raise IllegalMove("tile_not_on_rack", text)
         if not self.has_placed[self.to_move]:
             allowed = self._first_round_cells()
             if i not in allowed and j not in allowed:
-                raise IllegalMove("first_round", self._describe(move))
-        return i, j, move.first.index, move.second.index
+                raise IllegalMove("first_round", text)
+        return i, j, x, y, tile, text
 
     def _place(self, move: Placement) -> list[Event]:
-        i, j, x, y = self.check(move)
+        i, j, x, y, tile, text = self._check(move)
         seat = self.to_move
         setup = self.setup
         side = setup.side_of(seat)
         events: list[Event] = [Placed(seat, move, bonus=bool(self._turn_placements))]
         # Score on the board as it was, then put the tile down.
         pts = [0] * 6
-        pts[x] += self._line_points(i, x)
-        pts[y] += self._line_points(j, y)
-        self.racks[seat].remove(Tile.of(move.first, move.second))
+        pts[x] += self._points[x][i]
+        pts[y] += self._points[y][j]
+        self.racks[seat].remove(tile)
         self._fill(i, x)
         self._fill(j, y)
         self.has_placed[seat] = True
         self._turn_placements.append(move)
-        self.moves.append(self._describe(move))
+        self.moves.append(text)
 
         track = self.scores[side]
         gained = {}
@@ -641,8 +867,38 @@ class GenialGame:
         self._fill(i, colour.index)
 
     def _fill(self, cell: int, colour: int) -> None:
-        self.board[cell] = colour
+        board = self.board
+        board[cell] = colour
         self.cell_order.append(cell)
+        self._drop_edges(cell)
+        for s in self._layout.near_start[cell]:
+            self.start_touched.add(s)
+        # The lines through the cell: in each direction, the run of its colour beyond it.
+        # The empty cell at the far end of the run on the other side now sees this cell and
+        # that run as well (the cell was empty, so it stopped its line before).
+        points = self._points[colour]
+        rays = self._rays[cell]
+        for d in (0, 1, 2):  # each line once: a direction and its opposite
+            ahead = rays[d]
+            behind = rays[OPPOSITE[d]]
+            a = 0
+            for c in ahead:
+                if board[c] != colour:
+                    break
+                a += 1
+            b = 0
+            for c in behind:
+                if board[c] != colour:
+                    break
+                b += 1
+            if a < len(ahead) and board[ahead[a]] == EMPTY:
+                points[ahead[a]] += 1 + b
+            if b < len(behind) and board[behind[b]] == EMPTY:
+                points[behind[b]] += 1 + a
+
+    def _drop_edges(self, cell: int) -> None:
+        """Take the pairs of a cell just covered out of the empty pairs (the last one kept
+        fills each gap, as the order does not matter to the rules)."""
         pos = self._edge_pos
         empty = self.empty_edges
         for e in self._cell_edges[cell]:
@@ -653,16 +909,14 @@ class GenialGame:
                     empty[p] = last
                     pos[last] = p
                 pos[e] = -1
-        for n in self.area.neighbours[cell]:
-            if n in self.start_cells:
-                self.start_touched.add(n)
 
     def _after_placements(self) -> list[Event]:
         seat = self.to_move
         rack = self.racks[seat]
         if self.setup.swaps and rack:
             lowest = self.lowest_colours(self.setup.side_of(seat))
-            if not any(t.shows(c) for t in rack for c in lowest):
+            shown = {c for t in rack for c in t}
+            if shown.isdisjoint(lowest):
                 self.awaiting = "swap"
                 return [SwapOffered(seat, lowest)]
         return self._refill_and_pass([])

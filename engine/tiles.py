@@ -22,6 +22,11 @@ class Colour(Enum):
     YELLOW = "Y"
     PURPLE = "P"
 
+    # Members are singletons compared by identity, so identity hashing agrees with equality;
+    # Enum's own hash is a Python-level call, and colours are hashed in every tile, move
+    # and colour index looked up.
+    __hash__ = object.__hash__
+
     @property
     def index(self) -> int:
         return _COLOUR_INDEX[self]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.genial import EMPTY, Setup
 from engine.hexgrid import Area
@@ -53,6 +54,15 @@ def gain_tables(
 ) -> list[list[float]]:
     """``tables[c][p]``: the value of scoring ``p`` points in colour ``c`` now, for
     ``p`` from 0 to the cap (more points than the cap are worth no more than the cap)."""
+    return [list(row) for row in gain_rows(tuple(track), setup, weights)]
+
+
+@lru_cache(maxsize=512)
+def gain_rows(
+    track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS
+) -> tuple[tuple[float, ...], ...]:
+    """:func:`gain_tables` as tuples, remembered: a side's scores change a few times a
+    game, and the players ask for the same tables move after move."""
     tau = setup.marks[0] * weights.tau_share
 
     def g(x: float) -> float:
@@ -74,8 +84,8 @@ def gain_tables(
                     break
             new = min(new, setup.cap)
             row.append(value + g(new) - base)
-        tables.append(row)
-    return tables
+        tables.append(tuple(row))
+    return tuple(tables)
 
 
 def placement_value(

@@ -25,6 +25,9 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress
+from operator import add, itemgetter, neg
 
 from engine.ai.evaluation import (
     DEFAULT_WEIGHTS,
@@ -36,18 +39,20 @@ from engine.ai.evaluation import (
     best_spot,
     expected_best,
     first_round_cells,
+    gain_rows,
     gain_tables,
     tile_values,
     track_value,
 )
 from engine.events import Refilled
-from engine.genial import GenialGame, GenialView
+from engine.genial import GenialGame, GenialView, PlacementGroup, PlacementSpot, Setup
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
-from engine.tiles import TILE_KINDS, Tile
+from engine.tiles import COLOURS, TILE_KINDS, Tile
 
 GenialMove = Placement | SwapChoice
 #: The value of a finished game won (lost: minus this), far above any heuristic value.
 WIN = 1000.0
+_ORDER = itemgetter(5)  # PlacementSpot.order
 
 
 def tile_order(tile: Tile) -> int:
@@ -105,24 +110,82 @@ def random_move(view: GenialView, rng: random.Random) -> GenialMove:
 # --- greedy ---------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=512)
+def _padded_tables(
+    track: tuple[int, ...], setup: Setup, weights: Weights
+) -> tuple[tuple[float, ...], ...]:
+    """:func:`gain_tables` with ``padded[c][p] == tables[c][min(p, cap)]`` for any ``p`` two
+    hexes can score (six lines each, none longer than the area's diameter), so that values
+    are plain look-ups."""
+    reach = 2 * 6 * 2 * setup.radius + 1
+    return tuple(row + (row[setup.cap],) * reach for row in gain_rows(track, setup, weights))
+
+
+def _group_values(game: GenialGame, weights: Weights) -> list[tuple[PlacementGroup, list[float]]]:
+    """Every legal placement's heuristic value, by group of :meth:`GenialGame.placement_groups`
+    (looked up with ``map``: a few C-level passes per group, no Python step per placement)."""
+    padded = _padded_tables(tuple(game.scores[game.side_of(game.to_move)]), game.setup, weights)
+    points = game.colour_points()
+    by_cell: dict[int, list[float]] = {}
+    out = []
+    for group in game.placement_groups():
+        x, y, cells1, cells2, _ = group
+        if x == y:
+            px = points[x]
+            sums = map(add, map(px.__getitem__, cells1), map(px.__getitem__, cells2))
+            values = list(map(padded[x].__getitem__, sums))
+        else:
+            for c in (x, y):
+                if c not in by_cell:
+                    by_cell[c] = list(map(padded[c].__getitem__, points[c]))
+            vx = by_cell[x]
+            vy = by_cell[y]
+            values = list(map(add, map(vx.__getitem__, cells1), map(vy.__getitem__, cells2)))
+        out.append((group, values))
+    return out
+
+
+def _ranked(spots: list[PlacementSpot], values: list[float]) -> list[tuple[Placement, float]]:
+    """``spots`` with their values, best first, equal values in the fixed order of
+    :func:`placement_key` (two sorts on plain numbers, which are fast: the fixed order
+    first, then stably by value)."""
+    orders = list(map(_ORDER, spots))
+    negated = list(map(neg, values))
+    ranked = sorted(range(len(spots)), key=orders.__getitem__)
+    ranked.sort(key=negated.__getitem__)
+    return [(spots[n].placement, values[n]) for n in ranked]
+
+
 def rank_placements(
     game: GenialGame, weights: Weights = DEFAULT_WEIGHTS
 ) -> list[tuple[Placement, float]]:
     """Every legal placement of the player to move with its heuristic value, best first
     (equal values in the fixed order of :func:`placement_key`)."""
-    side = game.side_of(game.to_move)
-    cap = game.setup.cap
-    tables = gain_tables(game.scores[side], game.setup, weights)
-    scored = []
-    for p, pts in game.placements_with_points():
-        v = 0.0
-        for c, n in enumerate(pts):
-            if n:
-                v += tables[c][min(n, cap)]
-        scored.append((p, v))
-    scored.sort(key=lambda pv: placement_key(pv[0]))
-    scored.sort(key=lambda pv: -pv[1])  # stable: ties keep the fixed order
-    return scored
+    spots: list[PlacementSpot] = []
+    values: list[float] = []
+    for group, group_values in _group_values(game, weights):
+        spots += group.spots
+        values += group_values
+    return _ranked(spots, values)
+
+
+def top_placements(
+    game: GenialGame, weights: Weights = DEFAULT_WEIGHTS
+) -> list[tuple[Placement, float]]:
+    """The placements of :func:`rank_placements` tied for best, in its order (without
+    ranking all the others)."""
+    groups = _group_values(game, weights)
+    best = max((max(values) for _, values in groups if values), default=None)
+    if best is None:
+        return []
+    cut = best - 1e-9
+    spots: list[PlacementSpot] = []
+    values: list[float] = []
+    for group, group_values in groups:
+        tied = list(map(cut.__le__, group_values))
+        spots += compress(group.spots, tied)
+        values += compress(group_values, tied)
+    return _ranked(spots, values)
 
 
 def pick_best(ranked: Sequence[tuple[Placement, float]], rng: random.Random) -> Placement:
@@ -140,7 +203,7 @@ def greedy_move(
     if view.awaiting == "swap":
         return SWAP
     game = determinise(view, random.Random(0))
-    return pick_best(rank_placements(game, weights), rng)
+    return pick_best(top_placements(game, weights), rng)
 
 
 def best_moves(view: GenialView, n: int = 3) -> list[tuple[GenialMove, float]]:
@@ -294,7 +357,7 @@ def evaluate_turn(
             swapped = swap > keep
             g.play(SWAP if swapped else KEEP)
             break
-        bonus = pick_best(rank_placements(g, weights), rng)
+        bonus = pick_best(top_placements(g, weights), rng)
         events = g.play(bonus)
         placed.append(bonus.tile)
     gain = track_value(g.scores[side], setup, weights) - before
@@ -346,8 +409,8 @@ def evaluate_turn(
                 continue
             after = g.copy()  # only its board is used: the reply's two hexes go down
             x, y = KIND_COLOURS[kind]
-            after.board[spot[0]] = x
-            after.board[spot[1]] = y
+            after.put(area.cells[spot[0]], COLOURS[x])
+            after.put(area.cells[spot[1]], COLOURS[y])
             own += chance * own_next(after.board, after.cell_points())
             left -= chance
     if left > 1e-9:

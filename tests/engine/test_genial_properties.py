@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.genial import EMPTY, GenialGame
+from engine.hexgrid import distance
 from engine.moves import KEEP, SWAP, Placement
 from engine.notation import format_genial_move, parse_genial_move
 from engine.tiles import Bag, tile_set
@@ -189,3 +190,39 @@ def test_a_determinisation_agrees_with_the_view_it_came_from(
             hidden.update(rack)
     assert dict(hidden) == view.unseen
     assert sample.legal_moves() == game.legal_moves()
+
+
+@settings(max_examples=25, deadline=None)
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 70))
+def test_legal_placements_pass_the_checks_in_every_mode(
+    setup: tuple[int, str], seed: int, steps: int
+) -> None:
+    # Every placement of every rack tile, both ways round, on every two cells next to each
+    # other (other pairs fail the adjacency check, shown for two players above).
+    players, mode = setup
+    game = GenialGame(players, mode, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.over:
+            return
+        game.play(rng.choice(game.legal_moves()))
+    if game.awaiting != "place":
+        return
+    cells = game.area.cells
+    brute = set()
+    for a in cells:
+        for b in cells:
+            if distance(a, b) != 1:
+                continue
+            for tile in set(game.racks[game.to_move]):
+                move = Placement(tile.first, tile.second, a, b)
+                try:
+                    game.check(move)
+                except ValueError:
+                    continue
+                brute.add(move.canonical())
+    listed = game.legal_placements()
+    assert len(listed) == len(set(listed)), "a placement is listed twice"
+    assert brute == set(listed)
+    assert brute == {m for m, _ in game.placements_with_points()}
+    assert brute == {s.placement for s in game.placement_spots()}

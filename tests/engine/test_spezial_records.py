@@ -17,6 +17,14 @@ from engine.spezial import SpezialGame, board_layout
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEZIAL_EXAMPLES = ["07-spezial-2p", "08-spezial-3p", "09-spezial-4p"]
+GENIAL_EXAMPLES = [
+    "01-genial-standard-2p",
+    "02-genial-standard-2p",
+    "03-genial-standard-3p",
+    "04-genial-standard-4p",
+    "05-genial-team-4p",
+    "06-genial-solo-1p",
+]
 
 
 def example_names(shared: Path) -> list[str]:
@@ -117,7 +125,7 @@ def run_replay(record: str | Path, stdin: str | None = None) -> subprocess.Compl
     )
 
 
-@pytest.mark.parametrize("name", SPEZIAL_EXAMPLES)
+@pytest.mark.parametrize("name", GENIAL_EXAMPLES + SPEZIAL_EXAMPLES)
 def test_cli_prints_the_expected_text(shared: Path, name: str) -> None:
     result = run_replay(shared / "examples" / f"{name}.json")
     assert result.returncode == 0, result.stderr
