@@ -150,8 +150,10 @@ async def test_after_a_restart_old_buttons_still_answer(tmp_path: Path) -> None:
         # "My tiles" on a turn message sent before the restart shows the current rack.
         mine = await bob.click(turn, label="My tiles")
         assert only_answer(mine, clicked=True).startswith(w.rack_line(1))
-        # A button from before the game is stale, and says so.
-        assert only_answer(await ada.click(lobby, label="Start"), clicked=True) == STALE
+        # A button from before the game says the game has started.
+        assert only_answer(await ada.click(lobby, label="Start"), clicked=True) == (
+            "The game has already started; that button was for the lobby."
+        )
 
         # The game goes on where it stood, to the end.
         rng = random.Random(6)
