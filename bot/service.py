@@ -64,9 +64,9 @@ MAX_STEPS = 10_000
 HINTS = 3
 #: Games kept rebuilt in memory, most recently used; others are rebuilt from their record.
 CACHED_GAMES = 512
-#: Computer moves told together after a person's move are sent early once their text grows
-#: this long, so one message never becomes a wall (a team game's bonus placements).
-PENDING_CHARS = 700
+#: Longest text of moves told together (a person's move and the computer moves after it);
+#: beyond it the text so far goes out first, so one message never becomes a wall.
+PENDING_CHARS = 600
 #: A seat number or a mention's id: ASCII digits only, and short (``²`` passes isdigit()
 #: but not int(); 5,000 digits would pass both slowly and mean no seat).
 _SEAT_NUMBER = re.compile(r"[0-9]{1,3}")
@@ -702,6 +702,11 @@ class Service:
         t.record["moves"] = list(game.moves)
         scene = ctx.scene
         lines = [*(intro or []), *narrate.narrate(events, game, scene.names(game), ctx.texts)]
+        if t.pending and _chars(t.pending) + _chars(lines) > PENDING_CHARS:
+            # Rare (a run of bonus placements): what was told so far goes out on its own,
+            # so no message becomes a wall; the one board still marks every placement.
+            ctx.out.append(scene.chat_message(t.pending, "turn"))
+            t.pending = []
         t.pending = [*t.pending, *lines]
         t.pending_cells = [*t.pending_cells, *_placed_cells(game, events)]
         if game.over:
@@ -717,9 +722,7 @@ class Service:
         new_turn = any(isinstance(e, TurnStarted) for e in events)
         again = not new_turn and any(isinstance(e, BonusEarned) for e in events)
         self._schedule(t, game, ctx.now, new_turn=new_turn)
-        people = any(not s.computer for s in t.seats)
-        short = sum(len(line) + 1 for line in t.pending) < PENDING_CHARS
-        if t.seats[game.to_move].computer and people and short:
+        if t.seats[game.to_move].computer and any(not s.computer for s in t.seats):
             return  # told with the computer moves that follow
         ctx.out.append(self._told(ctx, game, again))
         rack = None if games.is_spezial(game) else messages.rack(scene, game, game.to_move)
@@ -910,6 +913,10 @@ class Service:
             game.play(move, seat)
             moves.append(move)
         return moves
+
+
+def _chars(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
 
 
 def _placed_cells(game: Game, events: list[Event]) -> list[str]:
