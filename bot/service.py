@@ -70,7 +70,7 @@ PENDING_CHARS = 600
 #: A seat number or a mention's id: ASCII digits only, and short (``²`` passes isdigit()
 #: but not int(); 5,000 digits would pass both slowly and mean no seat).
 _SEAT_NUMBER = re.compile(r"[0-9]{1,3}")
-_MENTION = re.compile(r"<@!?([0-9]{1,30})>|@(\S{1,64})")
+_MENTION = re.compile(r"<@!?([^<>\s]{1,64})>|@(\S{1,64})")
 #: Seconds between two looks at a table whose due work failed (a damaged record).
 STUCK_RETRY = 60.0
 #: What rebuilding a damaged record may raise besides the engine's own errors.
