@@ -249,6 +249,7 @@ class Service:
         except StaleTable:
             return [messages.error(chat.id, texts, "error.busy", {})]
         self._games.pop(chat.id, None)
+        self._stuck.pop(chat.id, None)
         scene = Scene(closed, texts, self.pictures)
         return [scene.chat_message([texts("lobby.closed", name=user.name)])]
 
@@ -910,8 +911,12 @@ class Service:
         assert not game.over and game.to_move == seat
         while not game.over and game.to_move == seat:
             move = players.choose(game.view(seat), level, _ai_seed(seed, game.version))
-            game.play(move, seat)
+            events = game.play(move, seat)
             moves.append(move)
+            # One turn only: in the solo game the same seat is to move again, and a
+            # timeout there must not play the rest of the game at once.
+            if any(isinstance(e, TurnStarted) for e in events):
+                break
         return moves
 
 

@@ -332,3 +332,25 @@ def test_a_reminder_says_the_time_left_as_it_is(tmp_path: Path, late: int, left:
     assert reminder.text == (
         f"Ada, it is your turn at Test room: {left} left, then a computer player moves for you."
     )
+
+
+def test_a_timeout_in_the_solo_game_plays_one_tile_only(tmp_path: Path) -> None:
+    # The solo player is always the one to move: the computer that stands in for them when
+    # time runs out makes one turn (one tile), not the rest of the game.
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/option timeout 1m")
+    room.ok("Ada", "/start")
+    room.due(START + 30)
+    told, rack = room.due(START + 61)
+    assert (rack.kind, rack.user) == ("rack", "id-ada")
+    lines = told.text.splitlines()
+    assert lines[0] == "Time is up for Ada: a computer player makes this turn for them."
+    assert lines[1].startswith("Ada placed ")
+    assert lines[2:] == [
+        "Ada, your turn.",
+        "Tiles in the bag: 118.",
+    ]  # 120, less the first tile and the one drawn after it
+    assert len(room.game().moves) == 1
+    assert room.table().due_at == START + 61 + 30
