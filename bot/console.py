@@ -21,6 +21,7 @@ from typing import TextIO
 
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
+from bot.store import StoreError
 from bot.table import PLAYING
 from bot.texts import Texts
 
@@ -62,7 +63,10 @@ class Console:
 
     def resume(self) -> None:
         """A game left running in the store (an earlier session) is shown again."""
-        table = self.service.table(self.chat.id)
+        try:
+            table = self.service.table(self.chat.id)
+        except StoreError:  # locked by another process for long: the room opens anyway
+            return
         if table is None or table.status != PLAYING:
             return
         self.say("/board")

@@ -73,6 +73,8 @@ _SEAT_NUMBER = re.compile(r"[0-9]{1,3}")
 _MENTION = re.compile(r"<@!?([^<>\s]{1,64})>|@(\S{1,64})")
 #: Seconds between two looks at a table whose due work failed (a damaged record).
 STUCK_RETRY = 60.0
+#: Seconds until the clock looks again when the store was locked past its busy timeout.
+BUSY_RETRY = 1.0
 #: What rebuilding a damaged record may raise besides the engine's own errors.
 _DAMAGE = (EngineError, ValueError, TypeError, KeyError, AttributeError, RecursionError)
 #: Lobby commands whose old buttons, pressed after the start, say the game has begun.
@@ -328,13 +330,17 @@ class Service:
     def next_due(self) -> float | None:
         """When :meth:`due` next has something to do (``None``: nothing is waiting), so an
         adapter's clock can sleep until then."""
-        when = self.store.next_due()
-        if when is not None and self._stuck:
+        try:
+            when = self.store.next_due()
+            if when is None or not self._stuck:
+                return when
             now = self.clock()
             due = self.store.due(now) if when <= now else []
-            if due and all(self._stuck.get(c, 0.0) > now for c in due):
-                # Only damaged tables are due: look again when the first may be retried.
-                return min(self._stuck[c] for c in due)
+        except StoreBusy:
+            return self.clock() + BUSY_RETRY  # the store is locked: look again soon
+        if due and all(self._stuck.get(c, 0.0) > now for c in due):
+            # Only damaged tables are due: look again when the first may be retried.
+            return min(self._stuck[c] for c in due)
         return when
 
     # --- for adapters: what they must remember across restarts --------------------------
