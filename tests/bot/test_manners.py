@@ -165,3 +165,22 @@ def test_the_console_acts_on_a_timeout_while_idle(tmp_path: Path) -> None:
     assert "[genial] ada, it is your turn at console: 30s left, then a computer" in text
     assert "[genial] Time is up for ada: a computer player makes this turn for them.\n" in text
     assert len(games.rebuild(service.store.load("console").record).moves) >= 1
+
+
+# --- the cells offered for a placement ----------------------------------------------------
+
+
+def test_offered_cells_follow_each_seats_first_round(started: Room) -> None:
+    service = started.service
+    ada = service.seat_look("chat-1", "id-ada")
+    assert ada is not None and ada.my_turn
+    # B4 touches no start symbol (RULES.md: a first tile must touch one): not offered.
+    assert "B4" not in ada.cells and ada.partners("h1") == ("G1",)
+    started.ok("Ada", "/play 1 B2 A2")
+    # Ada has placed: off her turn, every free pair is hers to plan with, B4 included.
+    ada = service.seat_look("chat-1", "id-ada")
+    assert ada is not None and not ada.my_turn
+    assert ada.partners("B4") == ("A3", "A4", "B3", "B5", "C4", "C5")
+    bob = service.seat_look("chat-1", "id-bob")
+    assert bob is not None and bob.my_turn
+    assert "B4" not in bob.cells and "A3" not in bob.cells
