@@ -96,6 +96,40 @@ def test_console_board_of_an_aborted_game_after_a_new_join(tmp_path: Path) -> No
     assert [s.name for s in table.players] == ["alice", "bob"]
 
 
+def test_service_finished_computer_game_then_a_join(tmp_path: Path) -> None:
+    # The first reproduction through the service, with images (the board's names).
+    room = Room(make_service(tmp_path / "t.db", seed=1, pictures=True))
+    room.ok("Alice", "/addbot")
+    room.ok("Alice", "/addbot")
+    room.ok("Alice", "/start")
+    assert not room.playing()
+    room.ok("Alice", "/join")
+    game = room.game()
+    (scores,) = room.ok("Alice", "/score")
+    assert scores.text.splitlines()[1:] == [
+        score_line("Computer 1", game.score(0)),
+        score_line("Computer 2", game.score(1)),
+    ]
+    (board,) = room.ok("Alice", "/board")
+    assert board.attachment is not None and board.attachment.is_image
+
+
+def test_service_aborted_game_then_a_join(tmp_path: Path) -> None:
+    # The second reproduction through the service.
+    room = Room(make_service(tmp_path / "t.db", seed=1))
+    room.ok("Alice", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Alice", "/start")
+    room.play_turn(random.Random(1))
+    room.ok("Alice", "/abort")
+    room.ok("Alice", "/join")
+    (board,) = room.ok("Alice", "/board")
+    assert board.text == "Genial after 1 moves."
+    assert board.mentions == () and board.buttons == ()
+    (scores,) = room.ok("Alice", "/score")
+    assert [line.split(":")[0] for line in scores.text.splitlines()[1:]] == ["Alice", "Bob"]
+
+
 def test_scores_after_a_leave_and_a_new_join_keep_the_names(tmp_path: Path) -> None:
     # The third reproduction: Bob leaves during the game (a computer player takes his
     # seat), Cy joins after the end; the scores were shown under the wrong names.
