@@ -18,8 +18,8 @@ ORDERS = ("join", "random")
 #: Longest timeout a table may set (play by message over weeks is not a game any more).
 MAX_TIMEOUT = 14 * 24 * 3600
 
-_VERSION = re.compile(r"#(\d{1,9})")
-_DURATION = re.compile(r"(\d{1,6})\s*([smhd]?)")
+_VERSION = re.compile(r"#([0-9]{1,9})")
+_DURATION = re.compile(r"([0-9]{1,6})\s*([smhd]?)")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "": 3600}
 _ON = {"on", "yes", "true", "1", "an", "ja", "aan", "oui"}
 _OFF = {"off", "no", "false", "0", "aus", "nein", "uit", "nee", "non"}
@@ -207,6 +207,22 @@ def format_duration(seconds: int) -> str:
         if seconds % size == 0:
             return f"{seconds // size}{unit}"
     return f"{seconds}s"
+
+
+def format_left(seconds: float) -> str:
+    """Time left as it is, rounded down to the second, in its two largest units:
+    ``1h 59m``, ``29m 30s``, ``1s`` (a reminder that says ``1m`` with 1 s left misleads)."""
+    left = max(0, int(seconds))
+    parts: list[str] = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if left >= size or (size == 1 and not parts):
+            parts.append(f"{left // size}{unit}")
+            left %= size
+        elif parts:
+            parts.append("")  # a zero unit between two others ends the spelling
+        if len(parts) == 2:
+            break
+    return " ".join(p for p in parts if p)
 
 
 def _switch(text: str | None) -> str:

@@ -3,18 +3,25 @@
 You are one person in the room; ``/join bot`` seats computer opponents. Images are written
 to a folder and their paths printed. Lines like ``alice: /join`` speak for someone else, so
 scripts and tests can play as several people; the room reads standard input until its end.
+
+The room's clock runs while it waits for input, as on the chat platforms: a reader thread
+hands over typed lines, and between them the room sleeps until the service's next due time
+(a computer player's move, a reminder, a timeout) and acts on it.
 """
 
 from __future__ import annotations
 
+import queue
 import re
 import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
+from bot.store import StoreError
 from bot.table import PLAYING
 from bot.texts import Texts
 
@@ -22,6 +29,9 @@ CHAT = Chat("console", "console")
 _SPEAKER = re.compile(r"([\w.-]{1,32})\s*:\s*(/.*)")
 _VERSION = re.compile(r"\s+#\d+$")
 QUIT = frozenset({"/quit", "/exit"})
+#: Longest sleep between two looks at the clock (the service's next due time may move
+#: while the room sleeps: another process shares the store, or a test moves the clock).
+MAX_WAIT = 30.0
 
 
 class Console:
@@ -34,12 +44,14 @@ class Console:
         images: Path | None,
         out: TextIO = sys.stdout,
         chat: Chat = CHAT,
+        max_wait: float = MAX_WAIT,
     ) -> None:
         self.service = service
         self.me = me
         self.images = images
         self.out = out
         self.chat = chat
+        self.max_wait = max_wait
         self._written = 0
 
     def welcome(self) -> None:
@@ -51,7 +63,10 @@ class Console:
 
     def resume(self) -> None:
         """A game left running in the store (an earlier session) is shown again."""
-        table = self.service.table(self.chat.id)
+        try:
+            table = self.service.table(self.chat.id)
+        except StoreError:  # locked by another process for long: the room opens anyway
+            return
         if table is None or table.status != PLAYING:
             return
         self.say("/board")
@@ -59,15 +74,50 @@ class Console:
             self.say("/hand")
 
     def run(self, lines: Iterable[str]) -> int:
-        """Handle every line until the input ends (or ``/quit``); returns the exit status."""
-        for raw in lines:
+        """Handle every line until the input ends (or ``/quit``), acting on what falls due
+        while waiting for the next one; returns the exit status."""
+        typed: queue.Queue[str | None] = queue.Queue()
+
+        def read() -> None:
+            try:
+                for raw in lines:
+                    typed.put(raw)
+            finally:
+                typed.put(None)  # the end of the input
+
+        threading.Thread(target=read, name="console-input", daemon=True).start()
+        stalled = False
+        while True:
+            wait = self._wait()
+            if stalled:  # due but nothing could be done (a damaged table): no busy loop
+                wait = max(wait, min(1.0, self.max_wait))
+            try:
+                raw = typed.get(timeout=wait)
+            except queue.Empty:
+                stalled = not self.tick() and wait == 0.0
+                continue
+            if raw is None:
+                return 0
             line = raw.strip()
             if not line:
                 continue
             if line.lower() in QUIT:
-                break
+                return 0
             self.say(line)
-        return 0
+
+    def _wait(self) -> float:
+        """Seconds until the service next has something due (at most ``max_wait``)."""
+        when = self.service.next_due()
+        if when is None:
+            return self.max_wait
+        return min(self.max_wait, max(0.0, when - self.service.clock()))
+
+    def tick(self) -> list[Outbound]:
+        """Whatever is due by the clock: computer moves, reminders, timeouts."""
+        sent = self.service.due()
+        for outbound in sent:
+            self.show(outbound)
+        return sent
 
     def say(self, line: str) -> list[Outbound]:
         """One line typed into the room: a command of ``me``, or ``name: /command``."""

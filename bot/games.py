@@ -85,15 +85,23 @@ def copy(game: Game) -> Game:
     return game.copy()
 
 
-def placement_cells(view: Any) -> dict[str, tuple[str, ...]]:
-    """The free cells a tile fits on (a free cell with a free neighbour), in reading order,
-    each with its free neighbours: what autocomplete offers for a placement's two cells."""
-    area = view.area
-    taken = set(view.board) | set(getattr(view, "towers", ()))
-    free = {i for i, h in enumerate(area.cells) if h not in taken}
-    cells: dict[str, tuple[str, ...]] = {}
-    for i in sorted(free):
-        near = sorted(j for j in area.neighbours[i] if j >= 0 and j in free)
-        if near:
-            cells[area.label(area.cells[i])] = tuple(area.label(area.cells[j]) for j in near)
-    return cells
+def placement_cells(game: Game, seat: int) -> dict[str, tuple[str, ...]]:
+    """The cells a placement of ``seat`` may start on, in reading order, each with the
+    cells that complete a legal placement with it: what autocomplete offers for a
+    placement's two cells. The engine's legal placements decide (its first-round rule
+    included); off the seat's turn, those it would have if it were to place now."""
+    if game.over:
+        return {}
+    if game.to_move != seat or game.awaiting != "place":
+        game = game.copy()
+        game.to_move, game.awaiting = seat, "place"
+    area = game.area
+    pairs: dict[int, set[int]] = {}
+    for move in game.legal_placements():
+        a, b = area.index[move.cell1], area.index[move.cell2]
+        pairs.setdefault(a, set()).add(b)
+        pairs.setdefault(b, set()).add(a)
+    return {
+        area.label(area.cells[i]): tuple(area.label(area.cells[j]) for j in sorted(pairs[i]))
+        for i in sorted(pairs)
+    }

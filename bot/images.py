@@ -12,11 +12,15 @@ from typing import Any
 from bot.outbound import Attachment
 
 
-def board(view: Any, names: Sequence[str], number: int) -> Attachment:
-    """The board after move ``number`` (used in the file name only)."""
+def board(
+    view: Any, names: Sequence[str], number: int, highlight: Sequence[Any] = ()
+) -> Attachment:
+    """The board after move ``number`` (used in the file name only); ``highlight``: cells
+    of the placements since the last person's turn, marked like the last placement."""
     import render
 
-    return Attachment(f"board-{number:03d}.png", render.board_png(view, names=list(names)))
+    png = render.board_png(view, names=list(names), highlight=list(highlight))
+    return Attachment(f"board-{number:03d}.png", png)
 
 
 def rack(view: Any, names: Sequence[str], number: int) -> Attachment:

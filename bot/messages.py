@@ -14,8 +14,8 @@ from bot import games, images, narrate
 from bot.commands import LANGUAGES, format_duration
 from bot.games import Game
 from bot.outbound import Attachment, Button, Outbound
-from bot.table import Seat, Table
-from bot.texts import Texts
+from bot.table import PLAYING, Seat, Table
+from bot.texts import Texts, shown
 
 #: Timeouts offered as buttons in the options message.
 TIMEOUT_PRESETS = (0, 3600, 86400)
@@ -46,13 +46,29 @@ class Scene:
             return self.texts("seat.taken_over", name=seat.name)
         return seat.name
 
-    def names(self) -> list[str]:
-        return [self.name(s) for s in self.table.seats]
+    @property
+    def players(self) -> list[Seat]:
+        """The seats of the running or last game: the lobby's seats may change after the
+        end while the last game keeps its players' names for its whole life."""
+        t = self.table
+        return t.seats if t.status == PLAYING or not t.players else t.players
+
+    def names(self, game: Game | None = None) -> list[str]:
+        """The game's players' names in seat order (one per seat of ``game`` if given)."""
+        names = [self.name(s) for s in self.players]
+        if game is not None and len(names) != game.players:
+            # A table stored before games kept their players: name the missing seats.
+            names = names[: game.players]
+            names += [
+                self.texts("seat.unknown", number=k + 1) for k in range(len(names), game.players)
+            ]
+        return names
 
     def chat_message(self, lines: Sequence[str], kind: str = "info", **kw: object) -> Outbound:
         return Outbound(self.chat, "\n".join(lines), kind, **kw)  # type: ignore[arg-type]
 
     def game_name(self, players: int | None = None) -> str:
+        """The game the lobby's options make for ``players`` (default: those seated)."""
         opts = self.table.options
         n = len(self.table.seats) if players is None else players
         if opts.game == "spezial":
@@ -63,9 +79,16 @@ class Scene:
             return self.texts("game.solo")
         return self.texts("game.genial")
 
+    def game_title(self, game: Game) -> str:
+        """The name of a game itself (the options may have changed since it began)."""
+        return self.texts(f"game.{games.mode(game).replace('standard', 'genial')}")
+
 
 def error(chat: str, texts: Texts, key: str, params: dict[str, object]) -> Outbound:
-    return Outbound(chat, texts(key, **params), "error")
+    """An error answer. Every text placeholder may hold user input: it is quoted short and
+    without control, format or bidi characters (the one place errors echo input)."""
+    safe = {k: shown(v) if isinstance(v, str) else v for k, v in params.items()}
+    return Outbound(chat, texts(key, **safe), "error")
 
 
 # --- lobby and options ------------------------------------------------------------------
@@ -74,7 +97,10 @@ def error(chat: str, texts: Texts, key: str, params: dict[str, object]) -> Outbo
 def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
     """Who sits at the table, the options in one line, and buttons to join and start."""
     t, tx = scene.table, scene.texts
-    lines = [*news, tx("lobby.title", table=scene.title, game=scene.game_name())]
+    solo_next = len(t.seats) == 1 and t.options.game == "genial" and not t.options.team
+    # One seated player: the solo game is what /start would begin, not a choice made.
+    game = tx("game.genial") if solo_next else scene.game_name()
+    lines = [*news, tx("lobby.title", table=scene.title, game=game)]
     if not t.seats:
         lines.append(tx("lobby.empty"))
     for number, seat in enumerate(t.seats, 1):
@@ -82,6 +108,8 @@ def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
             lines.append(tx("lobby.seat_computer", number=number, name=seat.name, level=seat.level))
         else:
             lines.append(tx("lobby.seat", number=number, name=seat.name))
+    if solo_next:
+        lines.append(tx("lobby.solo_next"))
     lines.append(options_summary(scene))
     lines.append(tx("lobby.how"))
     buttons = (
@@ -197,19 +225,30 @@ def prompt(
     return lines, tuple(buttons), mentions
 
 
-def board_attachment(scene: Scene, game: Game) -> Attachment | None:
+def board_attachment(scene: Scene, game: Game, highlight: Sequence[str] = ()) -> Attachment | None:
+    """The board image; ``highlight``: labels of cells placed on since the last person's
+    turn (besides the engine's last placement)."""
     if not scene.pictures:
         return None
-    return images.board(game.view(None), scene.names(), game.version)
+    cells = [game.area.parse_label(label) for label in highlight]
+    return images.board(game.view(None), scene.names(game), game.version, cells)
 
 
-def turn(scene: Scene, game: Game, lines: Sequence[str], again: bool = False) -> Outbound:
-    """The one chat message of a turn: what happened, the board, who is to act."""
-    more, buttons, mentions = prompt(scene, game, again) if not game.over else ([], (), ())
+def turn(
+    scene: Scene,
+    game: Game,
+    lines: Sequence[str],
+    again: bool = False,
+    highlight: Sequence[str] = (),
+) -> Outbound:
+    """The one chat message of a turn: what happened, the board, who is to act (only while
+    the game runs at the table: a finished or aborted game prompts nobody)."""
+    live = scene.table.status == PLAYING and not game.over
+    more, buttons, mentions = prompt(scene, game, again) if live else ([], (), ())
     return scene.chat_message(
         [*lines, *more],
         "turn",
-        attachment=board_attachment(scene, game),
+        attachment=board_attachment(scene, game, highlight),
         buttons=buttons,
         mentions=mentions,
     )
@@ -217,8 +256,8 @@ def turn(scene: Scene, game: Game, lines: Sequence[str], again: bool = False) ->
 
 def result(scene: Scene, game: Game, reason: str | None) -> Outbound:
     """The end: why it ended, the places with the scores, and the result image."""
-    tx, names = scene.texts, scene.names()
-    lines = [tx("result.title", game=scene.game_name(game.players))]
+    tx, names = scene.texts, scene.names(game)
+    lines = [tx("result.title", game=scene.game_title(game))]
     if reason:
         lines.append(narrate.end_reason(reason, game, names, tx))
     lines += narrate.ranking_lines(game, names, tx)
@@ -227,9 +266,12 @@ def result(scene: Scene, game: Game, reason: str | None) -> Outbound:
     return scene.chat_message(lines, "result", attachment=attachment)
 
 
-def rack(scene: Scene, game: Game, seat_no: int, lines: Sequence[str] = ()) -> Outbound | None:
+def rack(
+    scene: Scene, game: Game, seat_no: int, lines: Sequence[str] = (), start: bool = False
+) -> Outbound | None:
     """A player's own tiles, privately: text (``1 RG  2 BB``) and image, with the swap
-    buttons when the swap is theirs to decide. ``None`` for a computer player."""
+    buttons when the swap is theirs to decide. ``None`` for a computer player. ``start``:
+    sent at the start of the game (to a player who does not begin, it says who does)."""
     seat = scene.table.seats[seat_no]
     if seat.user is None:
         return None
@@ -241,18 +283,18 @@ def rack(scene: Scene, game: Game, seat_no: int, lines: Sequence[str] = ()) -> O
         view = game.view(seat_no)
         text.append(tx("rack.spezial", table=scene.title, count=view.tiles_left[seat_no]))
         if scene.pictures:
-            attachment = images.rack(view, scene.names(), game.version)
+            attachment = images.rack(view, scene.names(game), game.version)
     else:
         view = game.view(seat_no)
         assert view.rack is not None
         text.append(tx("rack.tiles", table=scene.title, rack=games.rack_text(view.rack)))
         if scene.pictures and view.rack:
-            attachment = images.rack(view, scene.names(), game.version)
+            attachment = images.rack(view, scene.names(game), game.version)
         if game.over:
             pass
         elif game.to_move != seat_no:
             name = scene.name(scene.table.seats[game.to_move])
-            text.append(tx("rack.waiting", name=name))
+            text.append(tx("rack.starts" if start else "rack.waiting", name=name))
         elif game.awaiting == "swap":
             text.append(tx("rack.swap"))
             buttons = (scene.button("button.swap", "/swap"), scene.button("button.keep", "/keep"))
@@ -265,8 +307,8 @@ def rack(scene: Scene, game: Game, seat_no: int, lines: Sequence[str] = ()) -> O
 
 def scores(scene: Scene, game: Game) -> Outbound:
     tx = scene.texts
-    lines = [tx("score.title", game=scene.game_name(game.players), count=len(game.moves))]
-    lines += narrate.scores_lines(game, scene.names(), tx)
+    lines = [tx("score.title", game=scene.game_title(game), count=len(game.moves))]
+    lines += narrate.scores_lines(game, scene.names(game), tx)
     return scene.chat_message(lines)
 
 

@@ -28,14 +28,24 @@ from engine.events import (
 from engine.tiles import Colour
 
 
-def points_text(texts: Texts, gained: dict[Colour, int], asked: dict[Colour, int]) -> str:
-    """``+3 red, +1 blue`` (a colour that hit the cap says how much it scored in all)."""
+def points_text(
+    texts: Texts,
+    gained: dict[Colour, int],
+    asked: dict[Colour, int],
+    totals: dict[Colour, int] | None = None,
+) -> str:
+    """``+3 red, +1 blue``; a colour that hit the top of its track reads ``purple 18 (+4,
+    capped)`` with ``totals`` (the side's scores afterwards) given."""
     parts = []
     for colour, points in asked.items():
         got = gained.get(colour, 0)
         name = texts.colour(colour.value)
         if got == points:
             parts.append(texts("turn.points", points=got, colour=name))
+        elif totals is not None and colour in totals:
+            parts.append(
+                texts("turn.points_capped_short", points=got, colour=name, total=totals[colour])
+            )
         else:
             parts.append(texts("turn.points_capped", points=got, colour=name, made=points))
     return ", ".join(parts) if parts else texts("turn.no_points")
@@ -59,6 +69,7 @@ def narrate(events: Sequence[Event], game: Game, names: Sequence[str], texts: Te
     head: str | None = None
     gained: dict[Colour, int] = {}
     made: dict[Colour, int] = {}
+    totals: dict[Colour, int] = {}
     notes: list[str] = []
 
     towers = 0
@@ -66,7 +77,7 @@ def narrate(events: Sequence[Event], game: Game, names: Sequence[str], texts: Te
     def flush() -> None:
         nonlocal head, towers
         if head is not None:
-            lines.append(f"{head} {points_text(texts, gained, made)}.")
+            lines.append(f"{head} {points_text(texts, gained, made, totals)}.")
         if towers:
             lines.append(texts("turn.towers", count=towers))
         lines.extend(notes)
@@ -74,6 +85,7 @@ def narrate(events: Sequence[Event], game: Game, names: Sequence[str], texts: Te
         head = None
         gained.clear()
         made.clear()
+        totals.clear()
         notes.clear()
 
     for ev in events:
@@ -85,6 +97,7 @@ def narrate(events: Sequence[Event], game: Game, names: Sequence[str], texts: Te
         elif isinstance(ev, Scored):
             gained.update(ev.gained)
             made.update(ev.points)
+            totals.update(ev.totals)
         elif isinstance(ev, BonusEarned):
             notes.append(texts("turn.genial", colour=texts.colour(ev.colour.value), mark=ev.mark))
         elif isinstance(ev, BonusLost):

@@ -14,6 +14,7 @@ move is applied only if the table has not changed since.
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -43,7 +44,7 @@ from bot.commands import (
     ShowOptions,
     Start,
     Swap,
-    format_duration,
+    format_left,
     parse_command,
 )
 from bot.config import Settings
@@ -51,11 +52,11 @@ from bot.games import Game
 from bot.looks import RackTile, SeatLook
 from bot.messages import Scene
 from bot.outbound import Chat, Outbound, User
-from bot.store import StaleTable, Store
+from bot.store import DamagedTable, StaleTable, Store, StoreBusy
 from bot.table import CLOSED, LOBBY, MAX_SEATS, PLAYING, Options, Seat, Table
-from bot.texts import Texts
+from bot.texts import NAME_LIMIT, Texts, shown
 from engine.errors import EngineError
-from engine.events import BonusEarned, Event, GameEnded, TurnStarted
+from engine.events import BonusEarned, Event, GameEnded, Placed, SpezialPlaced, TurnStarted
 
 #: Computer turns ``due`` plays in one call at most (a table of four computer players
 #: finishes its whole game in one call; this only guards against a loop).
@@ -63,6 +64,21 @@ MAX_STEPS = 10_000
 HINTS = 3
 #: Games kept rebuilt in memory, most recently used; others are rebuilt from their record.
 CACHED_GAMES = 512
+#: Longest text of moves told together (a person's move and the computer moves after it);
+#: beyond it the text so far goes out first, so one message never becomes a wall.
+PENDING_CHARS = 600
+#: A seat number or a mention's id: ASCII digits only, and short (``²`` passes isdigit()
+#: but not int(); 5,000 digits would pass both slowly and mean no seat).
+_SEAT_NUMBER = re.compile(r"[0-9]{1,3}")
+_MENTION = re.compile(r"<@!?([^<>\s]{1,64})>|@(\S{1,64})")
+#: Seconds between two looks at a table whose due work failed (a damaged record).
+STUCK_RETRY = 60.0
+#: Seconds until the clock looks again when the store was locked past its busy timeout.
+BUSY_RETRY = 1.0
+#: What rebuilding a damaged record may raise besides the engine's own errors.
+_DAMAGE = (EngineError, ValueError, TypeError, KeyError, AttributeError, RecursionError)
+#: Lobby commands whose old buttons, pressed after the start, say the game has begun.
+_LOBBY_BUTTONS = (Join, AddBot, Start, SetOption)
 
 
 class Reject(Exception):
@@ -144,6 +160,8 @@ class Service:
         self._lock = threading.RLock()
         # Rebuilt games by chat, with the table version they belong to (least recent first).
         self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        # Tables whose due work failed (a damaged row), with when to look at them again.
+        self._stuck: dict[str, float] = {}
 
     # --- the two entry points -------------------------------------------------------
 
@@ -158,43 +176,97 @@ class Service:
         """
         if isinstance(chat, str):
             chat = Chat(chat)
-        with self._lock:
+        # Names and titles come from the platform: shown short and without bidi tricks.
+        chat = Chat(chat.id, shown(chat.title, NAME_LIMIT))
+        user = User(user.id, shown(user.name, NAME_LIMIT) or user.id[:NAME_LIMIT])
+        try:
+            with self._lock:
+                return self._handle(chat, user, command, admin)
+        except StoreBusy:
+            texts = Texts(self.settings.language)
+            return [messages.error(chat.id, texts, "error.busy", {})]
+
+    def _handle(
+        self, chat: Chat, user: User, command: str | Command, admin: bool
+    ) -> list[Outbound]:
+        try:
             table = self.store.load(chat.id)
-            texts = Texts(table.options.lang if table else self.settings.language)
-            if isinstance(command, Command):
-                cmd = command
-            else:
-                try:
-                    cmd = parse_command(command)
-                except CommandError as exc:
-                    key = exc.key
-                    if key == "usage.play" and _plays_spezial(table):
-                        key = "usage.play_spezial"  # no tile to name: just two cells
-                    return [messages.error(chat.id, texts, key, dict(exc.params))]
-            loaded = table.version if table else None
-            if cmd.changes and cmd.version is not None and cmd.version != loaded:
-                return [messages.error(chat.id, texts, "error.stale", {})]
-            if table is None:
-                table = Table(
-                    chat=chat.id,
-                    title=chat.title,
-                    options=Options(lang=self.settings.language, timeout=self.settings.timeout),
-                )
-            elif chat.title:
-                table.title = chat.title
-            if cmd.changes:
-                table.version += 1
-            ctx = _Context(chat, user, admin, table, texts, self.clock(), self.pictures, loaded)
+        except DamagedTable as exc:
+            return self._damaged(chat, user, command, exc)
+        texts = Texts(table.options.lang if table else self.settings.language)
+        if isinstance(command, Command):
+            cmd = command
+        else:
             try:
-                self._dispatch(ctx, cmd)
-            except Reject as exc:
-                # Rejected before anything changed: the game is still the loaded position.
-                self._keep(ctx, loaded)
-                return [messages.error(chat.id, ctx.texts, exc.key, exc.params)]
-            if cmd.changes and not self._save(ctx):
-                return [messages.error(chat.id, ctx.texts, "error.busy", {})]
-            self._keep(ctx, table.version)
+                cmd = parse_command(command)
+            except CommandError as exc:
+                key = exc.key
+                if key == "usage.play" and _plays_spezial(table):
+                    key = "usage.play_spezial"  # no tile to name: just two cells
+                return [messages.error(chat.id, texts, key, dict(exc.params))]
+        loaded = table.version if table else None
+        if cmd.changes and cmd.version is not None and cmd.version != loaded:
+            started = table is not None and table.status == PLAYING
+            key = (
+                "error.already_started"
+                if started and isinstance(cmd, _LOBBY_BUTTONS)
+                else "error.stale"
+            )
+            return [messages.error(chat.id, texts, key, {})]
+        if table is None:
+            table = Table(
+                chat=chat.id,
+                title=chat.title,
+                options=Options(lang=self.settings.language, timeout=self.settings.timeout),
+            )
+        elif chat.title:
+            table.title = chat.title
+        if cmd.changes:
+            table.version += 1
+        ctx = _Context(chat, user, admin, table, texts, self.clock(), self.pictures, loaded)
+        try:
+            self._dispatch(ctx, cmd)
+        except Reject as exc:
+            # Rejected before anything changed: the game is still the loaded position.
+            self._keep(ctx, loaded)
+            return [messages.error(chat.id, ctx.texts, exc.key, exc.params)]
+        if cmd.changes and not self._save(ctx):
+            return [messages.error(chat.id, ctx.texts, "error.busy", {})]
+        self._keep(ctx, table.version)
+        return ctx.out
+
+    def _damaged(
+        self, chat: Chat, user: User, command: str | Command, exc: DamagedTable
+    ) -> list[Outbound]:
+        """A table whose stored row cannot be read: every command says so, ``/abort``
+        closes it (a fresh closed table over the damaged row), help and rules still work."""
+        texts = Texts(self.settings.language)
+        try:
+            cmd = command if isinstance(command, Command) else parse_command(command)
+        except CommandError as err:
+            return [messages.error(chat.id, texts, err.key, dict(err.params))]
+        if isinstance(cmd, Help | Rules):
+            table = Table(chat=chat.id, options=Options(lang=texts.lang))
+            ctx = _Context(chat, user, False, table, texts, self.clock(), self.pictures, None)
+            self._dispatch(ctx, cmd)
             return ctx.out
+        if not isinstance(cmd, Abort):
+            return [messages.error(chat.id, texts, "error.invalid_record", {"text": exc.detail})]
+        closed = Table(
+            chat=chat.id,
+            title=chat.title,
+            version=exc.version + 1,
+            status=CLOSED,
+            options=Options(lang=texts.lang, timeout=self.settings.timeout),
+        )
+        try:
+            self.store.save(closed, exc.version)
+        except StaleTable:
+            return [messages.error(chat.id, texts, "error.busy", {})]
+        self._games.pop(chat.id, None)
+        self._stuck.pop(chat.id, None)
+        scene = Scene(closed, texts, self.pictures)
+        return [scene.chat_message([texts("lobby.closed", name=user.name)])]
 
     def due(self, now: float | None = None, *, chat: str | None = None) -> list[Outbound]:
         """Do everything due at ``now`` (default: the clock): computer players' turns, one
@@ -202,16 +274,21 @@ class Service:
         players whose time ran out. ``chat`` limits this to one table."""
         now = self.clock() if now is None else now
         out: list[Outbound] = []
-        for _ in range(MAX_STEPS):
-            chats = [c for c in self.store.due(now) if chat is None or c == chat]
-            progressed = False
-            for c in chats:
-                step = self._due_step(c, now)
-                if step is not None:
-                    out += step
-                    progressed = True
-            if not progressed:
-                break
+        try:
+            for _ in range(MAX_STEPS):
+                chats = [c for c in self.store.due(now) if chat is None or c == chat]
+                progressed = False
+                for c in chats:
+                    if self._stuck.get(c, 0.0) > now:
+                        continue
+                    step = self._due_step(c, now)
+                    if step is not None:
+                        out += step
+                        progressed = True
+                if not progressed:
+                    break
+        except StoreBusy:
+            pass  # the clock comes back: what is due stays due
         return out
 
     # --- for adapters: read-only looks at a table -------------------------------------
@@ -219,38 +296,65 @@ class Service:
     def table(self, chat: str) -> Table | None:
         """The stored table of a chat (a copy: changing it changes nothing)."""
         with self._lock:
-            return self.store.load(chat)
+            try:
+                return self.store.load(chat)
+            except DamagedTable:
+                return None
 
     def playing_tables(self, user: str) -> list[str]:
         """The chats whose running games ``user`` has a seat in, for adapters that take a
         player's moves from their private chat with the bot."""
         with self._lock:
-            tables = (self.store.load(c) for c in self.store.chats())
-            return [
-                t.chat
-                for t in tables
-                if t is not None and t.status == PLAYING and t.seat_of(user) is not None
-            ]
+            found = []
+            for c in self.store.chats():
+                try:
+                    t = self.store.load(c)
+                except DamagedTable:
+                    continue
+                if t is not None and t.status == PLAYING and t.seat_of(user) is not None:
+                    found.append(t.chat)
+            return found
 
     def seat_view(self, chat: str, user: str) -> Any | None:
         """What ``user`` may know of the game at ``chat`` (their own rack included), for an
         adapter's autocomplete; ``None`` if no game runs there or the user has no seat."""
         with self._lock:
+            game = self._seat_game(chat, user)
+            return None if game is None else game[0].view(game[1])
+
+    def _seat_game(self, chat: str, user: str) -> tuple[Game, int] | None:
+        try:
             t = self.store.load(chat)
-            if t is None or t.status != PLAYING:
-                return None
-            seat = t.seat_of(user)
-            if seat is None:
-                return None
-            ctx = self._clock_context(t, self.clock())
+        except DamagedTable:
+            return None
+        if t is None or t.status != PLAYING:
+            return None
+        seat = t.seat_of(user)
+        if seat is None:
+            return None
+        ctx = self._clock_context(t, self.clock())
+        try:
             game = self._game(ctx)
-            self._keep(ctx, t.version)
-            return game.view(seat)
+        except Reject:
+            return None
+        self._keep(ctx, t.version)
+        return game, seat
 
     def next_due(self) -> float | None:
         """When :meth:`due` next has something to do (``None``: nothing is waiting), so an
         adapter's clock can sleep until then."""
-        return self.store.next_due()
+        try:
+            when = self.store.next_due()
+            if when is None or not self._stuck:
+                return when
+            now = self.clock()
+            due = self.store.due(now) if when <= now else []
+        except StoreBusy:
+            return self.clock() + BUSY_RETRY  # the store is locked: look again soon
+        if due and all(self._stuck.get(c, 0.0) > now for c in due):
+            # Only damaged tables are due: look again when the first may be retried.
+            return min(self._stuck[c] for c in due)
+        return when
 
     # --- for adapters: what they must remember across restarts --------------------------
 
@@ -276,9 +380,13 @@ class Service:
     def seat_look(self, chat: str, user: str) -> SeatLook | None:
         """:meth:`seat_view` in plain values for adapters (their rack, their turn, the cells
         a tile fits on); ``None`` if no game runs at ``chat`` or the user has no seat."""
-        view = self.seat_view(chat, user)
-        if view is None:
-            return None
+        with self._lock:
+            found = self._seat_game(chat, user)
+            if found is None:
+                return None
+            game, seat = found
+            view = game.view(seat)
+            cells = games.placement_cells(game, seat)
         spezial = hasattr(view, "towers")
         rack = tuple(getattr(view, "rack", None) or ())
         return SeatLook(
@@ -289,7 +397,7 @@ class Service:
                 for slot, t in enumerate(rack, 1)
             ),
             rack_text=games.rack_text(rack),
-            cells=games.placement_cells(view),
+            cells=cells,
         )
 
     # --- plumbing -------------------------------------------------------------------
@@ -311,7 +419,11 @@ class Service:
                 ctx.game = cached[1]
             else:
                 assert ctx.table.record is not None
-                ctx.game = games.rebuild(ctx.table.record)
+                try:
+                    ctx.game = games.rebuild(ctx.table.record)
+                except _DAMAGE as exc:
+                    # A record that no longer replays: this table says so, others run.
+                    raise Reject("error.invalid_record", text=_damage_text(exc)) from None
         return ctx.game
 
     def _keep(self, ctx: _Context, version: int | None) -> None:
@@ -338,7 +450,13 @@ class Service:
     def _need_manager(self, ctx: _Context) -> None:
         t = ctx.table
         assert ctx.user is not None
-        if ctx.admin or t.host is None or t.host == ctx.user.id:
+        if ctx.admin:
+            return
+        if t.status == PLAYING and t.host is None:
+            # Every person has left a running game (the host role went to nobody): not
+            # anyone passing by may end it.
+            raise Reject("error.admins_only")
+        if t.host is None or t.host == ctx.user.id:
             return
         raise Reject("error.not_allowed", host=t.host_name)
 
@@ -418,6 +536,7 @@ class Service:
             ctx.out.append(messages.lobby(ctx.scene, [news]))
             return
         t.seats[seat_no] = Seat(name=seat.name, level=self.settings.level, left=True)
+        t.players = list(t.seats)
         t.pass_host()
         game = self._game(ctx)
         lines = [news, ctx.texts("turn.taken_over", name=seat.name)]
@@ -429,9 +548,7 @@ class Service:
     def _on_kick(self, ctx: _Context, cmd: Kick) -> None:
         t = self._need_table(ctx)
         self._need_manager(ctx)
-        seat_no = self._find_seat(t, cmd.target)
-        if seat_no is None:
-            raise Reject("error.kick_who", target=cmd.target)
+        seat_no = self._find_seat(ctx, cmd.target)
         seat = t.seats[seat_no]
         assert ctx.user is not None
         if t.status == PLAYING and seat.computer:
@@ -439,26 +556,47 @@ class Service:
         self._vacate(ctx, seat_no, ctx.texts("lobby.kicked", name=seat.name, by=ctx.user.name))
 
     @staticmethod
-    def _find_seat(t: Table, target: str) -> int | None:
-        """A seat by number (``2``), user id or mention (``<@123>``, ``@ada``), or name."""
-        key = target.strip().strip("<>").lstrip("@!").strip()
-        if key.isdigit() and 1 <= int(key) <= len(t.seats):
-            return int(key) - 1
+    def _find_seat(ctx: _Context, target: str) -> int:
+        """A seat by number (``2``), mention (``<@123>``, ``@ada``) or user id, or name.
+
+        Raises:
+            Reject: ``error.kick_who`` for no such seat, ``error.kick_ambiguous`` naming
+                the seats a shared name could mean.
+        """
+        t = ctx.table
+        key = target.strip()
+        if _SEAT_NUMBER.fullmatch(key):
+            number = int(key)
+            if 1 <= number <= len(t.seats):
+                return number - 1
+            raise Reject("error.kick_who", target=target)
+        m = _MENTION.fullmatch(key)
+        ids = [key] if m is None else [g for g in m.groups() if g]
         for i, s in enumerate(t.seats):
-            if s.user is not None and s.user == key:
+            if s.user is not None and s.user in ids:
                 return i
+        if m is not None and m.group(2):
+            key = m.group(2)  # "@Ann": the name after the at sign
         folded = key.casefold()
         matches = [i for i, s in enumerate(t.seats) if s.name.casefold() == folded]
         if not matches:
             matches = [i for i, s in enumerate(t.seats) if s.name.casefold().startswith(folded)]
-        return matches[0] if len(matches) == 1 else None
+        if len(matches) == 1:
+            return matches[0]
+        if not matches or not folded:
+            raise Reject("error.kick_who", target=target)
+        seats = ", ".join(f"{i + 1}. {ctx.scene.name(t.seats[i])}" for i in matches)
+        raise Reject("error.kick_ambiguous", target=target, seats=seats, number=matches[0] + 1)
 
     def _on_abort(self, ctx: _Context, cmd: Abort) -> None:
         t = self._need_table(ctx)
         self._need_manager(ctx)
         assert ctx.user is not None
+        if t.status == PLAYING:
+            t.players = list(t.seats)  # the aborted game keeps its players' names
         t.status = CLOSED
         t.seats = []
+        t.pending, t.pending_cells = [], []
         t.host, t.host_name = None, ""
         t.due_at = t.turn_started = None
         ctx.game = None
@@ -520,14 +658,16 @@ class Service:
         game = ctx.game = games.new_game(o.game, n, o.team, t.seed)
         t.record = game.record(with_bag=True)
         t.status = PLAYING
+        t.players = list(t.seats)
+        t.pending, t.pending_cells = [], []
         scene = ctx.scene
         names = ", ".join(f"{i}. {name}" for i, name in enumerate(scene.names(), 1))
-        intro = [ctx.texts("start.text", game=scene.game_name(), players=names)]
+        intro = [ctx.texts("start.text", game=scene.game_title(game), players=names)]
         self._schedule(t, game, ctx.now, new_turn=True)
         ctx.out.append(messages.turn(scene, game, intro))
         if not games.is_spezial(game):  # Genial Spezial has no hidden tiles to send
             for seat_no in range(n):
-                rack = messages.rack(scene, game, seat_no)
+                rack = messages.rack(scene, game, seat_no, start=True)
                 if rack is not None:
                     ctx.out.append(rack)
 
@@ -543,7 +683,7 @@ class Service:
     def _move(self, ctx: _Context, text: str) -> None:
         game = self._playing(ctx)
         seat = self._my_seat(ctx)
-        names = ctx.scene.names()
+        names = ctx.scene.names(game)
         if game.to_move != seat:
             raise Reject("error.not_your_turn", name=names[game.to_move], text=text)
         if text in ("swap", "keep") and (games.is_spezial(game) or game.awaiting != "swap"):
@@ -560,7 +700,7 @@ class Service:
             key += "_spezial"
         if not ctx.texts.has(key):
             key = "error.unknown_reason"
-        name = ctx.scene.names()[game.to_move] if not game.over else ""
+        name = ctx.scene.names(game)[game.to_move] if not game.over else ""
         return Reject(key, text=exc.text, reason=exc.reason, name=name)
 
     def _after_moves(
@@ -572,15 +712,27 @@ class Service:
         intro: list[str] | None = None,
     ) -> None:
         """Record the moves, schedule what comes next, and tell the chat (and the next
-        player, privately)."""
+        player, privately).
+
+        One public message per person's turn: while computer players follow, what happened
+        is kept with the table (``pending``) and told together, with one board marking
+        every placement, once a person is to act or the game ends."""
         t = ctx.table
         assert t.record is not None
         t.record["moves"] = list(game.moves)
         scene = ctx.scene
-        lines = [*(intro or []), *narrate.narrate(events, game, scene.names(), ctx.texts)]
+        lines = [*(intro or []), *narrate.narrate(events, game, scene.names(game), ctx.texts)]
+        if t.pending and _chars(t.pending) + _chars(lines) > PENDING_CHARS:
+            # Rare (a run of bonus placements): what was told so far goes out on its own,
+            # so no message becomes a wall; the one board still marks every placement.
+            ctx.out.append(scene.chat_message(t.pending, "turn"))
+            t.pending = []
+        t.pending = [*t.pending, *lines]
+        t.pending_cells = [*t.pending_cells, *_placed_cells(game, events)]
         if game.over:
             reason = next((e.reason for e in events if isinstance(e, GameEnded)), None)
-            ctx.out.append(messages.turn(scene, game, lines))
+            ctx.out.append(self._told(ctx, game))
+            t.players = list(t.seats)
             ctx.out.append(messages.result(scene, game, reason))
             t.status = LOBBY
             t.seats = [s for s in t.seats if not s.left]
@@ -590,10 +742,20 @@ class Service:
         new_turn = any(isinstance(e, TurnStarted) for e in events)
         again = not new_turn and any(isinstance(e, BonusEarned) for e in events)
         self._schedule(t, game, ctx.now, new_turn=new_turn)
-        ctx.out.append(messages.turn(scene, game, lines, again=again))
+        if t.seats[game.to_move].computer and any(not s.computer for s in t.seats):
+            return  # told with the computer moves that follow
+        ctx.out.append(self._told(ctx, game, again))
         rack = None if games.is_spezial(game) else messages.rack(scene, game, game.to_move)
         if rack is not None:
             ctx.out.append(rack)
+
+    @staticmethod
+    def _told(ctx: _Context, game: Game, again: bool = False) -> Outbound:
+        """The turn message of everything pending; the table has nothing pending after."""
+        t = ctx.table
+        out = messages.turn(ctx.scene, game, t.pending, again=again, highlight=t.pending_cells)
+        t.pending, t.pending_cells = [], []
+        return out
 
     def _schedule(self, t: Table, game: Game, now: float, new_turn: bool) -> None:
         """Store when ``due`` must act next: at once for a computer player, at half time
@@ -627,9 +789,7 @@ class Service:
 
     def _on_board(self, ctx: _Context, cmd: Board) -> None:
         game = self._shown_game(ctx)
-        title = ctx.texts(
-            "board.title", game=ctx.scene.game_name(game.players), count=len(game.moves)
-        )
+        title = ctx.texts("board.title", game=ctx.scene.game_title(game), count=len(game.moves))
         ctx.out.append(messages.turn(ctx.scene, game, [title]))
 
     def _on_score(self, ctx: _Context, cmd: Score) -> None:
@@ -685,14 +845,24 @@ class Service:
         """One thing due at a table: a reminder, or one computer turn. ``None`` if nothing
         could be done (the table changed while a computer player was thinking)."""
         with self._lock:
-            t = self.store.load(chat)
+            try:
+                t = self.store.load(chat)
+            except DamagedTable:
+                self._stuck[chat] = now + STUCK_RETRY
+                return None
             if t is None or t.due_at is None or t.due_at > now:
                 return None
             ctx = self._clock_context(t, now)
             if t.status != PLAYING:
                 t.due_at = None
                 return self._finish_due(ctx)
-            game = self._game(ctx)
+            try:
+                game = self._game(ctx)
+            except Reject:
+                # A record that no longer replays: nothing is due there any more; /abort
+                # closes the table, and every other table runs on.
+                t.due_at = None
+                return self._finish_due(ctx)
             seat_no = game.to_move
             seat = t.seats[seat_no]
             timed_out = False
@@ -714,7 +884,10 @@ class Service:
             loaded = t.version
         moves = self._think(snapshot, seat_no, level, t.seed)
         with self._lock:
-            t = self.store.load(chat)
+            try:
+                t = self.store.load(chat)
+            except DamagedTable:
+                return None
             if t is None or t.version != loaded:
                 return None
             ctx = self._clock_context(t, now)
@@ -742,13 +915,9 @@ class Service:
         return ctx.out
 
     def _reminder(self, ctx: _Context, seat: Seat, left: float) -> Outbound:
-        # Rounded down to whole minutes: "1h 59m 59s left" reads as 119m.
-        minutes = max(1, int(left) // 60)
+        # The time left as it is (two units, rounded down): "1m" with 1 s left misleads.
         text = ctx.texts(
-            "turn.reminder",
-            name=seat.name,
-            table=ctx.scene.title,
-            left=format_duration(minutes * 60),
+            "turn.reminder", name=seat.name, table=ctx.scene.title, left=format_left(left)
         )
         mentions = (seat.user,) if seat.user else ()
         return Outbound(ctx.table.chat, text, "reminder", mentions=mentions)
@@ -761,9 +930,33 @@ class Service:
         assert not game.over and game.to_move == seat
         while not game.over and game.to_move == seat:
             move = players.choose(game.view(seat), level, _ai_seed(seed, game.version))
-            game.play(move, seat)
+            events = game.play(move, seat)
             moves.append(move)
+            # One turn only: in the solo game the same seat is to move again, and a
+            # timeout there must not play the rest of the game at once.
+            if any(isinstance(e, TurnStarted) for e in events):
+                break
         return moves
+
+
+def _chars(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def _placed_cells(game: Game, events: list[Event]) -> list[str]:
+    """The labels of the cells the events' placements covered, for the board's marks."""
+    cells = []
+    for ev in events:
+        if isinstance(ev, Placed | SpezialPlaced):
+            cells += [game.area.label(ev.placement.cell1), game.area.label(ev.placement.cell2)]
+    return cells
+
+
+def _damage_text(exc: BaseException) -> str:
+    """What is wrong with a damaged record, in a few words (no stored text echoed whole)."""
+    if isinstance(exc, EngineError):
+        return shown(f"{exc.reason}: {exc.detail}" if exc.detail else exc.reason)
+    return type(exc).__name__
 
 
 _HANDLERS: dict[type[Command], Callable[[Service, _Context, Any], None]] = {

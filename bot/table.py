@@ -70,6 +70,14 @@ class Table:
     reminded: bool = False
     due_at: float | None = None
     bots_added: int = 0
+    #: The seats of the running or last game, as they were at its end: the lobby's
+    #: ``seats`` change after an end or an abort while the last game's names must not.
+    players: list[Seat] = field(default_factory=list)
+    #: What happened since the last person's move while computer players follow, told
+    #: together in one message once a person is to act (or the game ends).
+    pending: list[str] = field(default_factory=list)
+    #: The labels of the cells those moves covered, to mark on one board.
+    pending_cells: list[str] = field(default_factory=list)
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -93,5 +101,6 @@ class Table:
     def from_dict(cls, data: dict[str, Any]) -> Table:
         data = dict(data)
         data["seats"] = [Seat(**s) for s in data.get("seats", [])]
+        data["players"] = [Seat(**s) for s in data.get("players", [])]
         data["options"] = Options(**data.get("options", {}))
         return cls(**data)

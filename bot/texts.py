@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import string
 import tomllib
+import unicodedata
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -34,6 +35,29 @@ DEFAULT_LANGUAGE = "en"
 PLURAL_CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
 # The placeholder whose number chooses the plural form.
 COUNT = "count"
+#: Characters of user input quoted back at most (an error names the bad part, briefly).
+QUOTE_LIMIT = 40
+#: Longest display name or chat title shown.
+NAME_LIMIT = 48
+#: Unicode categories never echoed: controls (Cc) and format characters (Cf, which hold
+#: the bidi overrides and isolates that would reverse the rest of the line), line and
+#: paragraph separators, and unassigned or private-use code points.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """User input made safe to echo: hidden characters dropped, runs of white space made
+    one space, and cut to ``limit`` characters with an ellipsis. Every echo of input goes
+    through here (error texts, display names, chat titles)."""
+    cleaned = "".join(
+        " " if ch.isspace() else ch
+        for ch in text[: limit * 4]  # never scan a huge input whole
+        if unicodedata.category(ch) not in _HIDDEN or ch.isspace()
+    )
+    cleaned = " ".join(cleaned.split())
+    if len(cleaned) > limit or len(text) > limit * 4:
+        cleaned = cleaned[: limit - 1].rstrip() + "…"
+    return cleaned
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:

@@ -93,7 +93,16 @@ def at_move(number: int) -> Iterator[None]:
         raise
 
 
+#: Longest error line: a hostile record's 100 MB move is named, not echoed.
+ERROR_LINE_LIMIT = 200
+
+
 def error_line(exc: EngineError) -> str:
-    """``move 7: occupied: 'RG F7 F8'`` or ``record: invalid_record: ...``."""
+    """``move 7: occupied: 'RG F7 F8'`` or ``record: invalid_record: ...``, one line of
+    at most :data:`ERROR_LINE_LIMIT` characters."""
     where = "record" if exc.move_number is None else f"move {exc.move_number + 1}"
-    return f"{where}: {exc}"
+    text = exc.text if len(exc.text) <= 60 else exc.text[:57] + "..."
+    parts = [exc.reason, *([repr(text)] if exc.text else []), *([exc.detail] if exc.detail else [])]
+    line = f"{where}: {': '.join(parts)}"
+    line = " ".join(line.split())  # one line, whatever the input held
+    return line if len(line) <= ERROR_LINE_LIMIT else line[: ERROR_LINE_LIMIT - 3] + "..."

@@ -51,10 +51,12 @@ def parse_placement(text: str, area: Area, rack: Sequence[Tile] | None = None) -
     if len(parts) != 3:
         raise NotationError("cannot_parse", text, "expected a tile and two cells, like 'RG F7 F8'")
     tile_text, a, b = parts
-    if tile_text.isdigit():
+    # ASCII digits only: "²" passes isdigit() but not int(), and a slot has one digit, so
+    # a long run of digits is no slot either (and never reaches int()).
+    if tile_text.isascii() and tile_text.isdigit():
         if rack is None:
             raise NotationError("cannot_parse", text, "records name tiles by colour letters")
-        slot = int(tile_text)
+        slot = int(tile_text) if len(tile_text) <= 2 else 0
         if not 1 <= slot <= len(rack):
             raise NotationError("bad_slot", tile_text, f"slots are 1 to {len(rack)}")
         first, second = rack[slot - 1].colours()

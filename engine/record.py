@@ -127,6 +127,11 @@ class Record:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InvalidRecord(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+        except ValueError:
+            # Python refuses integers of more than 4,300 digits (a denial-of-service guard).
+            raise InvalidRecord("not a record: a number is too long") from None
+        except RecursionError:
+            raise InvalidRecord("not a record: JSON nested too deep") from None
         return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -191,14 +196,17 @@ def read_record(path: str) -> Record:
     """Read and validate a record from a file, or standard input for ``-``.
 
     Raises:
-        InvalidRecord: if the file cannot be read or is not a valid record.
+        InvalidRecord: if the file cannot be read, is not UTF-8 text, or is not a valid
+            record (numbers too long or nesting too deep included).
     """
     try:
         if path == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.buffer.read().decode("utf-8")
         else:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
     except OSError as exc:
         raise InvalidRecord(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidRecord(f"not UTF-8 text (byte {exc.start})") from None
     return Record.from_json(text)

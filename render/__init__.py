@@ -8,9 +8,10 @@ ranking. The same view always gives the same bytes. Names are per seat, in seat 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from engine.genial import GenialView
+from engine.hexgrid import Hex
 from engine.spezial import SpezialView
 from render import genial_board, spezial_board
 from render.encode import png_bytes
@@ -41,8 +42,12 @@ def _check(view: object) -> None:
         raise TypeError(f"expected a GenialView or a SpezialView, got {type(view).__name__}")
 
 
-def board_png(view: View, *, names: Sequence[str] | None = None) -> bytes:
+def board_png(
+    view: View, *, names: Sequence[str] | None = None, highlight: Collection[Hex] = ()
+) -> bytes:
     """The board as PNG: the public position and the score panel; never a rack.
+    ``highlight``: more cells whose tiles are marked like the last placement (the moves
+    of several players told together).
 
     Raises:
         TypeError: for anything but a Genial or Genial Spezial view.
@@ -51,8 +56,8 @@ def board_png(view: View, *, names: Sequence[str] | None = None) -> bytes:
     _check(view)
     who = seat_names(view, names)
     if isinstance(view, GenialView):
-        return png_bytes(genial_board.draw_board(view, who))
-    return png_bytes(spezial_board.draw_board(view, who))
+        return png_bytes(genial_board.draw_board(view, who, frozenset(highlight)))
+    return png_bytes(spezial_board.draw_board(view, who, frozenset(highlight)))
 
 
 def rack_png(view: View, *, names: Sequence[str] | None = None) -> bytes:

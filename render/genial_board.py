@@ -150,8 +150,10 @@ def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:
     ]
 
 
-def draw_board(view: GenialView, names: Sequence[str]) -> Image.Image:
-    """The board image (in the palette)."""
+def draw_board(
+    view: GenialView, names: Sequence[str], highlight: frozenset[Hex] = frozenset()
+) -> Image.Image:
+    """The board image (in the palette); tiles on ``highlight`` cells are marked too."""
     lay = layout(view.mode, view.players)
     lat = lay.lattice
     img = background(view.mode, view.players).copy()
@@ -159,7 +161,8 @@ def draw_board(view: GenialView, names: Sequence[str]) -> Image.Image:
     last = {p.canonical() for p in view.last_placements}
     covered: set[Hex] = set(view.start_symbols)
     for p in placed_tiles(view):
-        face = hl if p.canonical() in last else PLAIN
+        marked = p.canonical() in last or (p.cell1 in highlight and p.cell2 in highlight)
+        face = hl if marked else PLAIN
         paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, face)
         covered.add(p.cell1)
         covered.add(p.cell2)

@@ -183,16 +183,18 @@ def placed_tiles(view: SpezialView) -> list[tuple[int, Hex, Hex]]:
     return tiles
 
 
-def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
-    """The board image (in the palette)."""
+def draw_board(
+    view: SpezialView, names: Sequence[str], highlight: frozenset[Hex] = frozenset()
+) -> Image.Image:
+    """The board image (in the palette); tiles on ``highlight`` cells are marked too."""
     lay = layout(view.players)
     lat = lay.lattice
     key = frozenset((h, t.height) for h, t in view.towers.items())
     img = background(key, view.players).copy()
     golden = board_layout().golden
-    last: set[Hex] = set()
+    last: set[Hex] = set(highlight)
     if view.last_placement is not None:
-        last = {view.last_placement.cell1, view.last_placement.cell2}
+        last |= {view.last_placement.cell1, view.last_placement.cell2}
     faces = {h: seat_face(s, lat, h in last) for h, s in view.board.items()}
     for h, s in view.board.items():
         cx, cy = lat.centre(h)

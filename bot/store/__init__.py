@@ -9,10 +9,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.base import StaleTable, Store, StoreError
+from bot.store.base import DamagedTable, StaleTable, Store, StoreBusy, StoreError
 from bot.store.sqlite import SQLiteStore
 
-__all__ = ["SQLiteStore", "StaleTable", "Store", "StoreError", "open_store"]
+__all__ = [
+    "DamagedTable",
+    "SQLiteStore",
+    "StaleTable",
+    "Store",
+    "StoreBusy",
+    "StoreError",
+    "open_store",
+]
 
 
 def open_store(location: str | Path) -> Store:

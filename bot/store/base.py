@@ -16,11 +16,34 @@ class StoreError(Exception):
     """The store cannot be opened or read (a bad path, a file that is no database of ours)."""
 
 
+class StoreBusy(StoreError):
+    """Another connection held the store's write lock for longer than the busy timeout:
+    the command is answered "busy, try again" and the bot goes on."""
+
+
+class DamagedTable(StoreError):
+    """A stored table that cannot be read back (its row is not a table of ours).
+
+    ``version`` is the row's version, so ``/abort`` can close the table over it.
+    """
+
+    def __init__(self, chat: str, version: int, detail: str) -> None:
+        super().__init__(f"{chat}: damaged table ({detail})")
+        self.chat = chat
+        self.version = version
+        self.detail = detail
+
+
 class Store(Protocol):
     """What the table service needs of a store."""
 
     def load(self, chat: str) -> Table | None:
-        """The table of a chat, or ``None`` if the chat never had one."""
+        """The table of a chat, or ``None`` if the chat never had one.
+
+        Raises:
+            DamagedTable: if the stored row cannot be read back as a table.
+            StoreBusy: if the store stayed locked past its busy timeout.
+        """
         ...
 
     def save(self, table: Table, loaded_version: int | None) -> None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from bot.store.base import StaleTable, StoreError
+from bot.store.base import DamagedTable, StaleTable, StoreBusy, StoreError
 from bot.table import Table
 
 #: The schema step by step: ``MIGRATIONS[n]`` takes a database from version n to n + 1
@@ -40,12 +42,27 @@ MIGRATIONS = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: Seconds a statement waits for another connection's write lock before the store
+#: reports itself busy (SQLite's busy timeout).
+BUSY_TIMEOUT = 10.0
+
+
+@contextmanager
+def _busy() -> Iterator[None]:
+    """SQLite's "database is locked" (past the busy timeout) as :class:`StoreBusy`."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        text = str(exc).lower()
+        if "locked" in text or "busy" in text:
+            raise StoreBusy(str(exc)) from None
+        raise
 
 
 class SQLiteStore:
     """Tables in one SQLite file (``:memory:`` for a throw-away store)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
         """Open (and create if needed) the database.
 
         Raises:
@@ -57,7 +74,9 @@ class SQLiteStore:
         # One connection shared under a lock: adapters call the service from a thread pool.
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(
+                self.path, timeout=busy_timeout, check_same_thread=False, isolation_level=None
+            )
             if self.path != ":memory:":
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
@@ -72,16 +91,21 @@ class SQLiteStore:
             raise StoreError(f"{self.path}: {exc}") from None
 
     def load(self, chat: str) -> Table | None:
-        with self._lock:
-            row = self._db.execute("SELECT data FROM tables WHERE chat = ?", (chat,)).fetchone()
+        with self._lock, _busy():
+            row = self._db.execute(
+                "SELECT data, version FROM tables WHERE chat = ?", (chat,)
+            ).fetchone()
         if row is None:
             return None
-        return Table.from_dict(json.loads(row[0]))
+        try:
+            return Table.from_dict(json.loads(row[0]))
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            raise DamagedTable(chat, int(row[1]), type(exc).__name__) from None
 
     def save(self, table: Table, loaded_version: int | None) -> None:
         data = json.dumps(table.to_dict(), separators=(",", ":"))
         values = (table.version, table.status, table.due_at, data, table.chat)
-        with self._lock:
+        with self._lock, _busy():
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 if loaded_version is None:
@@ -106,7 +130,7 @@ class SQLiteStore:
                 raise
 
     def due(self, now: float) -> list[str]:
-        with self._lock:
+        with self._lock, _busy():
             rows = self._db.execute(
                 "SELECT chat FROM tables WHERE due_at IS NOT NULL AND due_at <= ?"
                 " ORDER BY due_at, chat",
@@ -115,19 +139,19 @@ class SQLiteStore:
         return [r[0] for r in rows]
 
     def next_due(self) -> float | None:
-        with self._lock:
+        with self._lock, _busy():
             row = self._db.execute("SELECT MIN(due_at) FROM tables").fetchone()
         return None if row[0] is None else float(row[0])
 
     def note(self, chat: str, key: str) -> str | None:
-        with self._lock:
+        with self._lock, _busy():
             row = self._db.execute(
                 "SELECT value FROM notes WHERE chat = ? AND key = ?", (chat, key)
             ).fetchone()
         return None if row is None else str(row[0])
 
     def set_note(self, chat: str, key: str, value: str | None) -> None:
-        with self._lock:
+        with self._lock, _busy():
             if value is None:
                 self._db.execute("DELETE FROM notes WHERE chat = ? AND key = ?", (chat, key))
             else:
@@ -138,7 +162,7 @@ class SQLiteStore:
                 )
 
     def move(self, old: str, new: str) -> bool:
-        with self._lock:
+        with self._lock, _busy():
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 row = self._db.execute("SELECT data FROM tables WHERE chat = ?", (old,)).fetchone()
@@ -162,10 +186,10 @@ class SQLiteStore:
                 raise
 
     def chats(self) -> list[str]:
-        with self._lock:
+        with self._lock, _busy():
             rows = self._db.execute("SELECT chat FROM tables ORDER BY chat").fetchall()
         return [r[0] for r in rows]
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, _busy():
             self._db.close()

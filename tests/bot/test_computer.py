@@ -41,7 +41,8 @@ def test_game_against_computer_players(tmp_path: Path, kind: str) -> None:
     computer_names = [s.name for s in t.seats if s.computer]
     placed = [o.text for o in room.log if o.user is None and o.kind == "turn"]
     for name in computer_names:
-        assert any(text.startswith(f"{name} placed ") for text in placed)
+        # Computer moves are told inside the message of the person's turn they follow.
+        assert any(f"\n{name} placed " in f"\n{text}" for text in placed)
     # Computer players get no private messages: there is nobody to read them.
     people = {u.id for u in room.people.values()}
     assert {o.user for o in room.log if o.user} <= people
@@ -87,8 +88,11 @@ def test_leave_during_the_game(tmp_path: Path) -> None:
     seat = room.table().seats[1]
     assert (seat.user, seat.level, seat.left) == (None, "greedy", True)
     out = room.ok("Ada", f"/play {games.format_move(room.game(), room.game().legal_moves()[0])}")
-    # Bob's seat moved by itself right after Ada's move.
-    assert any(o.text.startswith("Bob (computer) placed ") for o in out)
+    # Bob's seat moved by itself right after Ada's move, told in the same message.
+    (told,) = [o for o in out if o.kind == "turn"]
+    lines = told.text.splitlines()
+    assert lines[0].startswith("Ada placed ")
+    assert any(line.startswith("Bob (computer) placed ") for line in lines)
     assert room.error("Bob", "/hand") == "You are not seated at this table."
     room.play_out(random.Random(5))
     # After the game the seat that was given up is free again.

@@ -49,7 +49,9 @@ def test_a_newcomer_plays_a_computer_with_images(tmp_path: Path) -> None:
     result = console(tmp_path, ["/join", "/addbot", "/start", "/play 1 A2 B2", "/board"])
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "\n[genial] Computer 1 placed " in out
+    # ada's move and the computer's answer are told in one message.
+    assert "\n[genial] ada placed A2 B2" not in out or "\n    Computer 1 placed " in out
+    assert "\n    Computer 1 placed " in out
     images = [line.split("image: ", 1)[1] for line in out.splitlines() if "image: " in line]
     assert len(images) >= 5
     for name in images:

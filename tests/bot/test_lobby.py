@@ -20,8 +20,10 @@ def test_join_opens_a_table_and_lists_the_seats(room: Room) -> None:
     assert out.kind == "lobby" and out.user is None
     assert out.text.splitlines() == [
         "Ada sits down.",
-        "Table Test room: Genial, solo game",
+        "Table Test room: Genial",
         "1. Ada",
+        # Not "solo game" as if chosen: what /start would begin, and that others may join.
+        "One player is seated: /start now begins a solo game, and others can still /join.",
         "Time per turn: no limit · hints: off · seats: in order of joining · English",
         "/join to sit down, /addbot to add a computer player, /start to begin.",
     ]
@@ -49,7 +51,7 @@ def test_leave_before_the_start_frees_the_seat_and_passes_the_host(room: Room) -
     room.ok("Bob", "/join")
     (out,) = room.ok("Ada", "/leave")
     assert out.text.splitlines()[:3] == (
-        ["Ada leaves the table.", "Table Test room: Genial, solo game", "1. Bob"]
+        ["Ada leaves the table.", "Table Test room: Genial", "1. Bob"]
     )
     assert room.table().host == "id-bob"
     assert room.error("Ada", "/leave") == "You are not seated at this table."

@@ -81,7 +81,8 @@ def test_points_over_the_cap_are_told(tmp_path: Path, shared: Path) -> None:
     room = seeded_room(tmp_path, shared, "05-genial-team-4p", 52, ["Ada", "Bob", "Cy", "Dee"])
     chat, _ = room.ok("Dee", "/play BB G14 H15")
     assert chat.text.splitlines()[:3] == [
-        "Dee placed BB G14 H15: +2 blue (scored 10, the rest is lost at the top of the track).",
+        # The track stood at 16: +2 reaches the top (18), the rest of the 10 is lost.
+        "Dee placed BB G14 H15: blue 18 (+2, capped).",
         "Genial! 18 in blue: bonus placement.",
         "Dee, place again: bonus placement.",
     ]
@@ -123,7 +124,10 @@ def test_duplicated_start_press(tmp_path: Path) -> None:
     (lobby,) = room.ok("Bob", "/join")
     start = next(b for b in lobby.buttons if b.label == "Start")
     room.ok("Bob", start.command)
-    assert room.error("Bob", start.command) == STALE
+    # The lobby's old Start button says what happened, not "from an earlier turn".
+    assert room.error("Bob", start.command) == (
+        "The game has already started; that button was for the lobby."
+    )
     assert room.error("Ada", "/start") == (
         "A game is running: that is possible before the start only."
     )

@@ -12,13 +12,23 @@ from tests.bot.discord.support import World, only_answer, world
 pytestmark = pytest.mark.asyncio
 
 # A fresh 2-player board (radius 5, RULES.md 2.2): rows A-K of 6, 7, 8, 9, ... cells; the
-# start symbols take A1 and A6 of row A. Every other cell of rows A-D has a free neighbour.
+# start symbols are A1, A6, F1, F11, K1, K6. In the first round a tile must touch a start
+# symbol no tile touches (RULES.md), so a legal placement covers a free neighbour of a start
+# symbol (A2 B1 B2 | A5 B6 B7 | E1 F2 G1 | E10 F10 G10 | ...) and any free cell beside it.
+# The first cells in reading order: row A all four free cells (A3 beside A2, A4 beside A5);
+# row B all but B4 (its neighbours A3 A4 B3 B5 C4 C5 touch no start symbol); row C all but
+# C4 and C5; row D only D1 (beside E1) and D9 (beside E10); then E1 E2 E9 E10 and F2 F3 F9
+# (F1 and F11 are start symbols). Autocomplete offers 25 at most.
 FIRST_25 = [
     *(f"A{i}" for i in range(2, 6)),
-    *(f"B{i}" for i in range(1, 8)),
-    *(f"C{i}" for i in range(1, 9)),
-    *(f"D{i}" for i in range(1, 7)),
+    *("B1", "B2", "B3", "B5", "B6", "B7"),
+    *("C1", "C2", "C3", "C6", "C7", "C8"),
+    *("D1", "D9"),
+    *("E1", "E2", "E9", "E10"),
+    *("F2", "F3", "F9"),
 ]
+#: Cells the old autocomplete offered though no first tile may go there (issue 16).
+NEVER_FIRST = ["B4", "C4", "C5", "D2", "D3", "D4", "D5", "D6"]
 
 
 def values(choices: list[dict[str, str]]) -> list[str]:
@@ -51,35 +61,47 @@ async def test_tiles_come_from_the_typing_players_own_rack(tmp_path: Path) -> No
         assert await w.person("Cy").autocomplete(w.channel, "play", "tile", "") == []
 
 
-async def test_cells_free_ones_then_the_neighbours_of_the_first(tmp_path: Path) -> None:
+async def test_cells_of_legal_placements_only(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         await _game(w, "Ada", "Bob")
         ada = w.person("Ada")
-        assert values(await ada.autocomplete(w.channel, "play", "cell1", "")) == FIRST_25
+        first = values(await ada.autocomplete(w.channel, "play", "cell1", ""))
+        assert first == FIRST_25
+        assert not set(first) & set(NEVER_FIRST)
+        for typed in ("b", "c", "d"):
+            offered = values(await ada.autocomplete(w.channel, "play", "cell1", typed))
+            assert not set(offered) & set(NEVER_FIRST)
         assert values(await ada.autocomplete(w.channel, "play", "cell1", "a")) == [
             "A2",
             "A3",
             "A4",
             "A5",
         ]
-        # A2 = (1,-5): its neighbours are A1 (a start symbol), A3, B2 and B3.
+        # A2 = (1,-5) touches start symbol A1: each free neighbour completes a placement.
         second = await ada.autocomplete(w.channel, "play", "cell2", "", cell1="A2")
         assert values(second) == ["A3", "B2", "B3"]
         # b1 = (-1,-4): A1 is taken, two neighbours are off the board: B2, C1, C2 remain.
         second = await ada.autocomplete(w.channel, "play", "cell2", "", cell1="b1")
         assert values(second) == ["B2", "C1", "C2"]
-        # No free first cell yet: the cells a tile fits on.
+        # H1's free neighbours are G1, G2, H2 and I1, but only G1 touches a start symbol
+        # (F1): the one partner that makes a legal first placement.
+        second = await ada.autocomplete(w.channel, "play", "cell2", "", cell1="H1")
+        assert values(second) == ["G1"]
+        # No legal first cell yet: the cells a placement may start on.
         second = await ada.autocomplete(w.channel, "play", "cell2", "a", cell1="A1")
         assert values(second) == ["A2", "A3", "A4", "A5"]
-        # Once covered, a cell is not offered any more.
+        # Once A1 is touched, Bob's first tile must touch another start symbol: in row A
+        # only A4 and A5 (beside A6) remain.
         await ada.slash(w.channel, "play", tile="1", cell1="B2", cell2="A2")
         assert w.game().to_move == 1
         bob = w.person("Bob")
         left = await bob.autocomplete(w.channel, "play", "cell1", "a")
-        assert values(left) == ["A3", "A4", "A5"]
-        assert values(await bob.autocomplete(w.channel, "play", "cell2", "", cell1="B1")) == [
-            "C1",
-            "C2",
+        assert values(left) == ["A4", "A5"]
+        # A5 touches A6: its free neighbours A4, B5 and B6 all complete a placement.
+        assert values(await bob.autocomplete(w.channel, "play", "cell2", "", cell1="A5")) == [
+            "A4",
+            "B5",
+            "B6",
         ]
 
 

@@ -351,7 +351,7 @@ def test_stale_and_double_presses_are_answered_politely(api: FakeBotAPI, tmp_pat
     starts = [c for c in api.sent(GROUP) if c.text.startswith("The game begins")]
     assert len(starts) == 1
     texts = sorted(api.answer(u).get("text", "") for u in (first, second))
-    assert texts == ["", STALE]
+    assert texts == ["", "The game has already started; that button was for the lobby."]
 
 
 def test_pressing_my_tiles_when_not_seated(api: FakeBotAPI, tmp_path: Path) -> None:
@@ -485,7 +485,8 @@ def test_game_against_a_computer_player_in_the_private_chat(
         room.say(ADA, f"/{text}" if text in ("swap", "keep") else f"/play {text}", chat=ADA)
     assert table().status == LOBBY
     photos = api.sent(ADA, "sendPhoto")
-    assert any(p.text.startswith("Computer 1 placed") for p in photos)
+    # The computer's moves are told in the message of Ada's turn, after her own move.
+    assert any("\nComputer 1 placed" in p.text for p in photos)
     assert sum(p.text.startswith("Game over") for p in photos) == 1
 
 
