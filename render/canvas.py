@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.fonts import font
+from render.fonts import draw_text, font
 from render.sprites import SS
 from render.theme import PAPER, RGB, palette_colours, palette_image, quantize
 
@@ -42,7 +42,7 @@ def text_piece(
     left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
     left, top = left - 1, top - 1
     img = Image.new("RGB", (right - left + 2, bottom - top + 2), backdrop)
-    ImageDraw.Draw(img).text((-left, -top), text, font=face, fill=fill, anchor=anchor)
+    draw_text(img, (-left, -top), text, face, fill, anchor)
     return quantize(img, game), left, top
 
 

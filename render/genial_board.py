@@ -41,6 +41,9 @@ TOP_MARGIN = 14
 PANEL_TOP = 24  # between the board and the panel
 PANEL_X = 16
 BOTTOM_MARGIN = 16
+# Cells and tiles are drawn crisp (no blend colours along their edges), their symbols
+# smooth: see render/encode.py for what each costs in PNG bytes.
+CELL_SS = 1
 
 PLAIN = Face(TILE)
 
@@ -89,10 +92,13 @@ def background(mode: str, players: int) -> Image.Image:
 
     def start_symbol(h: Hex) -> Sprite | None:
         colour = starts.get(h)
-        return None if colour is None else cell_sprite(lat, printed, colour, SYMBOL[colour])
+        if colour is None:
+            return None
+        return cell_sprite(lat, printed, colour, SYMBOL[colour], ss=CELL_SS)
 
     area = playing_area(Setup.of(mode, players).radius)
-    return quantize(empty_board((lay.width, lay.height), area, lat, start_symbol), GAME)
+    img = empty_board((lay.width, lay.height), area, lat, start_symbol, ss=CELL_SS)
+    return quantize(img, GAME)
 
 
 @lru_cache(maxsize=8192)
@@ -129,9 +135,9 @@ def paste_tile(
         a, b, ca, cb = b, a, cb, ca
     ax, ay = lat.centre(a)
     bx, by = lat.centre(b)
-    cell_sprite(lat, face, ca, SYMBOL[ca], game=GAME).paste(img, ax, ay)
-    cell_sprite(lat, face, cb, SYMBOL[cb], game=GAME).paste(img, bx, by)
-    joint_sprite(lat, d, face, face, game=GAME).paste(img, ax, ay)
+    cell_sprite(lat, face, ca, SYMBOL[ca], game=GAME, ss=CELL_SS).paste(img, ax, ay)
+    cell_sprite(lat, face, cb, SYMBOL[cb], game=GAME, ss=CELL_SS).paste(img, bx, by)
+    joint_sprite(lat, d, face, face, game=GAME, ss=CELL_SS).paste(img, ax, ay)
 
 
 def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:
@@ -166,7 +172,8 @@ def draw_board(view: GenialView, names: Sequence[str]) -> Image.Image:
     for h, colour in view.board.items():
         if h not in covered:  # a cell no move accounts for: drawn on its own
             cx, cy = lat.centre(h)
-            cell_sprite(lat, PLAIN, colour, SYMBOL[colour], game=GAME).paste(img, cx, cy)
+            sprite = cell_sprite(lat, PLAIN, colour, SYMBOL[colour], game=GAME, ss=CELL_SS)
+            sprite.paste(img, cx, cy)
     draw_panel(Canvas(img, GAME), view, names, lay.panel_y)
     return img
 

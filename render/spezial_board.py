@@ -19,7 +19,7 @@ from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
 from engine.tiles import Colour
 from render.canvas import Canvas
 from render.cells import EMPTY_FACE, empty_board
-from render.fonts import font
+from render.fonts import draw_text, font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
 from render.panel import SideRow, draw_rows, rows_height
 from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
@@ -140,8 +140,8 @@ def _tower(lat: Lattice, height: str, token: tuple[Colour, int, bool] | None) ->
         disc = TOKEN_DARK if dark else TOKEN_LIGHT
         draw.ellipse((cx - r_disc, cy - r_disc, cx + r_disc, cy + r_disc), fill=disc)
         size = round(0.46 * big)
-        draw.text((cx, cy + 0.02 * big), str(value), font=font(size),
-                  fill=WHITE if dark else INK, anchor="mm")  # fmt: skip
+        ink = WHITE if dark else INK
+        draw_text(win.big, (cx, cy + 0.02 * big), str(value), font(size), ink, "mm")
     win.mask_polygon(lat.corners(0, 0, 1 - 1.0 / half))
     return win.sprite(GAME)
 

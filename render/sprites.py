@@ -19,7 +19,7 @@ from engine.hexgrid import OPPOSITE
 from engine.tiles import Colour
 from render.geometry import Lattice, Point, edge_corners, lerp
 from render.symbols import draw_symbol
-from render.theme import HIGHLIGHT, PAPER, RGB, quantize
+from render.theme import HIGHLIGHT, PAPER, RGB, quantize, snap_coverage
 
 SS = 4  # drawn this many times over-size, then scaled down
 GAP = 0.085  # the gap between two cells, as a fraction of the cell width
@@ -78,6 +78,20 @@ class Window:
 
     def polygon(self, points: list[Point], fill: RGB) -> None:
         self.draw.polygon(self.ss_all(points), fill=fill)
+
+    def smooth_symbol(self, symbol: Colour, radius: float, fill: RGB) -> None:
+        """``symbol`` at the anchor's centre, ``radius`` px, drawn :data:`SS` times over-size
+        whatever this window's own factor: a crisp face keeps smooth symbols.
+
+        The symbol is laid over what is drawn so far by its coverage, so its edges blend
+        into the face under it (a plain fill) just as if both had been drawn over-size.
+        """
+        cover = Image.new("L", (self.size[0] * SS, self.size[1] * SS), 0)
+        cx, cy = ((0.5 - self.x0) * SS - 0.5, (0.5 - self.y0) * SS - 0.5)
+        draw_symbol(ImageDraw.Draw(cover), symbol, cx, cy, radius * SS, 255, 0)
+        cover = snap_coverage(cover.reduce(SS)).resize(self.big.size, Image.Resampling.NEAREST)
+        self.big = Image.composite(Image.new("RGB", self.big.size, fill), self.big, cover)
+        self.draw = ImageDraw.Draw(self.big)
 
     def mask_polygon(self, points: list[Point]) -> None:
         self.mask_draw.polygon([(x - self.x0, y - self.y0) for x, y in points], fill=1)
@@ -141,8 +155,11 @@ def cell_sprite(
             fill=face.fill,
         )
     if symbol is not None and symbol_fill is not None:
-        radius = SYMBOL_RADIUS * half * ss
-        draw_symbol(win.draw, symbol, centre[0], centre[1], radius, symbol_fill, face.fill)
+        if ss >= SS:
+            radius = SYMBOL_RADIUS * half * ss
+            draw_symbol(win.draw, symbol, centre[0], centre[1], radius, symbol_fill, face.fill)
+        else:
+            win.smooth_symbol(symbol, SYMBOL_RADIUS * half, symbol_fill)
     # The mask stops a pixel short of the cell's edge: the gap is backdrop on both sides.
     win.mask_polygon(lat.corners(0, 0, 1 - 1.0 / half))
     return win.sprite(game)
