@@ -1,20 +1,82 @@
-"""PNG encoding of the palette images the renderer draws.
+"""PNG encoding of the palette images the renderer draws: a small PNG writer of its own,
+which deflates an image in bands of rows and keeps the deflated bands it has made.
 
-Pillow's PNG writer at compression level 5: on a late-game 4-player board it is as fast as
-level 1 plus a bigger file would be worth, and the file stays under 80 KB (level 6, the
-default, costs about 5 ms more for 6 % less; see benchmarks/bench_render.py). No
-``optimize=True``: it recompresses several times per image. Same image, same bytes.
+Why a writer of its own: on a late-game board deflate is most of a render's time (a
+1120 x 1380 board is 1.5 MB of pixels; zlib takes ~13 ms at level 6 on this machine and
+Pillow's writer offers no way round it). But from one turn to the next a board changes in
+a few places only (the new tile, the old highlight, a score, the arrow at the player to
+move), so most bands of rows are the same bytes as in the image before. Each band is
+deflated on its own (a fresh compressor, ended on a byte boundary) so that its deflated
+bytes depend on its pixels alone; the PNG is the bands' bytes one after another. A band
+seen before, on any board, is not deflated again. The same image always gives the same
+bytes, whatever the cache holds.
+
+What each lever bought is measured in benchmarks/bench_render.py (figures in the commit
+messages). ``optimize=True`` is no help: it deflates at level 9, ~120 ms for a board.
 """
 
 from __future__ import annotations
 
-import io
+import hashlib
+import struct
+import threading
+import zlib
 
 from PIL import Image
 
 from render.theme import quantize
 
-COMPRESS_LEVEL = 5
+COMPRESS_LEVEL = 6
+#: Rows per band. Fewer rows: fewer rows deflated again when one pixel changes, but each
+#: band starts without the rows above it to refer back to (a little bigger PNG).
+BAND_ROWS = 16
+#: Rows above a band that its deflated bytes may refer to. A band deflated on its own
+#: loses its first rows' best match (the row just above), which costs a Spezial board 3 KB;
+#: a change in those rows means deflating the band below again as well.
+ROWS_ABOVE = 2
+#: Deflated bands kept (each ~1 KB): enough for a few hundred tables' boards.
+CACHE_BANDS = 32768
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_ZLIB_HEADER = b"\x78\x9c"  # deflate, 32 KB window, no preset dictionary
+_FINAL_BLOCK = b"\x03\x00"  # an empty last block (fixed Huffman codes)
+_ADLER_MOD = 65521
+
+_cache: dict[tuple[int, bytes], tuple[bytes, int]] = {}
+_lock = threading.Lock()
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 checksum of two byte strings one after the other, from the checksum of
+    each and the length of the second (the zlib stream ends with the whole image's)."""
+    a1, b1 = first & 0xFFFF, first >> 16
+    a2, b2 = second & 0xFFFF, second >> 16
+    # Each running sum of the second string starts from a1 instead of 1.
+    a = (a1 + a2 - 1) % _ADLER_MOD
+    b = (b1 + b2 + second_length * (a1 - 1)) % _ADLER_MOD
+    return (b << 16) | a
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _deflate(band: memoryview, above: memoryview, level: int) -> tuple[bytes, int]:
+    """A band's deflated bytes, ending on a byte boundary and not the last block, so that
+    bands can follow each other; and the band's Adler-32. ``above`` (the rows just above the
+    band, if any) is given to the compressor as what came before: the band may refer back
+    to it, as the rows above are in any reader's window by then."""
+    if len(above):
+        c = zlib.compressobj(level, zlib.DEFLATED, -15, zdict=above)
+    else:
+        c = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return c.compress(band) + c.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(band)
+
+
+def clear_cache() -> None:
+    """Forget every deflated band (for benchmarks: the first image after a restart)."""
+    with _lock:
+        _cache.clear()
 
 
 def png_bytes(indexed: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:
@@ -25,9 +87,42 @@ def png_bytes(indexed: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:
     """
     if indexed.mode != "P":
         raise ValueError(f"expected a palette (P) image, got mode {indexed.mode}")
-    buf = io.BytesIO()
-    indexed.save(buf, format="PNG", compress_level=level)
-    return buf.getvalue()
+    width, height = indexed.size
+    palette = bytes(indexed.getpalette() or [0, 0, 0])
+    # Each PNG row starts with its filter type, 0 (none: the right one for palette images);
+    # a column of index 0 on the left gives exactly that, with no Python loop over rows.
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(indexed, (1, 0))
+    raw = memoryview(framed.tobytes())
+    stride = width + 1
+    parts = []
+    adler = 1
+    for top in range(0, height, BAND_ROWS):
+        start, end = top * stride, min(height, top + BAND_ROWS) * stride
+        above = max(0, top - ROWS_ABOVE) * stride
+        # The band's bytes depend on its pixels and the rows above it: the key is both.
+        key = (level, hashlib.sha256(raw[above:end]).digest())
+        known = _cache.get(key)
+        band = raw[start:end]
+        if known is None:
+            known = _deflate(band, raw[above:start], level)
+            with _lock:
+                if len(_cache) >= CACHE_BANDS:  # forget the oldest
+                    _cache.pop(next(iter(_cache)), None)
+                _cache[key] = known
+        parts.append(known[0])
+        adler = adler32_combine(adler, known[1], len(band))
+    stream = b"".join((_ZLIB_HEADER, *parts, _FINAL_BLOCK, struct.pack(">I", adler)))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette indexes
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", palette),
+            _chunk(b"IDAT", stream),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def to_png(img: Image.Image, game: str) -> bytes:

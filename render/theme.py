@@ -143,10 +143,10 @@ def palette_colours(game: str) -> list[RGB]:
 
 @cache
 def palette_image(game: str) -> Image.Image:
-    """A 1x1 palette image holding :func:`palette_colours`, for ``Image.quantize``."""
+    """A 1x1 palette image holding :func:`palette_colours` and nothing more, for
+    ``Image.quantize`` (and so a PNG's palette lists only the colours there are)."""
     colours = palette_colours(game)
     flat = [v for rgb in colours for v in rgb]
-    flat += list(colours[0]) * (256 - len(colours))
     img = Image.new("P", (1, 1))
     img.putpalette(flat)
     return img
