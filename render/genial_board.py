@@ -23,7 +23,7 @@ from render.cells import empty_board, label_size
 from render.fonts import font
 from render.geometry import Lattice, joint_order
 from render.panel import SideRow, domino_icon, draw_rows, rows_height
-from render.sprites import Face, Sprite, cell_sprite, highlighted, joint_sprite
+from render.sprites import Face, Sprite, cell_sprite, highlighted, tile_sprite
 from render.theme import (
     PAPER,
     PRINTED,
@@ -134,10 +134,8 @@ def paste_tile(
     if first != a:
         a, b, ca, cb = b, a, cb, ca
     ax, ay = lat.centre(a)
-    bx, by = lat.centre(b)
-    cell_sprite(lat, face, ca, SYMBOL[ca], game=GAME, ss=CELL_SS).paste(img, ax, ay)
-    cell_sprite(lat, face, cb, SYMBOL[cb], game=GAME, ss=CELL_SS).paste(img, bx, by)
-    joint_sprite(lat, d, face, face, game=GAME, ss=CELL_SS).paste(img, ax, ay)
+    sprite = tile_sprite(lat, d, face, (ca, SYMBOL[ca]), (cb, SYMBOL[cb]), GAME, CELL_SS)
+    sprite.paste(img, ax, ay)
 
 
 def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:

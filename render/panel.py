@@ -24,6 +24,7 @@ from render.theme import (
     INK,
     LOWEST,
     PANEL,
+    PAPER,
     RGB,
     SOFT_INK,
     SYMBOL,
@@ -116,8 +117,44 @@ def draw_rows(
     for k, row in enumerate(rows):
         rx = x + (k % columns) * (row_width + ROW_GAP)
         ry = y + (k // columns) * (ROW_HEIGHT + ROW_GAP)
-        _draw_row(canvas, rx, ry, row_width, row, colours, cap, marks)
+        scores = tuple(row.scores.items())
+        piece = _row_image(
+            canvas.game,
+            row_width,
+            row.names,
+            scores,
+            row.mover,
+            row.place,
+            row.swatch,
+            row.tiles_left,
+            tuple(colours),
+            cap,
+            tuple(marks),
+        )
+        canvas.paste(piece, (rx, ry))
     return y + rows_height(len(rows), columns)
+
+
+@lru_cache(maxsize=256)  # ~100 KB each
+def _row_image(
+    game: str,
+    width: int,
+    names: tuple[str, ...],
+    scores: tuple[tuple[Colour, int], ...],
+    mover: int | None,
+    place: int | None,
+    swatch: Face | None,
+    tiles_left: int | None,
+    colours: tuple[Colour, ...],
+    cap: int,
+    marks: tuple[int, ...],
+) -> Image.Image:
+    """One side's row on paper, in the palette. Cached: from one turn to the next most rows
+    stay as they were (only the last and the next player's change)."""
+    canvas = Canvas.new(game, (width, ROW_HEIGHT), PAPER)
+    row = SideRow(names, dict(scores), mover, place, swatch, tiles_left)
+    _draw_row(canvas, 0, 0, width, row, colours, cap, marks)
+    return canvas.img
 
 
 def _draw_row(
