@@ -42,7 +42,11 @@ _ZLIB_HEADER = b"\x78\x9c"  # deflate, 32 KB window, no preset dictionary
 _FINAL_BLOCK = b"\x03\x00"  # an empty last block (fixed Huffman codes)
 _ADLER_MOD = 65521
 
+#: Image sizes whose last image is kept (pixels ~1.5 MB each), to compare the next with.
+PREVIOUS_IMAGES = 12
+
 _cache: dict[tuple[int, bytes], tuple[bytes, int]] = {}
+_previous: dict[tuple[int, int, int], tuple[bytes, list[tuple[bytes, int]]]] = {}
 _lock = threading.Lock()
 
 
@@ -77,6 +81,22 @@ def clear_cache() -> None:
     """Forget every deflated band (for benchmarks: the first image after a restart)."""
     with _lock:
         _cache.clear()
+        _previous.clear()
+
+
+def _band(raw: memoryview, above: int, start: int, end: int, level: int) -> tuple[bytes, int]:
+    """The deflated band ``raw[start:end]`` (rows ``raw[above:start]`` above it), from the
+    cache or deflated now."""
+    # The band's bytes depend on its pixels and the rows above it: the key is both.
+    key = (level, hashlib.sha256(raw[above:end]).digest())
+    known = _cache.get(key)
+    if known is None:
+        known = _deflate(raw[start:end], raw[above:start], level)
+        with _lock:
+            if len(_cache) >= CACHE_BANDS:  # forget the oldest
+                _cache.pop(next(iter(_cache)), None)
+            _cache[key] = known
+    return known
 
 
 def png_bytes(indexed: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:
@@ -93,25 +113,30 @@ def png_bytes(indexed: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:
     # a column of index 0 on the left gives exactly that, with no Python loop over rows.
     framed = Image.new("P", (width + 1, height), 0)
     framed.paste(indexed, (1, 0))
-    raw = memoryview(framed.tobytes())
+    raw = framed.tobytes()
+    view = memoryview(raw)
     stride = width + 1
-    parts = []
+    # The last image of this size: at a table, the board of the turn before. A band equal
+    # to its band there (compared byte for byte, ~10x faster than hashing) is taken from it.
+    shape = (width, height, level)
+    before = _previous.get(shape)
+    bands: list[tuple[bytes, int]] = []
     adler = 1
-    for top in range(0, height, BAND_ROWS):
+    for k, top in enumerate(range(0, height, BAND_ROWS)):
         start, end = top * stride, min(height, top + BAND_ROWS) * stride
         above = max(0, top - ROWS_ABOVE) * stride
-        # The band's bytes depend on its pixels and the rows above it: the key is both.
-        key = (level, hashlib.sha256(raw[above:end]).digest())
-        known = _cache.get(key)
-        band = raw[start:end]
-        if known is None:
-            known = _deflate(band, raw[above:start], level)
-            with _lock:
-                if len(_cache) >= CACHE_BANDS:  # forget the oldest
-                    _cache.pop(next(iter(_cache)), None)
-                _cache[key] = known
-        parts.append(known[0])
-        adler = adler32_combine(adler, known[1], len(band))
+        if before is not None and raw[above:end] == before[0][above:end]:
+            known = before[1][k]
+        else:
+            known = _band(view, above, start, end, level)
+        bands.append(known)
+        adler = adler32_combine(adler, known[1], end - start)
+    with _lock:
+        _previous.pop(shape, None)
+        if len(_previous) >= PREVIOUS_IMAGES:
+            _previous.pop(next(iter(_previous)))
+        _previous[shape] = (raw, bands)
+    parts = [deflated for deflated, _ in bands]
     stream = b"".join((_ZLIB_HEADER, *parts, _FINAL_BLOCK, struct.pack(">I", adler)))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette indexes
     return b"".join(
