@@ -31,6 +31,7 @@ from render.theme import (
     TRACK,
     TURN,
     WHITE,
+    inked,
     quantize,
 )
 
@@ -63,10 +64,10 @@ class SideRow:
 def icon(colour: Colour, radius: int, backdrop: RGB, game: str) -> Image.Image:
     """A colour's symbol, ``2*radius+1`` px square on ``backdrop``, in the palette."""
     side = 2 * radius + 1
-    big = Image.new("RGB", (side * SS, side * SS), backdrop)
+    cover = Image.new("L", (side * SS, side * SS), 0)
     c = (side * SS - 1) / 2
-    draw_symbol(ImageDraw.Draw(big), colour, c, c, radius * SS, SYMBOL[colour], backdrop)
-    return quantize(big.reduce(SS), game)
+    draw_symbol(ImageDraw.Draw(cover), colour, c, c, radius * SS, 255, 0)
+    return quantize(inked(cover.reduce(SS), SYMBOL[colour], backdrop), game)
 
 
 @cache

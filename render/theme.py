@@ -167,6 +167,14 @@ def snap_coverage(cover: Image.Image) -> Image.Image:
     return cover.point(_SNAP)
 
 
+def inked(cover: Image.Image, fill: RGB, backdrop: RGB) -> Image.Image:
+    """An RGB image of ``backdrop`` with ``fill`` laid through a coverage mask (mode ``L``),
+    snapped first (:func:`snap_coverage`)."""
+    paper = Image.new("RGB", cover.size, backdrop)
+    paper.paste(fill, (0, 0, *cover.size), snap_coverage(cover))
+    return paper
+
+
 def quantize(img: Image.Image, game: str) -> Image.Image:
     """An RGB image mapped onto ``game``'s palette (nearest colour, no dithering)."""
     return img.quantize(palette=palette_image(game), dither=Image.Dither.NONE)
