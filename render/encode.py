@@ -28,12 +28,15 @@ from render.theme import quantize
 
 COMPRESS_LEVEL = 6
 #: Rows per band. Fewer rows: fewer rows deflated again when one pixel changes, but each
-#: band starts without the rows above it to refer back to (a little bigger PNG).
+#: band starts without most of the rows above it to refer back to (a bigger PNG).
 BAND_ROWS = 16
+#: The tall Spezial board's bands: a tile there spans ~130 rows whatever the bands, so
+#: taller bands cost no more deflating per turn and make the PNG 2 KB smaller.
+TALL_BAND_ROWS = 32
 #: Rows above a band that its deflated bytes may refer to. A band deflated on its own
-#: loses its first rows' best match (the row just above), which costs a Spezial board 3 KB;
-#: a change in those rows means deflating the band below again as well.
-ROWS_ABOVE = 2
+#: loses its first row's best match (the row just above), which costs a Spezial board 3 KB;
+#: a change in that row means deflating the band below again as well.
+ROWS_ABOVE = 1
 #: Deflated bands kept (each ~1 KB): enough for a few hundred tables' boards.
 CACHE_BANDS = 32768
 
@@ -46,7 +49,7 @@ _ADLER_MOD = 65521
 PREVIOUS_IMAGES = 12
 
 _cache: dict[tuple[int, bytes], tuple[bytes, int]] = {}
-_previous: dict[tuple[int, int, int], tuple[bytes, list[tuple[bytes, int]]]] = {}
+_previous: dict[tuple[int, int, int, int], tuple[bytes, list[tuple[bytes, int]]]] = {}
 _lock = threading.Lock()
 
 
@@ -99,8 +102,10 @@ def _band(raw: memoryview, above: int, start: int, end: int, level: int) -> tupl
     return known
 
 
-def png_bytes(indexed: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:
-    """A mode ``P`` image as PNG bytes.
+def png_bytes(
+    indexed: Image.Image, level: int = COMPRESS_LEVEL, band_rows: int = BAND_ROWS
+) -> bytes:
+    """A mode ``P`` image as PNG bytes, deflated at ``level`` in bands of ``band_rows`` rows.
 
     Raises:
         ValueError: if the image is not a palette image.
@@ -118,12 +123,12 @@ def png_bytes(indexed: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:
     stride = width + 1
     # The last image of this size: at a table, the board of the turn before. A band equal
     # to its band there (compared byte for byte, ~10x faster than hashing) is taken from it.
-    shape = (width, height, level)
+    shape = (width, height, level, band_rows)
     before = _previous.get(shape)
     bands: list[tuple[bytes, int]] = []
     adler = 1
-    for k, top in enumerate(range(0, height, BAND_ROWS)):
-        start, end = top * stride, min(height, top + BAND_ROWS) * stride
+    for k, top in enumerate(range(0, height, band_rows)):
+        start, end = top * stride, min(height, top + band_rows) * stride
         above = max(0, top - ROWS_ABOVE) * stride
         if before is not None and raw[above:end] == before[0][above:end]:
             known = before[1][k]
