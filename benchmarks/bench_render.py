@@ -9,12 +9,13 @@ the fastest and the median CPU time of this process (what other jobs disturb lea
 it.
 
 Renders are timed as a table sees them: the positions of a game one after another, each
-rendered once (a new position every time, never one seen before). The PNG writer keeps
-the deflated bands of rows it has made (render/encode.py), so at a table it deflates again
-only what changed since the last turn; the first position of each game is rendered untimed
-(the table's previous image). Games come from several seeds, as many as needed for N
-positions. "cold" is the same kind of render with the writer's cache emptied first (the
-first image after a restart): every band deflated.
+rendered once (a new position every time, never one seen before). The renderer keeps the
+last boards of plain tiles (render/genial_board.py) and the deflated bands of rows it has
+made (render/encode.py), so at a table it draws and deflates again mostly what changed
+since the last turn; the first position of each game is rendered untimed (the table's
+previous image). Games come from several seeds, as many as needed for N positions. "cold"
+is the same kind of render with those caches emptied first (the first image after a
+restart): the whole board drawn and every band deflated.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from PIL import Image
 from engine.genial import GenialGame
 from engine.moves import KEEP
 from engine.spezial import SpezialGame
-from render import board_png, encode, rack_png
+from render import board_png, encode, genial_board, rack_png
 
 SEEDS = range(7, 100)
 COLD_EVERY = 3  # one position in this many is also timed cold
@@ -80,6 +81,13 @@ def _timed(render: Callable[[Any], bytes], view: Any) -> tuple[float, float, byt
     return time.perf_counter() - start, time.process_time() - cpu, data
 
 
+def forget() -> None:
+    """Empty the renderer's caches of whole boards and deflated bands, as after a restart
+    (sprites, backgrounds and fonts stay: they are built once per process)."""
+    encode.clear_cache()
+    genial_board.clear_cache()
+
+
 def measure(
     name: str,
     render: Callable[[Any], bytes],
@@ -88,7 +96,7 @@ def measure(
     goal_ms: float | None = None,
     goal_kb: float | None = None,
 ) -> None:
-    encode.clear_cache()
+    forget()
     times: list[float] = []
     cpu: list[float] = []
     cold: list[float] = []
@@ -106,7 +114,7 @@ def measure(
             cpu.append(used)
             sizes.append(len(data))
             if k % COLD_EVERY == 0:
-                encode.clear_cache()
+                forget()
                 cold.append(_timed(render, view)[0])  # and it leaves this position's bands
     with Image.open(io.BytesIO(data)) as img:
         width, height = img.size

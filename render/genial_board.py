@@ -7,6 +7,7 @@ each render copies it and pastes the tiles.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -110,6 +111,11 @@ def _placement(text: str, radius: int) -> Placement | None:
 def placed_tiles(view: GenialView) -> list[Placement]:
     """The tiles on the board, from the moves (the view's board has only colours), each
     checked against the board."""
+    return [p for _, p in placed_moves(view)]
+
+
+def placed_moves(view: GenialView) -> list[tuple[str, Placement]]:
+    """:func:`placed_tiles` with the text of the move that placed each."""
     tiles = []
     for text in view.moves:
         p = _placement(text, view.radius)
@@ -118,7 +124,7 @@ def placed_tiles(view: GenialView) -> list[Placement]:
             and view.board.get(p.cell1) is p.first
             and view.board.get(p.cell2) is p.second
         ):
-            tiles.append(p)
+            tiles.append((text, p))
     return tiles
 
 
@@ -154,17 +160,59 @@ def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:
     ]
 
 
+#: Boards of plain tiles kept (~1.5 MB each) to draw the next turn's board from.
+PLAIN_BOARDS = 16
+_plain_boards: dict[tuple[str, int, tuple[str, ...]], Image.Image] = {}
+_plain_lock = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Forget the boards of plain tiles kept (for tests and benchmarks)."""
+    with _plain_lock:
+        _plain_boards.clear()
+
+
+def plain_board(mode: str, players: int, tiles: Sequence[tuple[str, Placement]]) -> Image.Image:
+    """A new image of the empty board with ``tiles`` (move text, placement) on it, plain,
+    in that order.
+
+    At a table the board of plain tiles one turn later is the one before plus the tiles of
+    the last turn: it is drawn from that one (kept, for a few boards) when it can be, with
+    the same pixels as pasting every tile on the empty board.
+    """
+    lat = layout(mode, players).lattice
+    texts = tuple(text for text, _ in tiles)
+    base, done = None, 0
+    for done in range(len(texts), max(-1, len(texts) - 5), -1):
+        base = _plain_boards.get((mode, players, texts[:done]))
+        if base is not None:
+            break
+    if base is None:
+        base, done = background(mode, players), 0
+    img = base.copy()
+    for _, p in tiles[done:]:
+        paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, PLAIN)
+    if done < len(texts):
+        with _plain_lock:
+            if len(_plain_boards) >= PLAIN_BOARDS:
+                _plain_boards.pop(next(iter(_plain_boards)), None)
+            _plain_boards[(mode, players, texts)] = img.copy()
+    return img
+
+
 def draw_board(view: GenialView, names: Sequence[str]) -> Image.Image:
     """The board image (in the palette)."""
     lay = layout(view.mode, view.players)
     lat = lay.lattice
-    img = background(view.mode, view.players).copy()
-    hl = highlight_face(lat)
     last = {p.canonical() for p in view.last_placements}
+    tiles = placed_moves(view)
+    plain = [(t, p) for t, p in tiles if p.canonical() not in last]
+    img = plain_board(view.mode, view.players, plain)
+    hl = highlight_face(lat)
     covered: set[Hex] = set(view.start_symbols)
-    for p in placed_tiles(view):
-        face = hl if p.canonical() in last else PLAIN
-        paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, face)
+    for _, p in tiles:
+        if p.canonical() in last:
+            paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, hl)
         covered.add(p.cell1)
         covered.add(p.cell2)
     for h, colour in view.board.items():
