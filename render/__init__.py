@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from engine.genial import GenialView
 from engine.spezial import SpezialView
 from render import genial_board, spezial_board
-from render.encode import TALL_BAND_ROWS, png_bytes
+from render.encode import png_bytes
 from render.rack import rack_image
 from render.result import result_image
 
@@ -52,7 +52,9 @@ def board_png(view: View, *, names: Sequence[str] | None = None) -> bytes:
     who = seat_names(view, names)
     if isinstance(view, GenialView):
         return png_bytes(genial_board.draw_board(view, who))
-    return png_bytes(spezial_board.draw_board(view, who), band_rows=TALL_BAND_ROWS)
+    img = spezial_board.draw_board(view, who)
+    cuts = spezial_board.band_cuts(view.players)
+    return png_bytes(img, spezial_board.PNG_LEVEL, spezial_board.PNG_BAND_ROWS, cuts)
 
 
 def rack_png(view: View, *, names: Sequence[str] | None = None) -> bytes:

@@ -18,9 +18,11 @@ messages). ``optimize=True`` is no help: it deflates at level 9, ~120 ms for a b
 from __future__ import annotations
 
 import hashlib
+import itertools
 import struct
 import threading
 import zlib
+from collections.abc import Sequence
 
 from PIL import Image
 
@@ -30,9 +32,6 @@ COMPRESS_LEVEL = 6
 #: Rows per band. Fewer rows: fewer rows deflated again when one pixel changes, but each
 #: band starts without most of the rows above it to refer back to (a bigger PNG).
 BAND_ROWS = 16
-#: The tall Spezial board's bands: a tile there spans ~130 rows whatever the bands, so
-#: taller bands cost no more deflating per turn and make the PNG 2 KB smaller.
-TALL_BAND_ROWS = 32
 #: Rows above a band that its deflated bytes may refer to. A band deflated on its own
 #: loses its first row's best match (the row just above), which costs a Spezial board 3 KB;
 #: a change in that row means deflating the band below again as well.
@@ -48,8 +47,8 @@ _ADLER_MOD = 65521
 #: Image sizes whose last image is kept (pixels ~1.5 MB each), to compare the next with.
 PREVIOUS_IMAGES = 12
 
-_cache: dict[tuple[int, bytes], tuple[bytes, int]] = {}
-_previous: dict[tuple[int, int, int, int], tuple[bytes, list[tuple[bytes, int]]]] = {}
+_cache: dict[tuple[int, int, bytes], tuple[bytes, int]] = {}
+_previous: dict[tuple[int, int, int, tuple[int, ...]], tuple[bytes, list[tuple[bytes, int]]]] = {}
 _lock = threading.Lock()
 
 
@@ -90,8 +89,9 @@ def clear_cache() -> None:
 def _band(raw: memoryview, above: int, start: int, end: int, level: int) -> tuple[bytes, int]:
     """The deflated band ``raw[start:end]`` (rows ``raw[above:start]`` above it), from the
     cache or deflated now."""
-    # The band's bytes depend on its pixels and the rows above it: the key is both.
-    key = (level, hashlib.sha256(raw[above:end]).digest())
+    # The band's bytes depend on its pixels and the rows above it, and on where the one
+    # ends and the other begins: the key is all three.
+    key = (level, start - above, hashlib.sha256(raw[above:end]).digest())
     known = _cache.get(key)
     if known is None:
         known = _deflate(raw[start:end], raw[above:start], level)
@@ -102,10 +102,26 @@ def _band(raw: memoryview, above: int, start: int, end: int, level: int) -> tupl
     return known
 
 
+def band_tops(height: int, band_rows: int, cuts: Sequence[int] = ()) -> list[int]:
+    """The first row of each band: the rows between two cuts (and the image's top and
+    bottom) split evenly into bands of at most ``band_rows`` rows."""
+    edges = sorted({0, height, *(c for c in cuts if 0 < c < height)})
+    tops = []
+    for first, last in itertools.pairwise(edges):
+        n = -(-(last - first) // band_rows)
+        tops += [first + (last - first) * k // n for k in range(n)]
+    return tops
+
+
 def png_bytes(
-    indexed: Image.Image, level: int = COMPRESS_LEVEL, band_rows: int = BAND_ROWS
+    indexed: Image.Image,
+    level: int = COMPRESS_LEVEL,
+    band_rows: int = BAND_ROWS,
+    cuts: Sequence[int] = (),
 ) -> bytes:
-    """A mode ``P`` image as PNG bytes, deflated at ``level`` in bands of ``band_rows`` rows.
+    """A mode ``P`` image as PNG bytes, deflated at ``level`` in bands of ``band_rows`` rows
+    at most, with a band starting at each row of ``cuts`` (where a part of the image that
+    changes as a whole begins, such as a score row: it then dirties no band above it).
 
     Raises:
         ValueError: if the image is not a palette image.
@@ -123,12 +139,13 @@ def png_bytes(
     stride = width + 1
     # The last image of this size: at a table, the board of the turn before. A band equal
     # to its band there (compared byte for byte, ~10x faster than hashing) is taken from it.
-    shape = (width, height, level, band_rows)
+    tops = band_tops(height, band_rows, cuts)
+    shape = (width, height, level, tuple(tops))
     before = _previous.get(shape)
     bands: list[tuple[bytes, int]] = []
     adler = 1
-    for k, top in enumerate(range(0, height, band_rows)):
-        start, end = top * stride, min(height, top + band_rows) * stride
+    for k, (top, bottom) in enumerate(itertools.pairwise([*tops, height])):
+        start, end = top * stride, bottom * stride
         above = max(0, top - ROWS_ABOVE) * stride
         if before is not None and raw[above:end] == before[0][above:end]:
             known = before[1][k]

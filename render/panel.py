@@ -92,6 +92,11 @@ def lowest_colours(scores: dict[Colour, int]) -> set[Colour]:
     return {c for c, v in scores.items() if v == low}
 
 
+def row_tops(y: int, n: int, columns: int = 1) -> list[int]:
+    """The top of each line of ``n`` rows drawn from ``y`` (see :func:`draw_rows`)."""
+    return [y + k * (ROW_HEIGHT + ROW_GAP) for k in range(-(-n // columns))]
+
+
 def rows_height(n: int, columns: int = 1) -> int:
     lines = -(-n // columns)
     return lines * ROW_HEIGHT + (lines - 1) * ROW_GAP

@@ -21,7 +21,7 @@ from render.canvas import Canvas
 from render.cells import EMPTY_FACE, empty_board
 from render.fonts import draw_text, font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
-from render.panel import SideRow, draw_rows, rows_height
+from render.panel import SideRow, draw_rows, row_tops, rows_height
 from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.sprites import highlighted as highlight_face
 from render.symbols import draw_symbol
@@ -60,13 +60,23 @@ PANEL_COLUMNS = 2  # four scores fit half a row: the tall board needs no taller 
 # an even staircase nobody notices on a phone; labels and token values stay smooth text.
 CELL_SS = 1
 TOWER_SS = 1
+# A seat's tiles have a thin darker rim. One pixel: drawn crisp, a rim of 1.8 px came out
+# 1 or 2 px wide along each slanted edge, which the eye does not see and deflate does
+# (0.9 KB of a late board's PNG).
+SEAT_RIM = 1.0
+# How the PNG writer deflates this board (render/encode.py). A tile on the tall board spans
+# ~130 rows whatever the bands, so bands of 32 rows deflate no more rows per turn than
+# bands of 16 and lose less at their edges (-2 KB); level 7 takes a quarter more time
+# than 6 for 2 KB less, which this board's goals leave room for and its size does not.
+PNG_BAND_ROWS = 32
+PNG_LEVEL = 7
 
 
 def seat_face(seat: int, lat: Lattice, highlighted: bool = False) -> Face:
     """How a seat's tiles look; the last placement gets a wide rim."""
     if highlighted:
         return highlight_face(SEAT[seat], lat)
-    return Face(SEAT[seat], SEAT_EDGE[seat], max(1.5, 0.025 * lat.w))
+    return Face(SEAT[seat], SEAT_EDGE[seat], SEAT_RIM)
 
 
 def golden_face(lat: Lattice) -> Face:
@@ -98,6 +108,13 @@ def layout(players: int) -> BoardLayout:
     panel_y = board_bottom + PANEL_TOP
     height = panel_y + rows_height(players, PANEL_COLUMNS) + BOTTOM_MARGIN
     return BoardLayout(lat, WIDTH, height, panel_y)
+
+
+@cache
+def band_cuts(players: int) -> tuple[int, ...]:
+    """Rows where the PNG writer should start a band: each line of the panel's rows
+    changes as a whole from turn to turn (see :func:`render.encode.png_bytes`)."""
+    return tuple(row_tops(layout(players).panel_y, players, PANEL_COLUMNS))
 
 
 @cache

@@ -13,7 +13,7 @@ from PIL import Image
 
 from render import encode
 from render.cli import main
-from render.encode import BAND_ROWS, adler32_combine, clear_cache, png_bytes
+from render.encode import BAND_ROWS, adler32_combine, band_tops, clear_cache, png_bytes
 from render.theme import GAMES, palette_colours, quantize
 from tests.render.helpers import decode
 
@@ -135,3 +135,19 @@ def test_png_bytes_do_not_depend_on_what_was_encoded_before() -> None:
     assert png_bytes(indexed) == first
     clear_cache()
     assert png_bytes(indexed) == first
+
+
+def test_bands_split_evenly_between_cuts() -> None:
+    assert band_tops(40, 16) == [0, 13, 26]  # 40 rows: three bands of 13-14
+    assert band_tops(40, 16, cuts=(10,)) == [0, 10, 25]  # 10, then 30 rows in two
+    assert band_tops(40, 16, cuts=(0, 40, 99)) == [0, 13, 26]  # cuts at the edges: none
+    assert band_tops(1, 16) == [0]
+
+
+def test_equal_rows_split_differently_are_not_mixed_up() -> None:
+    # Rows 0-15 (a band with nothing above it) and rows 15-30 (row 15 above, as dictionary,
+    # then 15 rows) are the same bytes when every row is alike; their deflated bytes differ.
+    indexed = quantize(Image.new("RGB", (23, 31), (226, 216, 194)), "genial")
+    clear_cache()
+    idat = dict(_chunks(png_bytes(indexed, cuts=(16,))))[b"IDAT"]
+    assert zlib.decompress(idat) == (b"\0" + indexed.tobytes()[:23]) * 31
