@@ -23,6 +23,7 @@ import struct
 import threading
 import zlib
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image
 
@@ -47,7 +48,7 @@ _ADLER_MOD = 65521
 #: Image sizes whose last image is kept (pixels ~1.5 MB each), to compare the next with.
 PREVIOUS_IMAGES = 12
 
-_cache: dict[tuple[int, int, bytes], tuple[bytes, int]] = {}
+_cache: dict[tuple[int, int, int, bytes], tuple[bytes, int]] = {}
 _previous: dict[tuple[int, int, int, tuple[int, ...]], tuple[bytes, list[tuple[bytes, int]]]] = {}
 _lock = threading.Lock()
 
@@ -67,7 +68,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _deflate(band: memoryview, above: memoryview, level: int) -> tuple[bytes, int]:
+def _deflate(band: bytes, above: bytes, level: int) -> tuple[bytes, int]:
     """A band's deflated bytes, ending on a byte boundary and not the last block, so that
     bands can follow each other; and the band's Adler-32. ``above`` (the rows just above the
     band, if any) is given to the compressor as what came before: the band may refer back
@@ -86,15 +87,28 @@ def clear_cache() -> None:
         _previous.clear()
 
 
-def _band(raw: memoryview, above: int, start: int, end: int, level: int) -> tuple[bytes, int]:
-    """The deflated band ``raw[start:end]`` (rows ``raw[above:start]`` above it), from the
-    cache or deflated now."""
-    # The band's bytes depend on its pixels and the rows above it, and on where the one
-    # ends and the other begins: the key is all three.
-    key = (level, start - above, hashlib.sha256(raw[above:end]).digest())
+def _rows(raw: memoryview, width: int, first: int, last: int) -> bytes:
+    """Rows ``first`` to ``last - 1`` as PNG writes them: each after its filter type, 0
+    (none: the right one for palette images)."""
+    parts: list[bytes | memoryview] = []
+    for row in range(first, last):
+        parts += (b"\0", raw[row * width : (row + 1) * width])
+    return b"".join(parts)
+
+
+def _band(
+    raw: memoryview, width: int, above: int, top: int, bottom: int, level: int
+) -> tuple[bytes, int]:
+    """The deflated band of rows ``top`` to ``bottom - 1`` (rows from ``above`` as its
+    dictionary), from the cache or deflated now."""
+    # The band's bytes depend on its pixels and the rows above it, on where the one ends
+    # and the other begins and on the width (where the filter types go): the key is all.
+    digest = hashlib.sha256(raw[above * width : bottom * width]).digest()
+    key = (level, width, top - above, digest)
     known = _cache.get(key)
     if known is None:
-        known = _deflate(raw[start:end], raw[above:start], level)
+        band = _rows(raw, width, top, bottom)
+        known = _deflate(band, _rows(raw, width, above, top), level)
         with _lock:
             if len(_cache) >= CACHE_BANDS:  # forget the oldest
                 _cache.pop(next(iter(_cache)), None)
@@ -102,15 +116,20 @@ def _band(raw: memoryview, above: int, start: int, end: int, level: int) -> tupl
     return known
 
 
-def band_tops(height: int, band_rows: int, cuts: Sequence[int] = ()) -> list[int]:
+def band_tops(height: int, band_rows: int, cuts: Sequence[int] = ()) -> tuple[int, ...]:
     """The first row of each band: the rows between two cuts (and the image's top and
     bottom) split evenly into bands of at most ``band_rows`` rows."""
+    return _band_tops(height, band_rows, tuple(cuts))
+
+
+@lru_cache(maxsize=64)
+def _band_tops(height: int, band_rows: int, cuts: tuple[int, ...]) -> tuple[int, ...]:
     edges = sorted({0, height, *(c for c in cuts if 0 < c < height)})
-    tops = []
+    tops: list[int] = []
     for first, last in itertools.pairwise(edges):
         n = -(-(last - first) // band_rows)
         tops += [first + (last - first) * k // n for k in range(n)]
-    return tops
+    return tuple(tops)
 
 
 def png_bytes(
@@ -130,29 +149,24 @@ def png_bytes(
         raise ValueError(f"expected a palette (P) image, got mode {indexed.mode}")
     width, height = indexed.size
     palette = bytes(indexed.getpalette() or [0, 0, 0])
-    # Each PNG row starts with its filter type, 0 (none: the right one for palette images);
-    # a column of index 0 on the left gives exactly that, with no Python loop over rows.
-    framed = Image.new("P", (width + 1, height), 0)
-    framed.paste(indexed, (1, 0))
-    raw = framed.tobytes()
+    raw = indexed.tobytes()
     view = memoryview(raw)
-    stride = width + 1
     # The last image of this size: at a table, the board of the turn before. A band equal
     # to its band there (compared byte for byte, ~10x faster than hashing) is taken from it.
     tops = band_tops(height, band_rows, cuts)
-    shape = (width, height, level, tuple(tops))
+    shape = (width, height, level, tops)
     before = _previous.get(shape)
     bands: list[tuple[bytes, int]] = []
     adler = 1
-    for k, (top, bottom) in enumerate(itertools.pairwise([*tops, height])):
-        start, end = top * stride, bottom * stride
-        above = max(0, top - ROWS_ABOVE) * stride
-        if before is not None and raw[above:end] == before[0][above:end]:
+    for k, (top, bottom) in enumerate(itertools.pairwise((*tops, height))):
+        above = max(0, top - ROWS_ABOVE)
+        first, end = above * width, bottom * width
+        if before is not None and raw[first:end] == before[0][first:end]:
             known = before[1][k]
         else:
-            known = _band(view, above, start, end, level)
+            known = _band(view, width, above, top, bottom, level)
         bands.append(known)
-        adler = adler32_combine(adler, known[1], end - start)
+        adler = adler32_combine(adler, known[1], (bottom - top) * (width + 1))
     with _lock:
         _previous.pop(shape, None)
         if len(_previous) >= PREVIOUS_IMAGES:

@@ -138,10 +138,10 @@ def test_png_bytes_do_not_depend_on_what_was_encoded_before() -> None:
 
 
 def test_bands_split_evenly_between_cuts() -> None:
-    assert band_tops(40, 16) == [0, 13, 26]  # 40 rows: three bands of 13-14
-    assert band_tops(40, 16, cuts=(10,)) == [0, 10, 25]  # 10, then 30 rows in two
-    assert band_tops(40, 16, cuts=(0, 40, 99)) == [0, 13, 26]  # cuts at the edges: none
-    assert band_tops(1, 16) == [0]
+    assert band_tops(40, 16) == (0, 13, 26)  # 40 rows: three bands of 13-14
+    assert band_tops(40, 16, cuts=(10,)) == (0, 10, 25)  # 10, then 30 rows in two
+    assert band_tops(40, 16, cuts=(0, 40, 99)) == (0, 13, 26)  # cuts at the edges: none
+    assert band_tops(1, 16) == (0,)
 
 
 def test_equal_rows_split_differently_are_not_mixed_up() -> None:
