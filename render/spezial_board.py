@@ -210,28 +210,48 @@ def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
     last: set[Hex] = set()
     if view.last_placement is not None:
         last = {view.last_placement.cell1, view.last_placement.cell2}
-    faces = {h: seat_face(s, lat, h in last) for h, s in view.board.items()}
-    for h, s in view.board.items():
+    # A board holds a few kinds of cell and joint only (seat, last placement or not, golden
+    # space or not): each is looked up once per board, not once per cell.
+    cells: dict[tuple[int, bool, bool], Sprite] = {}
+    joints: dict[tuple[int, int, bool, bool, bool], Sprite] = {}
+
+    def cell(s: int, hl: bool, gold: bool) -> Sprite:
+        sprite = cells.get((s, hl, gold))
+        if sprite is None:
+            ring = GOLDEN_MARK[s] if gold else None
+            sprite = cell_sprite(lat, seat_face(s, lat, hl), ring=ring, game=GAME, ss=CELL_SS)
+            cells[(s, hl, gold)] = sprite
+        return sprite
+
+    def joint(d: int, s: int, hl_a: bool, hl_b: bool, chain: bool) -> Sprite:
+        sprite = joints.get((d, s, hl_a, hl_b, chain))
+        if sprite is None:
+            face_a, face_b = seat_face(s, lat, hl_a), seat_face(s, lat, hl_b)
+            link = SEAT[s] if chain else None
+            sprite = joint_sprite(lat, d, face_a, face_b, link, GAME, ss=CELL_SS)
+            joints[(d, s, hl_a, hl_b, chain)] = sprite
+        return sprite
+
+    board = view.board
+    for h, s in board.items():
         cx, cy = lat.centre(h)
-        ring = GOLDEN_MARK[s] if h in golden else None
-        cell_sprite(lat, faces[h], ring=ring, game=GAME, ss=CELL_SS).paste(img, cx, cy)
+        cell(s, h in last, h in golden).paste(img, cx, cy)
     tiles = placed_tiles(view)
     partner: dict[Hex, Hex] = {}
     for _, a, b in tiles:
         partner[a], partner[b] = b, a
     # Chains first: a tile's own joint is pasted last, so its outline stays whole.
-    for h, s in view.board.items():
+    for h, s in board.items():
         for d in JOINT_DIRECTIONS:
             dq, dr = DIRECTIONS[d]
             n = Hex(h.q + dq, h.r + dr)
-            if view.board.get(n) == s and partner.get(h) != n:
+            if board.get(n) == s and partner.get(h) != n:
                 cx, cy = lat.centre(h)
-                link = joint_sprite(lat, d, faces[h], faces[n], SEAT[s], GAME, ss=CELL_SS)
-                link.paste(img, cx, cy)
-    for _, a, b in tiles:
+                joint(d, s, h in last, n in last, True).paste(img, cx, cy)
+    for s, a, b in tiles:
         a, b, d = joint_order(a, b)
         cx, cy = lat.centre(a)
-        joint_sprite(lat, d, faces[a], faces[b], game=GAME, ss=CELL_SS).paste(img, cx, cy)
+        joint(d, s, a in last, b in last, False).paste(img, cx, cy)
     for h, t in view.towers.items():
         cx, cy = lat.centre(h)
         tower_sprite(lat, t.height, t.colour, t.value, t.dark).paste(img, cx, cy)
