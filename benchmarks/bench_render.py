@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import random
 import statistics
 import time
@@ -102,20 +103,22 @@ def measure(
     cold: list[float] = []
     sizes: list[int] = []
     data = b""
+    played: list[Any] = []
     for views in games:
         if len(times) >= count:
             break
         render(views[0])  # the table's previous image (and sprites built on first use)
-        for k, view in enumerate(views[1:]):
+        for view in views[1:]:
             if len(times) >= count:
                 break
             elapsed, used, data = _timed(render, view)
             times.append(elapsed)
             cpu.append(used)
             sizes.append(len(data))
-            if k % COLD_EVERY == 0:
-                forget()
-                cold.append(_timed(render, view)[0])  # and it leaves this position's bands
+            played.append(view)
+    for view in played[::COLD_EVERY]:  # after the others: emptying caches would slow them
+        forget()
+        cold.append(_timed(render, view)[0])
     with Image.open(io.BytesIO(data)) as img:
         width, height = img.size
     median_ms = statistics.median(times) * 1000
@@ -135,6 +138,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=40, help="positions timed per image")
     n = parser.parse_args().repeat
+    # Other jobs on the machine slow the wall-clock figures down: say how busy it was.
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     names4 = ["Anna", "Bärbel", "Çelik", "Dörte"]
     measure(
         "Genial board, 4 players, late game",
