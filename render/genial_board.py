@@ -1,8 +1,9 @@
 """The Genial board image: the playing area, start symbols, tiles, the last placement, and
 the score panel below.
 
-The empty board with its labels (and the panel's frame) is drawn once per setup and cached;
-each render copies it and pastes the tiles.
+The empty board with its labels is drawn once per setup and cached; a render copies the
+last board of plain tiles it can build on (at a table, the turn before's), pastes the tiles
+placed since, then the last placement highlighted, then the score panel.
 """
 
 from __future__ import annotations

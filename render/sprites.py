@@ -1,10 +1,11 @@
 """Pre-drawn pieces of the board: cells and the joints between two cells.
 
-Each sprite is drawn once, four times over-size and scaled down (smooth edges), and cached;
-a board is then a background plus pasted sprites. A cell sprite's mask is its own hexagon,
-so sprites of neighbouring cells never overlap. A joint sprite covers the strip along the
-edge two cells share (never a third cell): pasted over two tile halves it fills the gap
-between them, so the two hexes of a tile read as one piece, or a chain as one chain.
+Each sprite is drawn once and cached, four times over-size and scaled down (smooth edges),
+or crisp (``ss=1``: no blend colours along the cell's edge, a smaller PNG) with its symbol
+still smooth; a board is then a background plus pasted sprites. A cell sprite's mask is its
+own hexagon, so sprites of neighbouring cells never overlap. A joint sprite covers the strip
+along the edge two cells share (never a third cell): pasted over two tile halves it fills the
+gap between them, so the two hexes of a tile read as one piece, or a chain as one chain.
 """
 
 from __future__ import annotations
