@@ -200,6 +200,25 @@ def placed_tiles(view: SpezialView) -> list[tuple[int, Hex, Hex]]:
     return tiles
 
 
+@cache
+def _cells(
+    players: int,
+) -> tuple[dict[Hex, tuple[int, int]], dict[Hex, list[tuple[int, Hex]]]]:
+    """Each cell's centre pixel, and its neighbours in :data:`JOINT_DIRECTIONS` (worked out
+    once: a board asks for them hundreds of times)."""
+    lat = layout(players).lattice
+    centres = {h: lat.centre(h) for h in board_layout().area.cells}
+    neighbours: dict[Hex, list[tuple[int, Hex]]] = {}
+    for h in centres:
+        for d in JOINT_DIRECTIONS:
+            dq, dr = DIRECTIONS[d]
+            n = Hex(h.q + dq, h.r + dr)
+            if n in centres:
+                neighbours.setdefault(h, []).append((d, n))
+        neighbours.setdefault(h, [])
+    return centres, neighbours
+
+
 def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
     """The board image (in the palette)."""
     lay = layout(view.players)
@@ -233,8 +252,9 @@ def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
         return sprite
 
     board = view.board
+    centres, neighbours = _cells(view.players)
     for h, s in board.items():
-        cx, cy = lat.centre(h)
+        cx, cy = centres[h]
         cell(s, h in last, h in golden).paste(img, cx, cy)
     tiles = placed_tiles(view)
     partner: dict[Hex, Hex] = {}
@@ -242,15 +262,13 @@ def draw_board(view: SpezialView, names: Sequence[str]) -> Image.Image:
         partner[a], partner[b] = b, a
     # Chains first: a tile's own joint is pasted last, so its outline stays whole.
     for h, s in board.items():
-        for d in JOINT_DIRECTIONS:
-            dq, dr = DIRECTIONS[d]
-            n = Hex(h.q + dq, h.r + dr)
+        for d, n in neighbours[h]:
             if board.get(n) == s and partner.get(h) != n:
-                cx, cy = lat.centre(h)
+                cx, cy = centres[h]
                 joint(d, s, h in last, n in last, True).paste(img, cx, cy)
     for s, a, b in tiles:
         a, b, d = joint_order(a, b)
-        cx, cy = lat.centre(a)
+        cx, cy = centres[a]
         joint(d, s, a in last, b in last, False).paste(img, cx, cy)
     for h, t in view.towers.items():
         cx, cy = lat.centre(h)
