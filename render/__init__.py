@@ -54,7 +54,8 @@ def board_png(view: View, *, names: Sequence[str] | None = None) -> bytes:
         return png_bytes(genial_board.draw_board(view, who))
     img = spezial_board.draw_board(view, who)
     cuts = spezial_board.band_cuts(view.players)
-    return png_bytes(img, spezial_board.PNG_LEVEL, spezial_board.PNG_BAND_ROWS, cuts)
+    below = (cuts[0], spezial_board.PANEL_PNG_LEVEL)  # the score rows
+    return png_bytes(img, spezial_board.PNG_LEVEL, spezial_board.PNG_BAND_ROWS, cuts, below)
 
 
 def rack_png(view: View, *, names: Sequence[str] | None = None) -> bytes:

@@ -64,7 +64,10 @@ _ADLER_MOD = 65521
 PREVIOUS_IMAGES = 12
 
 _cache: dict[tuple[int, int, int, bytes], tuple[bytes, int]] = {}
-_previous: dict[tuple[int, int, int, tuple[int, ...]], tuple[bytes, list[tuple[bytes, int]]]] = {}
+_previous: dict[
+    tuple[int, int, int, tuple[int, ...], tuple[int, int] | None],
+    tuple[bytes, list[tuple[bytes, int]]],
+] = {}
 _lock = threading.Lock()
 
 
@@ -152,10 +155,12 @@ def png_bytes(
     level: int = COMPRESS_LEVEL,
     band_rows: int = BAND_ROWS,
     cuts: Sequence[int] = (),
+    level_below: tuple[int, int] | None = None,
 ) -> bytes:
     """A mode ``P`` image as PNG bytes, deflated at ``level`` in bands of ``band_rows`` rows
     at most, with a band starting at each row of ``cuts`` (where a part of the image that
     changes as a whole begins, such as a score row: it then dirties no band above it).
+    ``level_below`` = (row, level): the bands from that row down at that level instead.
 
     Raises:
         ValueError: if the image is not a palette image.
@@ -169,7 +174,7 @@ def png_bytes(
     # The last image of this size: at a table, the board of the turn before. A band equal
     # to its band there (compared byte for byte, ~10x faster than hashing) is taken from it.
     tops = band_tops(height, band_rows, cuts)
-    shape = (width, height, level, tops)
+    shape = (width, height, level, tops, level_below)
     before = _previous.get(shape)
     bands: list[tuple[bytes, int]] = []
     adler = 1
@@ -179,7 +184,8 @@ def png_bytes(
         if before is not None and raw[first:end] == before[0][first:end]:
             known = before[1][k]
         else:
-            known = _band(view, width, above, top, bottom, level)
+            at = level if level_below is None or top < level_below[0] else level_below[1]
+            known = _band(view, width, above, top, bottom, at)
         bands.append(known)
         adler = adler32_combine(adler, known[1], (bottom - top) * (width + 1))
     with _lock:

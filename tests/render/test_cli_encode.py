@@ -116,6 +116,9 @@ def test_png_is_the_image_row_by_row_unfiltered(height: int) -> None:
     rows = zlib.decompress(chunks[2][1])  # also checks the stream's Adler-32
     pixels = indexed.tobytes()
     assert rows == b"".join(b"\0" + pixels[y * 29 : (y + 1) * 29] for y in range(height))
+    # Bands cut elsewhere and the lower ones deflated at another level: the same rows.
+    other = png_bytes(indexed, 9, 7, cuts=(height // 2,), level_below=(height // 3, 1))
+    assert zlib.decompress(dict(_chunks(other))[b"IDAT"]) == rows
 
 
 def test_png_bytes_do_not_depend_on_what_was_encoded_before() -> None:
