@@ -22,12 +22,13 @@ by benchmarks/bench_render.py):
 | Pillow, level 5 (before)                   | 10.0 ms, 61.9 KB   | 12.0 ms, 66.7 KB   |
 | Pillow, level 6                            | 14.6 ms, 53.6 KB   | 16.1 ms, 57.0 KB   |
 | Pillow, level 7                            | 19.5 ms, 51.5 KB   | 19.8 ms, 54.9 KB   |
-| this one, nothing kept (after a restart)   | 15.6 ms, 55.3 KB   | 20.4 ms, 56.0 KB   |
-| this one, at a table (the turn before kept)|  4.8 ms, 55.3 KB   |  5.6 ms, 56.0 KB   |
+| this one, nothing kept (after a restart)   | 15.6 ms, 55.3 KB   | 20.2 ms, 56.2 KB   |
+| this one, at a table (the turn before kept)|  4.8 ms, 55.3 KB   |  5.2 ms, 56.2 KB   |
 
-(Genial: level 6, bands of 16 rows; Spezial: level 7, bands of 32 rows starting at its
-score rows.) Bands cost 2-3 KB against one deflate of the whole image: each band can refer
-back only one row above it. ``optimize=True`` is no help: level 9, ~120 ms for a board.
+(Genial: level 6, bands of 16 rows; Spezial: level 7, its score rows 6, bands of 32 rows
+starting at the score rows.) Bands cost 2-3 KB against one deflate of the whole image:
+each band can refer back only one row above it. ``optimize=True`` is no help: level 9,
+~120 ms for a board.
 """
 
 from __future__ import annotations
