@@ -57,7 +57,10 @@ def board_png(
     who = seat_names(view, names)
     if isinstance(view, GenialView):
         return png_bytes(genial_board.draw_board(view, who, frozenset(highlight)))
-    return png_bytes(spezial_board.draw_board(view, who, frozenset(highlight)))
+    img = spezial_board.draw_board(view, who, frozenset(highlight))
+    cuts = spezial_board.band_cuts(view.players)
+    below = (cuts[0], spezial_board.PANEL_PNG_LEVEL)  # the score rows
+    return png_bytes(img, spezial_board.PNG_LEVEL, spezial_board.PNG_BAND_ROWS, cuts, below)
 
 
 def rack_png(view: View, *, names: Sequence[str] | None = None) -> bytes:

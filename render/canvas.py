@@ -11,9 +11,9 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.fonts import font
+from render.fonts import draw_text, font
 from render.sprites import SS
-from render.theme import PAPER, RGB, palette_colours, palette_image, quantize
+from render.theme import PAPER, RGB, inked, palette_colours, palette_image, quantize
 
 Box = tuple[float, float, float, float]
 
@@ -42,17 +42,17 @@ def text_piece(
     left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
     left, top = left - 1, top - 1
     img = Image.new("RGB", (right - left + 2, bottom - top + 2), backdrop)
-    ImageDraw.Draw(img).text((-left, -top), text, font=face, fill=fill, anchor=anchor)
+    draw_text(img, (-left, -top), text, face, fill, anchor)
     return quantize(img, game), left, top
 
 
 @lru_cache(maxsize=256)
 def _shape(kind: str, size: int, fill: RGB, backdrop: RGB, game: str) -> Image.Image:
-    big = Image.new("RGB", (size * SS, size * SS), backdrop)
-    draw = ImageDraw.Draw(big)
+    cover = Image.new("L", (size * SS, size * SS), 0)
+    draw = ImageDraw.Draw(cover)
     s = size * SS
     if kind == "arrow":  # pointing right
-        draw.polygon([(0.1 * s, 0.1 * s), (0.95 * s, 0.5 * s), (0.1 * s, 0.9 * s)], fill=fill)
+        draw.polygon([(0.1 * s, 0.1 * s), (0.95 * s, 0.5 * s), (0.1 * s, 0.9 * s)], fill=255)
     elif kind == "crown":
         draw.polygon(
             [
@@ -64,11 +64,11 @@ def _shape(kind: str, size: int, fill: RGB, backdrop: RGB, game: str) -> Image.I
                 (0.98 * s, 0.25 * s),
                 (0.98 * s, 0.85 * s),
             ],
-            fill=fill,
+            fill=255,
         )
     else:
         raise ValueError(f"unknown shape {kind!r}")
-    return quantize(big.reduce(SS), game)
+    return quantize(inked(cover.reduce(SS), fill, backdrop), game)
 
 
 class Canvas:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.hexgrid import Area, Hex
-from render.fonts import font
+from render.fonts import draw_text, font
 from render.geometry import Lattice
 from render.sprites import SS, Face, Sprite, cell_sprite
 from render.theme import EMPTY, LABEL, PAPER, ROW_LABEL
@@ -32,7 +32,6 @@ def empty_board(
     cells for which ``special`` gives a sprite (start symbols, towers), which get that;
     cells drawn ``ss`` times over-size (1: crisp edges)."""
     img = Image.new("RGB", size, PAPER)
-    draw = ImageDraw.Draw(img)
     face = font(label_size(lat))
     for h, label in zip(area.cells, area.labels, strict=True):
         cx, cy = lat.centre(h)
@@ -41,12 +40,12 @@ def empty_board(
             sprite.paste(img, cx, cy)
             continue
         cell_sprite(lat, label_face(h), ss=ss).paste(img, cx, cy)
-        draw.text((cx, cy), label, font=face, fill=LABEL, anchor="mm")
-    row_letters(draw, area, lat)
+        draw_text(img, (cx, cy), label, face, LABEL, "mm")
+    row_letters(img, area, lat)
     return img
 
 
-def row_letters(draw: ImageDraw.ImageDraw, area: Area, lat: Lattice) -> None:
+def row_letters(img: Image.Image, area: Area, lat: Lattice) -> None:
     """Each row's letter beside its first and its last cell, to find a row at a glance."""
     rows: dict[int, list[Hex]] = {}
     for h in area.cells:
@@ -57,5 +56,5 @@ def row_letters(draw: ImageDraw.ImageDraw, area: Area, lat: Lattice) -> None:
         letter = chr(ord("A") + k)
         lx, ly = lat.centre(rows[r][0])
         rx, ry = lat.centre(rows[r][-1])
-        draw.text((lx - gap, ly), letter, font=face, fill=ROW_LABEL, anchor="rm")
-        draw.text((rx + gap, ry), letter, font=face, fill=ROW_LABEL, anchor="lm")
+        draw_text(img, (lx - gap, ly), letter, face, ROW_LABEL, "rm")
+        draw_text(img, (rx + gap, ry), letter, face, ROW_LABEL, "lm")

@@ -7,10 +7,13 @@ the same pixels wherever it runs; it covers the accented Latin of players' names
 from __future__ import annotations
 
 import io
+import math
 from functools import cache
 from importlib import resources
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
+
+from render.theme import RGB, snap_coverage
 
 Font = ImageFont.FreeTypeFont
 REGULAR = "DejaVuSans.ttf"
@@ -46,3 +49,17 @@ def fit(text: str, face: Font, width: float) -> str:
         else:
             hi = mid - 1
     return text[:lo].rstrip() + ELLIPSIS
+
+
+def draw_text(
+    img: Image.Image, xy: tuple[float, float], text: str, face: Font, fill: RGB, anchor: str
+) -> None:
+    """``text`` on an RGB image at ``xy`` (Pillow's anchors), smooth, but with its edges
+    snapped to the palette's blend steps (:func:`render.theme.snap_coverage`)."""
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    x0, y0 = math.floor(xy[0] + left) - 1, math.floor(xy[1] + top) - 1
+    size = (math.ceil(xy[0] + right) + 1 - x0, math.ceil(xy[1] + bottom) + 1 - y0)
+    cover = Image.new("L", size, 0)
+    # Whole pixels only are taken off xy, so the glyphs fall exactly where they would have.
+    ImageDraw.Draw(cover).text((xy[0] - x0, xy[1] - y0), text, font=face, fill=255, anchor=anchor)
+    img.paste(fill, (x0, y0, x0 + size[0], y0 + size[1]), snap_coverage(cover))

@@ -1,12 +1,14 @@
 """The Genial board image: the playing area, start symbols, tiles, the last placement, and
 the score panel below.
 
-The empty board with its labels (and the panel's frame) is drawn once per setup and cached;
-each render copies it and pastes the tiles.
+The empty board with its labels is drawn once per setup and cached; a render copies the
+last board of plain tiles it can build on (at a table, the turn before's), pastes the tiles
+placed since, then the last placement highlighted, then the score panel.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -23,7 +25,7 @@ from render.cells import empty_board, label_size
 from render.fonts import font
 from render.geometry import Lattice, joint_order
 from render.panel import SideRow, domino_icon, draw_rows, rows_height
-from render.sprites import Face, Sprite, cell_sprite, highlighted, joint_sprite
+from render.sprites import Face, Sprite, cell_sprite, highlighted, tile_sprite
 from render.theme import (
     PAPER,
     PRINTED,
@@ -41,6 +43,9 @@ TOP_MARGIN = 14
 PANEL_TOP = 24  # between the board and the panel
 PANEL_X = 16
 BOTTOM_MARGIN = 16
+# Cells and tiles are drawn crisp (no blend colours along their edges), their symbols
+# smooth: see render/encode.py for what each costs in PNG bytes.
+CELL_SS = 1
 
 PLAIN = Face(TILE)
 
@@ -89,10 +94,13 @@ def background(mode: str, players: int) -> Image.Image:
 
     def start_symbol(h: Hex) -> Sprite | None:
         colour = starts.get(h)
-        return None if colour is None else cell_sprite(lat, printed, colour, SYMBOL[colour])
+        if colour is None:
+            return None
+        return cell_sprite(lat, printed, colour, SYMBOL[colour], ss=CELL_SS)
 
     area = playing_area(Setup.of(mode, players).radius)
-    return quantize(empty_board((lay.width, lay.height), area, lat, start_symbol), GAME)
+    img = empty_board((lay.width, lay.height), area, lat, start_symbol, ss=CELL_SS)
+    return quantize(img, GAME)
 
 
 @lru_cache(maxsize=8192)
@@ -104,6 +112,11 @@ def _placement(text: str, radius: int) -> Placement | None:
 def placed_tiles(view: GenialView) -> list[Placement]:
     """The tiles on the board, from the moves (the view's board has only colours), each
     checked against the board."""
+    return [p for _, p in placed_moves(view)]
+
+
+def placed_moves(view: GenialView) -> list[tuple[str, Placement]]:
+    """:func:`placed_tiles` with the text of the move that placed each."""
     tiles = []
     for text in view.moves:
         p = _placement(text, view.radius)
@@ -112,7 +125,7 @@ def placed_tiles(view: GenialView) -> list[Placement]:
             and view.board.get(p.cell1) is p.first
             and view.board.get(p.cell2) is p.second
         ):
-            tiles.append(p)
+            tiles.append((text, p))
     return tiles
 
 
@@ -128,10 +141,8 @@ def paste_tile(
     if first != a:
         a, b, ca, cb = b, a, cb, ca
     ax, ay = lat.centre(a)
-    bx, by = lat.centre(b)
-    cell_sprite(lat, face, ca, SYMBOL[ca], game=GAME).paste(img, ax, ay)
-    cell_sprite(lat, face, cb, SYMBOL[cb], game=GAME).paste(img, bx, by)
-    joint_sprite(lat, d, face, face, game=GAME).paste(img, ax, ay)
+    sprite = tile_sprite(lat, d, face, (ca, SYMBOL[ca]), (cb, SYMBOL[cb]), GAME, CELL_SS)
+    sprite.paste(img, ax, ay)
 
 
 def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:
@@ -150,26 +161,72 @@ def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:
     ]
 
 
+#: Boards of plain tiles kept (~1.5 MB each) to draw the next turn's board from.
+PLAIN_BOARDS = 16
+_plain_boards: dict[tuple[str, int, tuple[str, ...]], Image.Image] = {}
+_plain_lock = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Forget the boards of plain tiles kept (for tests and benchmarks)."""
+    with _plain_lock:
+        _plain_boards.clear()
+
+
+def plain_board(mode: str, players: int, tiles: Sequence[tuple[str, Placement]]) -> Image.Image:
+    """A new image of the empty board with ``tiles`` (move text, placement) on it, plain,
+    in that order.
+
+    At a table the board of plain tiles one turn later is the one before plus the tiles of
+    the last turn: it is drawn from that one (kept, for a few boards) when it can be, with
+    the same pixels as pasting every tile on the empty board.
+    """
+    lat = layout(mode, players).lattice
+    texts = tuple(text for text, _ in tiles)
+    base, done = None, 0
+    for done in range(len(texts), max(-1, len(texts) - 5), -1):
+        base = _plain_boards.get((mode, players, texts[:done]))
+        if base is not None:
+            break
+    if base is None:
+        base, done = background(mode, players), 0
+    img = base.copy()
+    for _, p in tiles[done:]:
+        paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, PLAIN)
+    if done < len(texts):
+        with _plain_lock:
+            if len(_plain_boards) >= PLAIN_BOARDS:
+                _plain_boards.pop(next(iter(_plain_boards)), None)
+            _plain_boards[(mode, players, texts)] = img.copy()
+    return img
+
+
 def draw_board(
     view: GenialView, names: Sequence[str], highlight: frozenset[Hex] = frozenset()
 ) -> Image.Image:
     """The board image (in the palette); tiles on ``highlight`` cells are marked too."""
     lay = layout(view.mode, view.players)
     lat = lay.lattice
-    img = background(view.mode, view.players).copy()
-    hl = highlight_face(lat)
     last = {p.canonical() for p in view.last_placements}
+
+    def marked(p: Placement) -> bool:
+        return p.canonical() in last or (p.cell1 in highlight and p.cell2 in highlight)
+
+    tiles = placed_moves(view)
+    plain = [(t, p) for t, p in tiles if not marked(p)]
+    img = plain_board(view.mode, view.players, plain)
+    hl = highlight_face(lat)
     covered: set[Hex] = set(view.start_symbols)
-    for p in placed_tiles(view):
-        marked = p.canonical() in last or (p.cell1 in highlight and p.cell2 in highlight)
-        face = hl if marked else PLAIN
-        paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, face)
+    for _, p in tiles:
+        if marked(p):
+            paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, hl)
         covered.add(p.cell1)
         covered.add(p.cell2)
     for h, colour in view.board.items():
         if h not in covered:  # a cell no move accounts for: drawn on its own
             cx, cy = lat.centre(h)
-            cell_sprite(lat, PLAIN, colour, SYMBOL[colour], game=GAME).paste(img, cx, cy)
+            sprite = cell_sprite(lat, PLAIN, colour, SYMBOL[colour], game=GAME, ss=CELL_SS)
+            sprite.paste(img, cx, cy)
     draw_panel(Canvas(img, GAME), view, names, lay.panel_y)
     return img
 

@@ -24,12 +24,14 @@ from render.theme import (
     INK,
     LOWEST,
     PANEL,
+    PAPER,
     RGB,
     SOFT_INK,
     SYMBOL,
     TRACK,
     TURN,
     WHITE,
+    inked,
     quantize,
 )
 
@@ -62,10 +64,10 @@ class SideRow:
 def icon(colour: Colour, radius: int, backdrop: RGB, game: str) -> Image.Image:
     """A colour's symbol, ``2*radius+1`` px square on ``backdrop``, in the palette."""
     side = 2 * radius + 1
-    big = Image.new("RGB", (side * SS, side * SS), backdrop)
+    cover = Image.new("L", (side * SS, side * SS), 0)
     c = (side * SS - 1) / 2
-    draw_symbol(ImageDraw.Draw(big), colour, c, c, radius * SS, SYMBOL[colour], backdrop)
-    return quantize(big.reduce(SS), game)
+    draw_symbol(ImageDraw.Draw(cover), colour, c, c, radius * SS, 255, 0)
+    return quantize(inked(cover.reduce(SS), SYMBOL[colour], backdrop), game)
 
 
 @cache
@@ -88,6 +90,11 @@ def fitted(name: str, size: int, width: int) -> str:
 def lowest_colours(scores: dict[Colour, int]) -> set[Colour]:
     low = min(scores.values())
     return {c for c, v in scores.items() if v == low}
+
+
+def row_tops(y: int, n: int, columns: int = 1) -> list[int]:
+    """The top of each line of ``n`` rows drawn from ``y`` (see :func:`draw_rows`)."""
+    return [y + k * (ROW_HEIGHT + ROW_GAP) for k in range(-(-n // columns))]
 
 
 def rows_height(n: int, columns: int = 1) -> int:
@@ -116,8 +123,44 @@ def draw_rows(
     for k, row in enumerate(rows):
         rx = x + (k % columns) * (row_width + ROW_GAP)
         ry = y + (k // columns) * (ROW_HEIGHT + ROW_GAP)
-        _draw_row(canvas, rx, ry, row_width, row, colours, cap, marks)
+        scores = tuple(row.scores.items())
+        piece = _row_image(
+            canvas.game,
+            row_width,
+            row.names,
+            scores,
+            row.mover,
+            row.place,
+            row.swatch,
+            row.tiles_left,
+            tuple(colours),
+            cap,
+            tuple(marks),
+        )
+        canvas.paste(piece, (rx, ry))
     return y + rows_height(len(rows), columns)
+
+
+@lru_cache(maxsize=256)  # ~100 KB each
+def _row_image(
+    game: str,
+    width: int,
+    names: tuple[str, ...],
+    scores: tuple[tuple[Colour, int], ...],
+    mover: int | None,
+    place: int | None,
+    swatch: Face | None,
+    tiles_left: int | None,
+    colours: tuple[Colour, ...],
+    cap: int,
+    marks: tuple[int, ...],
+) -> Image.Image:
+    """One side's row on paper, in the palette. Cached: from one turn to the next most rows
+    stay as they were (only the last and the next player's change)."""
+    canvas = Canvas.new(game, (width, ROW_HEIGHT), PAPER)
+    row = SideRow(names, dict(scores), mover, place, swatch, tiles_left)
+    _draw_row(canvas, 0, 0, width, row, colours, cap, marks)
+    return canvas.img
 
 
 def _draw_row(
@@ -167,20 +210,47 @@ def _draw_row(
         backdrop = PANEL
         if colour in low:
             backdrop = WHITE
-            canvas.rect((bx + 2, y + 5, bx + bw - 4, y + ROW_HEIGHT - 6), WHITE, 10, LOWEST, 4)
+            canvas.paste(_frame(canvas.game, bw), (bx + 2, y + 5))
         icy = cy - 10
         canvas.paste(icon(colour, radius, backdrop, canvas.game), (bx + 8, icy - radius))
         canvas.text((bx + 2 * radius + 14, icy), str(value), number, INK, backdrop)
-        x0, x1 = bx + 12, bx + bw - 14
-        by = cy + 20
-        canvas.rect((x0, by, x1, by + 10), TRACK, 5)
-        filled = x0 + round((x1 - x0) * min(value, cap) / cap)
-        if value > 0:
-            canvas.rect((x0, by, max(filled, x0 + 10), by + 10), SYMBOL[colour], 5)
-        for m in marks:
-            if m < cap:
-                mx = x0 + round((x1 - x0) * m / cap)
-                canvas.line((mx, by - 3, mx, by + 13), INK, 2)
+        bar = _bar(canvas.game, colour, min(value, cap) if value > 0 else -1, cap, bw, tuple(marks),
+                   backdrop)  # fmt: skip
+        canvas.paste(bar, (bx + 12 - BAR_MARGIN, cy + 20 - BAR_MARGIN))
+
+
+# Frames and bars are drawn once (rounded rectangles cost more to draw than to paste): a
+# frame with the panel's colour in its box's corners, a bar on a margin of its backdrop,
+# which is what lies under them where they are pasted.
+BAR_MARGIN = 3  # the ticks reach 3 px above and below the track
+
+
+@lru_cache(maxsize=64)
+def _frame(game: str, bw: int) -> Image.Image:
+    """The frame round one of a side's lowest colours, for a block ``bw`` px wide."""
+    canvas = Canvas.new(game, (bw - 5, ROW_HEIGHT - 10), PANEL)
+    canvas.rect((0, 0, bw - 6, ROW_HEIGHT - 11), WHITE, 10, LOWEST, 4)
+    return canvas.img
+
+
+@lru_cache(maxsize=4096)
+def _bar(
+    game: str, colour: Colour, value: int, cap: int, bw: int, marks: tuple[int, ...], backdrop: RGB
+) -> Image.Image:
+    """A colour's bar along its track (``value`` -1: no bar), ticks at ``marks``."""
+    m = BAR_MARGIN
+    length = bw - 26  # the track runs from 12 px into the block to 14 px before its end
+    canvas = Canvas.new(game, (length + 1 + 2 * m, 11 + 2 * m), backdrop)
+    x0, x1, by = m, m + length, m
+    canvas.rect((x0, by, x1, by + 10), TRACK, 5)
+    if value >= 0:
+        filled = x0 + round((x1 - x0) * value / cap)
+        canvas.rect((x0, by, max(filled, x0 + 10), by + 10), SYMBOL[colour], 5)
+    for mark in marks:
+        if mark < cap:
+            mx = x0 + round((x1 - x0) * mark / cap)
+            canvas.line((mx, by - 3, mx, by + 13), INK, 2)
+    return canvas.img
 
 
 def _name(canvas: Canvas, x: int, y: int, name: str, size: int, room: int, to_move: bool) -> None:

@@ -19,9 +19,9 @@ from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
 from engine.tiles import Colour
 from render.canvas import Canvas
 from render.cells import EMPTY_FACE, empty_board
-from render.fonts import font
+from render.fonts import draw_text, font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
-from render.panel import SideRow, draw_rows, rows_height
+from render.panel import SideRow, draw_rows, row_tops, rows_height
 from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.sprites import highlighted as highlight_face
 from render.symbols import draw_symbol
@@ -60,13 +60,25 @@ PANEL_COLUMNS = 2  # four scores fit half a row: the tall board needs no taller 
 # an even staircase nobody notices on a phone; labels and token values stay smooth text.
 CELL_SS = 1
 TOWER_SS = 1
+# A seat's tiles have a thin darker rim. One pixel: drawn crisp, a rim of 1.8 px came out
+# 1 or 2 px wide along each slanted edge, which the eye does not see and deflate does
+# (0.9 KB of a late board's PNG).
+SEAT_RIM = 1.0
+# How the PNG writer deflates this board (render/encode.py). A tile on the tall board spans
+# ~130 rows whatever the bands, so bands of 32 rows deflate no more rows per turn than
+# bands of 16 and lose less at their edges (-2 KB). Level 7 takes a third more time than 6
+# for 2 KB less (at 6 the largest late boards come within 0.1 KB of the 60 KB goal); the
+# score rows, deflated again every turn, stay at 6: level 7 saves 0.2 KB there.
+PNG_BAND_ROWS = 32
+PNG_LEVEL = 7
+PANEL_PNG_LEVEL = 6
 
 
 def seat_face(seat: int, lat: Lattice, highlighted: bool = False) -> Face:
     """How a seat's tiles look; the last placement gets a wide rim."""
     if highlighted:
         return highlight_face(SEAT[seat], lat)
-    return Face(SEAT[seat], SEAT_EDGE[seat], max(1.5, 0.025 * lat.w))
+    return Face(SEAT[seat], SEAT_EDGE[seat], SEAT_RIM)
 
 
 def golden_face(lat: Lattice) -> Face:
@@ -98,6 +110,13 @@ def layout(players: int) -> BoardLayout:
     panel_y = board_bottom + PANEL_TOP
     height = panel_y + rows_height(players, PANEL_COLUMNS) + BOTTOM_MARGIN
     return BoardLayout(lat, WIDTH, height, panel_y)
+
+
+@cache
+def band_cuts(players: int) -> tuple[int, ...]:
+    """Rows where the PNG writer should start a band: each line of the panel's rows
+    changes as a whole from turn to turn (see :func:`render.encode.png_bytes`)."""
+    return tuple(row_tops(layout(players).panel_y, players, PANEL_COLUMNS))
 
 
 @cache
@@ -140,8 +159,8 @@ def _tower(lat: Lattice, height: str, token: tuple[Colour, int, bool] | None) ->
         disc = TOKEN_DARK if dark else TOKEN_LIGHT
         draw.ellipse((cx - r_disc, cy - r_disc, cx + r_disc, cy + r_disc), fill=disc)
         size = round(0.46 * big)
-        draw.text((cx, cy + 0.02 * big), str(value), font=font(size),
-                  fill=WHITE if dark else INK, anchor="mm")  # fmt: skip
+        ink = WHITE if dark else INK
+        draw_text(win.big, (cx, cy + 0.02 * big), str(value), font(size), ink, "mm")
     win.mask_polygon(lat.corners(0, 0, 1 - 1.0 / half))
     return win.sprite(GAME)
 
@@ -183,6 +202,25 @@ def placed_tiles(view: SpezialView) -> list[tuple[int, Hex, Hex]]:
     return tiles
 
 
+@cache
+def _cells(
+    players: int,
+) -> tuple[dict[Hex, tuple[int, int]], dict[Hex, list[tuple[int, Hex]]]]:
+    """Each cell's centre pixel, and its neighbours in :data:`JOINT_DIRECTIONS` (worked out
+    once: a board asks for them hundreds of times)."""
+    lat = layout(players).lattice
+    centres = {h: lat.centre(h) for h in board_layout().area.cells}
+    neighbours: dict[Hex, list[tuple[int, Hex]]] = {}
+    for h in centres:
+        for d in JOINT_DIRECTIONS:
+            dq, dr = DIRECTIONS[d]
+            n = Hex(h.q + dq, h.r + dr)
+            if n in centres:
+                neighbours.setdefault(h, []).append((d, n))
+        neighbours.setdefault(h, [])
+    return centres, neighbours
+
+
 def draw_board(
     view: SpezialView, names: Sequence[str], highlight: frozenset[Hex] = frozenset()
 ) -> Image.Image:
@@ -195,28 +233,47 @@ def draw_board(
     last: set[Hex] = set(highlight)
     if view.last_placement is not None:
         last |= {view.last_placement.cell1, view.last_placement.cell2}
-    faces = {h: seat_face(s, lat, h in last) for h, s in view.board.items()}
-    for h, s in view.board.items():
-        cx, cy = lat.centre(h)
-        ring = GOLDEN_MARK[s] if h in golden else None
-        cell_sprite(lat, faces[h], ring=ring, game=GAME, ss=CELL_SS).paste(img, cx, cy)
+    # A board holds a few kinds of cell and joint only (seat, last placement or not, golden
+    # space or not): each is looked up once per board, not once per cell.
+    cells: dict[tuple[int, bool, bool], Sprite] = {}
+    joints: dict[tuple[int, int, bool, bool, bool], Sprite] = {}
+
+    def cell(s: int, hl: bool, gold: bool) -> Sprite:
+        sprite = cells.get((s, hl, gold))
+        if sprite is None:
+            ring = GOLDEN_MARK[s] if gold else None
+            sprite = cell_sprite(lat, seat_face(s, lat, hl), ring=ring, game=GAME, ss=CELL_SS)
+            cells[(s, hl, gold)] = sprite
+        return sprite
+
+    def joint(d: int, s: int, hl_a: bool, hl_b: bool, chain: bool) -> Sprite:
+        sprite = joints.get((d, s, hl_a, hl_b, chain))
+        if sprite is None:
+            face_a, face_b = seat_face(s, lat, hl_a), seat_face(s, lat, hl_b)
+            link = SEAT[s] if chain else None
+            sprite = joint_sprite(lat, d, face_a, face_b, link, GAME, ss=CELL_SS)
+            joints[(d, s, hl_a, hl_b, chain)] = sprite
+        return sprite
+
+    board = view.board
+    centres, neighbours = _cells(view.players)
+    for h, s in board.items():
+        cx, cy = centres[h]
+        cell(s, h in last, h in golden).paste(img, cx, cy)
     tiles = placed_tiles(view)
     partner: dict[Hex, Hex] = {}
     for _, a, b in tiles:
         partner[a], partner[b] = b, a
     # Chains first: a tile's own joint is pasted last, so its outline stays whole.
-    for h, s in view.board.items():
-        for d in JOINT_DIRECTIONS:
-            dq, dr = DIRECTIONS[d]
-            n = Hex(h.q + dq, h.r + dr)
-            if view.board.get(n) == s and partner.get(h) != n:
-                cx, cy = lat.centre(h)
-                link = joint_sprite(lat, d, faces[h], faces[n], SEAT[s], GAME, ss=CELL_SS)
-                link.paste(img, cx, cy)
-    for _, a, b in tiles:
+    for h, s in board.items():
+        for d, n in neighbours[h]:
+            if board.get(n) == s and partner.get(h) != n:
+                cx, cy = centres[h]
+                joint(d, s, h in last, n in last, True).paste(img, cx, cy)
+    for s, a, b in tiles:
         a, b, d = joint_order(a, b)
-        cx, cy = lat.centre(a)
-        joint_sprite(lat, d, faces[a], faces[b], game=GAME, ss=CELL_SS).paste(img, cx, cy)
+        cx, cy = centres[a]
+        joint(d, s, a in last, b in last, False).paste(img, cx, cy)
     for h, t in view.towers.items():
         cx, cy = lat.centre(h)
         tower_sprite(lat, t.height, t.colour, t.value, t.dark).paste(img, cx, cy)

@@ -1,10 +1,11 @@
 """Pre-drawn pieces of the board: cells and the joints between two cells.
 
-Each sprite is drawn once, four times over-size and scaled down (smooth edges), and cached;
-a board is then a background plus pasted sprites. A cell sprite's mask is its own hexagon,
-so sprites of neighbouring cells never overlap. A joint sprite covers the strip along the
-edge two cells share (never a third cell): pasted over two tile halves it fills the gap
-between them, so the two hexes of a tile read as one piece, or a chain as one chain.
+Each sprite is drawn once and cached, four times over-size and scaled down (smooth edges),
+or crisp (``ss=1``: no blend colours along the cell's edge, a smaller PNG) with its symbol
+still smooth; a board is then a background plus pasted sprites. A cell sprite's mask is its
+own hexagon, so sprites of neighbouring cells never overlap. A joint sprite covers the strip
+along the edge two cells share (never a third cell): pasted over two tile halves it fills the
+gap between them, so the two hexes of a tile read as one piece, or a chain as one chain.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from engine.hexgrid import OPPOSITE
 from engine.tiles import Colour
 from render.geometry import Lattice, Point, edge_corners, lerp
 from render.symbols import draw_symbol
-from render.theme import HIGHLIGHT, PAPER, RGB, quantize
+from render.theme import HIGHLIGHT, PAPER, RGB, quantize, snap_coverage
 
 SS = 4  # drawn this many times over-size, then scaled down
 GAP = 0.085  # the gap between two cells, as a fraction of the cell width
@@ -52,7 +53,16 @@ class Sprite:
     dy: int
 
     def paste(self, canvas: Image.Image, cx: int, cy: int) -> None:
-        canvas.paste(self.image, (cx + self.dx, cy + self.dy), self.mask)
+        """Paste onto ``canvas`` with the anchor at ``(cx, cy)``."""
+        x, y = cx + self.dx, cy + self.dy
+        if canvas.mode != self.image.mode or canvas.readonly:  # Image.paste converts, copies
+            canvas.paste(self.image, (x, y), self.mask)
+            return
+        # Image.paste spends ~3/4 of a sprite's paste checking its arguments, and a board
+        # pastes hundreds: the checks it would make are made above (same mode, writable;
+        # sprites are made in memory, so loaded), the pixels are the same.
+        box = (x, y, x + self.image.width, y + self.image.height)
+        canvas.im.paste(self.image.im, box, self.mask.im)
 
 
 class Window:
@@ -78,6 +88,20 @@ class Window:
 
     def polygon(self, points: list[Point], fill: RGB) -> None:
         self.draw.polygon(self.ss_all(points), fill=fill)
+
+    def smooth_symbol(self, symbol: Colour, radius: float, fill: RGB) -> None:
+        """``symbol`` at the anchor's centre, ``radius`` px, drawn :data:`SS` times over-size
+        whatever this window's own factor: a crisp face keeps smooth symbols.
+
+        The symbol is laid over what is drawn so far by its coverage, so its edges blend
+        into the face under it (a plain fill) just as if both had been drawn over-size.
+        """
+        cover = Image.new("L", (self.size[0] * SS, self.size[1] * SS), 0)
+        cx, cy = ((0.5 - self.x0) * SS - 0.5, (0.5 - self.y0) * SS - 0.5)
+        draw_symbol(ImageDraw.Draw(cover), symbol, cx, cy, radius * SS, 255, 0)
+        cover = snap_coverage(cover.reduce(SS)).resize(self.big.size, Image.Resampling.NEAREST)
+        self.big = Image.composite(Image.new("RGB", self.big.size, fill), self.big, cover)
+        self.draw = ImageDraw.Draw(self.big)
 
     def mask_polygon(self, points: list[Point]) -> None:
         self.mask_draw.polygon([(x - self.x0, y - self.y0) for x, y in points], fill=1)
@@ -141,8 +165,11 @@ def cell_sprite(
             fill=face.fill,
         )
     if symbol is not None and symbol_fill is not None:
-        radius = SYMBOL_RADIUS * half * ss
-        draw_symbol(win.draw, symbol, centre[0], centre[1], radius, symbol_fill, face.fill)
+        if ss >= SS:
+            radius = SYMBOL_RADIUS * half * ss
+            draw_symbol(win.draw, symbol, centre[0], centre[1], radius, symbol_fill, face.fill)
+        else:
+            win.smooth_symbol(symbol, SYMBOL_RADIUS * half, symbol_fill)
     # The mask stops a pixel short of the cell's edge: the gap is backdrop on both sides.
     win.mask_polygon(lat.corners(0, 0, 1 - 1.0 / half))
     return win.sprite(game)
@@ -225,3 +252,36 @@ def joint_sprite(
         [v1, towards(v1, u_a1), towards(v2, u_a2), v2, towards(v2, u_b2), towards(v1, u_b1)]
     )
     return win.sprite(game)
+
+
+@cache
+def tile_sprite(
+    lat: Lattice,
+    direction: int,
+    face: Face,
+    first: tuple[Colour, RGB],
+    second: tuple[Colour, RGB],
+    game: str,
+    ss: int = SS,
+) -> Sprite:
+    """A whole Genial tile in one sprite: the cell of ``first`` (a symbol and its fill) at
+    the anchor, the cell of ``second`` in ``direction`` from it, and the joint between;
+    the same pixels as pasting the three one after another, in one paste instead of three.
+    In ``game``'s palette; cells drawn ``ss`` times over-size."""
+    bx, by = lat.offset(direction)
+    pieces = [
+        (cell_sprite(lat, face, first[0], first[1], game=game, ss=ss), 0, 0),
+        (cell_sprite(lat, face, second[0], second[1], game=game, ss=ss), bx, by),
+        (joint_sprite(lat, direction, face, face, game=game, ss=ss), 0, 0),
+    ]
+    x0 = min(p.dx + x for p, x, _ in pieces)
+    y0 = min(p.dy + y for p, _, y in pieces)
+    x1 = max(p.dx + x + p.image.width for p, x, _ in pieces)
+    y1 = max(p.dy + y + p.image.height for p, _, y in pieces)
+    image = Image.new(pieces[0][0].image.mode, (x1 - x0, y1 - y0))
+    mask = Image.new("1", image.size, 0)
+    for piece, x, y in pieces:
+        at = (piece.dx + x - x0, piece.dy + y - y0)
+        image.paste(piece.image, at, piece.mask)
+        mask.paste(1, (*at, at[0] + piece.mask.width, at[1] + piece.mask.height), piece.mask)
+    return Sprite(image, mask, x0, y0)

@@ -14,6 +14,9 @@ from engine.tiles import Colour
 from render.geometry import Point
 from render.theme import RGB
 
+#: A colour to draw with: RGB, or a grey level on a coverage (``L``) image.
+Ink = RGB | int
+
 
 def star(cx: float, cy: float, points: int, outer: float, inner: float) -> list[Point]:
     """A star with ``points`` tips, the first pointing straight up."""
@@ -35,7 +38,7 @@ def regular(cx: float, cy: float, sides: int, radius: float, turn: float = 0.0) 
     ]
 
 
-def disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill: RGB) -> None:
+def disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill: Ink) -> None:
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=fill)
 
 
@@ -45,8 +48,8 @@ def draw_symbol(
     cx: float,
     cy: float,
     radius: float,
-    fill: RGB,
-    backdrop: RGB,
+    fill: Ink,
+    backdrop: Ink,
 ) -> None:
     """Draw ``colour``'s symbol in ``fill`` within ``radius`` of ``(cx, cy)``; ``backdrop``
     is the colour behind it (the ring's hole)."""

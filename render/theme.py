@@ -96,8 +96,9 @@ _SPEZIAL_PAIRS: list[tuple[RGB, RGB]] = [
     *((SYMBOL[c], TOKEN_LIGHT) for c in SPEZIAL_COLOURS),
     *((SYMBOL[c], TOKEN_DARK) for c in SPEZIAL_COLOURS),
 ]  # fmt: skip
-# Two steps between two colours smooth an edge well enough; more would cost PNG bytes.
-_BLEND_STEPS = (1 / 3, 2 / 3)
+# One step halfway between two colours smooths an edge well enough on a phone; each step
+# more is another colour on every edge, which costs PNG bytes (render/encode.py).
+_BLEND_STEPS = (1 / 2,)
 _GREYS = 16
 MIN_SPACING = 10.0  # between two palette entries (RGB distance), see palette_colours
 GAMES = ("genial", "spezial")
@@ -142,13 +143,36 @@ def palette_colours(game: str) -> list[RGB]:
 
 @cache
 def palette_image(game: str) -> Image.Image:
-    """A 1x1 palette image holding :func:`palette_colours`, for ``Image.quantize``."""
+    """A 1x1 palette image holding :func:`palette_colours` and nothing more, for
+    ``Image.quantize`` (and so a PNG's palette lists only the colours there are)."""
     colours = palette_colours(game)
     flat = [v for rgb in colours for v in rgb]
-    flat += list(colours[0]) * (256 - len(colours))
     img = Image.new("P", (1, 1))
     img.putpalette(flat)
     return img
+
+
+def _snapped(a: int) -> int:
+    levels = (0, *(round(255 * t) for t in _BLEND_STEPS), 255)
+    return min(levels, key=lambda level: abs(level - a))
+
+
+_SNAP = [_snapped(a) for a in range(256)]
+
+
+def snap_coverage(cover: Image.Image) -> Image.Image:
+    """A coverage mask (mode ``L``: 0 nothing, 255 all ink) with each value moved to the
+    nearest blend step of the palette, so that ink laid on a plain colour through it makes
+    exactly the palette's own blends (and no stray colours at every edge)."""
+    return cover.point(_SNAP)
+
+
+def inked(cover: Image.Image, fill: RGB, backdrop: RGB) -> Image.Image:
+    """An RGB image of ``backdrop`` with ``fill`` laid through a coverage mask (mode ``L``),
+    snapped first (:func:`snap_coverage`)."""
+    paper = Image.new("RGB", cover.size, backdrop)
+    paper.paste(fill, (0, 0, *cover.size), snap_coverage(cover))
+    return paper
 
 
 def quantize(img: Image.Image, game: str) -> Image.Image:

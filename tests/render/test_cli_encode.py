@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import io
+import random
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from render import encode
 from render.cli import main
-from render.encode import png_bytes
+from render.encode import BAND_ROWS, adler32_combine, band_tops, clear_cache, png_bytes
 from render.theme import GAMES, palette_colours, quantize
 from tests.render.helpers import decode
 
@@ -73,3 +77,80 @@ def test_every_palette_colour_maps_onto_itself(game: str) -> None:
     strip.putdata(colours)
     indexed = quantize(strip, game)
     assert [indexed.getpixel((k, 0)) for k in range(len(colours))] == list(range(len(colours)))
+
+
+@pytest.mark.parametrize("lengths", [(0, 5), (5, 0), (1, 1), (70_000, 3), (3, 200_000)])
+def test_adler32_of_two_strings_from_their_own(lengths: tuple[int, int]) -> None:
+    rng = random.Random(sum(lengths))
+    a = bytes(rng.randrange(256) for _ in range(lengths[0]))
+    b = bytes([255]) * lengths[1]  # all 255: the sums wrap round the modulus soonest
+    assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+
+
+def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    """A PNG's chunks as (type, data), each chunk's CRC checked on the way."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = [], 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", png[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + data)
+        chunks.append((kind, data))
+        at += 12 + length
+    return chunks
+
+
+@pytest.mark.parametrize("height", [1, BAND_ROWS - 1, BAND_ROWS, 3 * BAND_ROWS + 5])
+def test_png_is_the_image_row_by_row_unfiltered(height: int) -> None:
+    rng = random.Random(height)
+    colours = palette_colours("genial")
+    img = Image.new("RGB", (29, height))
+    img.putdata([colours[rng.randrange(len(colours))] for _ in range(29 * height)])
+    indexed = quantize(img, "genial")
+    chunks = _chunks(png_bytes(indexed))
+    assert [kind for kind, _ in chunks] == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    # 29 x height, 8-bit palette indexes, no interlace.
+    assert chunks[0][1] == struct.pack(">IIBBBBB", 29, height, 8, 3, 0, 0, 0)
+    assert chunks[1][1] == bytes(v for rgb in colours for v in rgb)  # the palette, no padding
+    rows = zlib.decompress(chunks[2][1])  # also checks the stream's Adler-32
+    pixels = indexed.tobytes()
+    assert rows == b"".join(b"\0" + pixels[y * 29 : (y + 1) * 29] for y in range(height))
+    # Bands cut elsewhere and the lower ones deflated at another level: the same rows.
+    other = png_bytes(indexed, 9, 7, cuts=(height // 2,), level_below=(height // 3, 1))
+    assert zlib.decompress(dict(_chunks(other))[b"IDAT"]) == rows
+
+
+def test_png_bytes_do_not_depend_on_what_was_encoded_before() -> None:
+    img = Image.new("RGB", (40, 5 * BAND_ROWS), (226, 216, 194))
+    for y in range(0, 5 * BAND_ROWS, 3):
+        img.putpixel((y % 40, y), (226, 44, 48))
+    indexed = quantize(img, "genial")
+    clear_cache()
+    first = png_bytes(indexed)
+    assert encode._cache  # the bands are kept...
+    assert png_bytes(indexed) == first  # ...and give the same bytes again
+    clear_cache()
+    changed = indexed.copy()
+    changed.putpixel((0, 2 * BAND_ROWS), 1)  # one band differs, the others are known
+    assert changed.tobytes() != indexed.tobytes()
+    assert png_bytes(changed) != first
+    assert png_bytes(indexed) == first
+    clear_cache()
+    assert png_bytes(indexed) == first
+
+
+def test_bands_split_evenly_between_cuts() -> None:
+    assert band_tops(40, 16) == (0, 13, 26)  # 40 rows: three bands of 13-14
+    assert band_tops(40, 16, cuts=(10,)) == (0, 10, 25)  # 10, then 30 rows in two
+    assert band_tops(40, 16, cuts=(0, 40, 99)) == (0, 13, 26)  # cuts at the edges: none
+    assert band_tops(1, 16) == (0,)
+
+
+def test_equal_rows_split_differently_are_not_mixed_up() -> None:
+    # Rows 0-15 (a band with nothing above it) and rows 15-30 (row 15 above, as dictionary,
+    # then 15 rows) are the same bytes when every row is alike; their deflated bytes differ.
+    indexed = quantize(Image.new("RGB", (23, 31), (226, 216, 194)), "genial")
+    clear_cache()
+    idat = dict(_chunks(png_bytes(indexed, cuts=(16,))))[b"IDAT"]
+    assert zlib.decompress(idat) == (b"\0" + indexed.tobytes()[:23]) * 31

@@ -20,7 +20,7 @@ from render import board_png
 from render.fonts import font
 from render.genial_board import layout, placed_tiles
 from render.geometry import Lattice
-from render.theme import EMPTY, HIGHLIGHT, LABEL, PAPER, PRINTED, SYMBOL, TILE, quantize
+from render.theme import EMPTY, HIGHLIGHT, LABEL, PAPER, PRINTED, SYMBOL, TILE
 from tests.render.helpers import decode, genial_game
 
 # RULES.md 2.2: on a 2-player board the start symbols are at these labels.
@@ -101,12 +101,17 @@ def _label_crop(img: Image.Image, lat: Lattice, centre: tuple[int, int], text: s
 
 
 def _reference_label(lat: Lattice, text: str) -> bytes:
-    """The label drawn on its own on an empty cell's colour, through the palette."""
+    """The label drawn on its own: where the glyphs cover a pixel mostly (over 3/4) it is
+    label ink, partly (1/4 to 3/4) the colour halfway between ink and the empty cell's face
+    (the one blend step of the palette), else the face."""
     size = 200
-    ref = Image.new("RGB", (size, size), EMPTY)
-    ImageDraw.Draw(ref).text((size // 2, size // 2), text, font=font(round(0.27 * lat.w)),
-                             fill=LABEL, anchor="mm")  # fmt: skip
-    ref = quantize(ref, "genial").convert("RGB")
+    cover = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(cover).text((size // 2, size // 2), text, font=font(round(0.27 * lat.w)),
+                               fill=255, anchor="mm")  # fmt: skip
+    halfway = tuple((a + b) // 2 for a, b in zip(EMPTY, LABEL, strict=True))
+    assert all((a + b) % 2 == 0 for a, b in zip(EMPTY, LABEL, strict=True))  # no rounding
+    ref = Image.new("RGB", (size, size))
+    ref.putdata([EMPTY if a <= 64 else halfway if a < 192 else LABEL for a in cover.tobytes()])
     return _label_crop(ref, lat, (size // 2, size // 2), text)
 
 
