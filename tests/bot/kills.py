@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Generic, TypeVar
 
 from bot import games, players
 from bot.store import Store, open_store
@@ -41,6 +41,7 @@ from bot.table import PLAYING, Table
 from engine.record import Record, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
 CHAT = "console"
 #: The console's own person (who may start games) and a second person.
 PEOPLE = ("alice", "bob")
@@ -56,6 +57,11 @@ AT_RESUME = "at resume"
 MAX_DELAY = 0.06
 #: Longest random delay after a restart before a kill at resume.
 MAX_RESUME_DELAY = 0.5
+#: The kill moments of commands, dealt from a shuffled deck so that every few kills cover
+#: them all; most fall at the commit, where a lost move would hide.
+COMMAND_MOMENTS = (AT_ONCE, DELAYED, DELAYED, AT_COMMIT, AT_COMMIT, AT_COMMIT)
+#: Whether a restart is killed while it resumes: one restart in four, dealt the same way.
+RESUME_KILLS = (True, False, False, False)
 #: Seconds to wait for the bot to act before the run is declared stuck.
 PATIENCE = 60.0
 POLL = 0.002
@@ -150,8 +156,9 @@ def compare(told: list[Told], table: Table) -> tuple[set[int], set[int], int]:
     """Match the told moves, in order, against the stored record.
 
     Returns the indices of the told moves that are lost (not stored, or not in the order
-    told) and of those doubled (their placement stored more than once), and how many moves
-    at the end of the record are not told (yet).
+    told; a placement told again is left to the told-twice count) and of those doubled
+    (their placement stored more than once), and how many moves at the end of the record
+    are not told (yet).
 
     Raises:
         EngineError: if the record does not replay.
@@ -162,7 +169,10 @@ def compare(told: list[Told], table: Table) -> tuple[set[int], set[int], int]:
     lost: set[int] = set()
     doubled: set[int] = set()
     at = 0
+    matched: set[Told] = set()
     for i, t in enumerate(told):
+        if t in matched and t.move not in ("swap", "keep"):
+            continue  # a placement told again: counted as told twice, not as lost
         seat = seat_of.get(t.name)
         j = next(
             (j for j in range(at, len(moves)) if moves[j] == (seat, t.move)),
@@ -172,9 +182,25 @@ def compare(told: list[Told], table: Table) -> tuple[set[int], set[int], int]:
             lost.add(i)
             continue
         at = j + 1
+        matched.add(t)
         if t.move not in ("swap", "keep") and [m for _, m in moves].count(t.move) > 1:
             doubled.add(i)
     return lost, doubled, len(moves) - at
+
+
+class _Deck(Generic[T]):
+    """Cards dealt in a random order, reshuffled when all were dealt."""
+
+    def __init__(self, cards: tuple[T, ...], rng: random.Random) -> None:
+        self.cards = cards
+        self.rng = rng
+        self.left: list[T] = []
+
+    def deal(self) -> T:
+        if not self.left:
+            self.left = list(self.cards)
+            self.rng.shuffle(self.left)
+        return self.left.pop()
 
 
 def _over(table: Table) -> bool:
@@ -206,7 +232,12 @@ class KillRun:
     ) -> None:
         self.db = db
         self.folder = folder
+        # The kill schedule has its own generator: the people's moves and the bots' seeds
+        # take from the other a number of values that depends on what was stored in time.
         self.rng = random.Random(seed)
+        self._kill_rng = random.Random(seed + 1)
+        self._moments = _Deck(COMMAND_MOMENTS, self._kill_rng)
+        self._resumes = _Deck(RESUME_KILLS, self._kill_rng)
         self.kills = kills
         self.games = games
         self.kill_rate = kill_rate
@@ -254,8 +285,8 @@ class KillRun:
     def _step(self) -> None:
         if self._proc is None:
             self._spawn()
-            if self._want_kill() and self.rng.random() < 0.25:
-                time.sleep(self.rng.uniform(0.0, MAX_RESUME_DELAY))
+            if self._want_kill() and self._resumes.deal():
+                time.sleep(self._kill_rng.uniform(0.0, MAX_RESUME_DELAY))
                 self._kill(AT_RESUME)
                 return
         table = self._wait(self._ready, "a person's turn or the end of a game")
@@ -294,21 +325,54 @@ class KillRun:
         if moment == AT_ONCE:
             self._kill(moment)
         elif moment == DELAYED:
-            time.sleep(self.rng.uniform(0.0, MAX_DELAY))
+            time.sleep(self._kill_rng.uniform(0.0, MAX_DELAY))
             self._kill(moment)
         elif moment == AT_COMMIT:
-            self._wait(lambda t: t is not None and t.version != before, "a commit", poll=0.0)
-            self._kill(moment)
+            if self._wait_untold(table):
+                self._kill(moment)
+            else:  # every commit was told before it could be caught: the turn goes on
+                self._wait(self._ready, "a turn")
         else:
             self._wait(lambda t: t is not None and t.version != before and self._ready(t), "a turn")
+
+    def _wait_untold(self, before: Table) -> bool:
+        """Wait for a commit of the command just written (or of a computer turn after it)
+        that the bot has not told yet: the moment a kill must not lose it. False if the
+        bot told everything before it was seen and waits for a person again."""
+        playing = before.status == PLAYING and before.record is not None
+
+        def stored(t: Table) -> int:
+            return len(t.record["moves"]) if playing and t.record is not None else 0
+
+        parsed = [0, len(self._told)]  # output lines read, moves told in the game so far
+
+        def told() -> int:
+            n = len(self._lines)  # whole lines only: the reader appends them one by one
+            parsed[1] += len(told_moves(self._lines[parsed[0] : n]))
+            parsed[0] = n
+            return parsed[1]
+
+        untold = stored(before) - told()
+        caught = [False]
+
+        def done(t: Table | None) -> bool:
+            if t is None or t.version == before.version:
+                return False
+            if not playing or stored(t) - told() > untold:
+                caught[0] = True  # a new game begun, or a move stored and not yet told
+                return True
+            return self._ready(t)
+
+        self._wait(done, "a commit", poll=0.0)
+        return caught[0]
 
     def _want_kill(self) -> bool:
         return self.figures.kills < self.kills
 
     def _moment(self) -> str:
-        if not self._want_kill() or self.rng.random() >= self.kill_rate:
+        if not self._want_kill() or self._kill_rng.random() >= self.kill_rate:
             return NO_KILL
-        return self.rng.choice((AT_ONCE, DELAYED, DELAYED, AT_COMMIT))
+        return self._moments.deal()
 
     def _seed(self) -> int:
         return self.rng.randrange(2**31)
