@@ -36,7 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="where to play (default: the platform whose token is set, else the console)",
     )
     console = parser.add_argument_group("console")
-    console.add_argument("--db", help="SQLite file of the tables (default: bot.storage)")
+    console.add_argument(
+        "--db",
+        help="SQLite file or postgresql:// URL of the tables (default: bot.storage)",
+    )
     console.add_argument("--images", help="folder for images (default: console.images)")
     console.add_argument("--name", help="your name in the room (default: your login name)")
     console.add_argument("--seed", type=int, help="seed for seat order and tiles (replayable)")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from bot.table import Table
+from bot.table import PLAYING, Table
+
+#: Tables one :meth:`Store.claim` takes at most: a process works through a backlog batch by
+#: batch, and others take the rest meanwhile.
+CLAIM_BATCH = 50
 
 
 class StaleTable(Exception):
@@ -14,6 +17,14 @@ class StaleTable(Exception):
 
 class StoreError(Exception):
     """The store cannot be opened or read (a bad path, a file that is no database of ours)."""
+
+
+def seated(table: Table) -> list[str]:
+    """The people seated at ``table``'s running game (none when no game runs): what the
+    players index holds for it."""
+    if table.status != PLAYING:
+        return []
+    return [s.user for s in table.seats if s.user is not None]
 
 
 class Store(Protocol):
@@ -59,6 +70,26 @@ class Store(Protocol):
 
     def chats(self) -> list[str]:
         """Every chat with a table."""
+        ...
+
+    def playing(self, user: str) -> list[str]:
+        """The chats whose running games ``user`` has a seat in, by an index kept with
+        each save (not by reading every table)."""
+        ...
+
+    def claim(
+        self, due_by: float, owner: str, now: float, lease: float, *, chat: str | None = None
+    ) -> list[str]:
+        """Claim tables with something due at or before ``due_by`` for ``owner`` (one
+        process) until ``now + lease``, soonest first, at most :data:`CLAIM_BATCH`: so with
+        several processes on one store each due table is worked on by one of them. A
+        table claimed by another owner is skipped until that claim expires (its process
+        was killed); ``owner``'s own claims are renewed. ``chat`` limits this to one table.
+        """
+        ...
+
+    def release(self, owner: str, chats: list[str]) -> None:
+        """Give up ``owner``'s claims on ``chats`` (their due work is done)."""
         ...
 
     def close(self) -> None: ...
