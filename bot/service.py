@@ -6,18 +6,26 @@ timeouts of play by message. Each accepted command is one store transaction that
 table's version; a command carrying an older version (a button on an old message) is
 rejected and changes nothing.
 
-Computer players think outside the service's lock, on a copy of the game: an adapter runs
-``due`` in a worker thread and other tables go on meanwhile. When the thinking is done the
-move is applied only if the table has not changed since.
+There is no service-wide lock: commands at different tables run side by side, commands at
+one table take turns (a lock per table, in this process). Several processes may share one
+store; the table version decides which command wins, and a typed command that lost is
+tried again on the new table. Computer players think outside the table's lock, on a copy of
+the game: an adapter runs ``due`` in a worker thread and the table's players go on
+meanwhile. When the thinking is done the move is applied only if the table has not changed
+since. Due work is claimed in the store with a lease, so of several processes one does it.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 import threading
 import time
+import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +71,12 @@ MAX_STEPS = 10_000
 HINTS = 3
 #: Games kept rebuilt in memory, most recently used; others are rebuilt from their record.
 CACHED_GAMES = 512
+#: Attempts at a typed command that keeps losing races with other processes before the
+#: player is asked to send it again.
+RETRIES = 3
+#: Seconds a process holds its claim on a table's due work: another process takes it over
+#: when the claimer was killed. Renewed while a long computer game is being played.
+LEASE = 60.0
 
 
 class Reject(Exception):
@@ -100,6 +114,48 @@ class _Context:
         return Scene(self.table, self.texts, self.pictures)
 
 
+class _TableLocks:
+    """One lock per table, kept while someone holds or waits for it: commands at one table
+    take turns, commands at different tables run side by side."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, tuple[threading.RLock, int]] = {}
+
+    @contextmanager
+    def hold(self, *chats: str) -> Iterator[None]:
+        """Hold the locks of ``chats`` (in one order everywhere, so two holders of the same
+        pair cannot wait for each other)."""
+        ordered = sorted(set(chats))
+        with self._guard:
+            locks = []
+            for chat in ordered:
+                lock, users = self._locks.get(chat) or (threading.RLock(), 0)
+                self._locks[chat] = (lock, users + 1)
+                locks.append(lock)
+        try:
+            for lock in locks:
+                lock.acquire()
+            try:
+                yield
+            finally:
+                for lock in reversed(locks):
+                    lock.release()
+        finally:
+            with self._guard:
+                for chat in ordered:
+                    lock, users = self._locks[chat]
+                    if users == 1:
+                        del self._locks[chat]
+                    else:
+                        self._locks[chat] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        """Tables whose lock is held or waited for now."""
+        with self._guard:
+            return len(self._locks)
+
+
 def _ai_seed(seed: int, version: int) -> int:
     # One seed per position, derived from stored values only, so a restarted bot makes the
     # same computer moves.
@@ -131,9 +187,12 @@ class Service:
         self.clock = clock
         self.rng = rng or random.Random()
         self.pictures = pictures
-        self._lock = threading.RLock()
+        self._locks = _TableLocks()
         # Rebuilt games by chat, with the table version they belong to (least recent first).
         self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._games_lock = threading.Lock()
+        #: Who this service is among the processes sharing the store (claims of due work).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     # --- the two entry points -------------------------------------------------------
 
@@ -148,7 +207,18 @@ class Service:
         """
         if isinstance(chat, str):
             chat = Chat(chat)
-        with self._lock:
+        for attempt in range(1, RETRIES + 1):
+            out = self._handle_once(chat, user, command, admin, retry=attempt < RETRIES)
+            if out is not None:
+                return out
+        raise AssertionError("the last attempt always answers")
+
+    def _handle_once(
+        self, chat: Chat, user: User, command: str | Command, admin: bool, *, retry: bool
+    ) -> list[Outbound] | None:
+        """One attempt at a command, in turn with the others at its table; ``None`` if it
+        lost a race with another process and may be tried again on the new table."""
+        with self._locks.hold(chat.id):
             table = self.store.load(chat.id)
             texts = Texts(table.options.lang if table else self.settings.language)
             if isinstance(command, Command):
@@ -179,6 +249,11 @@ class Service:
                 self._keep(ctx, loaded)
                 return [messages.error(chat.id, ctx.texts, exc.key, exc.params)]
             if cmd.changes and not self._save(ctx):
+                if cmd.version is not None:
+                    # A button is bound to the table it was shown with: never replayed.
+                    return [messages.error(chat.id, ctx.texts, "error.stale", {})]
+                if retry:
+                    return None
                 return [messages.error(chat.id, ctx.texts, "error.busy", {})]
             self._keep(ctx, table.version)
             return ctx.out
@@ -186,43 +261,57 @@ class Service:
     def due(self, now: float | None = None, *, chat: str | None = None) -> list[Outbound]:
         """Do everything due at ``now`` (default: the clock): computer players' turns, one
         after another until a person must act, reminders at half time and moves made for
-        players whose time ran out. ``chat`` limits this to one table."""
+        players whose time ran out. ``chat`` limits this to one table.
+
+        Each due table is claimed in the store first, so with several processes on one
+        store each table's due work is done by one of them; the work is a batch of claims
+        and then each claimed table once, linear in the number of due tables."""
         now = self.clock() if now is None else now
         out: list[Outbound] = []
+        done: set[str] = set()
+        while True:
+            claimed = self.store.claim(now, self.owner, self.clock(), LEASE, chat=chat)
+            fresh = [c for c in claimed if c not in done]
+            try:
+                for c in fresh:
+                    done.add(c)
+                    out += self._due_table(c, now)
+            finally:
+                self.store.release(self.owner, claimed)
+            if not fresh:
+                return out
+
+    def _due_table(self, chat: str, now: float) -> list[Outbound]:
+        """Everything due at one claimed table, step by step until a person must act."""
+        out: list[Outbound] = []
+        renewed = time.monotonic()
         for _ in range(MAX_STEPS):
-            chats = [c for c in self.store.due(now) if chat is None or c == chat]
-            progressed = False
-            for c in chats:
-                step = self._due_step(c, now)
-                if step is not None:
-                    out += step
-                    progressed = True
-            if not progressed:
+            if time.monotonic() - renewed > LEASE / 3:  # a long computer game: keep the claim
+                if not self.store.claim(now, self.owner, self.clock(), LEASE, chat=chat):
+                    break
+                renewed = time.monotonic()
+            step = self._due_step(chat, now)
+            if step is None:
                 break
+            out += step
         return out
 
     # --- for adapters: read-only looks at a table -------------------------------------
 
     def table(self, chat: str) -> Table | None:
         """The stored table of a chat (a copy: changing it changes nothing)."""
-        with self._lock:
-            return self.store.load(chat)
+        return self.store.load(chat)
 
     def playing_tables(self, user: str) -> list[str]:
         """The chats whose running games ``user`` has a seat in, for adapters that take a
-        player's moves from their private chat with the bot."""
-        with self._lock:
-            tables = (self.store.load(c) for c in self.store.chats())
-            return [
-                t.chat
-                for t in tables
-                if t is not None and t.status == PLAYING and t.seat_of(user) is not None
-            ]
+        player's moves from their private chat with the bot. Read from the store's players
+        index, without loading any table or waiting for one."""
+        return self.store.playing(user)
 
     def seat_view(self, chat: str, user: str) -> Any | None:
         """What ``user`` may know of the game at ``chat`` (their own rack included), for an
         adapter's autocomplete; ``None`` if no game runs there or the user has no seat."""
-        with self._lock:
+        with self._locks.hold(chat):
             t = self.store.load(chat)
             if t is None or t.status != PLAYING:
                 return None
@@ -254,10 +343,11 @@ class Service:
         """Carry the table of chat ``old`` over to chat ``new`` (a Telegram group that became
         a supergroup gets a new id); the game goes on there. False if ``old`` has no table
         or ``new`` has one already."""
-        with self._lock:
+        with self._locks.hold(old, new):
             moved = self.store.move(old, new)
             if moved:
-                self._games.pop(old, None)
+                with self._games_lock:
+                    self._games.pop(old, None)
             return moved
 
     def seat_look(self, chat: str, user: str) -> SeatLook | None:
@@ -293,7 +383,8 @@ class Service:
         """The table's game as loaded: taken from the cache (it goes back by :meth:`_keep`
         once the command is through) or rebuilt from the stored record."""
         if ctx.game is None:
-            cached = self._games.pop(ctx.table.chat, None)
+            with self._games_lock:
+                cached = self._games.pop(ctx.table.chat, None)
             if cached is not None and cached[0] == ctx.loaded:
                 ctx.game = cached[1]
             else:
@@ -304,10 +395,11 @@ class Service:
     def _keep(self, ctx: _Context, version: int | None) -> None:
         """Cache the context's game as the position of table ``version``."""
         if ctx.game is not None and version is not None:
-            self._games[ctx.table.chat] = (version, ctx.game)
-            self._games.move_to_end(ctx.table.chat)
-            while len(self._games) > CACHED_GAMES:
-                self._games.popitem(last=False)
+            with self._games_lock:
+                self._games[ctx.table.chat] = (version, ctx.game)
+                self._games.move_to_end(ctx.table.chat)
+                while len(self._games) > CACHED_GAMES:
+                    self._games.popitem(last=False)
 
     def _dispatch(self, ctx: _Context, cmd: Command) -> None:
         handler = _HANDLERS.get(type(cmd))
@@ -671,7 +763,7 @@ class Service:
     def _due_step(self, chat: str, now: float) -> list[Outbound] | None:
         """One thing due at a table: a reminder, or one computer turn. ``None`` if nothing
         could be done (the table changed while a computer player was thinking)."""
-        with self._lock:
+        with self._locks.hold(chat):
             t = self.store.load(chat)
             if t is None or t.due_at is None or t.due_at > now:
                 return None
@@ -700,7 +792,7 @@ class Service:
             self._keep(ctx, t.version)
             loaded = t.version
         moves = self._think(snapshot, seat_no, level, t.seed)
-        with self._lock:
+        with self._locks.hold(chat):
             t = self.store.load(chat)
             if t is None or t.version != loaded:
                 return None
