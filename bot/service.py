@@ -293,7 +293,9 @@ class Service:
             step = self._due_step(chat, now)
             if step is None:
                 break
-            out += step
+            out += step[0]
+            if not step[1]:
+                break
         return out
 
     # --- for adapters: read-only looks at a table -------------------------------------
@@ -760,9 +762,10 @@ class Service:
 
     # --- what the clock brings ------------------------------------------------------
 
-    def _due_step(self, chat: str, now: float) -> list[Outbound] | None:
-        """One thing due at a table: a reminder, or one computer turn. ``None`` if nothing
-        could be done (the table changed while a computer player was thinking)."""
+    def _due_step(self, chat: str, now: float) -> tuple[list[Outbound], bool] | None:
+        """One thing due at a table: a reminder, or one computer turn; what to send, and
+        whether more is due at once (another computer player). ``None`` if nothing could be
+        done (the table changed while a computer player was thinking)."""
         with self._locks.hold(chat):
             t = self.store.load(chat)
             if t is None or t.due_at is None or t.due_at > now:
@@ -814,11 +817,12 @@ class Service:
         texts = Texts(t.options.lang)
         return _Context(Chat(t.chat, t.title), None, False, t, texts, now, self.pictures, t.version)
 
-    def _finish_due(self, ctx: _Context) -> list[Outbound] | None:
+    def _finish_due(self, ctx: _Context) -> tuple[list[Outbound], bool] | None:
         if not self._save(ctx):
             return None
         self._keep(ctx, ctx.table.version)
-        return ctx.out
+        due_at = ctx.table.due_at
+        return ctx.out, due_at is not None and due_at <= ctx.now
 
     def _reminder(self, ctx: _Context, seat: Seat, left: float) -> Outbound:
         # Rounded down to whole minutes: "1h 59m 59s left" reads as 119m.

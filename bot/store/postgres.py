@@ -86,8 +86,16 @@ class PostgresStore:
         except psycopg.Error as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise StoreError(f"{shown(url)}: {first}") from None
+        # Autocommit: a read is one round trip; what must be atomic is one statement or
+        # an explicit transaction.
         self._pool = ConnectionPool(
-            url, min_size=1, max_size=pool_size, open=True, timeout=30, name="genial"
+            url,
+            min_size=1,
+            max_size=pool_size,
+            open=True,
+            timeout=30,
+            name="genial",
+            kwargs={"autocommit": True},
         )
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
@@ -116,31 +124,35 @@ class PostgresStore:
 
     def save(self, table: Table, loaded_version: int | None) -> None:
         data = json.dumps(table.to_dict(), separators=(",", ":"))
-        values = (table.version, table.status, table.due_at, data, table.chat)
-        with self._pool.connection() as conn, conn.transaction():
-            if loaded_version is None:
-                cur = conn.execute(
-                    "INSERT INTO tables (version, status, due_at, data, chat)"
-                    " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (chat) DO NOTHING",
-                    values,
-                )
-            else:
-                cur = conn.execute(
-                    "UPDATE tables SET version = %s, status = %s, due_at = %s, data = %s"
-                    " WHERE chat = %s AND version = %s",
-                    (*values, loaded_version),
-                )
-            if cur.rowcount != 1:
-                # Leaving the block by an exception rolls the transaction back.
-                raise StaleTable(table.chat)
-            conn.execute("DELETE FROM seated WHERE chat = %s", (table.chat,))
-            players = seated(table)
-            if players:
-                conn.execute(
-                    "INSERT INTO seated (player, chat)"
-                    " SELECT DISTINCT unnest(%s::text[]), %s ON CONFLICT DO NOTHING",
-                    (players, table.chat),
-                )
+        values: tuple[object, ...] = (table.version, table.status, table.due_at, data, table.chat)
+        if loaded_version is None:
+            write = (
+                "INSERT INTO tables (version, status, due_at, data, chat)"
+                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (chat) DO NOTHING RETURNING chat"
+            )
+        else:
+            write = (
+                "UPDATE tables SET version = %s, status = %s, due_at = %s, data = %s"
+                " WHERE chat = %s AND version = %s RETURNING chat"
+            )
+            values += (loaded_version,)
+        players = seated(table)
+        # One statement, so one round trip and one transaction: the table, and the players
+        # index brought to its seats (rows of people gone deleted, new ones added), or
+        # nothing at all when the version check fails.
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                f"WITH saved AS ({write}),"
+                " gone AS (DELETE FROM seated WHERE chat IN (SELECT chat FROM saved)"
+                "  AND player <> ALL(%s::text[])),"
+                " came AS (INSERT INTO seated (player, chat)"
+                "  SELECT DISTINCT p, saved.chat FROM saved, unnest(%s::text[]) AS p"
+                "  ON CONFLICT DO NOTHING)"
+                " SELECT count(*) FROM saved",
+                (*values, players, players),
+            ).fetchone()
+        if row is None or row[0] != 1:
+            raise StaleTable(table.chat)
 
     def due(self, now: float) -> list[str]:
         with self._pool.connection() as conn:
@@ -185,10 +197,11 @@ class PostgresStore:
             data = json.loads(row[0])
             data["chat"] = new
             try:
-                conn.execute(
-                    "UPDATE tables SET chat = %s, data = %s WHERE chat = %s",
-                    (new, json.dumps(data, separators=(",", ":")), old),
-                )
+                with conn.transaction():  # a savepoint: the failure is undone alone
+                    conn.execute(
+                        "UPDATE tables SET chat = %s, data = %s WHERE chat = %s",
+                        (new, json.dumps(data, separators=(",", ":")), old),
+                    )
             except psycopg.errors.UniqueViolation:
                 return False  # another process made a table at ``new`` meanwhile
             conn.execute("UPDATE seated SET chat = %s WHERE chat = %s", (new, old))
