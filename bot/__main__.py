@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from bot import players
+from bot import ops, players
 from bot.config import ConfigError, Settings, load_settings
 from bot.console import Console
 from bot.outbound import User
@@ -124,8 +124,34 @@ def run_platform(platform: str, settings: Settings) -> int:
         if exc.name != f"bot.{platform}":
             raise
         raise ConfigError(f"the {platform} adapter is not part of this version yet") from None
-    status: int = adapter.main(settings)
+    operator = start_operator(settings)
+    try:
+        status: int = adapter.main(settings)
+    finally:
+        if operator is not None:
+            operator.close()
+            operator.store.close()
     return status
+
+
+def start_operator(settings: Settings) -> ops.Operator | None:
+    """The operator's view (``/healthz``, ``/metrics``) if ``[metrics] port`` is set, with a
+    store connection of its own; log lines name their table either way.
+
+    Raises:
+        ConfigError: the port cannot be bound.
+        StoreError: the store cannot be opened.
+    """
+    ops.install_table_ids()
+    if not settings.metrics_port:
+        return None
+    store = open_store(settings.storage)
+    try:
+        return ops.Operator(store, settings.metrics_listen, settings.metrics_port)
+    except OSError as exc:
+        store.close()
+        where = f"{settings.metrics_listen}:{settings.metrics_port}"
+        raise ConfigError(f"metrics.port: cannot serve on {where} ({exc.strerror})") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

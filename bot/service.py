@@ -17,6 +17,7 @@ since. Due work is claimed in the store with a lease, so of several processes on
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import socket
@@ -29,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import games, messages, narrate, players
+from bot import games, messages, narrate, ops, players
 from bot.commands import (
     Abort,
     AddBot,
@@ -64,6 +65,8 @@ from bot.table import CLOSED, LOBBY, MAX_SEATS, PLAYING, Options, Seat, Table
 from bot.texts import Texts
 from engine.errors import EngineError
 from engine.events import BonusEarned, Event, GameEnded, TurnStarted
+
+log = logging.getLogger(__name__)
 
 #: Computer turns ``due`` plays in one call at most (a table of four computer players
 #: finishes its whole game in one call; this only guards against a loop).
@@ -156,6 +159,17 @@ class _TableLocks:
             return len(self._locks)
 
 
+def _word(command: str | Command) -> str:
+    """The command's word for the figures (``play``); ``invalid`` for text that is none,
+    so what people type never becomes a label of its own."""
+    if isinstance(command, str):
+        try:
+            command = parse_command(command)
+        except CommandError:
+            return "invalid"
+    return type(command).__name__.lower()
+
+
 def _ai_seed(seed: int, version: int) -> int:
     # One seed per position, derived from stored values only, so a restarted bot makes the
     # same computer moves.
@@ -207,10 +221,14 @@ class Service:
         """
         if isinstance(chat, str):
             chat = Chat(chat)
-        for attempt in range(1, RETRIES + 1):
-            out = self._handle_once(chat, user, command, admin, retry=attempt < RETRIES)
-            if out is not None:
-                return out
+        start = time.perf_counter()
+        with ops.at_table(chat.id):
+            for attempt in range(1, RETRIES + 1):
+                out = self._handle_once(chat, user, command, admin, retry=attempt < RETRIES)
+                if out is not None:
+                    ops.record_command(_word(command), time.perf_counter() - start)
+                    return out
+                log.info("another process changed the table first; trying again")
         raise AssertionError("the last attempt always answers")
 
     def _handle_once(
@@ -275,7 +293,12 @@ class Service:
             try:
                 for c in fresh:
                     done.add(c)
-                    out += self._due_table(c, now)
+                    with ops.at_table(c):
+                        try:
+                            out += self._due_table(c, now)
+                        except Exception:
+                            # One broken table must not stop every other table's clock.
+                            log.exception("the due work failed")
             finally:
                 self.store.release(self.owner, claimed)
             if not fresh:

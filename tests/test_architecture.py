@@ -29,7 +29,17 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 LIBRARIES = {
     "engine": set[str](),
     "render": {"PIL"},
-    "bot": {"PIL", "discord", "telegram", "aiohttp", "httpx", "babel", "psycopg", "psycopg_pool"},
+    "bot": {
+        "PIL",
+        "discord",
+        "telegram",
+        "aiohttp",
+        "httpx",
+        "babel",
+        "psycopg",
+        "psycopg_pool",
+        "prometheus_client",
+    },
 }
 PLATFORMS = ("bot.console", "bot.telegram", "bot.discord")
 #: The one platform library each platform package may import.

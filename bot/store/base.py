@@ -92,4 +92,9 @@ class Store(Protocol):
         """Give up ``owner``'s claims on ``chats`` (their due work is done)."""
         ...
 
+    def census(self, now: float) -> dict[str, int]:
+        """For the operator: how many tables are in each status (``lobby``, ``playing``,
+        ``closed``), and under ``due`` how many have something due at ``now``."""
+        ...
+
     def close(self) -> None: ...

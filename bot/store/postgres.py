@@ -17,7 +17,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from bot.store.base import CLAIM_BATCH, StaleTable, StoreError, seated
-from bot.table import Table
+from bot.table import STATUSES, Table
 
 #: The schema step by step, as in the SQLite store (the same numbering, so "schema 3" means
 #: the same tables on both): ``MIGRATIONS[n]`` takes a database from version n to n + 1.
@@ -252,6 +252,16 @@ class PostgresStore:
                 " WHERE chat = ANY(%s) AND claimed_by = %s",
                 (chats, owner),
             )
+
+    def census(self, now: float) -> dict[str, int]:
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT status, COUNT(*) FROM tables GROUP BY status").fetchall()
+            due = conn.execute(
+                "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= %s", (now,)
+            ).fetchone()
+        counts = {status: 0 for status in STATUSES}
+        counts.update((str(status), int(n)) for status, n in rows)
+        return {**counts, "due": 0 if due is None else int(due[0])}
 
     def close(self) -> None:
         self._pool.close()

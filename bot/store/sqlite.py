@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from bot.store.base import CLAIM_BATCH, StaleTable, StoreError, seated
-from bot.table import Table
+from bot.table import STATUSES, Table
 
 #: The schema step by step: ``MIGRATIONS[n]`` takes a database from version n to n + 1
 #: (``PRAGMA user_version``), so an older file is brought up to date when it is opened.
@@ -232,6 +232,16 @@ class SQLiteStore:
                 " WHERE chat = ? AND claimed_by = ?",
                 [(c, owner) for c in chats],
             )
+
+    def census(self, now: float) -> dict[str, int]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT status, COUNT(*) FROM tables GROUP BY status"
+            ).fetchall()
+            due = self._db.execute(
+                "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= ?", (now,)
+            ).fetchone()[0]
+        return {**{status: 0 for status in STATUSES}, **dict(rows), "due": int(due)}
 
     def close(self) -> None:
         with self._lock:
