@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot import games  # noqa: E402
+from bot import service as service_module  # noqa: E402
 from bot.outbound import Chat, User  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import open_store  # noqa: E402
@@ -100,6 +101,10 @@ def worker(url: str, first: int, last: int, pictures: bool, start_at: float, log
     """One bot process playing tables ``first`` .. ``last - 1`` to their end, round robin;
     prints its turn times (JSON). Each accepted move goes to ``log`` (what the players
     were told) before the next command."""
+    # Every played table's game stays rebuilt in memory, with one process or several:
+    # otherwise one process with more tables than the cache holds would rebuild every turn
+    # and the comparison would show the cache, not the processes.
+    service_module.CACHED_GAMES = max(service_module.CACHED_GAMES, last - first)
     store = open_store(url)
     service = Service(store, rng=random.Random(first), pictures=pictures)
     rng = random.Random(first * 31 + 1)
@@ -269,6 +274,7 @@ def killed(url: str, first: int, played: int) -> str:
     time.sleep(4.0)
     victim.send_signal(signal.SIGKILL)
     victim.wait()
+    before_kill = len(log.read_text().splitlines())
     heir = start(first, first + half)  # a new process takes the killed one's tables over
     heir.communicate()
     other.communicate()
@@ -290,7 +296,8 @@ def killed(url: str, first: int, played: int) -> str:
     log.unlink()
     told_moves = sum(len(v) for d in told.values() for v in d.values())
     return (
-        f"kill: {played} tables, {told_moves} moves told accepted; unfinished {unfinished},"
+        f"kill: {played} tables, one of 2 processes killed after {before_kill} moves of"
+        f" {told_moves} told accepted; unfinished {unfinished},"
         f" lost {lost}, made twice {twice}"
     )
 

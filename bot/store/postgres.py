@@ -47,6 +47,8 @@ MIGRATIONS = (
         PRIMARY KEY (player, chat)
     );
     CREATE INDEX IF NOT EXISTS seated_chat ON seated (chat);
+    DROP INDEX IF EXISTS tables_due;
+    CREATE INDEX IF NOT EXISTS tables_due_chat ON tables (due_at, chat) WHERE due_at IS NOT NULL;
     ALTER TABLE tables ADD COLUMN IF NOT EXISTS claimed_by TEXT;
     ALTER TABLE tables ADD COLUMN IF NOT EXISTS claimed_until DOUBLE PRECISION;
     INSERT INTO seated (player, chat)

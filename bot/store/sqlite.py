@@ -39,7 +39,9 @@ MIGRATIONS = (
     );
     """,
     # Who sits at which running game, kept with each save, so a player's tables are found
-    # by index; and which process has claimed a table's due work, until when.
+    # by index; and which process has claimed a table's due work, until when. Due tables
+    # are indexed in the order they are claimed (deadline, then chat), so a claim reads
+    # one batch, never every due table to sort them.
     """
     CREATE TABLE IF NOT EXISTS seated (
         player TEXT NOT NULL,
@@ -47,6 +49,8 @@ MIGRATIONS = (
         PRIMARY KEY (player, chat)
     );
     CREATE INDEX IF NOT EXISTS seated_chat ON seated (chat);
+    DROP INDEX IF EXISTS tables_due;
+    CREATE INDEX IF NOT EXISTS tables_due_chat ON tables (due_at, chat) WHERE due_at IS NOT NULL;
     ALTER TABLE tables ADD COLUMN claimed_by TEXT;
     ALTER TABLE tables ADD COLUMN claimed_until REAL;
     INSERT OR IGNORE INTO seated (player, chat)
