@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Protocol
 
 from bot.table import PLAYING, Table
@@ -25,6 +26,18 @@ def seated(table: Table) -> list[str]:
     if table.status != PLAYING:
         return []
     return [s.user for s in table.seats if s.user is not None]
+
+
+def to_json(table: Table) -> str:
+    """The table as stored: the JSON of :meth:`Table.to_dict`, written straight from the
+    table's fields (``to_dict`` copies the whole game record first, a millisecond a turn).
+    """
+    data = {
+        **vars(table),
+        "seats": [vars(seat) for seat in table.seats],
+        "options": vars(table.options),
+    }
+    return json.dumps(data, separators=(",", ":"))
 
 
 class Store(Protocol):

@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from bot.store.base import CLAIM_BATCH, StaleTable, StoreError, seated
+from bot.store.base import CLAIM_BATCH, StaleTable, StoreError, seated, to_json
 from bot.table import STATUSES, Table
 
 #: The schema step by step, as in the SQLite store (the same numbering, so "schema 3" means
@@ -125,7 +125,7 @@ class PostgresStore:
         return Table.from_dict(json.loads(row[0]))
 
     def save(self, table: Table, loaded_version: int | None) -> None:
-        data = json.dumps(table.to_dict(), separators=(",", ":"))
+        data = to_json(table)
         values: tuple[object, ...] = (table.version, table.status, table.due_at, data, table.chat)
         if loaded_version is None:
             write = (

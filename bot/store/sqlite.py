@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from bot.store.base import CLAIM_BATCH, StaleTable, StoreError, seated
+from bot.store.base import CLAIM_BATCH, StaleTable, StoreError, seated, to_json
 from bot.table import STATUSES, Table
 
 #: The schema step by step: ``MIGRATIONS[n]`` takes a database from version n to n + 1
@@ -99,7 +99,7 @@ class SQLiteStore:
         return Table.from_dict(json.loads(row[0]))
 
     def save(self, table: Table, loaded_version: int | None) -> None:
-        data = json.dumps(table.to_dict(), separators=(",", ":"))
+        data = to_json(table)
         values = (table.version, table.status, table.due_at, data, table.chat)
         with self._lock:
             try:

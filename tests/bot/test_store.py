@@ -316,3 +316,11 @@ def test_census_counts_tables_by_status_and_the_due_ones(tmp_path: Path) -> None
     store.save(lobby, None)
     assert store.census(15.0) == {"lobby": 1, "playing": 2, "closed": 0, "due": 1}
     assert store.census(20.0)["due"] == 2
+
+
+def test_a_table_is_stored_as_the_json_of_its_dict() -> None:
+    from bot.store.base import to_json
+
+    table = sample(due_at=3.5)
+    assert json.loads(to_json(table)) == table.to_dict()
+    assert list(json.loads(to_json(table))) == list(table.to_dict())  # the same field order
