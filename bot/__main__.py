@@ -8,6 +8,7 @@ explained in one line and the exit status is 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import getpass
 import importlib
 import os
@@ -44,7 +45,35 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--name", help="your name in the room (default: your login name)")
     console.add_argument("--seed", type=int, help="seed for seat order and tiles (replayable)")
     console.add_argument("--no-images", action="store_true", help="text only, no images")
+    shards = parser.add_argument_group("discord")
+    shards.add_argument("--shard-count", type=int, help="shards of the bot in all processes")
+    shards.add_argument("--shard-ids", help="the shards this process runs, like 0,1")
     return parser
+
+
+def with_shards(args: argparse.Namespace, platform: str, settings: Settings) -> Settings:
+    """The settings with the Discord shards named on the command line.
+
+    Raises:
+        ConfigError: shards for another platform, ids without a count, or an id that is
+            not below the count.
+    """
+    if args.shard_count is None and args.shard_ids is None:
+        return settings
+    if platform != "discord":
+        raise ConfigError("--shard-count and --shard-ids are for genial-bot discord")
+    count = args.shard_count
+    if count is None or count < 1:
+        raise ConfigError("--shard-count must be a number of shards from 1 up")
+    ids: tuple[int, ...] = ()
+    if args.shard_ids is not None:
+        try:
+            ids = tuple(sorted({int(part) for part in args.shard_ids.split(",")}))
+        except ValueError:
+            raise ConfigError("--shard-ids must be shard numbers like 0,1") from None
+        if not ids or ids[0] < 0 or ids[-1] >= count:
+            raise ConfigError(f"--shard-ids must be numbers from 0 to {count - 1}")
+    return dataclasses.replace(settings, discord_shard_count=count, discord_shard_ids=ids)
 
 
 def check_levels(settings: Settings) -> None:
@@ -160,6 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = load_settings(args.config)
         check_levels(settings)
         platform = choose_platform(args.platform, settings)
+        settings = with_shards(args, platform, settings)
         if platform == "console":
             return run_console(args, settings)
         return run_platform(platform, settings)

@@ -61,6 +61,10 @@ class Settings:
     #: Discord: also send racks by direct message to players who did not ask (ephemeral
     #: answers reach only the person who clicked or typed).
     discord_dm: bool = False
+    #: Discord: shards in all (``genial-bot discord --shard-count``; None: one connection)
+    #: and the ones this process runs (``--shard-ids``; empty: all of them).
+    discord_shard_count: int | None = None
+    discord_shard_ids: tuple[int, ...] = ()
     #: The operator's view (``/healthz`` and Prometheus ``/metrics``) on
     #: ``metrics_listen``:``metrics_port``; 0: off.
     metrics_port: int = 0
