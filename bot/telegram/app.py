@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.error import Conflict, InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 
 from bot.config import ConfigError, Settings, TelegramSettings
@@ -31,6 +31,11 @@ from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
 
 log = logging.getLogger(__name__)
+#: Why a second polling process stops (Telegram gives each update to one poller only).
+SECOND_POLLER = (
+    "another process is already polling this bot's updates (Telegram answered 409 Conflict):"
+    " run one polling process per token, or several behind a webhook"
+)
 
 #: Seconds a getUpdates request waits on the server for news (long polling).
 POLL_TIMEOUT = 30
@@ -151,6 +156,17 @@ async def serve(
         InvalidToken: the server rejected the token.
         NetworkError: the server could not be reached at the start.
     """
+    conflicts: list[Conflict] = []
+
+    def on_poll_error(exc: TelegramError) -> None:
+        # 409 Conflict: another process polls this token; Telegram hands each update to
+        # one of them, so both would play half the games. This one stops.
+        if isinstance(exc, Conflict):
+            conflicts.append(exc)
+            stop.set()
+        else:
+            log.warning("fetching updates failed: %s", exc)
+
     adapter.attach(app)
     await _initialize(app, backoff)
     try:
@@ -177,6 +193,7 @@ async def serve(
                 allowed_updates=ALLOWED_UPDATES,
                 drop_pending_updates=False,
                 bootstrap_retries=START_RETRIES,
+                error_callback=on_poll_error,
             )
         # Computer players whose turn came while the bot was down move now.
         await adapter.tick()
@@ -185,6 +202,8 @@ async def serve(
             ready()
         await stop.wait()
         await due
+        if conflicts:
+            raise conflicts[0]
     finally:
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
@@ -213,6 +232,8 @@ def main(settings: Settings) -> int:
     try:
         service = Service(store, settings)
         asyncio.run(_run(service, settings.telegram, token, webhook_secret))
+    except Conflict:
+        raise ConfigError(SECOND_POLLER) from None
     except InvalidToken:
         raise ConfigError(
             f"the Bot API server at {settings.telegram.base_url} rejected the token in {env}"
