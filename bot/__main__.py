@@ -8,6 +8,7 @@ explained in one line and the exit status is 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import getpass
 import importlib
 import os
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from bot import players
+from bot import ops, players
 from bot.config import ConfigError, Settings, load_settings
 from bot.console import Console
 from bot.outbound import User
@@ -36,12 +37,43 @@ def build_parser() -> argparse.ArgumentParser:
         help="where to play (default: the platform whose token is set, else the console)",
     )
     console = parser.add_argument_group("console")
-    console.add_argument("--db", help="SQLite file of the tables (default: bot.storage)")
+    console.add_argument(
+        "--db",
+        help="SQLite file or postgresql:// URL of the tables (default: bot.storage)",
+    )
     console.add_argument("--images", help="folder for images (default: console.images)")
     console.add_argument("--name", help="your name in the room (default: your login name)")
     console.add_argument("--seed", type=int, help="seed for seat order and tiles (replayable)")
     console.add_argument("--no-images", action="store_true", help="text only, no images")
+    shards = parser.add_argument_group("discord")
+    shards.add_argument("--shard-count", type=int, help="shards of the bot in all processes")
+    shards.add_argument("--shard-ids", help="the shards this process runs, like 0,1")
     return parser
+
+
+def with_shards(args: argparse.Namespace, platform: str, settings: Settings) -> Settings:
+    """The settings with the Discord shards named on the command line.
+
+    Raises:
+        ConfigError: shards for another platform, ids without a count, or an id that is
+            not below the count.
+    """
+    if args.shard_count is None and args.shard_ids is None:
+        return settings
+    if platform != "discord":
+        raise ConfigError("--shard-count and --shard-ids are for genial-bot discord")
+    count = args.shard_count
+    if count is None or count < 1:
+        raise ConfigError("--shard-count must be a number of shards from 1 up")
+    ids: tuple[int, ...] = ()
+    if args.shard_ids is not None:
+        try:
+            ids = tuple(sorted({int(part) for part in args.shard_ids.split(",")}))
+        except ValueError:
+            raise ConfigError("--shard-ids must be shard numbers like 0,1") from None
+        if not ids or ids[0] < 0 or ids[-1] >= count:
+            raise ConfigError(f"--shard-ids must be numbers from 0 to {count - 1}")
+    return dataclasses.replace(settings, discord_shard_count=count, discord_shard_ids=ids)
 
 
 def check_levels(settings: Settings) -> None:
@@ -121,8 +153,34 @@ def run_platform(platform: str, settings: Settings) -> int:
         if exc.name != f"bot.{platform}":
             raise
         raise ConfigError(f"the {platform} adapter is not part of this version yet") from None
-    status: int = adapter.main(settings)
+    operator = start_operator(settings)
+    try:
+        status: int = adapter.main(settings)
+    finally:
+        if operator is not None:
+            operator.close()
+            operator.store.close()
     return status
+
+
+def start_operator(settings: Settings) -> ops.Operator | None:
+    """The operator's view (``/healthz``, ``/metrics``) if ``[metrics] port`` is set, with a
+    store connection of its own; log lines name their table either way.
+
+    Raises:
+        ConfigError: the port cannot be bound.
+        StoreError: the store cannot be opened.
+    """
+    ops.install_table_ids()
+    if not settings.metrics_port:
+        return None
+    store = open_store(settings.storage)
+    try:
+        return ops.Operator(store, settings.metrics_listen, settings.metrics_port)
+    except OSError as exc:
+        store.close()
+        where = f"{settings.metrics_listen}:{settings.metrics_port}"
+        raise ConfigError(f"metrics.port: cannot serve on {where} ({exc.strerror})") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,6 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = load_settings(args.config)
         check_levels(settings)
         platform = choose_platform(args.platform, settings)
+        settings = with_shards(args, platform, settings)
         if platform == "console":
             return run_console(args, settings)
         return run_platform(platform, settings)

@@ -23,6 +23,7 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "console": frozenset({"images", "name"}),
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
     "discord": frozenset({"token_env", "threads", "dm"}),
+    "metrics": frozenset({"port", "listen"}),
 }
 
 
@@ -60,6 +61,14 @@ class Settings:
     #: Discord: also send racks by direct message to players who did not ask (ephemeral
     #: answers reach only the person who clicked or typed).
     discord_dm: bool = False
+    #: Discord: shards in all (``genial-bot discord --shard-count``; None: one connection)
+    #: and the ones this process runs (``--shard-ids``; empty: all of them).
+    discord_shard_count: int | None = None
+    discord_shard_ids: tuple[int, ...] = ()
+    #: The operator's view (``/healthz`` and Prometheus ``/metrics``) on
+    #: ``metrics_listen``:``metrics_port``; 0: off.
+    metrics_port: int = 0
+    metrics_listen: str = "127.0.0.1"
     source: str = field(default="(defaults)", compare=False)
 
     def token(self, platform: str, environ: Mapping[str, str] | None = None) -> str | None:
@@ -139,6 +148,14 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
         for key in ("threads", "dm"):
             if key in data.get("discord", {}):
                 out[f"discord_{key}"] = _switch("discord", key, data["discord"][key])
+        metrics = data.get("metrics", {})
+        if "port" in metrics:
+            port = metrics["port"]
+            if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port < 65536:
+                raise ConfigError("metrics.port must be a port number from 1 to 65535, or 0 (off)")
+            out["metrics_port"] = port
+        if "listen" in metrics:
+            out["metrics_listen"] = _text("metrics", "listen", metrics["listen"])
     except ConfigError as exc:
         raise ConfigError(f"{where}{exc}") from None
     settings = Settings(**out)

@@ -6,23 +6,32 @@ timeouts of play by message. Each accepted command is one store transaction that
 table's version; a command carrying an older version (a button on an old message) is
 rejected and changes nothing.
 
-Computer players think outside the service's lock, on a copy of the game: an adapter runs
-``due`` in a worker thread and other tables go on meanwhile. When the thinking is done the
-move is applied only if the table has not changed since.
+There is no service-wide lock: commands at different tables run side by side, commands at
+one table take turns (a lock per table, in this process). Several processes may share one
+store; the table version decides which command wins, and a typed command that lost is
+tried again on the new table. Computer players think outside the table's lock, on a copy of
+the game: an adapter runs ``due`` in a worker thread and the table's players go on
+meanwhile. When the thinking is done the move is applied only if the table has not changed
+since. Due work is claimed in the store with a lease, so of several processes one does it.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import random
 import re
+import socket
 import threading
 import time
+import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import games, messages, narrate, players
+from bot import games, messages, narrate, ops, players
 from bot.commands import (
     Abort,
     AddBot,
@@ -58,6 +67,8 @@ from bot.texts import NAME_LIMIT, Texts, shown
 from engine.errors import EngineError
 from engine.events import BonusEarned, Event, GameEnded, Placed, SpezialPlaced, TurnStarted
 
+log = logging.getLogger(__name__)
+
 #: Computer turns ``due`` plays in one call at most (a table of four computer players
 #: finishes its whole game in one call; this only guards against a loop).
 MAX_STEPS = 10_000
@@ -79,6 +90,25 @@ BUSY_RETRY = 1.0
 _DAMAGE = (EngineError, ValueError, TypeError, KeyError, AttributeError, RecursionError)
 #: Lobby commands whose old buttons, pressed after the start, say the game has begun.
 _LOBBY_BUTTONS = (Join, AddBot, Start, SetOption)
+#: Attempts at a typed command that keeps losing races with other processes before the
+#: player is asked to send it again.
+RETRIES = 3
+#: Seconds a process holds its claim on a table's due work: another process takes it over
+#: when the claimer was killed. Renewed while a long computer game is being played.
+LEASE = 60.0
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process of this machine is running (signal 0 only asks)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, under another user
+    return True
 
 
 class Reject(Exception):
@@ -114,6 +144,59 @@ class _Context:
     @property
     def scene(self) -> Scene:
         return Scene(self.table, self.texts, self.pictures)
+
+
+class _TableLocks:
+    """One lock per table, kept while someone holds or waits for it: commands at one table
+    take turns, commands at different tables run side by side."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, tuple[threading.RLock, int]] = {}
+
+    @contextmanager
+    def hold(self, *chats: str) -> Iterator[None]:
+        """Hold the locks of ``chats`` (in one order everywhere, so two holders of the same
+        pair cannot wait for each other)."""
+        ordered = sorted(set(chats))
+        with self._guard:
+            locks = []
+            for chat in ordered:
+                lock, users = self._locks.get(chat) or (threading.RLock(), 0)
+                self._locks[chat] = (lock, users + 1)
+                locks.append(lock)
+        try:
+            for lock in locks:
+                lock.acquire()
+            try:
+                yield
+            finally:
+                for lock in reversed(locks):
+                    lock.release()
+        finally:
+            with self._guard:
+                for chat in ordered:
+                    lock, users = self._locks[chat]
+                    if users == 1:
+                        del self._locks[chat]
+                    else:
+                        self._locks[chat] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        """Tables whose lock is held or waited for now."""
+        with self._guard:
+            return len(self._locks)
+
+
+def _word(command: str | Command) -> str:
+    """The command's word for the figures (``play``); ``invalid`` for text that is none,
+    so what people type never becomes a label of its own."""
+    if isinstance(command, str):
+        try:
+            command = parse_command(command)
+        except CommandError:
+            return "invalid"
+    return type(command).__name__.lower()
 
 
 def _ai_seed(seed: int, version: int) -> int:
@@ -157,11 +240,27 @@ class Service:
         self.clock = clock
         self.rng = rng or random.Random()
         self.pictures = pictures
-        self._lock = threading.RLock()
+        self._locks = _TableLocks()
         # Rebuilt games by chat, with the table version they belong to (least recent first).
         self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         # Tables whose due work failed (a damaged row), with when to look at them again.
         self._stuck: dict[str, float] = {}
+        self._games_lock = threading.Lock()
+        #: Who this service is among the processes sharing the store (claims of due work).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._release_orphans()
+
+    def _release_orphans(self) -> None:
+        """Claims of due work held by processes of this machine that are gone (killed, then
+        restarted) are given up at once instead of after their lease, so a restarted bot
+        goes on where it stopped. Claims of other machines wait for their lease."""
+        host = socket.gethostname()
+        for owner in self.store.claimants():
+            name, _, rest = owner.partition(":")
+            pid, _, _ = rest.partition(":")
+            if name == host and pid.isascii() and pid.isdigit() and not _alive(int(pid)):
+                log.info("claims of %s released: that process is gone", owner)
+                self.store.release_owner(owner)
 
     # --- the two entry points -------------------------------------------------------
 
@@ -179,16 +278,31 @@ class Service:
         # Names and titles come from the platform: shown short and without bidi tricks.
         chat = Chat(chat.id, shown(chat.title, NAME_LIMIT))
         user = User(user.id, shown(user.name, NAME_LIMIT) or user.id[:NAME_LIMIT])
-        try:
-            with self._lock:
-                return self._handle(chat, user, command, admin)
-        except StoreBusy:
-            texts = Texts(self.settings.language)
-            return [messages.error(chat.id, texts, "error.busy", {})]
+        start = time.perf_counter()
+        with ops.at_table(chat.id):
+            try:
+                for attempt in range(1, RETRIES + 1):
+                    out = self._handle_once(chat, user, command, admin, retry=attempt < RETRIES)
+                    if out is not None:
+                        ops.record_command(_word(command), time.perf_counter() - start)
+                        return out
+                    log.info("another process changed the table first; trying again")
+            except StoreBusy:
+                texts = Texts(self.settings.language)
+                return [messages.error(chat.id, texts, "error.busy", {})]
+        raise AssertionError("the last attempt always answers")
+
+    def _handle_once(
+        self, chat: Chat, user: User, command: str | Command, admin: bool, *, retry: bool
+    ) -> list[Outbound] | None:
+        """One attempt at a command, in turn with the others at its table; ``None`` if it
+        lost a race with another process and may be tried again on the new table."""
+        with self._locks.hold(chat.id):
+            return self._handle(chat, user, command, admin, retry=retry)
 
     def _handle(
-        self, chat: Chat, user: User, command: str | Command, admin: bool
-    ) -> list[Outbound]:
+        self, chat: Chat, user: User, command: str | Command, admin: bool, *, retry: bool
+    ) -> list[Outbound] | None:
         try:
             table = self.store.load(chat.id)
         except DamagedTable as exc:
@@ -231,6 +345,11 @@ class Service:
             self._keep(ctx, loaded)
             return [messages.error(chat.id, ctx.texts, exc.key, exc.params)]
         if cmd.changes and not self._save(ctx):
+            if cmd.version is not None:
+                # A button is bound to the table it was shown with: never replayed.
+                return [messages.error(chat.id, ctx.texts, "error.stale", {})]
+            if retry:
+                return None
             return [messages.error(chat.id, ctx.texts, "error.busy", {})]
         self._keep(ctx, table.version)
         return ctx.out
@@ -271,54 +390,74 @@ class Service:
     def due(self, now: float | None = None, *, chat: str | None = None) -> list[Outbound]:
         """Do everything due at ``now`` (default: the clock): computer players' turns, one
         after another until a person must act, reminders at half time and moves made for
-        players whose time ran out. ``chat`` limits this to one table."""
+        players whose time ran out. ``chat`` limits this to one table.
+
+        Each due table is claimed in the store first, so with several processes on one
+        store each table's due work is done by one of them; the work is a batch of claims
+        and then each claimed table once, linear in the number of due tables."""
         now = self.clock() if now is None else now
         out: list[Outbound] = []
+        done: set[str] = set()
         try:
-            for _ in range(MAX_STEPS):
-                chats = [c for c in self.store.due(now) if chat is None or c == chat]
-                progressed = False
-                for c in chats:
-                    if self._stuck.get(c, 0.0) > now:
-                        continue
-                    step = self._due_step(c, now)
-                    if step is not None:
-                        out += step
-                        progressed = True
-                if not progressed:
-                    break
+            while True:
+                claimed = self.store.claim(now, self.owner, self.clock(), LEASE, chat=chat)
+                fresh = [c for c in claimed if c not in done]
+                try:
+                    for c in fresh:
+                        done.add(c)
+                        if self._stuck.get(c, 0.0) > now:
+                            continue  # a damaged table: looked at again later
+                        with ops.at_table(c):
+                            try:
+                                out += self._due_table(c, now)
+                            except StoreBusy:
+                                raise
+                            except Exception:
+                                # One broken table must not stop every other table's clock.
+                                log.exception("the due work failed")
+                finally:
+                    self.store.release(self.owner, claimed)
+                if not fresh:
+                    return out
         except StoreBusy:
-            pass  # the clock comes back: what is due stays due
+            return out  # the clock comes back: what is due stays due
+
+    def _due_table(self, chat: str, now: float) -> list[Outbound]:
+        """Everything due at one claimed table, step by step until a person must act."""
+        out: list[Outbound] = []
+        renewed = time.monotonic()
+        for _ in range(MAX_STEPS):
+            if time.monotonic() - renewed > LEASE / 3:  # a long computer game: keep the claim
+                if not self.store.claim(now, self.owner, self.clock(), LEASE, chat=chat):
+                    break
+                renewed = time.monotonic()
+            step = self._due_step(chat, now)
+            if step is None:
+                break
+            out += step[0]
+            if not step[1]:
+                break
         return out
 
     # --- for adapters: read-only looks at a table -------------------------------------
 
     def table(self, chat: str) -> Table | None:
         """The stored table of a chat (a copy: changing it changes nothing)."""
-        with self._lock:
-            try:
-                return self.store.load(chat)
-            except DamagedTable:
-                return None
+        try:
+            return self.store.load(chat)
+        except DamagedTable:
+            return None
 
     def playing_tables(self, user: str) -> list[str]:
         """The chats whose running games ``user`` has a seat in, for adapters that take a
-        player's moves from their private chat with the bot."""
-        with self._lock:
-            found = []
-            for c in self.store.chats():
-                try:
-                    t = self.store.load(c)
-                except DamagedTable:
-                    continue
-                if t is not None and t.status == PLAYING and t.seat_of(user) is not None:
-                    found.append(t.chat)
-            return found
+        player's moves from their private chat with the bot. Read from the store's players
+        index, without loading any table or waiting for one."""
+        return self.store.playing(user)
 
     def seat_view(self, chat: str, user: str) -> Any | None:
         """What ``user`` may know of the game at ``chat`` (their own rack included), for an
         adapter's autocomplete; ``None`` if no game runs there or the user has no seat."""
-        with self._lock:
+        with self._locks.hold(chat):
             game = self._seat_game(chat, user)
             return None if game is None else game[0].view(game[1])
 
@@ -371,16 +510,17 @@ class Service:
         """Carry the table of chat ``old`` over to chat ``new`` (a Telegram group that became
         a supergroup gets a new id); the game goes on there. False if ``old`` has no table
         or ``new`` has one already."""
-        with self._lock:
+        with self._locks.hold(old, new):
             moved = self.store.move(old, new)
             if moved:
-                self._games.pop(old, None)
+                with self._games_lock:
+                    self._games.pop(old, None)
             return moved
 
     def seat_look(self, chat: str, user: str) -> SeatLook | None:
         """:meth:`seat_view` in plain values for adapters (their rack, their turn, the cells
         a tile fits on); ``None`` if no game runs at ``chat`` or the user has no seat."""
-        with self._lock:
+        with self._locks.hold(chat):
             found = self._seat_game(chat, user)
             if found is None:
                 return None
@@ -414,7 +554,8 @@ class Service:
         """The table's game as loaded: taken from the cache (it goes back by :meth:`_keep`
         once the command is through) or rebuilt from the stored record."""
         if ctx.game is None:
-            cached = self._games.pop(ctx.table.chat, None)
+            with self._games_lock:
+                cached = self._games.pop(ctx.table.chat, None)
             if cached is not None and cached[0] == ctx.loaded:
                 ctx.game = cached[1]
             else:
@@ -429,10 +570,11 @@ class Service:
     def _keep(self, ctx: _Context, version: int | None) -> None:
         """Cache the context's game as the position of table ``version``."""
         if ctx.game is not None and version is not None:
-            self._games[ctx.table.chat] = (version, ctx.game)
-            self._games.move_to_end(ctx.table.chat)
-            while len(self._games) > CACHED_GAMES:
-                self._games.popitem(last=False)
+            with self._games_lock:
+                self._games[ctx.table.chat] = (version, ctx.game)
+                self._games.move_to_end(ctx.table.chat)
+                while len(self._games) > CACHED_GAMES:
+                    self._games.popitem(last=False)
 
     def _dispatch(self, ctx: _Context, cmd: Command) -> None:
         handler = _HANDLERS.get(type(cmd))
@@ -841,10 +983,11 @@ class Service:
 
     # --- what the clock brings ------------------------------------------------------
 
-    def _due_step(self, chat: str, now: float) -> list[Outbound] | None:
-        """One thing due at a table: a reminder, or one computer turn. ``None`` if nothing
-        could be done (the table changed while a computer player was thinking)."""
-        with self._lock:
+    def _due_step(self, chat: str, now: float) -> tuple[list[Outbound], bool] | None:
+        """One thing due at a table: a reminder, or one computer turn; what to send, and
+        whether more is due at once (another computer player). ``None`` if nothing could be
+        done (the table changed while a computer player was thinking)."""
+        with self._locks.hold(chat):
             try:
                 t = self.store.load(chat)
             except DamagedTable:
@@ -883,7 +1026,7 @@ class Service:
             self._keep(ctx, t.version)
             loaded = t.version
         moves = self._think(snapshot, seat_no, level, t.seed)
-        with self._lock:
+        with self._locks.hold(chat):
             try:
                 t = self.store.load(chat)
             except DamagedTable:
@@ -908,11 +1051,12 @@ class Service:
         texts = Texts(t.options.lang)
         return _Context(Chat(t.chat, t.title), None, False, t, texts, now, self.pictures, t.version)
 
-    def _finish_due(self, ctx: _Context) -> list[Outbound] | None:
+    def _finish_due(self, ctx: _Context) -> tuple[list[Outbound], bool] | None:
         if not self._save(ctx):
             return None
         self._keep(ctx, ctx.table.version)
-        return ctx.out
+        due_at = ctx.table.due_at
+        return ctx.out, due_at is not None and due_at <= ctx.now
 
     def _reminder(self, ctx: _Context, seat: Seat, left: float) -> Outbound:
         # The time left as it is (two units, rounded down): "1m" with 1 s left misleads.

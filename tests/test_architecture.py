@@ -39,6 +39,7 @@ LIBRARIES = {
         "babel",
         "psycopg",
         "psycopg_pool",
+        "prometheus_client",
     },
 }
 PLATFORMS = ("bot.console", "bot.telegram", "bot.discord")

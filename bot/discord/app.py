@@ -50,8 +50,22 @@ def configure_logging(token: str, stream: TextIO | None = None) -> logging.Handl
     return handler
 
 
+class ShardedClient(GenialClient, discord.AutoShardedClient):
+    """The bot on several shards in one process (discord.py's ``AutoShardedClient``).
+
+    Several processes share a bot by running different shards on one database: each
+    receives its shards' guilds' commands; due work goes to whichever process claims it in
+    the store, and is delivered over the REST API whatever shard its guild is on."""
+
+
 def build(settings: Settings, service: Service) -> GenialClient:
-    return GenialClient(service, threads=settings.discord_threads, dm=settings.discord_dm)
+    if settings.discord_shard_count is None:
+        return GenialClient(service, threads=settings.discord_threads, dm=settings.discord_dm)
+    client = ShardedClient(service, threads=settings.discord_threads, dm=settings.discord_dm)
+    # Read by AutoShardedClient when it connects (launch_shards), not before.
+    client.shard_count = settings.discord_shard_count
+    client.shard_ids = list(settings.discord_shard_ids) or None
+    return client
 
 
 def main(settings: Settings) -> int:

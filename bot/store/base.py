@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+import dataclasses
+import json
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from bot.table import Table
+from bot.table import PLAYING, Table
+
+#: Tables one :meth:`Store.claim` takes at most: a process works through a backlog batch by
+#: batch, and others take the rest meanwhile.
+CLAIM_BATCH = 50
 
 
 class StaleTable(Exception):
@@ -32,6 +37,31 @@ class DamagedTable(StoreError):
         self.chat = chat
         self.version = version
         self.detail = detail
+
+
+def seated(table: Table) -> list[str]:
+    """The people seated at ``table``'s running game (none when no game runs): what the
+    players index holds for it."""
+    if table.status != PLAYING:
+        return []
+    return [s.user for s in table.seats if s.user is not None]
+
+
+def to_json(table: Table) -> str:
+    """The table as stored: the JSON of :meth:`Table.to_dict`, written straight from the
+    table's fields (``to_dict`` copies the whole game record first, a millisecond a turn).
+    """
+    return json.dumps({k: _plain(v) for k, v in vars(table).items()}, separators=(",", ":"))
+
+
+def _plain(value: Any) -> Any:
+    """A field of a table as JSON data: seats and options are flat dataclasses of plain
+    values, so their ``vars`` are enough; anything else is JSON data already."""
+    if dataclasses.is_dataclass(value):
+        return vars(value)
+    if isinstance(value, list) and value and dataclasses.is_dataclass(value[0]):
+        return [vars(item) for item in value]
+    return value
 
 
 class Store(Protocol):
@@ -82,6 +112,39 @@ class Store(Protocol):
 
     def chats(self) -> list[str]:
         """Every chat with a table."""
+        ...
+
+    def playing(self, user: str) -> list[str]:
+        """The chats whose running games ``user`` has a seat in, by an index kept with
+        each save (not by reading every table)."""
+        ...
+
+    def claim(
+        self, due_by: float, owner: str, now: float, lease: float, *, chat: str | None = None
+    ) -> list[str]:
+        """Claim tables with something due at or before ``due_by`` for ``owner`` (one
+        process) until ``now + lease``, soonest first, at most :data:`CLAIM_BATCH`: so with
+        several processes on one store each due table is worked on by one of them. A
+        table claimed by another owner is skipped until that claim expires (its process
+        was killed); ``owner``'s own claims are renewed. ``chat`` limits this to one table.
+        """
+        ...
+
+    def release(self, owner: str, chats: list[str]) -> None:
+        """Give up ``owner``'s claims on ``chats`` (their due work is done)."""
+        ...
+
+    def claimants(self) -> list[str]:
+        """The owners holding claims now (expired or not)."""
+        ...
+
+    def release_owner(self, owner: str) -> None:
+        """Give up every claim of ``owner`` (a process known to be gone)."""
+        ...
+
+    def census(self, now: float) -> dict[str, int]:
+        """For the operator: how many tables are in each status (``lobby``, ``playing``,
+        ``closed``), and under ``due`` how many have something due at ``now``."""
         ...
 
     def close(self) -> None: ...

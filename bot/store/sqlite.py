@@ -14,8 +14,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.store.base import DamagedTable, StaleTable, StoreBusy, StoreError
-from bot.table import Table
+from bot.store.base import (
+    CLAIM_BATCH,
+    DamagedTable,
+    StaleTable,
+    StoreBusy,
+    StoreError,
+    seated,
+    to_json,
+)
+from bot.table import STATUSES, Table
 
 #: The schema step by step: ``MIGRATIONS[n]`` takes a database from version n to n + 1
 #: (``PRAGMA user_version``), so an older file is brought up to date when it is opened.
@@ -39,6 +47,26 @@ MIGRATIONS = (
         value TEXT NOT NULL,
         PRIMARY KEY (chat, key)
     );
+    """,
+    # Who sits at which running game, kept with each save, so a player's tables are found
+    # by index; and which process has claimed a table's due work, until when. Due tables
+    # are indexed in the order they are claimed (deadline, then chat), so a claim reads
+    # one batch, never every due table to sort them.
+    """
+    CREATE TABLE IF NOT EXISTS seated (
+        player TEXT NOT NULL,
+        chat   TEXT NOT NULL,
+        PRIMARY KEY (player, chat)
+    );
+    CREATE INDEX IF NOT EXISTS seated_chat ON seated (chat);
+    DROP INDEX IF EXISTS tables_due;
+    CREATE INDEX IF NOT EXISTS tables_due_chat ON tables (due_at, chat) WHERE due_at IS NOT NULL;
+    ALTER TABLE tables ADD COLUMN claimed_by TEXT;
+    ALTER TABLE tables ADD COLUMN claimed_until REAL;
+    INSERT OR IGNORE INTO seated (player, chat)
+        SELECT json_extract(s.value, '$.user'), t.chat
+        FROM tables AS t, json_each(t.data, '$.seats') AS s
+        WHERE t.status = 'playing' AND json_extract(s.value, '$.user') IS NOT NULL;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -103,7 +131,7 @@ class SQLiteStore:
             raise DamagedTable(chat, int(row[1]), type(exc).__name__) from None
 
     def save(self, table: Table, loaded_version: int | None) -> None:
-        data = json.dumps(table.to_dict(), separators=(",", ":"))
+        data = to_json(table)
         values = (table.version, table.status, table.due_at, data, table.chat)
         with self._lock, _busy():
             try:
@@ -123,6 +151,11 @@ class SQLiteStore:
                 if cur.rowcount != 1:
                     self._db.execute("ROLLBACK")
                     raise StaleTable(table.chat)
+                self._db.execute("DELETE FROM seated WHERE chat = ?", (table.chat,))
+                self._db.executemany(
+                    "INSERT OR IGNORE INTO seated (player, chat) VALUES (?, ?)",
+                    [(player, table.chat) for player in seated(table)],
+                )
                 self._db.execute("COMMIT")
             except sqlite3.Error:
                 if self._db.in_transaction:
@@ -176,6 +209,7 @@ class SQLiteStore:
                     "UPDATE tables SET chat = ?, data = ? WHERE chat = ?",
                     (new, json.dumps(data, separators=(",", ":")), old),
                 )
+                self._db.execute("UPDATE seated SET chat = ? WHERE chat = ?", (new, old))
                 self._db.execute("DELETE FROM notes WHERE chat = ?", (new,))
                 self._db.execute("UPDATE notes SET chat = ? WHERE chat = ?", (new, old))
                 self._db.execute("COMMIT")
@@ -189,6 +223,75 @@ class SQLiteStore:
         with self._lock, _busy():
             rows = self._db.execute("SELECT chat FROM tables ORDER BY chat").fetchall()
         return [r[0] for r in rows]
+
+    def playing(self, user: str) -> list[str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT chat FROM seated WHERE player = ? ORDER BY chat", (user,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def claim(
+        self, due_by: float, owner: str, now: float, lease: float, *, chat: str | None = None
+    ) -> list[str]:
+        where = (
+            "due_at IS NOT NULL AND due_at <= ?"
+            " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
+        )
+        params: tuple[object, ...] = (due_by, now, owner)
+        if chat is not None:
+            where += " AND chat = ?"
+            params += (chat,)
+        with self._lock, _busy():
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                rows = self._db.execute(
+                    f"SELECT chat FROM tables WHERE {where} ORDER BY due_at, chat LIMIT ?",
+                    (*params, CLAIM_BATCH),
+                ).fetchall()
+                chats = [r[0] for r in rows]
+                self._db.executemany(
+                    "UPDATE tables SET claimed_by = ?, claimed_until = ? WHERE chat = ?",
+                    [(owner, now + lease, c) for c in chats],
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        return chats
+
+    def release(self, owner: str, chats: list[str]) -> None:
+        with self._lock, _busy():
+            self._db.executemany(
+                "UPDATE tables SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE chat = ? AND claimed_by = ?",
+                [(c, owner) for c in chats],
+            )
+
+    def claimants(self) -> list[str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT DISTINCT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
+            ).fetchall()
+        return sorted(r[0] for r in rows)
+
+    def release_owner(self, owner: str) -> None:
+        with self._lock, _busy():
+            self._db.execute(
+                "UPDATE tables SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?",
+                (owner,),
+            )
+
+    def census(self, now: float) -> dict[str, int]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT status, COUNT(*) FROM tables GROUP BY status"
+            ).fetchall()
+            due = self._db.execute(
+                "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= ?", (now,)
+            ).fetchone()[0]
+        return {**{status: 0 for status in STATUSES}, **dict(rows), "due": int(due)}
 
     def close(self) -> None:
         with self._lock, _busy():

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
-import secrets
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.error import Conflict, InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 
 from bot.config import ConfigError, Settings, TelegramSettings
@@ -31,6 +33,11 @@ from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
 
 log = logging.getLogger(__name__)
+#: Why a second polling process stops (Telegram gives each update to one poller only).
+SECOND_POLLER = (
+    "another process is already polling this bot's updates (Telegram answered 409 Conflict):"
+    " run one polling process per token, or several behind a webhook"
+)
 
 #: Seconds a getUpdates request waits on the server for news (long polling).
 POLL_TIMEOUT = 30
@@ -115,6 +122,33 @@ def build_application(
     )
 
 
+def webhook_secret(token: str) -> str:
+    """The webhook's secret token: an HMAC of the bot token, so every webhook worker of one
+    bot sets and expects the same one, and nobody without the token can make it."""
+    return hmac.new(token.encode(), b"genial-bot webhook", hashlib.sha256).hexdigest()
+
+
+def webhook_socket(listen: str, port: int) -> socket.socket:
+    """A listening socket on ``listen``:``port`` that other processes may bind too
+    (SO_REUSEPORT): webhook workers of one bot behind one public address.
+
+    Raises:
+        OSError: the port is taken by a process that did not allow sharing it.
+    """
+    family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((listen, port))
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 async def _initialize(app: Application[Any, Any, Any, Any, Any, Any], backoff: float) -> None:
     """``app.initialize()`` (which asks the server who the bot is), retried while the
     network fails; a rejected token fails at once."""
@@ -151,6 +185,17 @@ async def serve(
         InvalidToken: the server rejected the token.
         NetworkError: the server could not be reached at the start.
     """
+    conflicts: list[Conflict] = []
+
+    def on_poll_error(exc: TelegramError) -> None:
+        # 409 Conflict: another process polls this token; Telegram hands each update to
+        # one of them, so both would play half the games. This one stops.
+        if isinstance(exc, Conflict):
+            conflicts.append(exc)
+            stop.set()
+        else:
+            log.warning("fetching updates failed: %s", exc)
+
     adapter.attach(app)
     await _initialize(app, backoff)
     try:
@@ -160,13 +205,14 @@ async def serve(
         if settings.mode == "webhook":
             path = urlsplit(settings.webhook_url).path.strip("/")
             await app.updater.start_webhook(
-                listen=settings.listen,
-                port=settings.port,
+                # Our own socket, bound with SO_REUSEPORT: several processes with the same
+                # settings serve one port, the kernel spreading the connections among them.
+                unix=webhook_socket(settings.listen, settings.port),
                 url_path=path,
                 webhook_url=settings.webhook_url,
-                # A fresh secret each start: Telegram sends it with every update, so posts
-                # from anyone else are refused.
-                secret_token=secret_token or secrets.token_urlsafe(32),
+                # Telegram sends the secret with every update, so posts from anyone else
+                # are refused; derived from the token, it is the same in every process.
+                secret_token=secret_token or webhook_secret(app.bot.token),
                 allowed_updates=ALLOWED_UPDATES,
                 drop_pending_updates=False,
                 bootstrap_retries=START_RETRIES,
@@ -177,6 +223,7 @@ async def serve(
                 allowed_updates=ALLOWED_UPDATES,
                 drop_pending_updates=False,
                 bootstrap_retries=START_RETRIES,
+                error_callback=on_poll_error,
             )
         # Computer players whose turn came while the bot was down move now.
         await adapter.tick()
@@ -185,6 +232,8 @@ async def serve(
             ready()
         await stop.wait()
         await due
+        if conflicts:
+            raise conflicts[0]
     finally:
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
@@ -206,13 +255,15 @@ def main(settings: Settings) -> int:
     if not token:
         raise ConfigError(f"set the environment variable {env} to the telegram bot's token")
     token = token.strip()
-    webhook_secret = secrets.token_urlsafe(32)
-    redact = Redactor(token, webhook_secret)
+    secret = webhook_secret(token)
+    redact = Redactor(token, secret)
     handler = install_logging(redact)
     store = open_store(settings.storage)
     try:
         service = Service(store, settings)
-        asyncio.run(_run(service, settings.telegram, token, webhook_secret))
+        asyncio.run(_run(service, settings.telegram, token, secret))
+    except Conflict:
+        raise ConfigError(SECOND_POLLER) from None
     except InvalidToken:
         raise ConfigError(
             f"the Bot API server at {settings.telegram.base_url} rejected the token in {env}"

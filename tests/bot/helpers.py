@@ -16,8 +16,8 @@ from bot import games
 from bot.config import Settings
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
-from bot.store.sqlite import SQLiteStore
 from bot.table import PLAYING, Table
+from tests.bot.backends import store_at
 
 START = 1_700_000_000.0
 
@@ -45,7 +45,7 @@ def make_service(
     settings: Settings | None = None,
 ) -> Service:
     return Service(
-        SQLiteStore(db),
+        store_at(db),
         settings or Settings(),
         clock=clock or Clock(),
         rng=random.Random(seed),

@@ -6,8 +6,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.service import Service
 from tests.bot.helpers import START, Clock, Room, make_service
+
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 def test_notes_survive_a_restart_and_leave_the_table_alone(tmp_path: Path) -> None:

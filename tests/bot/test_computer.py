@@ -13,6 +13,9 @@ from bot.table import CLOSED, LOBBY
 from engine.genial import GenialGame
 from tests.bot.helpers import Room, make_service
 
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 # kind: (people, computers, options)
 KINDS = {
     "standard-2p": (["Ada"], ["/addbot"], []),

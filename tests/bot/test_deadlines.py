@@ -6,7 +6,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from tests.bot.helpers import START, Clock, Room, make_service
+
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
 
 HOUR = 3600.0
 

@@ -16,6 +16,9 @@ from engine.record import Record, replay
 from engine.tiles import Colour
 from tests.bot.helpers import Room, make_service
 
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 # kind: (people, options, game name in the texts, colour letters of the scores)
 KINDS = {
     "standard-2p": (["Ada", "Bob"], [], "Genial", "RGBOYP"),

@@ -9,6 +9,9 @@ import pytest
 from bot.table import CLOSED, LOBBY, PLAYING
 from tests.bot.helpers import Room, make_service
 
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 
 @pytest.fixture
 def room(tmp_path: Path) -> Room:

@@ -14,6 +14,9 @@ from bot.table import PLAYING, Seat, Table
 from engine.tiles import TILE_KINDS
 from tests.bot.helpers import Clock, Room, make_service, user
 
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
 STALE = "This button is from an earlier turn; nothing changed."
 
 

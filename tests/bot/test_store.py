@@ -1,4 +1,5 @@
-"""The SQLite store: tables round-trip, stale saves are refused, deadlines are found."""
+"""The stores (SQLite and PostgreSQL alike): tables round-trip, stale saves are refused,
+deadlines are found and claimed once, a player's tables come from an index."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.store import SQLiteStore, StaleTable, StoreError
-from bot.table import PLAYING, Options, Seat, Table
+from bot.store.base import CLAIM_BATCH
+from bot.table import LOBBY, PLAYING, Options, Seat, Table
+from tests.bot.backends import schema_url, store_at
+
+#: Runs a test on SQLite and on PostgreSQL.
+both = pytest.mark.usefixtures("backend")
 
 
 def sample(chat: str = "c", version: int = 0, due_at: float | None = None) -> Table:
@@ -30,24 +36,27 @@ def sample(chat: str = "c", version: int = 0, due_at: float | None = None) -> Ta
     )
 
 
+@both
 def test_round_trip(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "t.db")
+    store = store_at(tmp_path / "t.db")
     table = sample()
     store.save(table, None)
     assert store.load("c") == table
     assert store.load("other") is None
 
 
+@both
 def test_survives_reopening(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "t.db"
-    store = SQLiteStore(path)
+    store = store_at(path)
     store.save(sample(), None)
     store.close()
-    assert SQLiteStore(path).load("c") == sample()
+    assert store_at(path).load("c") == sample()
 
 
+@both
 def test_save_needs_the_loaded_version(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "t.db")
+    store = store_at(tmp_path / "t.db")
     store.save(sample(version=0), None)
     store.save(sample(version=1), 0)
     with pytest.raises(StaleTable):
@@ -57,8 +66,9 @@ def test_save_needs_the_loaded_version(tmp_path: Path) -> None:
     assert store.load("c") == sample(version=1)
 
 
+@both
 def test_due_finds_tables_in_deadline_order(tmp_path: Path) -> None:
-    store = SQLiteStore(":memory:")
+    store = store_at(tmp_path / "t.db")
     store.save(sample("late", due_at=30.0), None)
     store.save(sample("never"), None)
     store.save(sample("early", due_at=10.0), None)
@@ -75,8 +85,9 @@ def test_a_file_that_is_no_database(tmp_path: Path) -> None:
         SQLiteStore(path)
 
 
+@both
 def test_next_due_is_the_earliest_deadline(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "t.db")
+    store = store_at(tmp_path / "t.db")
     assert store.next_due() is None
     store.save(sample("never"), None)
     assert store.next_due() is None
@@ -85,9 +96,10 @@ def test_next_due_is_the_earliest_deadline(tmp_path: Path) -> None:
     assert store.next_due() == 10.5
 
 
+@both
 def test_notes_are_kept_per_chat_and_key_outside_the_version(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
-    store = SQLiteStore(path)
+    store = store_at(path)
     store.save(sample("c"), None)
     assert store.note("c", "lobby") is None
     store.set_note("c", "lobby", "101")
@@ -96,7 +108,7 @@ def test_notes_are_kept_per_chat_and_key_outside_the_version(tmp_path: Path) -> 
     store.set_note("d", "lobby", "303")  # a chat without a table may have notes too
     assert store.load("c") == sample("c")  # the table (and its version) did not change
     store.close()
-    store = SQLiteStore(path)
+    store = store_at(path)
     assert (store.note("c", "lobby"), store.note("c", "thread")) == ("202", "7")
     assert store.note("d", "lobby") == "303"
     store.set_note("c", "lobby", None)
@@ -104,8 +116,9 @@ def test_notes_are_kept_per_chat_and_key_outside_the_version(tmp_path: Path) -> 
     assert store.note("c", "thread") == "7"
 
 
+@both
 def test_move_carries_the_table_and_its_notes_to_the_new_chat(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "t.db")
+    store = store_at(tmp_path / "t.db")
     store.save(sample("old", version=5, due_at=20.0), None)
     store.set_note("old", "lobby", "11")
     store.set_note("new", "stale", "x")  # notes left from before belong to no table
@@ -143,8 +156,9 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
     store = SQLiteStore(path)
     assert store.load("c") == sample("c")
     store.set_note("c", "lobby", "1")  # the notes table exists now
+    assert store.playing("u1") == ["c"]  # the players index was filled from the tables
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
 
     newer = tmp_path / "v9.db"
     db = sqlite3.connect(newer)
@@ -152,3 +166,172 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
     db.close()
     with pytest.raises(StoreError, match=r"newer genial-bot \(schema 9\)"):
         SQLiteStore(newer)
+
+
+@both
+def test_a_players_tables_come_from_the_index_kept_with_each_save(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    store.save(sample("b"), None)  # Ada (u1) plays here; Bob's seat has no user id
+    store.save(sample("a"), None)
+    lobby = sample("lobby")
+    lobby.status = LOBBY  # seated, but no game runs: not one of Ada's games
+    store.save(lobby, None)
+    assert store.playing("u1") == ["a", "b"]
+    assert store.playing("Bob") == []
+    ended = sample("a", version=1)
+    ended.status = LOBBY
+    store.save(ended, 0)
+    assert store.playing("u1") == ["b"]
+    with pytest.raises(StaleTable):  # a refused save leaves the index as it was
+        store.save(sample("a", version=2), 0)
+    assert store.playing("u1") == ["b"]
+    left = sample("b", version=1)
+    left.seats = [Seat("Eve", "u9"), Seat("Eve", "u9")]  # a name twice is indexed once
+    store.save(left, 0)
+    assert (store.playing("u1"), store.playing("u9")) == ([], ["b"])
+    assert store.move("b", "b2") is True
+    assert store.playing("u9") == ["b2"]
+
+
+@both
+def test_due_tables_are_claimed_by_one_owner_until_the_lease_ends(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    store.save(sample("late", due_at=30.0), None)
+    store.save(sample("early", due_at=10.0), None)
+    store.save(sample("later", due_at=500.0), None)
+    assert store.claim(100.0, "A", now=1000.0, lease=60.0) == ["early", "late"]
+    # B finds nothing while A's lease runs (until 1060), A renews its own claims.
+    assert store.claim(100.0, "B", now=1059.0, lease=60.0) == []
+    assert store.claim(100.0, "A", now=1059.0, lease=60.0, chat="late") == ["late"]
+    # A was killed: "early" (lease ended at 1060) goes to B; "late" was renewed to 1119.
+    assert store.claim(100.0, "B", now=1060.0, lease=60.0) == ["early"]
+    store.release("A", ["late", "early"])  # "early" is B's now: A's release leaves it
+    assert store.claim(100.0, "C", now=1061.0, lease=60.0) == ["late"]
+    assert store.claim(1000.0, "C", now=1061.0, lease=60.0, chat="later") == ["later"]
+    store.release("B", ["early"])
+    assert store.claim(100.0, "D", now=1062.0, lease=60.0) == ["early"]
+
+
+@both
+def test_a_claim_takes_one_batch_of_the_soonest(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    for i in range(CLAIM_BATCH + 5):
+        store.save(sample(f"c{i:03}", due_at=float(1000 - i)), None)
+    first = store.claim(2000.0, "A", now=0.0, lease=60.0)
+    assert first == [f"c{i:03}" for i in range(CLAIM_BATCH + 4, 4, -1)]
+    assert store.claim(2000.0, "B", now=0.0, lease=60.0) == [f"c{i:03}" for i in (4, 3, 2, 1, 0)]
+
+
+@pytest.fixture
+def pg_url(postgres_url: str, tmp_path: Path) -> str:
+    """A fresh schema on the test server."""
+    return schema_url(postgres_url, str(tmp_path))
+
+
+def test_postgres_two_processes_race_and_the_version_decides(pg_url: str) -> None:
+    from bot.store.postgres import PostgresStore
+
+    one, two = PostgresStore(pg_url), PostgresStore(pg_url)
+    try:
+        one.save(sample(version=0), None)
+        loaded_one, loaded_two = one.load("c"), two.load("c")
+        assert loaded_one == loaded_two == sample(version=0)
+        two.save(sample(version=1), 0)
+        with pytest.raises(StaleTable):
+            one.save(sample(version=1), 0)  # loaded at 0, but the other process saved 1
+        assert one.load("c") == sample(version=1)
+        one.set_note("c", "lobby", "5")
+        assert two.note("c", "lobby") == "5"
+    finally:
+        one.close()
+        two.close()
+
+
+def test_postgres_a_version_1_database_is_migrated_and_a_newer_one_refused(
+    pg_url: str,
+) -> None:
+    import psycopg
+
+    from bot.store.postgres import PostgresStore
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE tables (chat TEXT PRIMARY KEY, version BIGINT NOT NULL,"
+            " status TEXT NOT NULL, due_at DOUBLE PRECISION, data TEXT NOT NULL)"
+        )
+        conn.execute("CREATE TABLE genial_schema (version INTEGER NOT NULL)")
+        conn.execute("INSERT INTO genial_schema VALUES (1)")
+        conn.execute(
+            "INSERT INTO tables VALUES (%s, %s, %s, %s, %s)",
+            ("c", 0, PLAYING, None, json.dumps(sample("c").to_dict())),
+        )
+    store = PostgresStore(pg_url)
+    assert store.load("c") == sample("c")
+    assert store.playing("u1") == ["c"]  # the players index was filled from the tables
+    store.set_note("c", "lobby", "1")  # the notes table exists now
+    store.close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (3,)
+        conn.execute("UPDATE genial_schema SET version = 9")
+    with pytest.raises(StoreError, match=r"newer genial-bot \(schema 9\)$") as info:
+        PostgresStore(pg_url)
+    assert "\n" not in str(info.value)
+
+
+def test_postgres_an_unreachable_server_is_one_line_without_the_password() -> None:
+    from tests.bot.pgserver import free_port
+
+    url = f"postgresql://genial:s3cret@127.0.0.1:{free_port()}/genial"
+    from bot.store import open_store
+
+    with pytest.raises(StoreError) as info:
+        open_store(url)
+    text = str(info.value)
+    assert text.startswith(f"postgresql://genial@127.0.0.1:{url.rsplit(':', 1)[1].split('/')[0]}/")
+    assert "s3cret" not in text and "\n" not in text
+
+
+def test_open_store_picks_the_backend_by_the_location(pg_url: str, tmp_path: Path) -> None:
+    from bot.store import open_store
+    from bot.store.postgres import PostgresStore
+
+    server = open_store(pg_url)
+    file = open_store(str(tmp_path / "postgresql.db"))  # a path, whatever its name
+    try:
+        assert isinstance(server, PostgresStore)
+        assert isinstance(file, SQLiteStore)
+    finally:
+        server.close()
+        file.close()
+
+
+@both
+def test_census_counts_tables_by_status_and_the_due_ones(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    assert store.census(0.0) == {"lobby": 0, "playing": 0, "closed": 0, "due": 0}
+    store.save(sample("a", due_at=10.0), None)
+    store.save(sample("b", due_at=20.0), None)
+    lobby = sample("c")
+    lobby.status = LOBBY
+    store.save(lobby, None)
+    assert store.census(15.0) == {"lobby": 1, "playing": 2, "closed": 0, "due": 1}
+    assert store.census(20.0)["due"] == 2
+
+
+def test_a_table_is_stored_as_the_json_of_its_dict() -> None:
+    from bot.store.base import to_json
+
+    table = sample(due_at=3.5)
+    assert json.loads(to_json(table)) == table.to_dict()
+    assert list(json.loads(to_json(table))) == list(table.to_dict())  # the same field order
+
+
+def test_the_stored_json_is_the_tables_dict_with_every_field() -> None:
+    from bot.store.base import to_json
+
+    table = sample("c", version=3, due_at=5.0)
+    table.players = [Seat("Ada", "u1"), Seat("Computer 1", level="greedy", left=True)]
+    table.pending = ["Computer 1 placed RG A2 A3: +1 red."]
+    table.pending_cells = ["A2", "A3"]
+    assert json.loads(to_json(table)) == table.to_dict()
+    assert Table.from_dict(json.loads(to_json(table))) == table

@@ -1,0 +1,288 @@
+"""The server store: tables in PostgreSQL (psycopg 3 with a connection pool), for several
+bot processes on one database.
+
+The same rules as the embedded store: every save is one transaction that succeeds only if
+the table still has the version it was loaded with, so whichever process saves first wins
+and the other is told :class:`StaleTable`. Due work is claimed row by row with
+``FOR UPDATE SKIP LOCKED`` and a lease, so two processes never claim one table at once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from bot.store.base import CLAIM_BATCH, DamagedTable, StaleTable, StoreError, seated, to_json
+from bot.table import STATUSES, Table
+
+#: The schema step by step, as in the SQLite store (the same numbering, so "schema 3" means
+#: the same tables on both): ``MIGRATIONS[n]`` takes a database from version n to n + 1.
+MIGRATIONS = (
+    """
+    CREATE TABLE IF NOT EXISTS tables (
+        chat    TEXT PRIMARY KEY,
+        version BIGINT NOT NULL,
+        status  TEXT NOT NULL,
+        due_at  DOUBLE PRECISION,
+        data    TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS tables_due ON tables (due_at) WHERE due_at IS NOT NULL;
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS notes (
+        chat  TEXT NOT NULL,
+        key   TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (chat, key)
+    );
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS seated (
+        player TEXT NOT NULL,
+        chat   TEXT NOT NULL,
+        PRIMARY KEY (player, chat)
+    );
+    CREATE INDEX IF NOT EXISTS seated_chat ON seated (chat);
+    DROP INDEX IF EXISTS tables_due;
+    CREATE INDEX IF NOT EXISTS tables_due_chat ON tables (due_at, chat) WHERE due_at IS NOT NULL;
+    ALTER TABLE tables ADD COLUMN IF NOT EXISTS claimed_by TEXT;
+    ALTER TABLE tables ADD COLUMN IF NOT EXISTS claimed_until DOUBLE PRECISION;
+    INSERT INTO seated (player, chat)
+        SELECT DISTINCT s ->> 'user', t.chat
+        FROM tables AS t, jsonb_array_elements(t.data::jsonb -> 'seats') AS s
+        WHERE t.status = 'playing' AND s ->> 'user' IS NOT NULL
+        ON CONFLICT DO NOTHING;
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+#: Any number will do, as long as it is the same for every process: it makes processes
+#: starting together take turns at migrating.
+_MIGRATION_LOCK = 0x67656E69
+#: Connections one process keeps at most (its command threads share them).
+POOL_SIZE = 8
+
+
+def shown(url: str) -> str:
+    """``url`` without its password, fit for a log or an error line."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1@", url)
+
+
+class PostgresStore:
+    """Tables in a PostgreSQL database at ``url`` (``postgresql://user@host:5432/genial``)."""
+
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+        """Connect, and bring the schema up to date.
+
+        Raises:
+            StoreError: if the server cannot be reached, or the database was made by a
+                newer genial-bot.
+        """
+        self.url = url
+        try:
+            with psycopg.connect(url, connect_timeout=10) as conn:
+                self._migrate(conn)
+        except psycopg.Error as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise StoreError(f"{shown(url)}: {first}") from None
+        # Autocommit: a read is one round trip; what must be atomic is one statement or
+        # an explicit transaction.
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            open=True,
+            timeout=30,
+            name="genial",
+            kwargs={"autocommit": True},
+        )
+
+    def _migrate(self, conn: psycopg.Connection[Any]) -> None:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS genial_schema (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT version FROM genial_schema").fetchone()
+            version = 0 if row is None else int(row[0])
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{shown(self.url)}: made by a newer genial-bot (schema {version})"
+                )
+            for step in range(version, SCHEMA_VERSION):
+                conn.execute(MIGRATIONS[step].encode())
+            if row is None:
+                conn.execute("INSERT INTO genial_schema VALUES (%s)", (SCHEMA_VERSION,))
+            else:
+                conn.execute("UPDATE genial_schema SET version = %s", (SCHEMA_VERSION,))
+
+    def load(self, chat: str) -> Table | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT data, version FROM tables WHERE chat = %s", (chat,)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            return Table.from_dict(json.loads(row[0]))
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            raise DamagedTable(chat, int(row[1]), type(exc).__name__) from None
+
+    def save(self, table: Table, loaded_version: int | None) -> None:
+        data = to_json(table)
+        values: tuple[object, ...] = (table.version, table.status, table.due_at, data, table.chat)
+        if loaded_version is None:
+            write = (
+                "INSERT INTO tables (version, status, due_at, data, chat)"
+                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (chat) DO NOTHING RETURNING chat"
+            )
+        else:
+            write = (
+                "UPDATE tables SET version = %s, status = %s, due_at = %s, data = %s"
+                " WHERE chat = %s AND version = %s RETURNING chat"
+            )
+            values += (loaded_version,)
+        players = seated(table)
+        # One statement, so one round trip and one transaction: the table, and the players
+        # index brought to its seats (rows of people gone deleted, new ones added), or
+        # nothing at all when the version check fails.
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                f"WITH saved AS ({write}),"
+                " gone AS (DELETE FROM seated WHERE chat IN (SELECT chat FROM saved)"
+                "  AND player <> ALL(%s::text[])),"
+                " came AS (INSERT INTO seated (player, chat)"
+                "  SELECT DISTINCT p, saved.chat FROM saved, unnest(%s::text[]) AS p"
+                "  ON CONFLICT DO NOTHING)"
+                " SELECT count(*) FROM saved",
+                (*values, players, players),
+            ).fetchone()
+        if row is None or row[0] != 1:
+            raise StaleTable(table.chat)
+
+    def due(self, now: float) -> list[str]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT chat FROM tables WHERE due_at IS NOT NULL AND due_at <= %s"
+                " ORDER BY due_at, chat",
+                (now,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def next_due(self) -> float | None:
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT MIN(due_at) FROM tables").fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def note(self, chat: str, key: str) -> str | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT value FROM notes WHERE chat = %s AND key = %s", (chat, key)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_note(self, chat: str, key: str, value: str | None) -> None:
+        with self._pool.connection() as conn:
+            if value is None:
+                conn.execute("DELETE FROM notes WHERE chat = %s AND key = %s", (chat, key))
+            else:
+                conn.execute(
+                    "INSERT INTO notes (chat, key, value) VALUES (%s, %s, %s)"
+                    " ON CONFLICT (chat, key) DO UPDATE SET value = excluded.value",
+                    (chat, key, value),
+                )
+
+    def move(self, old: str, new: str) -> bool:
+        with self._pool.connection() as conn, conn.transaction():
+            row = conn.execute(
+                "SELECT data FROM tables WHERE chat = %s FOR UPDATE", (old,)
+            ).fetchone()
+            taken = conn.execute("SELECT 1 FROM tables WHERE chat = %s", (new,)).fetchone()
+            if row is None or taken is not None:
+                return False
+            data = json.loads(row[0])
+            data["chat"] = new
+            try:
+                with conn.transaction():  # a savepoint: the failure is undone alone
+                    conn.execute(
+                        "UPDATE tables SET chat = %s, data = %s WHERE chat = %s",
+                        (new, json.dumps(data, separators=(",", ":")), old),
+                    )
+            except psycopg.errors.UniqueViolation:
+                return False  # another process made a table at ``new`` meanwhile
+            conn.execute("UPDATE seated SET chat = %s WHERE chat = %s", (new, old))
+            conn.execute("DELETE FROM notes WHERE chat = %s", (new,))
+            conn.execute("UPDATE notes SET chat = %s WHERE chat = %s", (new, old))
+            return True
+
+    def chats(self) -> list[str]:
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT chat FROM tables ORDER BY chat").fetchall()
+        return [r[0] for r in rows]
+
+    def playing(self, user: str) -> list[str]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT chat FROM seated WHERE player = %s ORDER BY chat", (user,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def claim(
+        self, due_by: float, owner: str, now: float, lease: float, *, chat: str | None = None
+    ) -> list[str]:
+        where = (
+            "due_at IS NOT NULL AND due_at <= %s"
+            " AND (claimed_until IS NULL OR claimed_until <= %s OR claimed_by = %s)"
+        )
+        params: tuple[object, ...] = (due_by, now, owner)
+        if chat is not None:
+            where += " AND chat = %s"
+            params += (chat,)
+        with self._pool.connection() as conn:
+            # SKIP LOCKED: rows another process is claiming right now are left to it.
+            rows = conn.execute(
+                "UPDATE tables SET claimed_by = %s, claimed_until = %s WHERE chat IN ("
+                f" SELECT chat FROM tables WHERE {where}"
+                " ORDER BY due_at, chat LIMIT %s FOR UPDATE SKIP LOCKED)"
+                " RETURNING chat, due_at",
+                (owner, now + lease, *params, CLAIM_BATCH),
+            ).fetchall()
+        return [chat for chat, _ in sorted(rows, key=lambda r: (r[1], r[0]))]
+
+    def release(self, owner: str, chats: list[str]) -> None:
+        if not chats:
+            return
+        with self._pool.connection() as conn:
+            conn.execute(
+                "UPDATE tables SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE chat = ANY(%s) AND claimed_by = %s",
+                (chats, owner),
+            )
+
+    def claimants(self) -> list[str]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
+            ).fetchall()
+        return sorted(str(r[0]) for r in rows)
+
+    def release_owner(self, owner: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(
+                "UPDATE tables SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = %s",
+                (owner,),
+            )
+
+    def census(self, now: float) -> dict[str, int]:
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT status, COUNT(*) FROM tables GROUP BY status").fetchall()
+            due = conn.execute(
+                "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= %s", (now,)
+            ).fetchone()
+        counts = {status: 0 for status in STATUSES}
+        counts.update((str(status), int(n)) for status, n in rows)
+        return {**counts, "due": 0 if due is None else int(due[0])}
+
+    def close(self) -> None:
+        self._pool.close()

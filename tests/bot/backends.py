@@ -1,0 +1,51 @@
+"""Which store the service tests run on: each test marked ``usefixtures("backend")`` runs
+once on SQLite and once on PostgreSQL (see ``conftest.py``).
+
+Tests name their database by a path (``tmp_path / "t.db"``), so that reopening the same path
+is a restart of the bot. On PostgreSQL the path is turned into a schema of its own in the
+test server's database, the same schema for the same path, so a restart there reopens the
+same tables too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+import psycopg
+
+from bot.store import Store, open_store
+
+#: The backend of the running test: "sqlite", or "postgres" with the server's URL.
+current: dict[str, str | None] = {"name": "sqlite", "url": None}
+#: Stores opened by the running test, closed when it ends (a PostgreSQL store holds
+#: server connections).
+opened: list[Store] = []
+_RUN = uuid.uuid4().hex  # schemas of an earlier run on a reused server are never reused
+
+
+def schema_url(server: str, key: str) -> str:
+    """The URL of a fresh schema named after ``key`` in the server's database."""
+    schema = "t_" + hashlib.sha1(f"{_RUN}:{key}".encode()).hexdigest()[:20]
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    sep = "&" if "?" in server else "?"
+    return f"{server}{sep}options={quote(f'-csearch_path={schema}')}"
+
+
+def location(db: Path | str) -> str:
+    """Where the store of test database ``db`` lives on the current backend."""
+    url = current["url"]
+    if current["name"] == "postgres" and url is not None:
+        return schema_url(url, str(db))
+    return str(db)
+
+
+def store_at(db: Path | str) -> Store:
+    """The store of test database ``db`` on the current backend (closed after the test)."""
+    store = open_store(location(db))
+    if current["name"] == "postgres":
+        opened.append(store)
+    return store

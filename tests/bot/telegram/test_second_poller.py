@@ -1,0 +1,46 @@
+"""A second process polling the same bot token is refused in one line: Telegram answers its
+getUpdates with 409 Conflict, and it stops instead of sharing the updates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import ConfigError, Settings, TelegramSettings
+from bot.telegram.app import SECOND_POLLER
+from tests.bot.telegram.fake_api import FakeBotAPI
+
+TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
+#: What Telegram says to the second poller.
+CONFLICT = (
+    "Conflict: terminated by other getUpdates request;"
+    " make sure that only one bot instance is running"
+)
+
+
+@pytest.fixture
+def api() -> Iterator[FakeBotAPI]:
+    api = FakeBotAPI(TOKEN).start()
+    yield api
+    api.close()
+
+
+def test_a_second_poller_stops_with_one_clear_line(
+    api: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    from bot import telegram
+
+    monkeypatch.setenv("GENIAL_TELEGRAM_TOKEN", TOKEN)
+    api.fail("getUpdates", 409, CONFLICT)
+    settings = Settings(
+        storage=str(tmp_path / "t.db"), telegram=TelegramSettings(base_url=api.base_url)
+    )
+    with pytest.raises(ConfigError) as error:
+        telegram.main(settings)
+    assert str(error.value) == SECOND_POLLER
+    assert "409 Conflict" in SECOND_POLLER and "\n" not in SECOND_POLLER
+    captured = capsys.readouterr()
+    assert TOKEN not in captured.out + captured.err

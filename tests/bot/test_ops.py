@@ -1,0 +1,169 @@
+"""The operator's view: /healthz and /metrics over HTTP, log lines that name their table,
+the [metrics] settings, and the launcher starting it beside a platform."""
+
+from __future__ import annotations
+
+import logging
+import random
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bot import ops
+from bot.__main__ import start_operator
+from bot.config import ConfigError, Settings, parse_settings
+from tests.bot.backends import store_at
+from tests.bot.helpers import START, Clock, Room, make_service
+
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+def get(port: int, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def sample_value(name: str, **labels: str) -> float:
+    value = ops.REGISTRY.get_sample_value(name, labels)
+    return 0.0 if value is None else value
+
+
+def test_health_and_figures_of_the_tables(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    playing = Room(service, "g1")
+    playing.ok("Ada", "/join")
+    playing.ok("Bob", "/join")
+    playing.ok("Ada", "/option timeout 1h")
+    playing.ok("Ada", "/start")
+    Room(service, "lobby").ok("Cid", "/join")
+    closed = Room(service, "gone")
+    closed.ok("Dan", "/join")
+    closed.ok("Dan", "/abort", admin=True)
+    operator = ops.Operator(store_at(tmp_path / "t.db"), "127.0.0.1", 0, clock=clock)
+    try:
+        assert get(operator.port, "/healthz") == (200, "ok\n")
+        status, text = get(operator.port, "/metrics")
+        assert status == 200
+        lines = text.splitlines()
+        assert 'genial_tables{status="playing"} 1.0' in lines
+        assert 'genial_tables{status="lobby"} 1.0' in lines
+        assert 'genial_tables{status="closed"} 1.0' in lines
+        assert "genial_open_tables 2.0" in lines
+        assert "genial_due_backlog 0.0" in lines
+        clock.now = START + 1800  # half time at g1: its reminder is due
+        assert "genial_due_backlog 1.0" in get(operator.port, "/metrics")[1].splitlines()
+        assert get(operator.port, "/nothing")[0] == 404
+    finally:
+        operator.close()
+
+
+def test_commands_and_turn_times_are_counted(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    joins = sample_value("genial_commands_total", command="join")
+    invalid = sample_value("genial_commands_total", command="invalid")
+    turns = sample_value("genial_turn_seconds_count")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    room.say("Ada", "hello there")  # not a command: counted as invalid, never as its text
+    before_play = sample_value("genial_commands_total", command="play")
+    room.play_turn(random.Random(1))  # the first turn of a game places a tile: a /play
+    room.error(room.to_move(), "/play 99 A1 A2")  # a refused turn is a turn command too
+    assert sample_value("genial_commands_total", command="join") == joins + 2
+    assert sample_value("genial_commands_total", command="invalid") == invalid + 1
+    assert sample_value("genial_commands_total", command="play") == before_play + 2
+    assert sample_value("genial_turn_seconds_count") == turns + 2
+    assert sample_value("genial_commands_total", command="hello there") == 0.0
+
+
+def test_platform_errors_are_counted_by_kind(tmp_path: Path) -> None:
+    operator = ops.Operator(store_at(tmp_path / "t.db"), "127.0.0.1", 0)
+    try:
+        before = sample_value(
+            "genial_platform_errors_total", platform="telegram", kind="TimeoutError"
+        )
+        warned = sample_value("genial_platform_errors_total", platform="discord", kind="warning")
+        try:
+            raise TimeoutError("the Bot API did not answer")
+        except TimeoutError:
+            logging.getLogger("bot.telegram.adapter").exception("could not deliver")
+        logging.getLogger("discord.gateway").warning("shard 0 reconnecting")
+        logging.getLogger("bot.service").warning("not a platform's")
+        after = sample_value(
+            "genial_platform_errors_total", platform="telegram", kind="TimeoutError"
+        )
+        assert after == before + 1
+        assert (
+            sample_value("genial_platform_errors_total", platform="discord", kind="warning")
+            == warned + 1
+        )
+        assert sample_value("genial_platform_errors_total", platform="bot", kind="warning") == 0
+    finally:
+        operator.close()
+
+
+def test_health_is_refused_when_the_store_is_gone(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    operator = ops.Operator(store, "127.0.0.1", 0)
+    try:
+        store.close()
+        status, text = get(operator.port, "/healthz")
+        assert status == 503 and text.startswith("store unreachable: ")
+    finally:
+        operator.close()
+
+
+def test_log_lines_name_their_table(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    ops.install_table_ids()
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    room = Room(service, "chat-7")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/option timeout 1h")
+    room.ok("Ada", "/start")
+
+    def broken(chat: str, now: float) -> None:
+        raise RuntimeError("a table that cannot be read")
+
+    service._due_table = broken  # type: ignore[assignment,method-assign]
+    with caplog.at_level(logging.ERROR, logger="bot.service"):
+        assert service.due(START + 1800) == []
+    (record,) = [r for r in caplog.records if r.name == "bot.service"]
+    assert record.getMessage() == "[table chat-7] the due work failed"
+    assert record.table == "chat-7"  # type: ignore[attr-defined]
+    logging.getLogger("bot.service").warning("outside any table")
+    assert caplog.records[-1].getMessage() == "outside any table"
+
+
+def test_metrics_settings_are_off_by_default_and_checked() -> None:
+    assert (Settings().metrics_port, Settings().metrics_listen) == (0, "127.0.0.1")
+    settings = parse_settings({"metrics": {"port": 9464, "listen": "0.0.0.0"}})
+    assert (settings.metrics_port, settings.metrics_listen) == (9464, "0.0.0.0")
+    with pytest.raises(ConfigError, match=r"^x.toml: metrics.port must be a port number"):
+        parse_settings({"metrics": {"port": "9464"}}, "x.toml")
+
+
+def test_the_launcher_serves_the_configured_port(tmp_path: Path) -> None:
+    from tests.bot.backends import location
+    from tests.bot.pgserver import free_port
+
+    assert start_operator(Settings(storage=location(tmp_path / "t.db"))) is None  # off
+    port = free_port()
+    settings = Settings(storage=location(tmp_path / "t.db"), metrics_port=port)
+    operator = start_operator(settings)
+    assert operator is not None
+    try:
+        assert get(port, "/healthz") == (200, "ok\n")
+        with pytest.raises(ConfigError, match=rf"^metrics.port: cannot serve on 127.0.0.1:{port} "):
+            start_operator(settings)  # the port is taken
+    finally:
+        operator.close()
+        operator.store.close()
