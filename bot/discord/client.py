@@ -41,6 +41,7 @@ from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_c
 from bot.discord import commands as discord_commands
 from bot.discord.commands import Look
 from bot.discord.messages import direct_kwargs, edit_kwargs, send_kwargs
+from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TableButton, view_for
 from bot.outbound import Button, Chat, Outbound, User
 from bot.service import Service
@@ -170,6 +171,8 @@ class GenialClient(discord.Client):
         # Buttons are answered from their custom ids alone, so messages sent before a
         # restart keep working.
         self.add_dynamic_items(TableButton)
+        # The menu texts in German, Dutch and French go along with the commands.
+        await self.tree.set_translator(CatalogueTranslator())
         try:
             await self.tree.sync()
         except discord.HTTPException as exc:
