@@ -268,8 +268,11 @@ class GenialClient(discord.Client):
         await super().close()
 
     async def on_resumed(self) -> None:
-        # Back after a gateway disconnect: what waits in the outboxes may go out now.
+        # Back after a gateway disconnect: the network is, most likely, so what waits in
+        # the outboxes goes out now rather than after the longest wait.
         log.info("the gateway connection is back")
+        for chat in list(self._tables.outbox):
+            await self._flush(chat, eager=True)
         self.wake()
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
