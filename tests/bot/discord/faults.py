@@ -29,7 +29,7 @@ from __future__ import annotations
 import fnmatch
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -128,6 +128,9 @@ class Faults:
         self.nonces: dict[str, Any] = {}
         #: Sends answered from an earlier message with the same nonce (not doubled).
         self.repeated = 0
+        #: When each fault was injected (by :attr:`clock`, once a test sets it).
+        self.clock: Callable[[], float] = lambda: 0.0
+        self.log: list[tuple[float, str, str]] = []
 
     def inject(
         self,
@@ -160,6 +163,7 @@ class Faults:
             if rule.times is not None:
                 rule.times -= 1
             self.injected[kind, rule.fault] += 1
+            self.log.append((self.clock(), kind, rule.fault))
             return rule.fault
         return None
 
@@ -235,12 +239,15 @@ def injecting(faults: Faults) -> Iterator[Faults]:
 async def disconnect(env: simcord.Env, client: discord.Client) -> None:
     """The gateway connection drops: no event reaches the bot until :func:`resume`."""
     client.ws.open = False
-    client.dispatch("disconnect")
+    # Inside SimCord's bot scope, so the settling waits for what the event starts.
+    with env._bot_scope():
+        client.dispatch("disconnect")
     await env.settle()
 
 
 async def resume(env: simcord.Env, client: discord.Client) -> None:
     """The gateway connection is resumed."""
     client.ws.open = True
-    client.dispatch("resumed")
+    with env._bot_scope():
+        client.dispatch("resumed")
     await env.settle()

@@ -4,6 +4,7 @@ is closed with its computer players stopped."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from bot import games
 from bot.discord.client import RETRY_LONGEST
 from bot.table import CLOSED
 from engine.moves import SwapChoice
-from tests.bot.discord.faults import Faults, disconnect, injecting, resume
+from tests.bot.discord.faults import RETRY_AFTER, Faults, disconnect, injecting, resume
 from tests.bot.discord.support import World, move_options, text, world
 
 pytestmark = pytest.mark.asyncio
@@ -127,6 +128,74 @@ async def test_moves_wait_while_discord_says_wait(tmp_path: Path) -> None:
             assert_each_move_said_once(w)
 
 
+async def test_a_rate_limit_is_waited_out(tmp_path: Path) -> None:
+    faults = Faults()
+    with injecting(faults):
+        async with world(tmp_path) as w:
+            await seat_ada_and_a_computer(w)
+            faults.clock = w.service.clock
+            faults.inject("post", "rate_limit")
+            await ada_plays(w, random.Random(3), 3)
+            await w.env.advance_time(4 * RETRY_AFTER)
+            # The moves after the refused post wait behind it, and no try comes before
+            # Discord's Retry-After has passed.
+            tries = [at for at, kind, _ in faults.log if kind == "post"]
+            assert len(tries) >= 3
+            gaps = [b - a for a, b in itertools.pairwise(tries)]
+            # ... and the clock tries again as soon as it has.
+            assert all(RETRY_AFTER <= gap < RETRY_AFTER + 1 for gap in gaps), gaps
+            await recover(w, faults)
+            assert_each_move_said_once(w)
+
+
+async def test_one_tables_trouble_holds_up_no_other(tmp_path: Path) -> None:
+    faults = Faults()
+    with injecting(faults):
+        async with world(tmp_path) as w:
+            other = w.guild.create_text_channel("genial-2")
+            faults.inject("*", "server_error", chat=other.id)
+            bob = w.person("Bob")
+            await bob.slash(other, "join")
+            await bob.slash(other, "addbot")
+            await bob.slash(other, "start")
+            assert other.history() == []
+            assert w.service.table(str(other.id)) is not None
+            # Meanwhile in #genial everything is said at once.
+            await seat_ada_and_a_computer(w)
+            await ada_plays(w, random.Random(9), 3)
+            assert_each_move_said_once_so_far(w)
+            await recover(w, faults)
+            said = [text(m) for m in other.history() if not m.flags.ephemeral]
+            # The lobby (edited in place once it was posted), then the start.
+            assert len(said) == 2
+            assert "1. Bob" in said[0] and "2. Computer 1" in said[0]
+            assert said[1].startswith(f"<@{bob.id}>\nThe game begins: Genial.")
+
+
+async def test_closed_or_flaky_direct_messages_hold_up_nothing(tmp_path: Path) -> None:
+    faults = Faults(seed=3)
+    with injecting(faults):
+        async with world(tmp_path, dm=True) as w:
+            ada, bob = w.person("Ada"), w.person("Bob")
+            await ada.slash(w.channel, "join")
+            await bob.slash(w.channel, "join")
+            faults.inject("dm", "dm_closed", rate=0.5)
+            faults.inject("dm", "server_error", rate=0.5)
+            await ada.slash(w.channel, "start")
+            rng = random.Random(1)
+            for _ in range(8):
+                game = w.game()
+                person = w.to_move()
+                move = rng.choice(game.legal_moves())
+                if isinstance(move, SwapChoice):
+                    await person.slash(w.channel, games.format_move(game, move))
+                else:
+                    await person.slash(w.channel, "play", **move_options(game, move))
+                # Every move is said in the channel at once: direct messages hold up nothing.
+                assert_each_move_said_once_so_far(w)
+            assert faults.injected["dm", "dm_closed"] + faults.injected["dm", "server_error"] > 0
+
+
 async def test_a_missing_permission_holds_messages_until_granted(tmp_path: Path) -> None:
     faults = Faults()
     with injecting(faults):
@@ -209,14 +278,13 @@ async def test_a_gateway_disconnect_and_resume(tmp_path: Path) -> None:
             assert len(announced(w)) == said
             faults.clear()
             await resume(w.env, w.client)
-            # Back at once, not after the longest wait (the last one was 32 s): the
-            # messages posted by worker threads need a few virtual seconds to land.
-            for _ in range(5):
-                if not w.client._tables.outbox:
-                    break
-                await w.env.advance_time(1)
+            # Back at once, not after the longest wait (the last one was 32 s).
             assert w.client._tables.outbox == {}
-            assert announced(w) == recorded(w)
+            assert_each_move_said_once_so_far(w)
+
+
+def assert_each_move_said_once_so_far(w: World) -> None:
+    assert announced(w) == recorded(w)
 
 
 # --- the channel is gone -------------------------------------------------------------------
@@ -259,6 +327,21 @@ async def test_removing_the_bot_closes_the_servers_tables(tmp_path: Path) -> Non
         await w.env.settle()
         await w.env.advance_time(3600)
         assert_closed_and_still(w, moves)
+
+
+async def test_a_deleted_thread_closes_its_table(tmp_path: Path) -> None:
+    async with world(tmp_path, threads=True) as w:
+        ada = w.person("Ada")
+        await ada.slash(w.channel, "join")
+        [thread] = w.channel.threads
+        await ada.slash(thread, "addbot")
+        await ada.slash(thread, "start")
+        chat = str(thread.id)
+        assert w.table(chat).status != CLOSED
+        w.env.backend.delete_channel(thread.id)
+        await w.env.settle()
+        assert w.table(chat).status == CLOSED
+        assert chat not in w.service.store.due(w.service.clock() + 10**6)
 
 
 @pytest.mark.parametrize("fault", ["unknown_channel", "missing_access"])
