@@ -643,12 +643,13 @@ class GenialClient(discord.Client):
             return
         me = self.user
         user = User(str(me.id) if me else "0", me.display_name if me else "Genial")
-        async with tables.lock(chat):
-            try:
-                await asyncio.to_thread(service.handle, Chat(chat), user, "/abort", admin=True)
-            except Exception:
-                log.exception("could not close table %s", chat)
-                return
+        # Not under the table's lock: a command holding it may be what found the channel
+        # gone (the service keeps its own lock around the store).
+        try:
+            await asyncio.to_thread(service.handle, Chat(chat), user, "/abort", admin=True)
+        except Exception:
+            log.exception("could not close table %s", chat)
+            return
         # What /abort says goes nowhere: there is no channel to say it in.
         tables.forget(chat)
         log.warning("closed table %s: its channel is gone (%s)", chat, why)

@@ -363,3 +363,18 @@ async def test_a_channel_found_gone_when_posting_closes_its_table(
             # Her time runs out: nobody plays for her at a closed table.
             await w.env.advance_time(3600)
             assert_closed_and_still(w, moves)
+
+
+async def test_a_command_that_finds_the_channel_gone_closes_its_table(tmp_path: Path) -> None:
+    faults = Faults()
+    with injecting(faults):
+        async with world(tmp_path) as w:
+            await seat_ada_and_a_computer(w)
+            faults.inject("post", "unknown_channel", chat=w.channel.id)
+            # Ada's move is taken; telling the channel finds it gone.
+            await ada_plays(w, random.Random(5), 1)
+            moves = len(recorded(w))
+            assert moves >= 1
+            assert_closed_and_still(w, moves)
+            await w.env.advance_time(3600)
+            assert_closed_and_still(w, moves)
