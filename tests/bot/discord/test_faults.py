@@ -15,7 +15,13 @@ from bot import games
 from bot.discord.client import RETRY_LONGEST
 from bot.table import CLOSED
 from engine.moves import SwapChoice
-from tests.bot.discord.faults import RETRY_AFTER, Faults, disconnect, injecting, resume
+from tests.bot.discord.faults import (
+    RETRY_AFTER,
+    Faults,
+    disconnect,
+    injecting,
+    resume,
+)
 from tests.bot.discord.support import World, move_options, text, world
 
 pytestmark = pytest.mark.asyncio
@@ -111,6 +117,27 @@ async def test_flaky_discord_loses_and_doubles_nothing(tmp_path: Path, fault: st
         # Messages Discord had made though the answer was lost were sent again with the same
         # nonce and not made a second time.
         assert faults.repeated > 0
+
+
+async def test_no_board_is_posted_twice(tmp_path: Path) -> None:
+    faults = Faults(seed=8)
+    with injecting(faults):
+        async with world(tmp_path, pictures=True) as w:
+            await seat_ada_and_a_computer(w)
+            faults.inject("post", "lost_answer", rate=0.4)
+            await ada_plays(w, random.Random(12), 5)
+            await recover(w, faults)
+            assert faults.injected["post", "lost_answer"] > 0
+            assert_each_move_said_once(w)
+            boards = [
+                a.filename
+                for m in w.public()
+                for a in m.attachments
+                if a.filename.startswith("board-")
+            ]
+            # One board per position the channel was told of: the start, then every turn
+            # (Ada's move and the computer player's answer), each once.
+            assert len(boards) == len(set(boards)) == 1 + 2 * 5
 
 
 async def test_moves_wait_while_discord_says_wait(tmp_path: Path) -> None:
