@@ -76,8 +76,9 @@ NOTE_NO_DM = "discord.no_dm.{user}"
 #: A thread a table opens archives after a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 #: Waits before posting a table's held-back messages again: doubling from the first, up to
-#: the last (unless Discord says how long to wait).
-RETRY_FIRST = 2.0
+#: the last (unless Discord says how long to wait). discord.py has already retried for a
+#: few seconds before a failure reaches us, so the first wait is not short either.
+RETRY_FIRST = 8.0
 RETRY_LONGEST = 300.0
 #: How long a message waits in an outbox at most; then it is given up, with a warning.
 PATIENCE = 24 * 3600.0

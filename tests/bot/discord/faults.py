@@ -76,7 +76,9 @@ ERRORS = {
     "unknown_channel": (404, 10003, "Unknown Channel"),
     "missing_access": (403, 50001, "Missing Access"),
 }
-RETRY_AFTER = 3.0
+#: A rate limit's wait. Above SimCord's settle timeout (5 s): a shorter sleep of the bot's
+#: counts as work in progress, which SimCord waits out in real time.
+RETRY_AFTER = 8.0
 
 
 class _Response:
