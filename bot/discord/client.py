@@ -15,6 +15,13 @@ never blocks other tables. What the service says goes out in Discord's idiom:
   their tiles again), otherwise through the "My tiles" button on the turn message;
 - failures to post or to send a direct message are logged and never stop the table.
 
+When Discord misbehaves (rate limits, server errors, timeouts, dropped connections, a
+missing permission), a table's public messages wait in its outbox, in order, and go out
+once Discord takes them again: each carries a nonce Discord enforces, so a message whose
+answer was lost on the way is not posted twice. A table whose channel is gone (deleted,
+or the bot removed from the server) is closed as an admin's ``/abort`` would close it, so
+its computer players stop.
+
 What must survive a restart is kept in the store as notes beside the table (see
 :meth:`Service.note`): the lobby's, the options' and the turn's message ids, a channel's
 thread that gathers players, who has closed direct messages.
@@ -27,9 +34,10 @@ wakes at once after every command, since a command may make something due sooner
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
+import secrets
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -41,6 +49,7 @@ from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_c
 from bot.discord import commands as discord_commands
 from bot.discord.commands import Look
 from bot.discord.messages import direct_kwargs, edit_kwargs, send_kwargs
+from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TableButton, view_for
 from bot.outbound import Button, Chat, Outbound, User
 from bot.service import Service
@@ -66,6 +75,68 @@ NOTE_THREAD = "discord.thread"
 NOTE_NO_DM = "discord.no_dm.{user}"
 #: A thread a table opens archives after a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
+#: Waits before posting a table's held-back messages again: doubling from the first, up to
+#: the last (unless Discord says how long to wait). discord.py has already retried for a
+#: few seconds before a failure reaches us, so the first wait is not short either.
+RETRY_FIRST = 8.0
+RETRY_LONGEST = 300.0
+#: How long a message waits in an outbox at most; then it is given up, with a warning.
+PATIENCE = 24 * 3600.0
+#: Discord's error codes that mean the channel is gone for the bot: Unknown Channel (it was
+#: deleted), Missing Access (the bot was removed or may no longer see it).
+GONE_CODES = frozenset({10003, 50001})
+#: Missing Permissions: someone may grant it again, so the messages wait.
+MISSING_PERMISSIONS = 50013
+
+#: What to do about a failed call: try again later, close the table, or give it up.
+RETRY, GONE, DROP = "retry", "gone", "drop"
+
+
+def failure(exc: BaseException) -> tuple[str, float | None]:
+    """What a failed call to Discord means: (:data:`RETRY`, :data:`GONE` or :data:`DROP`,
+    the wait Discord asked for, if it did). discord.py has already retried rate limits,
+    server errors and reset connections a few times before an error reaches us."""
+    if isinstance(exc, discord.RateLimited):
+        return RETRY, exc.retry_after
+    if isinstance(exc, discord.HTTPException):
+        if exc.status == 429:
+            return RETRY, _retry_after(exc)
+        if exc.status >= 500 or exc.code == MISSING_PERMISSIONS:
+            return RETRY, None
+        if exc.code in GONE_CODES:
+            return GONE, None
+        return DROP, None  # a request Discord will never take (our mistake): not again
+    # Timeouts, dropped connections, a gateway that went away: the call may or may not have
+    # reached Discord; the nonce keeps a second try from doubling a message.
+    return RETRY, None
+
+
+def _retry_after(exc: discord.HTTPException) -> float | None:
+    headers = getattr(exc.response, "headers", None) or {}
+    try:
+        return float(headers.get("Retry-After", ""))
+    except ValueError:
+        return None
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.text}".strip()
+    return type(exc).__name__
+
+
+@dataclass
+class Pending:
+    """A public message waiting in a table's outbox."""
+
+    outbound: Outbound
+    reply: Reply | None
+    #: Discord keeps the first message sent with a nonce and answers a second send with
+    #: the same nonce (a retry after a lost answer) with that message.
+    nonce: int
+    since: float
+    #: The person who acted has been told privately what the channel did not get.
+    told: bool = False
 
 
 @dataclass
@@ -97,6 +168,20 @@ class _Tables:
     posting: dict[str, asyncio.Lock] = field(default_factory=dict)
     #: Tables whose computer players or deadlines are being dealt with now.
     thinking: set[str] = field(default_factory=set)
+    #: Public messages Discord did not take yet, per table, in order.
+    outbox: dict[str, deque[Pending]] = field(default_factory=dict)
+    #: When to try a table's outbox again, and how many tries failed in a row.
+    retry_at: dict[str, float] = field(default_factory=dict)
+    failures: dict[str, int] = field(default_factory=dict)
+    #: Tables where Discord said how long to wait (a rate limit): no try before that.
+    told_to_wait: set[str] = field(default_factory=set)
+
+    def forget(self, chat: str) -> None:
+        """No message waits for the table any more."""
+        self.outbox.pop(chat, None)
+        self.retry_at.pop(chat, None)
+        self.failures.pop(chat, None)
+        self.told_to_wait.discard(chat)
 
     def lock(self, chat: str) -> asyncio.Lock:
         return self.locks.setdefault(chat, asyncio.Lock())
@@ -170,6 +255,8 @@ class GenialClient(discord.Client):
         # Buttons are answered from their custom ids alone, so messages sent before a
         # restart keep working.
         self.add_dynamic_items(TableButton)
+        # The menu texts in German, Dutch and French go along with the commands.
+        await self.tree.set_translator(CatalogueTranslator())
         try:
             await self.tree.sync()
         except discord.HTTPException as exc:
@@ -180,6 +267,25 @@ class GenialClient(discord.Client):
         if self._clock_task is not None:
             self._clock_task.cancel()
         await super().close()
+
+    async def on_resumed(self) -> None:
+        # Back after a gateway disconnect: the network is, most likely, so what waits in
+        # the outboxes goes out now rather than after the longest wait.
+        log.info("the gateway connection is back")
+        for chat in list(self._tables.outbox):
+            await self._flush(chat, eager=True)
+        self.wake()
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._gone(str(channel.id), "the channel was deleted")
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._gone(str(payload.thread_id), "the thread was deleted")
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        chats = [str(c.id) for c in guild.channels] + [str(t.id) for t in guild.threads]
+        for chat in chats:
+            await self._gone(chat, "the bot left the server")
 
     async def _clock(self) -> None:
         await self.wait_until_ready()
@@ -200,6 +306,8 @@ class GenialClient(discord.Client):
         except Exception:
             log.exception("could not read the next due time")
             return self.max_sleep
+        waiting = self._tables.retry_at.values()
+        due = min([*([due] if due is not None else []), *waiting], default=None)
         if due is None:
             return self.max_sleep
         wait = due - self.service.clock()
@@ -227,6 +335,10 @@ class GenialClient(discord.Client):
     async def tick(self) -> None:
         """Everything due now at tables nobody is acting at this moment."""
         service = self.service
+        now = service.clock()
+        held = [c for c, at in self._tables.retry_at.items() if at <= now]
+        for chat in held:
+            await self._flush(chat)
         due = await asyncio.to_thread(lambda: service.store.due(service.clock()))
         idle = [c for c in due if not self._tables.lock(c).locked()]
         await asyncio.gather(*(self._due(chat, None) for chat in idle))
@@ -245,7 +357,7 @@ class GenialClient(discord.Client):
         ``command`` is the command text, or makes it from the table (``/play`` depends on
         the game being played).
         """
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._acknowledge(interaction, ephemeral=True, thinking=True)
         reply = Reply(interaction, str(interaction.user.id), quiet=quiet)
         chat = str(interaction.channel_id)
         if not isinstance(command, str):
@@ -256,14 +368,23 @@ class GenialClient(discord.Client):
             # Everything went to the channel: the "thinking..." note has done its job.
             try:
                 await interaction.delete_original_response()
-            except discord.HTTPException as exc:
-                log.debug("could not remove the acknowledgement: %s", exc)
+            except Exception as exc:
+                log.debug("could not remove the acknowledgement: %s", _why(exc))
+
+    async def _acknowledge(self, interaction: discord.Interaction[Any], **kw: Any) -> None:
+        """Tell Discord the interaction arrived. If that fails (its token expired, Discord
+        did not answer), the command is carried out all the same: the person meant it, and
+        what it does is shown in the channel."""
+        try:
+            await interaction.response.defer(**kw)
+        except Exception as exc:
+            log.warning("could not acknowledge an interaction: %s", _why(exc))
 
     async def press(
         self, interaction: discord.Interaction[Any], chat: str, kind: str, command: str
     ) -> None:
         """A button: acknowledged at once without a visible answer, then carried out."""
-        await interaction.response.defer()
+        await self._acknowledge(interaction)
         reply = Reply(interaction, str(interaction.user.id), component=True, kind=kind)
         await self._carry_out(reply, chat, command)
 
@@ -382,8 +503,8 @@ class GenialClient(discord.Client):
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
-        except discord.HTTPException as exc:
-            log.warning("could not open a thread in channel %s, playing there: %s", chat, exc)
+        except Exception as exc:
+            log.warning("could not open a thread in channel %s, playing there: %s", chat, _why(exc))
             return chat
         await self._set_note(chat, NOTE_THREAD, str(thread.id))
         text = texts(
@@ -392,52 +513,152 @@ class GenialClient(discord.Client):
         view = view_for((Button(texts("button.join"), "/join"),), str(thread.id), "announce")
         try:
             await self._send(channel, Outbound(chat, text), view=view)
-        except discord.HTTPException as exc:
-            log.warning("could not announce the thread in channel %s: %s", chat, exc)
+        except Exception as exc:
+            log.warning("could not announce the thread in channel %s: %s", chat, _why(exc))
         return str(thread.id)
 
     # --- delivery -----------------------------------------------------------------------
 
     async def deliver(self, out: list[Outbound], reply: Reply | None) -> None:
-        """Send each outbound in Discord's idiom; a failure is logged and skipped."""
+        """Send each outbound in Discord's idiom. A private one that fails is logged and
+        skipped (the person can ask again); a public one waits in its table's outbox until
+        Discord takes it."""
+        chats: list[str] = []
         for outbound in out:
+            if outbound.user is None and not (
+                reply is not None and (outbound.kind == "error" or reply.quiet)
+            ):
+                pending = Pending(outbound, reply, secrets.randbits(63), self.service.clock())
+                self._tables.outbox.setdefault(outbound.chat, deque()).append(pending)
+                chats.append(outbound.chat)
+                continue
             try:
-                await self._deliver(outbound, reply)
-            except discord.HTTPException as exc:
+                await self._deliver_private(outbound, reply)
+            except Exception as exc:
                 log.warning(
-                    "could not deliver a %s message for table %s: %s %s",
+                    "could not deliver a %s message for table %s: %s",
                     outbound.kind,
                     outbound.chat,
-                    exc.status,
-                    exc.text,
+                    _why(exc),
                 )
-                if reply is not None and outbound.user is None:
-                    # The channel did not take it (a missing permission?): at least the
-                    # person who acted learns what happened.
-                    with contextlib.suppress(discord.HTTPException):
-                        await self._answer(reply, outbound)
+        for chat in dict.fromkeys(chats):
+            # A new message tries the waiting ones again at once (unless Discord said how
+            # long to wait): people act at their own pace, and Discord may be back.
+            await self._flush(chat, eager=True)
 
-    async def _deliver(self, outbound: Outbound, reply: Reply | None) -> None:
-        if outbound.user is not None:
-            if reply is not None and outbound.user == reply.user:
-                await self._answer(reply, outbound)
-            elif self.dm:
-                await self._direct(outbound)
-            return
-        if reply is not None and (outbound.kind == "error" or reply.quiet):
+    async def _deliver_private(self, outbound: Outbound, reply: Reply | None) -> None:
+        if outbound.user is None:
+            assert reply is not None
             await self._answer(reply, outbound)
-            return
-        async with self._tables.post_lock(outbound.chat):
-            if outbound.kind in IN_PLACE:
-                await self._in_place(outbound, reply)
+        elif reply is not None and outbound.user == reply.user:
+            await self._answer(reply, outbound)
+        elif self.dm:
+            await self._direct(outbound)
+
+    async def _flush(self, chat: str, *, eager: bool = False) -> None:
+        """Post a table's waiting public messages, in order, until Discord refuses one (then
+        the clock tries again later) or the outbox is empty."""
+        tables = self._tables
+        gone: BaseException | None = None
+        async with tables.post_lock(chat):
+            box = tables.outbox.get(chat)
+            early = tables.retry_at.get(chat, 0.0) > self.service.clock()
+            if box and early and (not eager or chat in tables.told_to_wait):
+                return  # waiting for Discord: the clock tries again
+            while box:
+                pending = box[0]
+                try:
+                    await self._post(pending)
+                except Exception as exc:
+                    what, wait = failure(exc)
+                    if what == GONE:
+                        gone = exc
+                        break
+                    await self._held_back(chat, pending, exc, what, wait)
+                    if what == RETRY and box and box[0] is pending:
+                        return
+                    continue
+                box.popleft()
+                tables.failures.pop(chat, None)
+            tables.forget(chat)
+        if gone is not None:
+            await self._gone(chat, _why(gone))
+
+    async def _held_back(
+        self, chat: str, pending: Pending, exc: BaseException, what: str, wait: float | None
+    ) -> None:
+        """A public message Discord did not take: wait and try again (or, if Discord will
+        never take it or it waited too long, give it up); the person who acted is told
+        privately what the channel did not get."""
+        tables, now = self._tables, self.service.clock()
+        kind = pending.outbound.kind
+        if what == DROP or now - pending.since > PATIENCE:
+            log.warning("gave up a %s message for table %s: %s", kind, chat, _why(exc))
+            tables.outbox[chat].popleft()
+        else:
+            tries = tables.failures[chat] = tables.failures.get(chat, 0) + 1
+            if wait is None:
+                tables.told_to_wait.discard(chat)
+                wait = min(RETRY_FIRST * 2 ** (tries - 1), RETRY_LONGEST)
             else:
-                message = await self._send(self._channel(outbound.chat), outbound)
-                await self._retire(outbound, message)
+                tables.told_to_wait.add(chat)
+            tables.retry_at[chat] = now + wait
+            log.warning(
+                "could not deliver a %s message for table %s: %s; trying again in %.0f s",
+                kind,
+                chat,
+                _why(exc),
+                wait,
+            )
+            self.wake()
+        reply = pending.reply
+        if reply is not None and not pending.told:
+            pending.told = True
+            # At least the person who acted learns at once what happened.
+            try:
+                await self._answer(reply, pending.outbound)
+            except Exception as answer_exc:
+                log.info("could not answer privately either: %s", _why(answer_exc))
+
+    async def _post(self, pending: Pending) -> None:
+        outbound = pending.outbound
+        if outbound.kind in IN_PLACE:
+            await self._in_place(outbound, pending.reply, pending.nonce)
+        else:
+            channel = self._channel(outbound.chat)
+            message = await self._send(channel, outbound, nonce=pending.nonce)
+            await self._retire(outbound, message)
+
+    async def _gone(self, chat: str, why: str) -> None:
+        """The table's channel is gone for the bot: close the table as an admin's ``/abort``
+        would (its computer players stop), and forget what waited to be posted there."""
+        tables = self._tables
+        tables.forget(chat)
+        service = self.service
+        try:
+            table = await asyncio.to_thread(service.table, chat)
+        except Exception:
+            log.exception("could not look at table %s", chat)
+            return
+        if table is None or table.status == CLOSED:
+            return
+        me = self.user
+        user = User(str(me.id) if me else "0", me.display_name if me else "Genial")
+        # Not under the table's lock: a command holding it may be what found the channel
+        # gone (the service keeps its own lock around the store).
+        try:
+            await asyncio.to_thread(service.handle, Chat(chat), user, "/abort", admin=True)
+        except Exception:
+            log.exception("could not close table %s", chat)
+            return
+        # What /abort says goes nowhere: there is no channel to say it in.
+        tables.forget(chat)
+        log.warning("closed table %s: its channel is gone (%s)", chat, why)
 
     def _channel(self, chat: str) -> Any:
         return self.get_channel(int(chat)) or self.get_partial_messageable(int(chat))
 
-    async def _in_place(self, outbound: Outbound, reply: Reply | None) -> None:
+    async def _in_place(self, outbound: Outbound, reply: Reply | None, nonce: int) -> None:
         """A lobby or the options: the message with the pressed button, or the last one
         posted, edited in place; posted anew when it is gone or scrolled away."""
         chat, key = outbound.chat, NOTE_MESSAGE.format(kind=outbound.kind)
@@ -450,19 +671,25 @@ class GenialClient(discord.Client):
             and outbound.kind == reply.kind
         ):
             reply.edited = True
-            await reply.interaction.edit_original_response(**edit_kwargs(outbound))
             if old != str(pressed.id):
                 await self._set_note(chat, key, str(pressed.id))
                 await self._strip(chat, old)
-            return
+            old = str(pressed.id)
+            try:
+                await reply.interaction.edit_original_response(**edit_kwargs(outbound))
+                return
+            except discord.HTTPException as exc:
+                # The interaction's token expired (or Discord lost it): edit the message
+                # through the channel instead.
+                log.info("could not edit through the interaction: %s", _why(exc))
         channel = self._channel(chat)
         if old is not None and await self._near(channel, int(old)):
             try:
                 await channel.get_partial_message(int(old)).edit(**edit_kwargs(outbound))
                 return
-            except discord.HTTPException as exc:  # deleted meanwhile, most likely
-                log.info("could not edit the %s of table %s: %s", outbound.kind, chat, exc)
-        message = await self._send(channel, outbound)
+            except discord.NotFound as exc:  # deleted meanwhile: post it anew
+                log.info("could not edit the %s of table %s: %s", outbound.kind, chat, _why(exc))
+        message = await self._send(channel, outbound, nonce=nonce)
         await self._set_note(chat, key, str(message.id))
         await self._strip(chat, old)
 
@@ -478,8 +705,8 @@ class GenialClient(discord.Client):
         try:
             after = discord.Object(message)
             later = [m async for m in channel.history(limit=SCROLLED, after=after)]
-        except discord.HTTPException as exc:
-            log.info("could not read the history of %s: %s", channel.id, exc)
+        except discord.NotFound as exc:
+            log.info("could not read the history of %s: %s", channel.id, _why(exc))
             return False
         return len(later) < SCROLLED
 
@@ -515,8 +742,8 @@ class GenialClient(discord.Client):
             return
         try:
             await self._channel(chat).get_partial_message(int(message)).edit(view=None)
-        except discord.HTTPException as exc:
-            log.info("could not take the buttons off message %s: %s", message, exc)
+        except Exception as exc:
+            log.info("could not take the buttons off message %s: %s", message, _why(exc))
 
     async def _answer(self, reply: Reply, outbound: Outbound) -> None:
         """Privately to the person who acted (an ephemeral message)."""
@@ -549,11 +776,18 @@ class GenialClient(discord.Client):
             await self._set_note(chat, key, "1")
 
     async def _send(
-        self, channel: Any, outbound: Outbound, view: discord.ui.View | None = None
+        self,
+        channel: Any,
+        outbound: Outbound,
+        view: discord.ui.View | None = None,
+        *,
+        nonce: int | None = None,
     ) -> discord.Message:
         kw = send_kwargs(outbound)
         if view is not None:
             kw["view"] = view
+        if nonce is not None:
+            kw["nonce"] = nonce
         message: discord.Message = await channel.send(**kw)
         return message
 

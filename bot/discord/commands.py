@@ -14,24 +14,24 @@ from typing import Any, Protocol
 
 import discord
 from discord import app_commands
-from discord.app_commands import Choice
+from discord.app_commands import Choice, locale_str
 
 from bot.discord import choices
+from bot.discord.translator import (
+    command_key,
+    parameter_key,
+    parameter_name_key,
+    setting_key,
+    text,
+)
 from bot.looks import SeatLook
 from bot.service import Service
 from bot.table import PLAYING, Table
 from bot.texts import Texts
 
-#: ``/option`` settings: (name shown, word of the chat command).
-SETTINGS = (
-    ("Team game", "team"),
-    ("Genial Spezial", "spezial"),
-    ("Genial (standard game)", "genial"),
-    ("Time per turn", "timeout"),
-    ("Hints", "hints"),
-    ("Seat order", "order"),
-    ("Language", "lang"),
-)
+#: ``/option`` settings, by the word of the chat command (the names shown are the
+#: catalogue's ``discord.setting`` messages).
+SETTINGS = ("team", "spezial", "genial", "timeout", "hints", "order", "lang")
 
 Command = app_commands.Command[Any, Any, None]
 
@@ -88,35 +88,51 @@ async def _run(
     await _client(interaction).run_command(interaction, command, quiet=quiet)
 
 
-def _simple(name: str, description: str, *, quiet: bool = False) -> Command:
+def _simple(name: str, *, quiet: bool = False) -> Command:
     async def callback(interaction: discord.Interaction[Any]) -> None:
         await _run(interaction, f"/{name}", quiet=quiet)
 
-    return app_commands.Command(name=name, description=description, callback=callback)
+    return app_commands.Command(name=name, description=_about(name), callback=callback)
+
+
+def _about(command: str) -> locale_str:
+    """A command's description in the menu."""
+    return text(command_key(command))
+
+
+def _params(command: str, *names: str) -> dict[str, locale_str]:
+    """The descriptions of a command's parameters (for ``app_commands.describe``)."""
+    return {name: text(parameter_key(command, name)) for name in names}
+
+
+def _names(*names: str) -> dict[str, locale_str]:
+    """The parameters' names as the menu shows them (for ``app_commands.rename``)."""
+    return {name: text(parameter_name_key(name)) for name in names}
 
 
 SIMPLE = (
-    _simple("join", "Take a seat at this channel's table (up to 4 players)"),
-    _simple("leave", "Give up your seat (during a game a computer player takes it over)"),
-    _simple("start", "Start the game with the players seated"),
-    _simple("swap", "Swap all your tiles (when the swap is offered)"),
-    _simple("keep", "Keep your tiles (when the swap is offered)"),
-    _simple("hand", "Show me my tiles (only you see them)"),
-    _simple("board", "Post the board again"),
-    _simple("score", "Post the scores"),
-    _simple("hint", "Good moves for me (only you see them; when hints are on)"),
-    _simple("export", "The game record as a JSON file"),
-    _simple("abort", "Close the table (host or Manage Server)"),
-    _simple("help", "The commands in short", quiet=True),
-    _simple("rules", "The rules in short", quiet=True),
+    _simple("join"),
+    _simple("leave"),
+    _simple("start"),
+    _simple("swap"),
+    _simple("keep"),
+    _simple("hand"),
+    _simple("board"),
+    _simple("score"),
+    _simple("hint"),
+    _simple("export"),
+    _simple("abort"),
+    _simple("help", quiet=True),
+    _simple("rules", quiet=True),
 )
 
 
 # --- /addbot -----------------------------------------------------------------------------
 
 
-@app_commands.command(name="addbot", description="Seat a computer player")
-@app_commands.describe(level="How strong it plays")
+@app_commands.command(name="addbot", description=_about("addbot"))
+@app_commands.describe(**_params("addbot", "level"))
+@app_commands.rename(**_names("level"))
 async def addbot(interaction: discord.Interaction[Any], level: str | None = None) -> None:
     await _run(interaction, f"/addbot {_clean(level)}" if level else "/addbot")
 
@@ -129,12 +145,12 @@ async def _level_choices(interaction: discord.Interaction[Any], current: str) ->
 # --- /option -----------------------------------------------------------------------------
 
 
-@app_commands.command(name="option", description="Show or change the table's options")
-@app_commands.describe(
-    setting="What to change (leave out to see the options)",
-    value="The new value: on/off, a time like 24h, join/random, a language",
+@app_commands.command(name="option", description=_about("option"))
+@app_commands.describe(**_params("option", "setting", "value"))
+@app_commands.rename(**_names("setting", "value"))
+@app_commands.choices(
+    setting=[Choice(name=text(setting_key(word)), value=word) for word in SETTINGS]
 )
-@app_commands.choices(setting=[Choice(name=name, value=word) for name, word in SETTINGS])
 async def option(
     interaction: discord.Interaction[Any],
     setting: Choice[str] | None = None,
@@ -158,13 +174,9 @@ async def _value_choices(interaction: discord.Interaction[Any], current: str) ->
 # --- /play -------------------------------------------------------------------------------
 
 
-@app_commands.command(name="play", description="Place a tile: the tile, then two cells")
-@app_commands.describe(
-    tile="A tile from your rack (like RG) or its slot 1-6",
-    cell1="The cell for the tile's first colour (like F7)",
-    cell2="A neighbouring cell for the second colour (like F8)",
-    golden="Genial Spezial: a colour letter for each golden space you cover",
-)
+@app_commands.command(name="play", description=_about("play"))
+@app_commands.describe(**_params("play", "tile", "cell1", "cell2", "golden"))
+@app_commands.rename(**_names("tile", "cell1", "cell2", "golden"))
 async def play(
     interaction: discord.Interaction[Any],
     tile: str,
@@ -204,8 +216,9 @@ async def _cell2_choices(interaction: discord.Interaction[Any], current: str) ->
 # --- /kick -------------------------------------------------------------------------------
 
 
-@app_commands.command(name="kick", description="A computer player takes a seat (host or admin)")
-@app_commands.describe(player="The seat number or the player's name")
+@app_commands.command(name="kick", description=_about("kick"))
+@app_commands.describe(**_params("kick", "player"))
+@app_commands.rename(**_names("player"))
 async def kick(interaction: discord.Interaction[Any], player: str) -> None:
     await _run(interaction, f"/kick {player.strip()}")
 
