@@ -143,8 +143,9 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
     store = SQLiteStore(path)
     assert store.load("c") == sample("c")
     store.set_note("c", "lobby", "1")  # the notes table exists now
+    store.archive("c", 5.0, {"seats": []})  # and the finished games' table
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
 
     newer = tmp_path / "v9.db"
     db = sqlite3.connect(newer)
@@ -152,3 +153,18 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
     db.close()
     with pytest.raises(StoreError, match=r"newer genial-bot \(schema 9\)"):
         SQLiteStore(newer)
+
+
+def test_finished_games_are_kept_in_order_and_move_with_their_chat(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.db")
+    store.archive("a", 20.0, {"chat": "a", "n": 2})
+    store.archive("b", 10.0, {"chat": "b", "n": 1})
+    store.archive("a", 5.0, {"chat": "a", "n": 0})
+    assert [g["n"] for g in store.archived()] == [0, 1, 2]  # by finished_at, not insertion
+    assert [(g["chat"], g["finished_at"]) for g in store.archived("a")] == [("a", 5.0), ("a", 20.0)]
+    store.save(sample("a"), None)
+    assert store.move("a", "z")
+    assert store.archived("a") == []
+    assert [g["n"] for g in store.archived("z")] == [0, 2]
+    assert all(g["chat"] == "z" for g in store.archived("z"))
+    store.close()
