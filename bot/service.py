@@ -1021,15 +1021,18 @@ class Service:
         ctx.out.append(Outbound(ctx.chat.id, ctx.texts(key), "info", user=ctx.user.id))
 
     def _ping(self, ctx: _Context, game: Game) -> None:
-        """A private note to the person whose turn it now is, if they asked for pings and
-        did not just act themselves: once per turn (the turn is keyed by the game's seed
-        and the moves played when it began, noted once the table is saved)."""
+        """A private note to the person whose turn it now is, if they asked for pings, did
+        not just act themselves and play with at least one other person: once per turn
+        (keyed by the game's seed and the moves played when it began, noted once the table
+        is saved)."""
         t = ctx.table
         if game.over or t.status != PLAYING:
             return
         seat = t.seats[game.to_move]
         if seat.user is None or (ctx.user is not None and ctx.user.id == seat.user):
             return
+        if sum(s.user is not None for s in t.seats) < 2:
+            return  # the only person here: the computer players answer them at once
         if self.store.note(seat.user, community.NOTIFY) != "on":
             return
         key = community.PING.format(user=seat.user)

@@ -267,3 +267,13 @@ def test_games_lists_exactly_my_running_tables(tmp_path: Path) -> None:
     assert [g.chat for g in service.running_games("id-bob")] == ["chat-1"]
     assert service.running_games("id-cy")[0].deadline == service.clock() + 3600
     assert one.ok("Dan", "/games")[0].text == "You sit at no running table."
+
+
+def test_no_pings_for_the_only_person_at_a_table_of_computers(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/notify on")
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot random")
+    room.ok("Ada", "/start")
+    room.play_out(random.Random(1))
+    assert [o for o in room.log if o.kind == "ping"] == []
