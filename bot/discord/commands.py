@@ -109,7 +109,38 @@ SIMPLE = (
     _simple("abort", "Close the table (host or Manage Server)"),
     _simple("help", "The commands in short", quiet=True),
     _simple("rules", "The rules in short", quiet=True),
+    _simple("replay", "The finished game as an animated GIF"),
+    _simple("rematch", "Play again with the same seats and options"),
+    _simple("games", "My running tables in every channel (only you see them)", quiet=True),
 )
+
+
+# --- the community commands with an argument (issue 13) ---------------------------------
+
+
+@app_commands.command(name="top", description="This channel's ladder")
+@app_commands.describe(page="Which ten rows (1 first)")
+async def top(interaction: discord.Interaction[Any], page: int | None = None) -> None:
+    await _run(interaction, "/top" + (f" {page}" if page is not None else ""))
+
+
+@app_commands.command(name="stats", description="Games, wins and rating of a player")
+@app_commands.describe(player="The player's name (you, if left out)")
+async def stats(interaction: discord.Interaction[Any], player: str | None = None) -> None:
+    await _run(interaction, "/stats" + (f" {player.strip()}" if player else ""))
+
+
+@app_commands.command(name="history", description="The last moves of the game")
+@app_commands.describe(moves="How many moves (10 if left out)")
+async def history(interaction: discord.Interaction[Any], moves: int | None = None) -> None:
+    await _run(interaction, "/history" + (f" {moves}" if moves is not None else ""))
+
+
+@app_commands.command(name="notify", description="A direct message when it is my turn")
+@app_commands.describe(switch="on or off")
+@app_commands.choices(switch=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+async def notify(interaction: discord.Interaction[Any], switch: str | None = None) -> None:
+    await _run(interaction, "/notify" + (f" {switch}" if switch else ""), quiet=True)
 
 
 # --- /addbot -----------------------------------------------------------------------------
@@ -216,7 +247,7 @@ async def _seat_choices(interaction: discord.Interaction[Any], current: str) -> 
     return _as_choices(choices.seats(look.table, current))
 
 
-COMMANDS: tuple[Command, ...] = (*SIMPLE, addbot, option, play, kick)
+COMMANDS: tuple[Command, ...] = (*SIMPLE, addbot, option, play, kick, top, stats, history, notify)
 
 
 def install(tree: app_commands.CommandTree[Any]) -> None:

@@ -10,13 +10,16 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from pathlib import Path
 
+import pytest
 from openskill.models import PlackettLuce
 from PIL import Image
 
-from bot import ratings
+from bot import community, ratings
 from bot.table import LOBBY, PLAYING, Options, Seat, Table
+from bot.texts import Texts
 from engine.record import Record, replay
 from tests.bot.helpers import Room, make_service
 
@@ -277,3 +280,51 @@ def test_no_pings_for_the_only_person_at_a_table_of_computers(tmp_path: Path) ->
     room.ok("Ada", "/start")
     room.play_out(random.Random(1))
     assert [o for o in room.log if o.kind == "ping"] == []
+
+
+COLOURS = {"red": "R", "green": "G", "blue": "B", "orange": "O", "yellow": "Y", "purple": "P"}
+_GAINED = re.compile(r"\+(\d+) (red|green|blue|orange|yellow|purple)\b")
+_CAPPED = re.compile(r"(red|green|blue|orange|yellow|purple) \d+ \(\+(\d+), capped\)")
+
+
+def test_history_points_add_up_to_the_final_scores(shared: Path) -> None:
+    """Every move of example 01 told by /history's lines: what they say each seat gained,
+    added up, is the final score the example's expected file gives."""
+    base = shared / "examples" / "01-genial-standard-2p"
+    record = json.loads(base.with_suffix(".json").read_text())
+    expected = json.loads(Path(f"{base}.expected.json").read_text())["scores"]
+    lines = community.history_lines(record, ["Ada", "Bob"], 100, Texts("en"))
+    assert len(lines) == len(record["moves"])
+    totals: list[dict[str, int]] = [dict.fromkeys(COLOURS.values(), 0) for _ in range(2)]
+    for line in lines:
+        seat = 0 if line.split(". ", 1)[1].startswith("Ada ") else 1
+        for points, colour in _GAINED.findall(line):
+            totals[seat][COLOURS[colour]] += int(points)
+        for colour, points in _CAPPED.findall(line):
+            totals[seat][COLOURS[colour]] += int(points)
+    assert totals == expected
+
+
+def test_the_ratings_script_rebuilds_the_ladder_from_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    room = two_games(tmp_path)
+    ladder = room.service.community.ladder
+    ada = ladder.standing(ADA, "genial")
+    cpu = ladder.standing(COMPUTER, "genial")
+    assert ada is not None and cpu is not None
+    assert ratings.main(["--db", str(tmp_path / "t.db")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "2 finished games, genial, ladder *"
+    assert sorted(lines[1:]) == sorted(
+        [
+            f"  {i}. {name}: {s.points} (2 games, {s.wins} wins)"
+            for i, (name, s) in enumerate(
+                sorted(
+                    [("Ada", ada), ("computer:random", cpu)],
+                    key=lambda r: (-r[1].points, r[1].player),
+                ),
+                1,
+            )
+        ]
+    )

@@ -387,3 +387,27 @@ async def test_turn_pings_come_by_direct_message_once_and_never_to_closed_dms(
             while w.game().to_move != 1:
                 await play_turn(w, rng)
         assert dm_posts(w, bob) == 2
+
+
+@pytest.mark.asyncio
+async def test_games_privately_and_the_replay_as_a_file(tmp_path: Path) -> None:
+    import json as _json
+
+    from bot.table import LOBBY, Table
+    from tests.conftest import shared_dir
+
+    async with world(tmp_path) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await _two_seated(w)
+        await ada.slash(w.channel, "start")
+        mine = only_answer(await bob.slash(w.channel, "games"))
+        assert mine.split("\n")[0] == "My running tables (1):"
+        await ada.slash(w.channel, "abort")
+        record = _json.loads((shared_dir() / "examples" / "01-genial-standard-2p.json").read_text())
+        table = w.table()
+        finished = Table(w.chat, table.title, table.version + 1, LOBBY, record=record)
+        w.service.store.save(finished, table.version)
+        await ada.slash(w.channel, "replay")
+        last = w.last_public()
+        assert text(last) == "Genial, replayed: 45 moves."
+        assert [a.filename for a in last.attachments] == ["replay-045.gif"]
