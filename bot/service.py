@@ -944,7 +944,7 @@ class Service:
             self._need_manager(ctx)
         t.seats = [Seat(name=s.name, user=s.user, level=s.level) for s in t.players if not s.left]
         last = self.store.archived(t.chat)
-        if last and last[-1].get("record", {}).get("bag") == t.record.get("bag"):
+        if last and last[-1].get("record") == t.record:
             # The options the last game was played with, changed since or not.
             with contextlib.suppress(TypeError):
                 t.options = Options(**last[-1]["options"])
