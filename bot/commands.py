@@ -139,6 +139,57 @@ class Rules(Command):
     changes = False
 
 
+@dataclass(frozen=True, kw_only=True)
+class Top(Command):
+    """The chat's ladder, ``page`` (1 first) of ten rows."""
+
+    page: int = 1
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stats(Command):
+    """A player's games and rating here: ``player`` a name or mention, ``None`` myself."""
+
+    player: str | None = None
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class History(Command):
+    """The last ``count`` moves of the table's game."""
+
+    count: int = 10
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Replay(Command):
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rematch(Command):
+    pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Games(Command):
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Notify(Command):
+    """Turn pings on or off for the person; ``None``: say how they are set."""
+
+    on: bool | None = None
+    changes = False
+
+
+#: The most moves /history tells at once, and the most pages /top counts.
+HISTORY_MAX = 30
+TOP_PAGES = 999
+
 _SIMPLE: dict[str, type[Command]] = {
     "leave": Leave,
     "start": Start,
@@ -154,6 +205,9 @@ _SIMPLE: dict[str, type[Command]] = {
     "abort": Abort,
     "help": Help,
     "rules": Rules,
+    "replay": Replay,
+    "rematch": Rematch,
+    "games": Games,
 }
 #: The command words, for help texts and platform command lists.
 COMMAND_WORDS: tuple[str, ...] = (
@@ -174,6 +228,13 @@ COMMAND_WORDS: tuple[str, ...] = (
     "abort",
     "help",
     "rules",
+    "top",
+    "stats",
+    "history",
+    "replay",
+    "rematch",
+    "games",
+    "notify",
 )
 
 
@@ -315,10 +376,31 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         if not args:
             raise CommandError("usage.kick")
         return Kick(target=" ".join(args))
+    if word in ("top", "ladder"):
+        return Top(page=_number(args, 1, TOP_PAGES, "usage.top"))
+    if word == "stats":
+        return Stats(player=" ".join(args) or None)
+    if word == "history":
+        return History(count=_number(args, 10, HISTORY_MAX, "usage.history"))
+    if word == "notify":
+        return Notify(on=None if not args else _switch(args[0]) == "on")
     cls = _SIMPLE.get(word)
     if cls is None:
         raise CommandError("command.unknown", command=raw)
     return cls()
+
+
+def _number(args: list[str], default: int, most: int, usage: str) -> int:
+    """A small positive number argument (a page, a count of moves), or ``default``.
+
+    Raises:
+        CommandError: ``usage`` for anything but one number from 1 to ``most``.
+    """
+    if not args:
+        return default
+    if len(args) > 1 or not re.fullmatch(r"[0-9]{1,4}", args[0]) or not 1 <= int(args[0]) <= most:
+        raise CommandError(usage, most=str(most))
+    return int(args[0])
 
 
 def format_command(cmd: Command) -> str:
@@ -344,6 +426,14 @@ def _format_plain(cmd: Command) -> str:
         return f"/play {cmd.move}"
     if isinstance(cmd, Kick):
         return f"/kick {cmd.target}"
+    if isinstance(cmd, Top):
+        return f"/top {cmd.page}"
+    if isinstance(cmd, Stats):
+        return "/stats" + (f" {cmd.player}" if cmd.player else "")
+    if isinstance(cmd, History):
+        return f"/history {cmd.count}"
+    if isinstance(cmd, Notify):
+        return "/notify" + ("" if cmd.on is None else " on" if cmd.on else " off")
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
             return f"/{word}"

@@ -144,7 +144,9 @@ class Console:
             self.out.write(f"{pad}{line}\n")
         if outbound.attachment is not None:
             path = self._write(outbound)
-            self.out.write(f"{pad}{'image' if outbound.attachment.is_image else 'file'}: {path}\n")
+            att = outbound.attachment
+            what = "image" if att.is_image else "animation" if att.is_animation else "file"
+            self.out.write(f"{pad}{what}: {path}\n")
         if outbound.buttons:
             shown = "  ".join(
                 f"[{b.label}: {_VERSION.sub('', b.command)}]" for b in outbound.buttons

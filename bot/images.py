@@ -35,3 +35,23 @@ def result(view: Any, names: Sequence[str], number: int) -> Attachment:
     import render
 
     return Attachment(f"result-{number:03d}.png", render.result_png(view, names=list(names)))
+
+
+def chart(history: Sequence[int], title: str) -> Attachment:
+    """A player's rating after each of their games, as a small line chart."""
+    from render.chart import rating_chart_png
+
+    return Attachment("rating.png", rating_chart_png(list(history), title))
+
+
+def replay(record: dict[str, Any], names: Sequence[str], number: int) -> Attachment:
+    """The whole finished game as an animated GIF, one frame per placement.
+
+    Raises:
+        EngineError: for a bad record; ValueError for a game that is not over.
+    """
+    from engine.record import Record
+    from render.replay import replay_gif
+
+    gif = replay_gif(Record.from_dict(record), names=list(names))
+    return Attachment(f"replay-{number:03d}.gif", gif, "image/gif")

@@ -263,7 +263,8 @@ def result(scene: Scene, game: Game, reason: str | None) -> Outbound:
     lines += narrate.ranking_lines(game, names, tx)
     lines.append(tx("result.again"))
     attachment = images.result(game.view(None), names, game.version) if scene.pictures else None
-    return scene.chat_message(lines, "result", attachment=attachment)
+    again = (scene.button("button.again", "/rematch"),)
+    return scene.chat_message(lines, "result", attachment=attachment, buttons=again)
 
 
 def rack(

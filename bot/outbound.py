@@ -22,6 +22,7 @@ KINDS = frozenset(
         "result",  # the end of a game: result image and ranking
         "export",  # the game record as a JSON file
         "info",  # help, rules, scores, other answers
+        "ping",  # it is your turn at a table: private, only to whom asked (/notify on)
         "error",  # bad input: what was wrong and what to type instead
     }
 )
@@ -55,7 +56,8 @@ class Button:
 
 @dataclass(frozen=True, slots=True)
 class Attachment:
-    """A file sent with a message: a PNG image or the JSON game record."""
+    """A file sent with a message: a PNG image, an animated GIF (the replay) or the JSON
+    game record."""
 
     filename: str
     data: bytes = field(repr=False)
@@ -64,6 +66,10 @@ class Attachment:
     @property
     def is_image(self) -> bool:
         return self.mime == "image/png"
+
+    @property
+    def is_animation(self) -> bool:
+        return self.mime == "image/gif"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +92,7 @@ class Outbound:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown outbound kind {self.kind!r}")
-        if self.kind in ("rack", "hint") and self.user is None:
+        if self.kind in ("rack", "hint", "ping") and self.user is None:
             raise ValueError(f"a {self.kind} message must be private")
 
     @property

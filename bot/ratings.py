@@ -352,3 +352,60 @@ def from_table(
         return None
     mode = record.mode or "standard"
     return RatedGame(str(table["chat"]), record.game, mode, finished_at, tuple(results))
+
+
+def from_archive(row: Mapping[str, Any]) -> RatedGame | None:
+    """The rated game of one archived finished game (``Store.archived``): the table's
+    seats at the end, whose ``left_user`` names the person who left a seat; ``None`` for a
+    row that does not replay to a finished game (a damaged row is skipped, not fatal)."""
+    seats = row.get("seats") or []
+    left_by = {
+        n: str(s["left_user"])
+        for n, s in enumerate(seats)
+        if isinstance(s, Mapping) and s.get("left") and s.get("left_user")
+    }
+    try:
+        return from_table(row, float(row.get("finished_at", 0.0)), left_by)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def rebuild_archive(rows: Iterable[Mapping[str, Any]]) -> Ladder:
+    """The ladder of every archived finished game (what the service keeps in memory)."""
+    return rebuild(g for g in map(from_archive, rows) if g is not None)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.ratings --db PATH [--chat ID] [--game genial|spezial]``: rebuild the
+    ratings from the stored finished games and print the top of a ladder."""
+    import argparse
+
+    from bot.store import open_store
+
+    parser = argparse.ArgumentParser(prog="python -m bot.ratings", description=main.__doc__)
+    parser.add_argument("--db", required=True, help="the bot's store (an SQLite file)")
+    parser.add_argument("--chat", default=GLOBAL, help="a chat's ladder (default: everyone)")
+    parser.add_argument("--game", choices=GAMES, default="genial")
+    parser.add_argument("--rows", type=int, default=10)
+    args = parser.parse_args(argv)
+    store = open_store(args.db)
+    try:
+        rows = store.archived(None if args.chat == GLOBAL else args.chat)
+    finally:
+        store.close()
+    ladder = rebuild_archive(rows)
+    names: dict[str, str] = {}
+    for row in rows:
+        for seat in row.get("seats") or []:
+            who = seat.get("user") or seat.get("left_user")
+            if who:
+                names[str(who)] = str(seat.get("name", who))
+    print(f"{len(rows)} finished games, {args.game}, ladder {args.chat}")
+    for rank, s in enumerate(ladder.top(args.game, args.chat)[: args.rows], 1):
+        name = names.get(s.player, s.player)
+        print(f"{rank:3d}. {name}: {s.points} ({s.games} games, {s.wins} wins)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

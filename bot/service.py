@@ -17,6 +17,7 @@ since. Due work is claimed in the store with a lease, so of several processes on
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import random
@@ -31,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import games, messages, narrate, ops, players
+from bot import community, games, images, messages, narrate, ops, players
 from bot.commands import (
     Abort,
     AddBot,
@@ -39,20 +40,27 @@ from bot.commands import (
     Command,
     CommandError,
     Export,
+    Games,
     Hand,
     Help,
     Hint,
+    History,
     Join,
     Keep,
     Kick,
     Leave,
+    Notify,
     Play,
+    Rematch,
+    Replay,
     Rules,
     Score,
     SetOption,
     ShowOptions,
     Start,
+    Stats,
     Swap,
+    Top,
     format_left,
     parse_command,
 )
@@ -136,6 +144,10 @@ class _Context:
     out: list[Outbound] = field(default_factory=list)
     #: The game being looked at or changed, once taken from the cache or rebuilt.
     game: Game | None = None
+    #: A game that ended with this command: archived and rated once the table is saved.
+    finished: dict[str, Any] | None = None
+    #: Turn pings sent with this command: (chat, note key, turn), noted once saved.
+    pinged: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def new(self) -> bool:
@@ -249,6 +261,8 @@ class Service:
         #: Who this service is among the processes sharing the store (claims of due work).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._release_orphans()
+        # The ladders, rebuilt from the archived finished games and kept up to date.
+        self.community = community.Community(store)
 
     def _release_orphans(self) -> None:
         """Claims of due work held by processes of this machine that are gone (killed, then
@@ -548,7 +562,18 @@ class Service:
         except StaleTable:
             ctx.game = None
             return False
+        self._after_save(ctx)
         return True
+
+    def _after_save(self, ctx: _Context) -> None:
+        """What follows a saved change and must not happen without it: a finished game is
+        archived and rated, and the turns just pinged are noted (never pinged twice)."""
+        if ctx.finished is not None:
+            self.community.finished(ctx.finished)
+            ctx.finished = None
+        for chat, key, turn in ctx.pinged:
+            self.store.set_note(chat, key, turn)
+        ctx.pinged = []
 
     def _game(self, ctx: _Context) -> Game:
         """The table's game as loaded: taken from the cache (it goes back by :meth:`_keep`
@@ -677,7 +702,9 @@ class Service:
             t.pass_host()
             ctx.out.append(messages.lobby(ctx.scene, [news]))
             return
-        t.seats[seat_no] = Seat(name=seat.name, level=self.settings.level, left=True)
+        t.seats[seat_no] = Seat(
+            name=seat.name, level=self.settings.level, left=True, left_user=seat.user
+        )
         t.players = list(t.seats)
         t.pass_host()
         game = self._game(ctx)
@@ -812,6 +839,7 @@ class Service:
                 rack = messages.rack(scene, game, seat_no, start=True)
                 if rack is not None:
                     ctx.out.append(rack)
+        self._ping(ctx, game)
 
     def _on_play(self, ctx: _Context, cmd: Play) -> None:
         self._move(ctx, cmd.move)
@@ -874,6 +902,7 @@ class Service:
         if game.over:
             reason = next((e.reason for e in events if isinstance(e, GameEnded)), None)
             ctx.out.append(self._told(ctx, game))
+            ctx.finished = community.archive_row(t, ctx.now)
             t.players = list(t.seats)
             ctx.out.append(messages.result(scene, game, reason))
             t.status = LOBBY
@@ -890,6 +919,8 @@ class Service:
         rack = None if games.is_spezial(game) else messages.rack(scene, game, game.to_move)
         if rack is not None:
             ctx.out.append(rack)
+        if new_turn:
+            self._ping(ctx, game)
 
     @staticmethod
     def _told(ctx: _Context, game: Game, again: bool = False) -> Outbound:
@@ -980,6 +1011,194 @@ class Service:
     def _on_rules(self, ctx: _Context, cmd: Rules) -> None:
         key = "rules.spezial" if ctx.table.options.game == "spezial" else "rules.genial"
         ctx.out.append(ctx.scene.chat_message([ctx.texts(key)]))
+
+    # --- communities: ladders, history, replay, rematch, my games, pings (issue 13) ----
+
+    def _on_top(self, ctx: _Context, cmd: Top) -> None:
+        lines = community.top_lines(self.community, ctx.chat.id, cmd.page, ctx.texts)
+        if lines is None:
+            raise Reject("top.empty")
+        ctx.out.append(ctx.scene.chat_message(lines))
+
+    def _on_stats(self, ctx: _Context, cmd: Stats) -> None:
+        assert ctx.user is not None
+        player: str | None = ctx.user.id
+        if cmd.player is not None:
+            player = self.community.find(ctx.chat.id, cmd.player)
+            if player is None:
+                raise Reject("stats.who", target=cmd.player)
+        assert player is not None
+        head, per_game = community.stats(self.community, ctx.chat.id, player, ctx.texts)
+        if not per_game:
+            ctx.out.append(ctx.scene.chat_message(head))
+            return
+        for n, part in enumerate(per_game):
+            lines = [*(head if n == 0 else []), *part.lines]
+            chart = None
+            if ctx.pictures and part.history:
+                title = (
+                    f"{self.community.name(player, ctx.texts)} · {ctx.texts(f'game.{part.game}')}"
+                )
+                chart = images.chart(part.history, title)
+            ctx.out.append(ctx.scene.chat_message(lines, attachment=chart))
+
+    def _on_history(self, ctx: _Context, cmd: History) -> None:
+        t = self._need_table(ctx)
+        if t.record is None:
+            raise Reject("error.not_started")
+        game = self._game(ctx)
+        names = ctx.scene.names(game)
+        try:
+            lines = community.history_lines(t.record, names, cmd.count, ctx.texts)
+        except _DAMAGE as exc:
+            raise Reject("error.invalid_record", text=_damage_text(exc)) from None
+        if not lines:
+            raise Reject("history.empty")
+        title = ctx.texts("history.title", game=ctx.scene.game_title(game), moves=len(lines))
+        ctx.out.append(ctx.scene.chat_message([title, *lines]))
+
+    def _on_replay(self, ctx: _Context, cmd: Replay) -> None:
+        t = ctx.table
+        if ctx.new or t.record is None:
+            raise Reject("error.no_record")
+        if t.status == PLAYING:
+            raise Reject("replay.not_over")
+        game = self._game(ctx)
+        if not game.over or not game.moves:
+            raise Reject("replay.not_over")
+        names = ctx.scene.names(game)
+        try:
+            gif = images.replay(t.record, names, len(game.moves))
+        except _DAMAGE as exc:
+            raise Reject("error.invalid_record", text=_damage_text(exc)) from None
+        text = ctx.texts("replay.text", game=ctx.scene.game_title(game), moves=len(game.moves))
+        ctx.out.append(ctx.scene.chat_message([text], attachment=gif))
+
+    def _on_rematch(self, ctx: _Context, cmd: Rematch) -> None:
+        """The lobby again with the last game's seats (those who stayed) and options; the
+        host starts it with one more press."""
+        t = ctx.table
+        if ctx.new or t.status == CLOSED or t.record is None or not t.players:
+            raise Reject("rematch.none")
+        self._need_lobby(ctx)
+        assert ctx.user is not None
+        if all(s.user != ctx.user.id for s in t.players):
+            self._need_manager(ctx)
+        t.seats = [Seat(name=s.name, user=s.user, level=s.level) for s in t.players if not s.left]
+        last = self.store.archived(t.chat)
+        if last and last[-1].get("record") == t.record:
+            # The options the last game was played with, changed since or not.
+            with contextlib.suppress(TypeError):
+                t.options = Options(**last[-1]["options"])
+        ctx.texts = Texts(t.options.lang)
+        if t.seat_of(ctx.user.id) is not None:
+            t.host, t.host_name = ctx.user.id, ctx.user.name
+        t.pass_host()
+        news = ctx.texts("rematch.ready", name=ctx.user.name, host=t.host_name or ctx.user.name)
+        ctx.out.append(messages.lobby(ctx.scene, [news]))
+
+    def _on_games(self, ctx: _Context, cmd: Games) -> None:
+        assert ctx.user is not None
+        found = self._running_games(ctx.user.id, ctx.now)
+        tx = ctx.texts
+        if not found:
+            lines = [tx("games.none")]
+        else:
+            lines = [tx("games.title", number=len(found))]
+            for g in found:
+                turn = tx("games.your_turn") if g.my_turn else tx("games.turn", name=g.to_move)
+                left = "" if g.deadline is None else format_left(g.deadline - ctx.now)
+                key = "games.line_deadline" if left else "games.line"
+                lines.append(
+                    tx(key, table=g.title, game=tx(f"game.{g.game}"), turn=turn, left=left)
+                )
+        ctx.out.append(Outbound(ctx.chat.id, "\n".join(lines), "info", user=ctx.user.id))
+
+    def running_games(self, user: str) -> list[RunningGame]:
+        """Every running table ``user`` sits at, across chats, for platforms that show
+        them their own way (with a link to the table's latest message)."""
+        return self._running_games(user, self.clock())
+
+    def _running_games(self, user: str, now: float) -> list[RunningGame]:
+        found = []
+        for chat in self.playing_tables(user):
+            try:
+                t = self.store.load(chat)
+            except DamagedTable:
+                continue
+            if t is None:
+                continue
+            facts = self._game_facts(t)
+            if facts is None or facts[0]:
+                continue
+            _, to_move, mode = facts
+            ctx = self._clock_context(t, now)
+            seat = t.seats[to_move]
+            timeout = t.options.timeout
+            deadline = None
+            if timeout and not seat.computer and t.turn_started is not None:
+                deadline = t.turn_started + timeout
+            found.append(
+                RunningGame(
+                    chat=t.chat,
+                    title=t.title or t.chat,
+                    game=mode.replace("standard", "genial"),
+                    to_move=ctx.scene.name(seat),
+                    my_turn=seat.user == user,
+                    deadline=deadline,
+                )
+            )
+        return found
+
+    def _game_facts(self, t: Table) -> tuple[bool, int, str] | None:
+        """Whether the game at ``t`` is over, whose turn it is and its mode, read without
+        the table's lock (a command elsewhere may hold it, and /games runs inside another
+        table's command): from the cached game while the cache holds it (a game is changed
+        only after a command took it out of the cache), else from the stored record."""
+        with self._games_lock:
+            cached = self._games.get(t.chat)
+            if cached is not None and cached[0] == t.version:
+                game = cached[1]
+                return game.over, game.to_move, games.mode(game)
+        if t.status != PLAYING or t.record is None:
+            return None
+        try:
+            game = games.rebuild(t.record)
+        except _DAMAGE:
+            return None
+        return game.over, game.to_move, games.mode(game)
+
+    def _on_notify(self, ctx: _Context, cmd: Notify) -> None:
+        assert ctx.user is not None
+        if cmd.on is not None:
+            self.store.set_note(ctx.user.id, community.NOTIFY, "on" if cmd.on else None)
+        on = self.store.note(ctx.user.id, community.NOTIFY) == "on"
+        key = "notify.on" if on else "notify.off"
+        ctx.out.append(Outbound(ctx.chat.id, ctx.texts(key), "info", user=ctx.user.id))
+
+    def _ping(self, ctx: _Context, game: Game) -> None:
+        """A private note to the person whose turn it now is, if they asked for pings, did
+        not just act themselves and play with at least one other person: once per turn
+        (keyed by the game's seed and the moves played when it began, noted once the table
+        is saved)."""
+        t = ctx.table
+        if game.over or t.status != PLAYING:
+            return
+        seat = t.seats[game.to_move]
+        if seat.user is None or (ctx.user is not None and ctx.user.id == seat.user):
+            return
+        if sum(s.user is not None for s in t.seats) < 2:
+            return  # the only person here: the computer players answer them at once
+        if self.store.note(seat.user, community.NOTIFY) != "on":
+            return
+        key = community.PING.format(user=seat.user)
+        turn = f"{t.seed}:{len(game.moves)}"
+        if self.store.note(t.chat, key) == turn:
+            return
+        ctx.pinged.append((t.chat, key, turn))
+        text = ctx.texts("notify.ping", table=ctx.scene.title, game=ctx.scene.game_title(game))
+        board = messages.board_attachment(ctx.scene, game)
+        ctx.out.append(Outbound(t.chat, text, "ping", user=seat.user, attachment=board))
 
     # --- what the clock brings ------------------------------------------------------
 
@@ -1083,6 +1302,19 @@ class Service:
         return moves
 
 
+@dataclass(frozen=True, slots=True)
+class RunningGame:
+    """A running table a person sits at (``/games``): ``game`` is genial, team, solo or
+    spezial; ``deadline`` when the turn runs out (seconds since the epoch), if it does."""
+
+    chat: str
+    title: str
+    game: str
+    to_move: str
+    my_turn: bool
+    deadline: float | None
+
+
 def _chars(lines: list[str]) -> int:
     return sum(len(line) + 1 for line in lines)
 
@@ -1122,4 +1354,11 @@ _HANDLERS: dict[type[Command], Callable[[Service, _Context, Any], None]] = {
     Export: Service._on_export,
     Help: Service._on_help,
     Rules: Service._on_rules,
+    Top: Service._on_top,
+    Stats: Service._on_stats,
+    History: Service._on_history,
+    Replay: Service._on_replay,
+    Rematch: Service._on_rematch,
+    Games: Service._on_games,
+    Notify: Service._on_notify,
 }

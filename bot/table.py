@@ -24,12 +24,14 @@ MAX_SEATS = 4
 @dataclass
 class Seat:
     """A seat in turn order. ``user`` is the person's id, or ``None`` for a computer player
-    of ``level``. ``left`` marks a person's seat that a computer player took over."""
+    of ``level``. ``left`` marks a person's seat that a computer player took over, and
+    ``left_user`` keeps who that person was, so the finished game counts as their loss."""
 
     name: str
     user: str | None = None
     level: str | None = None
     left: bool = False
+    left_user: str | None = None
 
     @property
     def computer(self) -> bool:

@@ -547,6 +547,12 @@ class GenialClient(discord.Client):
             await self._flush(chat, eager=True)
 
     async def _deliver_private(self, outbound: Outbound, reply: Reply | None) -> None:
+        if outbound.kind == "ping":
+            # Asked for with /notify on, so sent by direct message even where racks are
+            # not (the server's dm switch); dropped for a person whose DMs are closed.
+            assert outbound.user is not None
+            await self._direct(outbound)
+            return
         if outbound.user is None:
             assert reply is not None
             await self._answer(reply, outbound)

@@ -124,7 +124,42 @@ SIMPLE = (
     _simple("abort"),
     _simple("help", quiet=True),
     _simple("rules", quiet=True),
+    _simple("replay"),
+    _simple("rematch"),
+    _simple("games", quiet=True),
 )
+
+
+# --- the community commands with an argument (issue 13) ---------------------------------
+
+
+@app_commands.command(name="top", description=_about("top"))
+@app_commands.describe(**_params("top", "page"))
+@app_commands.rename(**_names("page"))
+async def top(interaction: discord.Interaction[Any], page: int | None = None) -> None:
+    await _run(interaction, "/top" + (f" {page}" if page is not None else ""))
+
+
+@app_commands.command(name="stats", description=_about("stats"))
+@app_commands.describe(**_params("stats", "player"))
+@app_commands.rename(**_names("player"))
+async def stats(interaction: discord.Interaction[Any], player: str | None = None) -> None:
+    await _run(interaction, "/stats" + (f" {player.strip()}" if player else ""))
+
+
+@app_commands.command(name="history", description=_about("history"))
+@app_commands.describe(**_params("history", "moves"))
+@app_commands.rename(**_names("moves"))
+async def history(interaction: discord.Interaction[Any], moves: int | None = None) -> None:
+    await _run(interaction, "/history" + (f" {moves}" if moves is not None else ""))
+
+
+@app_commands.command(name="notify", description=_about("notify"))
+@app_commands.describe(**_params("notify", "switch"))
+@app_commands.rename(**_names("switch"))
+@app_commands.choices(switch=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+async def notify(interaction: discord.Interaction[Any], switch: str | None = None) -> None:
+    await _run(interaction, "/notify" + (f" {switch}" if switch else ""), quiet=True)
 
 
 # --- /addbot -----------------------------------------------------------------------------
@@ -229,7 +264,7 @@ async def _seat_choices(interaction: discord.Interaction[Any], current: str) -> 
     return _as_choices(choices.seats(look.table, current))
 
 
-COMMANDS: tuple[Command, ...] = (*SIMPLE, addbot, option, play, kick)
+COMMANDS: tuple[Command, ...] = (*SIMPLE, addbot, option, play, kick, top, stats, history, notify)
 
 
 def install(tree: app_commands.CommandTree[Any]) -> None:

@@ -110,6 +110,16 @@ class Store(Protocol):
         supergroup). False, changing nothing, if ``old`` has no table or ``new`` has one."""
         ...
 
+    def archive(self, chat: str, finished_at: float, data: dict[str, Any]) -> None:
+        """Keep a finished game for good (its seats with user ids and names, options and
+        record): ratings and statistics are rebuilt from these rows."""
+        ...
+
+    def archived(self, chat: str | None = None) -> list[dict[str, Any]]:
+        """The finished games of ``chat`` (every chat's if ``None``), oldest first, each
+        the ``data`` archived with ``chat`` and ``finished_at`` set from the row."""
+        ...
+
     def chats(self) -> list[str]:
         """Every chat with a table."""
         ...

@@ -57,6 +57,16 @@ MIGRATIONS = (
         WHERE t.status = 'playing' AND s ->> 'user' IS NOT NULL
         ON CONFLICT DO NOTHING;
     """,
+    # Finished games, kept for good: ratings, /top and /stats are rebuilt from them.
+    """
+    CREATE TABLE IF NOT EXISTS finished (
+        id          BIGSERIAL PRIMARY KEY,
+        chat        TEXT NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        data        TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS finished_chat ON finished (chat, finished_at);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: Any number will do, as long as it is the same for every process: it makes processes
@@ -214,7 +224,34 @@ class PostgresStore:
             conn.execute("UPDATE seated SET chat = %s WHERE chat = %s", (new, old))
             conn.execute("DELETE FROM notes WHERE chat = %s", (new,))
             conn.execute("UPDATE notes SET chat = %s WHERE chat = %s", (new, old))
+            conn.execute("UPDATE finished SET chat = %s WHERE chat = %s", (new, old))
             return True
+
+    def archive(self, chat: str, finished_at: float, data: dict[str, Any]) -> None:
+        text = json.dumps(data, separators=(",", ":"))
+        with self._pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO finished (chat, finished_at, data) VALUES (%s, %s, %s)",
+                (chat, finished_at, text),
+            )
+
+    def archived(self, chat: str | None = None) -> list[dict[str, Any]]:
+        query = "SELECT chat, finished_at, data FROM finished"
+        params: tuple[str, ...] = ()
+        if chat is not None:
+            query += " WHERE chat = %s"
+            params = (chat,)
+        with self._pool.connection() as conn:
+            rows = conn.execute(query + " ORDER BY finished_at, id", params).fetchall()
+        out = []
+        for row_chat, finished_at, text in rows:
+            try:
+                data = json.loads(text)
+            except ValueError:
+                continue  # a row that is not ours: skipped, the others still count
+            if isinstance(data, dict):
+                out.append({**data, "chat": row_chat, "finished_at": float(finished_at)})
+        return out
 
     def chats(self) -> list[str]:
         with self._pool.connection() as conn:

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.store.base import (
     CLAIM_BATCH,
@@ -67,6 +68,18 @@ MIGRATIONS = (
         SELECT json_extract(s.value, '$.user'), t.chat
         FROM tables AS t, json_each(t.data, '$.seats') AS s
         WHERE t.status = 'playing' AND json_extract(s.value, '$.user') IS NOT NULL;
+    """,
+    # Finished games, kept for good (issue 13): ratings, /top and /stats are rebuilt from
+    # them, so a change of rating model loses nothing. ``data`` is the table's seats,
+    # options and record at the end (``Service`` writes it, ``bot.ratings`` reads it).
+    """
+    CREATE TABLE IF NOT EXISTS finished (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat        TEXT NOT NULL,
+        finished_at REAL NOT NULL,
+        data        TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS finished_chat ON finished (chat, finished_at);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -212,12 +225,39 @@ class SQLiteStore:
                 self._db.execute("UPDATE seated SET chat = ? WHERE chat = ?", (new, old))
                 self._db.execute("DELETE FROM notes WHERE chat = ?", (new,))
                 self._db.execute("UPDATE notes SET chat = ? WHERE chat = ?", (new, old))
+                self._db.execute("UPDATE finished SET chat = ? WHERE chat = ?", (new, old))
                 self._db.execute("COMMIT")
                 return True
             except sqlite3.Error:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
+
+    def archive(self, chat: str, finished_at: float, data: dict[str, Any]) -> None:
+        text = json.dumps(data, separators=(",", ":"))
+        with self._lock, _busy():
+            self._db.execute(
+                "INSERT INTO finished (chat, finished_at, data) VALUES (?, ?, ?)",
+                (chat, finished_at, text),
+            )
+
+    def archived(self, chat: str | None = None) -> list[dict[str, Any]]:
+        query = "SELECT chat, finished_at, data FROM finished"
+        params: tuple[str, ...] = ()
+        if chat is not None:
+            query += " WHERE chat = ?"
+            params = (chat,)
+        with self._lock, _busy():
+            rows = self._db.execute(query + " ORDER BY finished_at, id", params).fetchall()
+        out = []
+        for row_chat, finished_at, text in rows:
+            try:
+                data = json.loads(text)
+            except ValueError:
+                continue  # a row that is not ours: skipped, the others still count
+            if isinstance(data, dict):
+                out.append({**data, "chat": row_chat, "finished_at": float(finished_at)})
+        return out
 
     def chats(self) -> list[str]:
         with self._lock, _busy():

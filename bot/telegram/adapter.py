@@ -678,6 +678,8 @@ class TelegramAdapter:
                 if "chat not found" not in str(exc).lower():
                     raise
             await self._set_note(user, NOTE_CLOSED, "1")
+        if out.kind == "ping":
+            return  # a turn ping is private or nothing: the turn message already says it
         asked = origin is not None and origin.typed and origin.user.id == user
         table = await self._table(out.chat)
         game = str(table.seed) if table is not None else ""
@@ -764,6 +766,8 @@ class TelegramAdapter:
                 reply_parameters=reply,
             )
         send = self.bot.send_photo if as_photo else self.bot.send_document
+        if attachment.is_animation and not document:
+            send = self.bot.send_animation  # the replay plays in the chat, like a GIF
         return await self._retry(
             send,
             target,

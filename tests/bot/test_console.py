@@ -87,3 +87,54 @@ def test_a_second_session_resumes_the_game(tmp_path: Path) -> None:
     assert any(
         line.startswith("[genial -> ada, privately] Your tiles at console: 1 ") for line in lines
     )
+
+
+def test_two_games_then_top_stats_history_and_replay(tmp_path: Path) -> None:
+    """Issue 13's done-check: in the console a person plays two games against a computer
+    player, then finds themselves in /top, their two games in /stats, the moves in
+    /history and a GIF from /replay."""
+    import io
+    import random
+
+    from bot import games
+    from bot.config import Settings
+    from bot.console import Console
+    from bot.outbound import User
+    from bot.service import Service
+    from bot.store.sqlite import SQLiteStore
+    from engine.record import Record, replay
+
+    service = Service(SQLiteStore(tmp_path / "c.db"), Settings(), rng=random.Random(2))
+    out = io.StringIO()
+    room = Console(service, User("ada", "ada"), tmp_path / "out", out=out)
+    rng = random.Random(5)
+    room.say("/join")
+    room.say("/addbot random")
+    wins = 0
+    for _ in range(2):
+        room.say("/start")
+        while (t := service.table("console")) is not None and t.status == "playing":
+            assert t.record is not None
+            game = replay(Record.from_dict(t.record))
+            text = games.format_move(game, rng.choice(game.legal_moves()))
+            room.say(f"/{text}" if text in ("swap", "keep") else f"/play {text}")
+        t = service.table("console")
+        assert t is not None and t.record is not None
+        ranking = replay(Record.from_dict(t.record)).ranking()
+        assert ranking is not None
+        wins += 0 in ranking[0]
+    out.seek(0)
+    out.truncate()
+    room.say("/top")
+    room.say("/stats")
+    room.say("/history 3")
+    room.say("/replay")
+    said = out.getvalue()
+    assert "\n    1. ada: " in said or "\n    2. ada: " in said
+    assert f" · 2 · {wins}\n" in said  # ada's row: two games, her wins
+    assert "Genial: rating " in said and f", games 2, wins {wins} (" in said
+    assert "[genial] Genial: the last 3 moves\n" in said
+    gif = next(
+        line.split("animation: ", 1)[1] for line in said.splitlines() if "animation: " in line
+    )
+    assert Path(gif).read_bytes().startswith(b"GIF89a")

@@ -157,8 +157,9 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
     assert store.load("c") == sample("c")
     store.set_note("c", "lobby", "1")  # the notes table exists now
     assert store.playing("u1") == ["c"]  # the players index was filled from the tables
+    store.archive("c", 5.0, {"seats": []})  # and the finished games' table
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 4
 
     newer = tmp_path / "v9.db"
     db = sqlite3.connect(newer)
@@ -271,7 +272,7 @@ def test_postgres_a_version_1_database_is_migrated_and_a_newer_one_refused(
     store.set_note("c", "lobby", "1")  # the notes table exists now
     store.close()
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (3,)
+        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (4,)
         conn.execute("UPDATE genial_schema SET version = 9")
     with pytest.raises(StoreError, match=r"newer genial-bot \(schema 9\)$") as info:
         PostgresStore(pg_url)
@@ -335,3 +336,19 @@ def test_the_stored_json_is_the_tables_dict_with_every_field() -> None:
     table.pending_cells = ["A2", "A3"]
     assert json.loads(to_json(table)) == table.to_dict()
     assert Table.from_dict(json.loads(to_json(table))) == table
+
+
+@both
+def test_finished_games_are_kept_in_order_and_move_with_their_chat(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "s.db")
+    store.archive("a", 20.0, {"chat": "a", "n": 2})
+    store.archive("b", 10.0, {"chat": "b", "n": 1})
+    store.archive("a", 5.0, {"chat": "a", "n": 0})
+    assert [g["n"] for g in store.archived()] == [0, 1, 2]  # by finished_at, not insertion
+    assert [(g["chat"], g["finished_at"]) for g in store.archived("a")] == [("a", 5.0), ("a", 20.0)]
+    store.save(sample("a"), None)
+    assert store.move("a", "z")
+    assert store.archived("a") == []
+    assert [g["n"] for g in store.archived("z")] == [0, 2]
+    assert all(g["chat"] == "z" for g in store.archived("z"))
+    store.close()

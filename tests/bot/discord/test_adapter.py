@@ -356,3 +356,58 @@ def test_a_swap_offer_by_direct_message_points_to_its_buttons() -> None:
         "genial:42:rack:/swap #9",
         "genial:42:rack:/keep #9",
     ]
+
+
+@pytest.mark.asyncio
+async def test_turn_pings_come_by_direct_message_once_and_never_to_closed_dms(
+    tmp_path: Path,
+) -> None:
+    from bot.outbound import User
+
+    async with world(tmp_path, dm=False) as w:  # racks stay in the channel here
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await _two_seated(w)
+        w.service.handle(w.chat, User(str(bob.id), "Bob"), "/notify on")
+        await ada.slash(w.channel, "start")
+        assert dm_posts(w, bob) == 0  # Ada begins: no ping for Bob yet
+        rng = random.Random(5)
+        while w.game().to_move != 1:
+            await play_turn(w, rng)
+        # The turn passed to Bob: one direct message, with the table and a way back.
+        assert dm_posts(w, bob) == 1
+        (ping,) = list(bob.user.dm_channel.history())
+        assert text(ping).startswith(f"Your turn at {w.table().title or w.chat}")
+        assert dm_posts(w, ada) == 0  # Ada did not ask for pings
+        # Bob's direct messages close: the next ping is tried once, then never again.
+        dm_path = f"/channels/{bob.user.dm_channel.id}/messages"
+        w.env.inject_error("POST", dm_path, status=403, code=50007, times=None)
+        for _ in range(2):
+            while w.game().to_move == 1:
+                await play_turn(w, rng)
+            while w.game().to_move != 1:
+                await play_turn(w, rng)
+        assert dm_posts(w, bob) == 2
+
+
+@pytest.mark.asyncio
+async def test_games_privately_and_the_replay_as_a_file(tmp_path: Path) -> None:
+    import json as _json
+
+    from bot.table import LOBBY, Table
+    from tests.conftest import shared_dir
+
+    async with world(tmp_path) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await _two_seated(w)
+        await ada.slash(w.channel, "start")
+        mine = only_answer(await bob.slash(w.channel, "games"))
+        assert mine.split("\n")[0] == "My running tables (1):"
+        await ada.slash(w.channel, "abort")
+        record = _json.loads((shared_dir() / "examples" / "01-genial-standard-2p.json").read_text())
+        table = w.table()
+        finished = Table(w.chat, table.title, table.version + 1, LOBBY, record=record)
+        w.service.store.save(finished, table.version)
+        await ada.slash(w.channel, "replay")
+        last = w.last_public()
+        assert text(last) == "Genial, replayed: 45 moves."
+        assert [a.filename for a in last.attachments] == ["replay-045.gif"]

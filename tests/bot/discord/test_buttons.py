@@ -45,6 +45,13 @@ COMMANDS = {
     "abort",
     "help",
     "rules",
+    "top",
+    "stats",
+    "history",
+    "replay",
+    "rematch",
+    "games",
+    "notify",
 }
 
 

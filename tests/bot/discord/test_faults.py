@@ -135,9 +135,9 @@ async def test_no_board_is_posted_twice(tmp_path: Path) -> None:
                 for a in m.attachments
                 if a.filename.startswith("board-")
             ]
-            # One board per position the channel was told of: the start, then every turn
-            # (Ada's move and the computer player's answer), each once.
-            assert len(boards) == len(set(boards)) == 1 + 2 * 5
+            # One board per message the channel was told: the start, then each of Ada's
+            # moves told together with the computer player's answer, each once.
+            assert len(boards) == len(set(boards)) == 1 + 5
 
 
 async def test_moves_wait_while_discord_says_wait(tmp_path: Path) -> None:

@@ -311,7 +311,7 @@ class FakeBotAPI:
 
     def sent(self, chat: int | None = None, *methods: str) -> list[Call]:
         """Successful requests that post into ``chat`` (any chat if ``None``)."""
-        wanted = methods or ("sendMessage", "sendPhoto", "sendDocument")
+        wanted = methods or ("sendMessage", "sendPhoto", "sendDocument", "sendAnimation")
         with self._cond:
             return [
                 c
@@ -456,6 +456,14 @@ class FakeBotAPI:
         filename, data = self._file(files, "document")
         document = {"file_id": f"doc-{len(data)}", "file_unique_id": "d", "file_name": filename}
         content = {"document": document, "caption": params.get("caption", "")}
+        return self._post(params["chat_id"], content, params)
+
+    def _api_sendAnimation(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        filename, data = self._file(files, "animation")
+        if not data.startswith(b"GIF8"):
+            raise ApiError(400, "Bad Request: wrong file type for an animation")
+        animation = {"file_id": f"gif-{len(data)}", "file_unique_id": "g", "file_name": filename}
+        content = {"animation": animation, "caption": params.get("caption", "")}
         return self._post(params["chat_id"], content, params)
 
     def _edit(self, params: dict[str, Any]) -> dict[str, Any]:

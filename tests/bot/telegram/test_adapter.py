@@ -1015,3 +1015,48 @@ def test_a_private_swap_offer_loses_its_buttons_once_decided(
     )
     assert "reply_markup" not in api.message(mover, offer["message_id"])
     assert "reply_markup" not in api.message(GROUP, group_offer["message_id"])
+
+
+def test_turn_pings_reach_only_an_open_private_chat(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    room.say(BOB, "/join")
+    room.say(BOB, "/notify on")
+    room.say(ADA, "/start")
+    rng = random.Random(4)
+
+    def to_bob() -> None:
+        """People move until the turn passes to Bob."""
+        while room.mover() != BOB:
+            game = room.game()
+            room.say(ADA, f"/{_typed_move(game, rng.choice(game.legal_moves()))}")
+        while room.mover() == BOB and room.game().awaiting != "place":
+            room.say(BOB, "/keep")
+
+    to_bob()
+    # Bob never opened his private chat: the ping is dropped, nothing goes to the group.
+    assert api.sent(BOB) == []
+    assert not any(c.text.startswith("Your turn at") for c in api.sent(GROUP))
+    room.say(BOB, f"/start t{GROUP}", chat=BOB)  # he opens it
+    before = len(api.sent(BOB))
+    game = room.game()
+    room.say(BOB, f"/{_typed_move(game, rng.choice(game.legal_moves()))}")
+    to_bob()
+    pings = [c for c in api.sent(BOB)[before:] if c.text.startswith(f"Your turn at {TITLE}")]
+    assert [c.method for c in pings] == ["sendPhoto"]  # once, with the board
+
+
+def _typed_move(game: Any, move: Any) -> str:
+    text = games.format_move(game, move)
+    return text if text in ("swap", "keep") else f"play {text}"
+
+
+def test_the_replay_is_sent_as_an_animation(api: FakeBotAPI, tmp_path: Path, shared: Path) -> None:
+    runner = start_bot(api, tmp_path / "t.db")
+    record = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    table = Table(str(GROUP), TITLE, status=LOBBY, record=record)
+    runner.service.store.save(table, None)
+    room = Room(api, runner)
+    room.say(ADA, "/replay")
+    (gif,) = api.sent(GROUP, "sendAnimation")
+    assert gif.text.startswith("Genial, replayed: 45 moves.")

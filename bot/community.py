@@ -1,0 +1,189 @@
+"""What a group that plays over weeks keeps (issue 13): finished games, the ladders built
+from them, and the texts of ``/top``, ``/stats``, ``/history`` and ``/games``.
+
+Finished games are archived in the store (``Store.archive``) and the ladder is a fold
+over them (:mod:`bot.ratings`): rebuilt from the archive when the service starts, then
+taken one game further at each end. Nothing here is a platform's: texts and plain values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bot import games, narrate, ratings
+from bot.games import Game
+from bot.ratings import Ladder, Standing
+from bot.store import Store
+from bot.table import Table
+from bot.texts import Texts
+
+#: Rows of one /top page.
+TOP_ROWS = 10
+#: The note, under a person's user id, that says their turn pings are on.
+NOTIFY = "notify"
+#: The note, under a table's chat, of the turn last pinged to a person (``ping:<user>``).
+PING = "ping:{user}"
+
+
+def archive_row(table: Table, finished_at: float) -> dict[str, Any]:
+    """What is kept of a game that just ended: the table's seats as they were at the end
+    (user ids, names, who left a seat), its options and the whole record."""
+    return {
+        "chat": table.chat,
+        "title": table.title,
+        "finished_at": finished_at,
+        "seats": [asdict(s) for s in table.seats],
+        "options": asdict(table.options),
+        "record": table.record,
+    }
+
+
+class Community:
+    """The ladders and the players' names, kept in memory beside the store's archive."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        rows = store.archived()
+        self.ladder: Ladder = ratings.rebuild_archive(rows)
+        self.names: dict[str, str] = {}
+        for row in rows:
+            self._learn(row)
+
+    def finished(self, row: dict[str, Any]) -> None:
+        """Archive one finished game and take it into the ladder."""
+        self.store.archive(str(row["chat"]), float(row["finished_at"]), row)
+        game = ratings.from_archive(row)
+        if game is not None:
+            self.ladder.apply(game)
+        self._learn(row)
+
+    def _learn(self, row: dict[str, Any]) -> None:
+        for seat in row.get("seats") or []:
+            who = seat.get("user") or seat.get("left_user")
+            if who:
+                self.names[str(who)] = str(seat.get("name") or who)
+
+    def name(self, player: str, texts: Texts) -> str:
+        if ratings.is_computer(player):
+            return texts("top.computer", level=player[len(ratings.COMPUTER) :])
+        return self.names.get(player, player)
+
+    def find(self, chat: str, target: str) -> str | None:
+        """A person on this chat's ladders by user id, mention or name (case-folded,
+        whole, then the start of a name); ``None`` if nobody or more than one fits."""
+        key = target.strip().removeprefix("<@").removeprefix("!").removesuffix(">")
+        key = key.removeprefix("@")
+        known = {
+            p
+            for game in ratings.GAMES
+            for p in self.ladder.boards.get((chat, game), {})
+            if not ratings.is_computer(p)
+        } | {p for (scope, p) in self.ladder.solo if scope == chat}
+        if key in known:
+            return key
+        folded = key.casefold()
+        for exact in (True, False):
+            hits = [
+                p
+                for p in sorted(known)
+                if (self.names.get(p, p).casefold() == folded)
+                or (not exact and self.names.get(p, p).casefold().startswith(folded))
+            ]
+            if len(hits) == 1:
+                return hits[0]
+            if hits:
+                return None
+        return None
+
+
+def top_lines(community: Community, chat: str, page: int, texts: Texts) -> list[str] | None:
+    """The chat's ladders, ten rows a page: Genial first, Genial Spezial if played here.
+    ``None`` when no rated game finished here yet."""
+    lines: list[str] = []
+    more = False
+    for game in ratings.GAMES:
+        rows = community.ladder.top(game, chat)
+        if not rows:
+            continue
+        shown = rows[(page - 1) * TOP_ROWS : page * TOP_ROWS]
+        more = more or len(rows) > page * TOP_ROWS
+        lines.append(texts("top.title", game=texts(f"game.{game}")))
+        if not shown:
+            lines.append(texts("top.no_page", page=page))
+        for rank, s in enumerate(shown, (page - 1) * TOP_ROWS + 1):
+            lines.append(_top_line(community, s, rank, texts))
+    if not lines:
+        return None
+    if more:
+        lines.append(texts("top.more", page=page + 1))
+    return lines
+
+
+def _top_line(community: Community, s: Standing, rank: int, texts: Texts) -> str:
+    name = community.name(s.player, texts)
+    return texts("top.line", rank=rank, name=name, rating=s.points, games=s.games, wins=s.wins)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """One player's values on one ladder, for ``/stats`` (and its chart)."""
+
+    game: str
+    lines: list[str]
+    history: list[int]
+
+
+def stats(
+    community: Community, chat: str, player: str, texts: Texts
+) -> tuple[list[str], list[GameStats]]:
+    """The head lines (name, solo bests) and, per game played here, its lines and the
+    rating history for the chart."""
+    name = community.name(player, texts)
+    head = [texts("stats.title", name=name)]
+    per_game = []
+    for game in ratings.GAMES:
+        s = community.ladder.standing(player, game, chat)
+        if s is None:
+            continue
+        line = texts(
+            "stats.game",
+            game=texts(f"game.{game}"),
+            rating=s.points,
+            games=s.games,
+            wins=s.wins,
+            rate=round(100 * s.win_rate),
+            average=f"{s.average_lowest:.1f}",
+            best=s.best,
+        )
+        per_game.append(GameStats(game, [line], community.ladder.history(player, game, chat)))
+    solo = community.ladder.solo_best(player, chat)
+    if solo is not None:
+        head.append(texts("stats.solo", games=solo.games, best=solo.best))
+    if not per_game and solo is None:
+        head.append(texts("stats.none", name=name))
+    return head, per_game
+
+
+def history_lines(
+    record: dict[str, Any], names: Sequence[str], count: int, texts: Texts
+) -> list[str]:
+    """The last ``count`` moves of a record, one line each (numbered from the first move):
+    who, where and the points, as the chat was told them.
+
+    Raises:
+        EngineError: for a record that does not replay.
+    """
+    start = games.rebuild({**record, "moves": []})
+    moves = list(record.get("moves") or [])
+    told: list[str] = []
+    first = max(0, len(moves) - count)
+    game: Game = start
+    for number, text in enumerate(moves, 1):
+        seat = game.to_move
+        events = game.play_text(text, seat)
+        if number > first:
+            said = narrate.narrate(events, game, names, texts)
+            told.append(texts("history.line", number=number, text=" ".join(said)))
+    return told

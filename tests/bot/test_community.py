@@ -1,0 +1,330 @@
+"""Issue 13 through the service: finished games archived and rated, /top, /stats,
+/history, /replay, /rematch, /games and turn pings.
+
+Expected values come from the engine (who won, the lowest colours) and from openskill
+called directly, never from the service's own answers.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+from PIL import Image
+
+from bot import community, ratings
+from bot.table import LOBBY, PLAYING, Options, Seat, Table
+from bot.texts import Texts
+from engine.record import Record, replay
+from tests.bot.helpers import Room, make_service
+
+ADA = "id-ada"
+COMPUTER = ratings.computer_key("random")
+
+
+def two_games(tmp_path: Path, seed: int = 4) -> Room:
+    """Ada plays two Genial games against a random computer player, at chat-1."""
+    room = Room(make_service(tmp_path / "t.db", seed=seed))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot random")
+    rng = random.Random(seed)
+    for _ in range(2):
+        room.ok("Ada", "/start")
+        room.play_out(rng)
+    return room
+
+
+def outcome(row: dict[str, object]) -> tuple[list[int], list[int]]:
+    """From the engine: each seat's place (1 or 2; a tie is 1 for both) and lowest colour
+    at the end of an archived two-seat game."""
+    game = replay(Record.from_dict(row["record"]))  # type: ignore[arg-type]
+    ranking = game.ranking()
+    assert ranking is not None
+    places = [1 if s in ranking[0] else 2 for s in (0, 1)]
+    return places, [min(game.score(s).values()) for s in (0, 1)]
+
+
+def test_a_person_who_leaves_is_remembered_on_the_seat(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    room.ok("Bob", "/leave")
+    seat = room.table().seats[1]
+    assert (seat.user, seat.left, seat.left_user) == (None, True, "id-bob")
+    room.play_out(random.Random(1))
+    (row,) = room.service.store.archived("chat-1")
+    game = ratings.from_archive(row)
+    assert game is not None
+    bob = next(s for s in game.seats if s.player == "id-bob")
+    assert bob.left  # rated as Bob's loss, not the computer's
+    assert ratings.computer_key("greedy") not in {s.player for s in game.seats}
+
+
+def test_finished_games_are_archived_and_rated_as_openskill_says(tmp_path: Path) -> None:
+    room = two_games(tmp_path)
+    rows = room.service.store.archived("chat-1")
+    assert len(rows) == 2
+    assert [s["user"] for s in rows[0]["seats"]] == [ADA, None]
+    assert rows[0]["options"]["game"] == "genial"
+    # openskill by hand: two games of Ada against one computer, ranks from the engine.
+    model = PlackettLuce()
+    ada, cpu = model.rating(), model.rating()
+    wins = 0
+    for row in rows:
+        places, _ = outcome(row)
+        wins += places[0] == 1
+        [[ada], [cpu]] = model.rate([[ada], [cpu]], ranks=[float(p) for p in places])
+    s = room.service.community.ladder.standing(ADA, "genial", "chat-1")
+    assert s is not None
+    assert (s.games, s.wins) == (2, wins)
+    assert abs(s.mu - ada.mu) < 1e-9 and abs(s.sigma - ada.sigma) < 1e-9
+    c = room.service.community.ladder.standing(COMPUTER, "genial", "chat-1")
+    assert c is not None and abs(c.mu - cpu.mu) < 1e-9
+    # A service started afresh on the same store rebuilds the same ladder from the archive.
+    again = make_service(tmp_path / "t.db")
+    assert again.community.ladder == room.service.community.ladder
+
+
+def test_top_and_stats_after_two_games_against_a_computer(tmp_path: Path) -> None:
+    room = two_games(tmp_path)
+    rows = room.service.store.archived("chat-1")
+    results = [outcome(row) for row in rows]
+    wins = [sum(places[k] == 1 for places, _ in results) for k in (0, 1)]
+    ladder = room.service.community.ladder
+    ada = ladder.standing(ADA, "genial", "chat-1")
+    cpu = ladder.standing(COMPUTER, "genial", "chat-1")
+    assert ada is not None and cpu is not None
+    (top,) = room.ok("Ada", "/top")
+    # Best first: by points, then the player key (both played two games).
+    order = sorted(
+        [("Ada", ada.points, wins[0], ADA), ("Computer (random)", cpu.points, wins[1], COMPUTER)],
+        key=lambda r: (-r[1], r[3]),
+    )
+    assert top.text.splitlines() == [
+        "Genial: the ladder here (rank. name: rating · games · wins)",
+        *(f"{i}. {name}: {pts} · 2 · {w}" for i, (name, pts, w, _) in enumerate(order, 1)),
+    ]
+    (stats,) = room.ok("Ada", "/stats")
+    average = sum(lowest[0] for _, lowest in results) / 2
+    best = max(lowest[0] for _, lowest in results)
+    assert stats.text.splitlines() == [
+        "Ada at this table:",
+        f"Genial: rating {ada.points}, games 2, wins {wins[0]} ({round(50 * wins[0])}%), "
+        f"average lowest colour {average:.1f}, best game {best}",
+    ]
+    assert room.ok("Bob", "/stats Ada")[0].text == stats.text
+    assert "Nobody called Zed" in room.say("Bob", "/stats Zed")[0].text
+    assert room.ok("Ada", "/top 2")[0].text.splitlines()[1] == "No players on page 2."
+
+
+def test_top_pages_ten_rows(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db")
+    ladder = service.community.ladder
+    for n in range(12):  # twelve made-up players, one game each against a computer
+        game = ratings.RatedGame(
+            "chat-1",
+            "genial",
+            "standard",
+            float(n),
+            (ratings.SeatResult(f"p{n}", 0, 1, 5), ratings.SeatResult(COMPUTER, 1, 2, 3)),
+        )
+        ladder.apply(game)
+    room = Room(service)
+    first = room.ok("Ada", "/top")[0].text.splitlines()
+    assert len(first) == 1 + 10 + 1 and first[-1] == "More: /top 2"
+    second = room.ok("Ada", "/top 2")[0].text.splitlines()
+    assert [line.split(".")[0] for line in second[1:]] == ["11", "12", "13"]  # 12 + computer
+    assert "/top" in room.say("Ada", "/top x")[0].text
+
+
+def test_history_tells_the_last_moves_of_a_known_record(tmp_path: Path, shared: Path) -> None:
+    record = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    service = make_service(tmp_path / "t.db")
+    seats = [Seat("Ada", "id-ada"), Seat("Bob", "id-bob")]
+    table = Table("chat-1", "Room", status=LOBBY, seats=seats, players=seats, record=record)
+    service.store.save(table, None)
+    room = Room(service)
+    (out,) = room.ok("Ada", "/history 3")
+    lines = out.text.splitlines()
+    assert lines[0] == "Genial: the last 3 moves"
+    # Who made each of the last three moves, from the engine.
+    game = replay(Record.from_dict({**record, "moves": []}))
+    movers = []
+    for text in record["moves"]:
+        movers.append(game.to_move)
+        game.play_text(text)
+    names = ["Ada", "Bob"]
+    for line, number in zip(lines[1:], (43, 44, 45), strict=True):
+        text = record["moves"][number - 1]
+        cells = " ".join(text.split()[1:])
+        assert line.startswith(f"{number}. {names[movers[number - 1]]} ")
+        assert cells in line
+    assert len(room.ok("Ada", "/history")[0].text.splitlines()) == 1 + 10
+    assert "/history 10" in room.say("Ada", "/history 99")[0].text
+
+
+def test_replay_has_a_frame_per_placement_and_the_ranking(tmp_path: Path, shared: Path) -> None:
+    record = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    service = make_service(tmp_path / "t.db", pictures=True)
+    seats = [Seat("Ada", "id-ada"), Seat("Bob", "id-bob")]
+    service.store.save(
+        Table("chat-1", "Room", status=LOBBY, seats=seats, players=seats, record=record), None
+    )
+    room = Room(service)
+    (out,) = room.ok("Ada", "/replay")
+    assert out.attachment is not None and out.attachment.mime == "image/gif"
+    placements = [m for m in record["moves"] if m not in ("swap", "keep")]
+    with Image.open(io.BytesIO(out.attachment.data)) as gif:
+        assert gif.n_frames == len(placements) + 1
+    assert out.text == f"Genial, replayed: {len(record['moves'])} moves."
+
+
+def test_no_replay_while_the_game_runs(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    assert room.error("Ada", "/replay") == "The replay comes after the end of the game."
+
+
+def test_rematch_keeps_seats_and_options(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot random")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/option hints on")
+    room.ok("Ada", "/option timeout 2h")
+    room.ok("Ada", "/start")
+    before = room.table().seats
+    room.play_out(random.Random(2))
+    (result,) = [o for o in room.log if o.kind == "result"]
+    assert [b.command.split(" #")[0] for b in result.buttons] == ["/rematch"]
+    room.ok("Bob", "/leave")  # the lobby changes after the end ...
+    room.ok("Ada", "/option hints off")
+    (lobby,) = room.ok("Bob", result.buttons[0].command.split(" #")[0])
+    t = room.table()
+    assert t.status == LOBBY
+    assert [(s.name, s.user, s.level) for s in t.seats] == [
+        (s.name, s.user, s.level) for s in before
+    ]
+    assert t.options == Options(hints=True, timeout=7200)
+    assert t.host == "id-bob"
+    assert "Bob sets the table again" in lobby.text
+    room.ok("Bob", "/start")  # one more press
+    assert room.table().status == PLAYING
+
+
+def test_pings_once_per_turn_and_only_when_asked(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    (on,) = room.ok("Bob", "/notify on")
+    assert on.user == "id-bob" and "on" in on.text
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    rng = random.Random(3)
+    turns_given = 0
+    while room.playing():
+        before = room.game().to_move
+        out = room.play_turn(rng)
+        pings = [o for o in out if o.kind == "ping"]
+        after = room.game().to_move if room.playing() else None
+        if after == 1 and before != 1:
+            turns_given += 1
+            assert [(p.user, p.text) for p in pings] == [
+                ("id-bob", "Your turn at Test room (Genial).")
+            ]
+        else:
+            assert pings == []
+        assert room.ok("Ada", "/board")[0].kind == "turn"  # looking never pings
+    assert turns_given > 3
+    assert all(o.user == "id-bob" for o in room.log if o.kind == "ping")
+    assert sum(o.kind == "ping" for o in room.log) == turns_given
+    room.ok("Bob", "/notify off")
+    room.ok("Ada", "/start")
+    room.play_out(rng)
+    assert sum(o.kind == "ping" for o in room.log) == turns_given  # none after /notify off
+
+
+def test_games_lists_exactly_my_running_tables(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db")
+    one, two, three = (Room(service, f"chat-{n}", f"Room {n}") for n in (1, 2, 3))
+    for room, people in ((one, ["Ada", "Bob"]), (two, ["Cy", "Ada"]), (three, ["Ada", "Bob"])):
+        for name in people:
+            room.ok(name, "/join")
+    one.ok("Ada", "/start")
+    two.ok("Cy", "/option timeout 1h")
+    two.ok("Cy", "/start")  # three stays a lobby
+    (mine,) = one.ok("Ada", "/games")
+    assert mine.user == "id-ada"
+    assert mine.text.splitlines() == [
+        "My running tables (2):",
+        "Room 1: Genial, your turn",
+        "Room 2: Genial, Cy to move, 1h left",
+    ]
+    assert [g.chat for g in service.running_games("id-bob")] == ["chat-1"]
+    assert service.running_games("id-cy")[0].deadline == service.clock() + 3600
+    assert one.ok("Dan", "/games")[0].text == "You sit at no running table."
+
+
+def test_no_pings_for_the_only_person_at_a_table_of_computers(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/notify on")
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot random")
+    room.ok("Ada", "/start")
+    room.play_out(random.Random(1))
+    assert [o for o in room.log if o.kind == "ping"] == []
+
+
+COLOURS = {"red": "R", "green": "G", "blue": "B", "orange": "O", "yellow": "Y", "purple": "P"}
+_GAINED = re.compile(r"\+(\d+) (red|green|blue|orange|yellow|purple)\b")
+_CAPPED = re.compile(r"(red|green|blue|orange|yellow|purple) \d+ \(\+(\d+), capped\)")
+
+
+def test_history_points_add_up_to_the_final_scores(shared: Path) -> None:
+    """Every move of example 01 told by /history's lines: what they say each seat gained,
+    added up, is the final score the example's expected file gives."""
+    base = shared / "examples" / "01-genial-standard-2p"
+    record = json.loads(base.with_suffix(".json").read_text())
+    expected = json.loads(Path(f"{base}.expected.json").read_text())["scores"]
+    lines = community.history_lines(record, ["Ada", "Bob"], 100, Texts("en"))
+    assert len(lines) == len(record["moves"])
+    totals: list[dict[str, int]] = [dict.fromkeys(COLOURS.values(), 0) for _ in range(2)]
+    for line in lines:
+        seat = 0 if line.split(". ", 1)[1].startswith("Ada ") else 1
+        for points, colour in _GAINED.findall(line):
+            totals[seat][COLOURS[colour]] += int(points)
+        for colour, points in _CAPPED.findall(line):
+            totals[seat][COLOURS[colour]] += int(points)
+    assert totals == expected
+
+
+def test_the_ratings_script_rebuilds_the_ladder_from_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    room = two_games(tmp_path)
+    ladder = room.service.community.ladder
+    ada = ladder.standing(ADA, "genial")
+    cpu = ladder.standing(COMPUTER, "genial")
+    assert ada is not None and cpu is not None
+    assert ratings.main(["--db", str(tmp_path / "t.db")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "2 finished games, genial, ladder *"
+    assert sorted(lines[1:]) == sorted(
+        [
+            f"  {i}. {name}: {s.points} (2 games, {s.wins} wins)"
+            for i, (name, s) in enumerate(
+                sorted(
+                    [("Ada", ada), ("computer:random", cpu)],
+                    key=lambda r: (-r[1].points, r[1].player),
+                ),
+                1,
+            )
+        ]
+    )
