@@ -13,6 +13,9 @@ with ``p`` the win share, and the same formula at both ends of the interval. A s
 is set to 0.
 
     python benchmarks/ladder_elo.py greedy-random.json strong-greedy.json expert-strong.json
+
+A match may also be given as ``A:B:SCORE:GAMES`` (``A`` scored ``SCORE`` of ``GAMES``, a
+draw counting half), for results published earlier.
 """
 
 from __future__ import annotations
@@ -38,20 +41,31 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def read_match(given: str) -> tuple[str, str, float, int]:
+    """``(a, b, score of a, games)`` from a match JSON file or an ``A:B:SCORE:GAMES`` text.
+
+    Raises:
+        ValueError: for a text that is neither.
+    """
+    if given.count(":") == 3 and not Path(given).exists():
+        a, b, score, games = given.split(":")
+        return a, b, float(score), int(games)
+    result = json.loads(Path(given).read_text(encoding="utf-8"))
+    a, b = result["levels"]["a"], result["levels"]["b"]
+    return a, b, result["wins"][a] + result["draws"] / 2, int(result["games"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", nargs="+", type=Path, help="match JSON files, weakest first")
+    parser.add_argument("results", nargs="+", help="match JSON files or A:B:SCORE:GAMES")
     args = parser.parse_args()
     print(
         f"{'match':26} {'games':>5} {'share':>7} {'95% interval':>16} {'Elo gap':>8} "
         f"{'gap interval':>14} {'rating':>7}"
     )
     rating = 0.0
-    for n, path in enumerate(args.results):
-        result = json.loads(path.read_text(encoding="utf-8"))
-        a, b = result["levels"]["a"], result["levels"]["b"]
-        games = result["games"]
-        score = result["wins"][a] + result["draws"] / 2
+    for n, given in enumerate(args.results):
+        a, b, score, games = read_match(given)
         low, high = wilson(score, games)
         gap, gap_low, gap_high = (
             elo((x * games + 0.5) / (games + 1)) for x in (score / games, low, high)

@@ -6,10 +6,10 @@ player knows exactly what a human in its seat would know.
 
 Levels (:data:`LEVELS`): ``random`` (a uniformly random legal move), ``greedy`` (the best
 move one placement ahead), ``strong`` (a search over greedy's best candidates that weighs
-the opponents' replies over the tiles they may hold) and ``expert`` (Genial: strong's best
-few candidates played out to the end of the game over many deals of the unseen tiles once
-the board is nearly full; Genial Spezial: one placement deeper than strong). The same view
-and seed always give the same move.
+the opponents' replies over the tiles they may hold) and ``expert`` (strong's search until
+the end of the game nears, then strong's best few candidates played out to the end, in
+Genial over many deals of the unseen tiles). The same view and seed always give the same
+move.
 """
 
 from __future__ import annotations

@@ -12,9 +12,10 @@ and :meth:`SpezialGame.from_view` rebuilds it exactly; the players still take on
   next player's best replies (as greedy would rank them), then its own best answer, and
   keeps the candidate whose worst reply leaves it best off. Scoring a tower flips its token
   to the dark, higher side for everyone else, which this lookahead sees and greedy does not.
-- ``expert`` searches as ``strong`` with more candidates and replies and one placement
-  deeper: each of its best answers to a reply is weighed against the next player's best
-  placement after it (nothing is hidden, so no deals of tiles are needed, only depth).
+- ``expert`` plays as ``strong`` until the last placements of the game, then plays each of
+  strong's best few candidates out to the end (greedy play for every seat) and keeps the
+  one that ends best: a win counts, not a heuristic. Nothing is hidden, so one play-out per
+  candidate says how it ends (with greedy play).
 
 Golden spaces: a move names the colour for each golden space it covers, the lowest colour
 after the placement's other points (what RULES.md 3.3 would give by default).
@@ -215,23 +216,17 @@ def evaluate(game: SpezialGame, placement: SpezialPlacement, config: SpezialConf
 
 @dataclass(frozen=True, slots=True)
 class SpezialExpertConfig:
-    """The budget and weights of the expert Genial Spezial player."""
+    """The budget of the expert Genial Spezial player."""
 
-    #: How many of greedy's best placements are searched.
-    candidates: int = 16
-    #: How many of the next player's best replies are tried against each candidate.
-    replies: int = 4
-    #: How many of the own best answers to each reply are tried.
-    answers: int = 3
-    #: Weight of the reply's value (for the next player).
-    threat: float = 1.0
-    #: Weight of the own best answer after the reply.
-    potential: float = 0.5
-    #: Weight of the next player's best placement after that answer.
-    counter: float = 0.5
+    #: How many of the strong player's best candidates are played out in the end game.
+    candidates: int = 5
+    #: Play out once at most this many placements are left in the game (all seats).
+    endgame: int = 8
+    #: What a finished game won is worth over one lost, in units of the track value.
+    win: float = 4.0
     #: Stop searching new candidates after this many seconds (None: reproducible).
     deadline: float | None = None
-    weights: SpezialWeights = DEFAULT_SPEZIAL_WEIGHTS
+    strong: SpezialConfig = DEFAULT_SPEZIAL
 
 
 DEFAULT_SPEZIAL_EXPERT = SpezialExpertConfig()
@@ -240,61 +235,50 @@ DEFAULT_SPEZIAL_EXPERT = SpezialExpertConfig()
 def expert_move(
     view: SpezialView, rng: random.Random, config: SpezialExpertConfig = DEFAULT_SPEZIAL_EXPERT
 ) -> SpezialPlacement:
-    """The expert player's placement: as the strong player's, one placement deeper (each
-    own answer is weighed against the next player's best placement after it)."""
+    """The expert player's placement: the strong player's, except in the last placements of
+    the game, where its best few candidates are each played out to the end (greedy play
+    for every seat: nothing is hidden, so one play-out per candidate tells its end) and
+    the one that ends best is kept."""
     check_turn(view)
     game = SpezialGame.from_view(view)
-    ranked = rank_placements(game, config.weights)
+    strong = config.strong
+    ranked = rank_placements(game, strong.weights)
     rng.shuffle(ranked)
     ranked.sort(key=lambda pv: -pv[1])
     start = time.perf_counter()
-    best: list[SpezialPlacement] = []
-    best_value = -float("inf")
-    for n, (p, _) in enumerate(ranked[: config.candidates]):
+    scored = []
+    for n, (p, _) in enumerate(ranked[: strong.candidates]):
         if n and config.deadline is not None and time.perf_counter() - start > config.deadline:
             break
-        v = evaluate_deep(game, p, config)
-        if v > best_value + 1e-9:
-            best, best_value = [p], v
-        elif v >= best_value - 1e-9:
-            best.append(p)
-    chosen = best[0] if len(best) == 1 else rng.choice(best)
-    return with_golden(game, chosen)
-
-
-def evaluate_deep(
-    game: SpezialGame, placement: SpezialPlacement, config: SpezialExpertConfig
-) -> float:
-    """The value for the player to move of ``placement``: against each of the next
-    player's best replies (the worst counts), the own best answer net of the next player's
-    best placement after it."""
-    weights = config.weights
+        scored.append((evaluate(game, p, strong), n, p))
+    scored.sort(key=lambda vnp: (-vnp[0], vnp[1]))
+    left = sum(game.tiles_left(s) for s in range(game.players))
+    shortlist = scored[: config.candidates]
+    if left > config.endgame or len(shortlist) == 1:
+        return with_golden(game, shortlist[0][2])
     seat = game.to_move
-    before = track_value(game.scores[seat], weights)
-    g = game.copy()
-    g.play(placement)
-    gain = track_value(g.scores[seat], weights) - before
-    if g.over:
-        return gain + outcome(g, seat)
-    worst = float("inf")
-    for reply, reply_value in rank_placements(g, weights)[: config.replies]:
-        h = g.copy()
-        h.play(reply)
-        if h.over:
-            worst = min(worst, gain + outcome(h, seat))
-            continue
-        value = gain - config.threat * reply_value
-        h.to_move = seat  # the own answer (the next turn in a 2-player game)
-        answer = -float("inf")
-        for own, own_value in rank_placements(h, weights)[: config.answers]:
-            k = h.copy()
-            k.play(own)
-            if k.over:
-                a = own_value + outcome(k, seat)
-            else:
-                a = own_value - config.counter * rank_placements(k, weights)[0][1]
-            answer = max(answer, a)
-        if answer > -float("inf"):
-            value += config.potential * answer
-        worst = min(worst, value)
-    return worst
+    best = shortlist[0][2]
+    best_value = -float("inf")
+    for n, (_, _, p) in enumerate(shortlist):
+        if n and config.deadline is not None and time.perf_counter() - start > config.deadline:
+            break
+        g = game.copy()
+        g.play(p)
+        while not g.over:
+            g.play(rank_placements(g, strong.weights)[0][0])
+        v = end_value(g, seat, config)
+        if v > best_value + 1e-9:
+            best, best_value = p, v
+    return with_golden(game, best)
+
+
+def end_value(game: SpezialGame, seat: int, config: SpezialExpertConfig) -> float:
+    """How well ``seat`` ends a finished game: a win or loss, plus its track value over the
+    best other seat's (the margin breaks ties between wins)."""
+    weights = config.strong.weights
+    own = track_value(game.scores[seat], weights)
+    others = max(track_value(game.scores[s], weights) for s in range(game.players) if s != seat)
+    value = own - others
+    if game.players > 1:
+        value += config.win * (outcome(game, seat) / WIN)
+    return value

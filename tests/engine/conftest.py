@@ -14,7 +14,7 @@ import pytest
 
 from engine.ai import genial_players, spezial_players
 from engine.ai.genial_players import ExpertConfig, StrongConfig
-from engine.ai.spezial_players import SpezialExpertConfig
+from engine.ai.spezial_players import SpezialConfig, SpezialExpertConfig
 
 QUICK_EXPERT = ExpertConfig(
     candidates=3,
@@ -25,7 +25,9 @@ QUICK_EXPERT = ExpertConfig(
     endgame=1000,
     strong=StrongConfig(candidates=4, blocks=1, replies=1),
 )
-QUICK_SPEZIAL_EXPERT = SpezialExpertConfig(candidates=3, replies=2, answers=2)
+QUICK_SPEZIAL_EXPERT = SpezialExpertConfig(
+    candidates=3, endgame=10, strong=SpezialConfig(candidates=3, replies=1)
+)
 
 
 @pytest.fixture(autouse=True)
