@@ -6,8 +6,9 @@ Prints one line per setup and level: positions, mean, p95 and max milliseconds p
 
     python benchmarks/bench_ai.py [--games 3] [--every 2] [--levels greedy,strong]
 
-Goals (issue 4): greedy p95 <= 50 ms, strong p95 <= 1 s per move on one core. Match win
-rates are measured with ``python -m engine match`` (see benchmarks/AI_RESULTS.md).
+Goals (issue 4): greedy p95 <= 50 ms, strong p95 <= 1 s per move on one core; (issue 14)
+expert p95 <= 1 s. Match win rates are measured with ``python -m engine match`` and
+summed up by ``benchmarks/ladder_elo.py`` (see benchmarks/AI_RESULTS.md).
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ class Settings:
     storage: str = "genial.sqlite3"
     language: str = "en"
     timeout: int = 0
-    levels: tuple[str, ...] = ("random", "greedy", "strong")
+    levels: tuple[str, ...] = ("random", "greedy", "strong", "expert")
     level: str = "greedy"
     images: str = "out"
     name: str = ""

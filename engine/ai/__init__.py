@@ -5,9 +5,11 @@ the board, all scores, the tiles it has not seen) and decide from it alone, so a
 player knows exactly what a human in its seat would know.
 
 Levels (:data:`LEVELS`): ``random`` (a uniformly random legal move), ``greedy`` (the best
-move one placement ahead) and ``strong`` (a search over greedy's best candidates that
-weighs the opponents' replies over the tiles they may hold). The same view and seed always
-give the same move.
+move one placement ahead), ``strong`` (a search over greedy's best candidates that weighs
+the opponents' replies over the tiles they may hold) and ``expert`` (strong's search until
+the end of the game nears, then strong's best few candidates played out to the end, in
+Genial over many deals of the unseen tiles). The same view and seed always give the same
+move.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from engine.genial import GenialView
 from engine.moves import Placement, SpezialPlacement, SwapChoice
 from engine.spezial import SpezialView
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
+LEVELS: tuple[str, ...] = ("random", "greedy", "strong", "expert")
 
 Move = Placement | SwapChoice | SpezialPlacement
 View = GenialView | SpezialView
@@ -41,9 +43,10 @@ def choose_move(
         view: the view of the seat to move (never a spectator's, never the full game).
         level: one of :data:`LEVELS`.
         seed: makes the choice reproducible (None: a fresh random choice where it matters).
-        deadline: seconds after which ``strong`` stops looking at further candidates and
-            plays the best found so far (None: it searches its fixed budget, about 0.1 s on
-            a 2-player board, and the choice depends on the view and seed alone).
+        deadline: seconds after which ``strong`` and ``expert`` stop looking at further
+            candidates and play the best found so far (None: they search their fixed
+            budgets, about 0.1 s for strong and at most about 0.5 s for expert on a
+            2-player board, and the choice depends on the view and seed alone).
 
     Raises:
         ValueError: for an unknown level, a spectator's view, a game that is over, or a
@@ -57,6 +60,12 @@ def choose_move(
             return genial_players.random_move(view, rng)
         if level == "greedy":
             return genial_players.greedy_move(view, rng)
+        if level == "expert":
+            expert = genial_players.DEFAULT_EXPERT
+            if deadline is not None:
+                strong = dataclasses.replace(expert.strong, deadline=deadline)
+                expert = dataclasses.replace(expert, strong=strong)
+            return genial_players.expert_move(view, rng, expert)
         config = dataclasses.replace(genial_players.DEFAULT_STRONG, deadline=deadline)
         return genial_players.strong_move(view, rng, config)
     if isinstance(view, SpezialView):
@@ -64,6 +73,9 @@ def choose_move(
             return spezial_players.random_move(view, rng)
         if level == "greedy":
             return spezial_players.greedy_move(view, rng)
+        if level == "expert":
+            deep = dataclasses.replace(spezial_players.DEFAULT_SPEZIAL_EXPERT, deadline=deadline)
+            return spezial_players.expert_move(view, rng, deep)
         spezial = dataclasses.replace(spezial_players.DEFAULT_SPEZIAL, deadline=deadline)
         return spezial_players.strong_move(view, rng, spezial)
     raise TypeError(f"not a game view: {type(view).__name__}")

@@ -1,4 +1,4 @@
-"""Computer players for Genial: ``random``, ``greedy`` and ``strong``.
+"""Computer players for Genial: ``random``, ``greedy``, ``strong`` and ``expert``.
 
 Each takes a :class:`~engine.genial.GenialView` (what the seat to move may know) and builds
 a full game from it only by dealing the tiles it has not seen at random
@@ -16,6 +16,14 @@ a full game from it only by dealing the tiles it has not seen at random
   unseen tiles holds), which is what averaging over every deal of the unseen tiles would
   give, without sampling noise. Its swap decision compares the expected best placement
   next turn with the rack kept and swapped.
+- ``expert`` plays as ``strong`` until the board is nearly full (:attr:`ExpertConfig.endgame`
+  empty cells). From then on it takes strong's best few candidates and plays each out to
+  the end of the game over the same deals of the unseen tiles (:func:`redeal`, greedy play
+  for every seat), keeping the one whose games end best on average: the end of the game is
+  where strong's one-turn heuristic misjudges most (which colours can still be scored at
+  all, who gets the last placements), and where play-outs are short enough to run many.
+  The budget is a fixed number of simulated placements, not seconds, so a view and a seed
+  always give the same move.
 """
 
 from __future__ import annotations
@@ -45,9 +53,9 @@ from engine.ai.evaluation import (
     track_value,
 )
 from engine.events import Refilled
-from engine.genial import GenialGame, GenialView, PlacementGroup, PlacementSpot, Setup
+from engine.genial import EMPTY, GenialGame, GenialView, PlacementGroup, PlacementSpot, Setup
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
-from engine.tiles import COLOURS, TILE_KINDS, Tile
+from engine.tiles import COLOURS, TILE_KINDS, Bag, Tile
 
 GenialMove = Placement | SwapChoice
 #: The value of a finished game won (lost: minus this), far above any heuristic value.
@@ -416,3 +424,142 @@ def evaluate_turn(
     if left > 1e-9:
         own += left * own_next(board, points)
     return value + config.potential * own
+
+
+# --- expert ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertConfig:
+    """The budget and weights of the expert player. The budget is counted in simulated
+    placements, not seconds, so that a view and a seed always give the same move."""
+
+    #: How many of the strong player's best candidates are played out.
+    candidates: int = 5
+    #: Simulated placements per move, shared among the candidates and their play-outs.
+    budget: int = 1200
+    #: Each play-out stops after this many placements (or at the end of the game).
+    depth: int = 60
+    #: Play-outs per candidate, at least and at most.
+    min_samples: int = 4
+    max_samples: int = 64
+    #: What a finished game won is worth over one lost, in units of the track value.
+    win: float = 4.0
+    #: Weight of the strong player's own value of each candidate beside the play-outs.
+    prior: float = 0.0
+    #: Play out only when at most this many cells are empty (else the strong player's
+    #: best candidate is played).
+    endgame: int = 40
+    strong: StrongConfig = DEFAULT_STRONG
+
+
+DEFAULT_EXPERT = ExpertConfig()
+
+
+def redeal(base: GenialGame, seat: int, rng: random.Random) -> GenialGame:
+    """A copy of ``base`` with every tile ``seat`` has not seen (the other racks and the
+    bag) dealt anew at random: one determinisation. The tiles are put in a fixed order
+    before shuffling, so where they lay in ``base`` does not matter."""
+    g = base.copy()
+    pool = [t for s, r in enumerate(g.racks) if s != seat for t in r] + g.bag.order()
+    pool.sort(key=tile_order)
+    rng.shuffle(pool)
+    for s, r in enumerate(g.racks):
+        if s != seat:
+            k = len(r)
+            g.racks[s] = pool[:k]
+            del pool[:k]
+    g.bag = Bag(pool)
+    return g
+
+
+def _standing(game: GenialGame, side: int, weights: Weights) -> float:
+    """How well ``side`` stands: its track value minus the best other side's (just its own
+    in the solo game)."""
+    own = track_value(game.scores[side], game.setup, weights)
+    others = [
+        track_value(game.scores[s], game.setup, weights) for s in range(game.sides) if s != side
+    ]
+    return own - max(others) if others else own
+
+
+def _leaf(game: GenialGame, side: int, config: ExpertConfig) -> float:
+    value = _standing(game, side, config.strong.weights)
+    if game.over and game.sides > 1:
+        ranking = game.ranking()
+        assert ranking is not None
+        if side in ranking[0]:
+            value += config.win if len(ranking[0]) == 1 else 0.0
+        else:
+            value -= config.win
+    return value
+
+
+def _play_out(game: GenialGame, steps: int, rng: random.Random, weights: Weights) -> int:
+    """Play greedily (swapping whenever offered) for up to ``steps`` placements; returns
+    the placements made."""
+    made = 0
+    while not game.over and made < steps:
+        if game.awaiting == "swap":
+            game.play(SWAP)
+            continue
+        game.play(pick_best(top_placements(game, weights), rng))
+        made += 1
+    return made
+
+
+def expert_move(
+    view: GenialView, rng: random.Random, config: ExpertConfig = DEFAULT_EXPERT
+) -> GenialMove:
+    """The expert player's move: the strong player's best few candidates, each played out
+    over the same determinisations of the unseen tiles (greedy play for every seat, to the
+    end of the game or a fixed depth), and the best average kept."""
+    check_turn(view)
+    seat = view.seat
+    assert seat is not None
+    strong = config.strong
+    base = determinise(view, random.Random(0))
+    counts = unseen_counts(view)
+    if view.awaiting == "swap":
+        keep, swap = swap_values(base, seat, counts, strong.weights)
+        return SWAP if swap > keep else KEEP
+    ranked = rank_placements(base, strong.weights)
+    candidates = [p for p, _ in ranked[: strong.candidates]]
+    if strong.blocks:
+        candidates += blocking_placements(base, ranked, counts, strong)
+    start = time.perf_counter()
+    scored = []
+    for n, p in enumerate(dict.fromkeys(candidates)):
+        if n and strong.deadline is not None and time.perf_counter() - start > strong.deadline:
+            break
+        scored.append((evaluate_turn(base, seat, p, counts, strong, rng), p))
+    scored.sort(key=lambda vp: -vp[0])
+    shortlist = scored[: config.candidates]
+    empty = base.board.count(EMPTY)
+    if len(shortlist) == 1 or empty > config.endgame:
+        return shortlist[0][1]
+    # A rough count of the placements left, to share the budget: a placement covers two
+    # cells.
+    left = max(1, min(config.depth, empty // 2))
+    samples = config.budget // (left * len(shortlist))
+    samples = max(config.min_samples, min(config.max_samples, samples))
+    side = base.side_of(seat)
+    seeds = [rng.getrandbits(32) for _ in range(samples)]
+    worlds = [redeal(base, seat, random.Random(s)) for s in seeds]
+    best: list[Placement] = []
+    best_value = -float("inf")
+    for n, (prior, p) in enumerate(shortlist):
+        if n and strong.deadline is not None and time.perf_counter() - start > strong.deadline:
+            break
+        total = 0.0
+        for s, world in zip(seeds, worlds, strict=True):
+            g = world.copy()
+            g.play(p)
+            _play_out(g, config.depth, random.Random(s), strong.weights)
+            total += _leaf(g, side, config)
+        v = total / samples + config.prior * prior
+        if v > best_value + 1e-9:
+            best, best_value = [p], v
+        elif v >= best_value - 1e-9:
+            best.append(p)
+    return best[0] if len(best) == 1 else rng.choice(best)

@@ -1,4 +1,4 @@
-"""Computer players for Genial Spezial: ``random``, ``greedy`` and ``strong``.
+"""Computer players for Genial Spezial: ``random``, ``greedy``, ``strong`` and ``expert``.
 
 Genial Spezial hides nothing (no racks, face-up tokens), so a view holds the whole position
 and :meth:`SpezialGame.from_view` rebuilds it exactly; the players still take only the view.
@@ -12,6 +12,10 @@ and :meth:`SpezialGame.from_view` rebuilds it exactly; the players still take on
   next player's best replies (as greedy would rank them), then its own best answer, and
   keeps the candidate whose worst reply leaves it best off. Scoring a tower flips its token
   to the dark, higher side for everyone else, which this lookahead sees and greedy does not.
+- ``expert`` plays as ``strong`` until the last placements of the game, then plays each of
+  strong's best few candidates out to the end (greedy play for every seat) and keeps the
+  one that ends best: a win counts, not a heuristic. Nothing is hidden, so one play-out per
+  candidate says how it ends (with greedy play).
 
 Golden spaces: a move names the colour for each golden space it covers, the lowest colour
 after the placement's other points (what RULES.md 3.3 would give by default).
@@ -208,3 +212,73 @@ def evaluate(game: SpezialGame, placement: SpezialPlacement, config: SpezialConf
                 value += config.potential * rank_placements(h, weights)[0][1]
         worst = min(worst, value)
     return worst
+
+
+@dataclass(frozen=True, slots=True)
+class SpezialExpertConfig:
+    """The budget of the expert Genial Spezial player."""
+
+    #: How many of the strong player's best candidates are played out in the end game.
+    candidates: int = 5
+    #: Play out once at most this many placements are left in the game (all seats).
+    endgame: int = 8
+    #: What a finished game won is worth over one lost, in units of the track value.
+    win: float = 4.0
+    #: Stop searching new candidates after this many seconds (None: reproducible).
+    deadline: float | None = None
+    strong: SpezialConfig = DEFAULT_SPEZIAL
+
+
+DEFAULT_SPEZIAL_EXPERT = SpezialExpertConfig()
+
+
+def expert_move(
+    view: SpezialView, rng: random.Random, config: SpezialExpertConfig = DEFAULT_SPEZIAL_EXPERT
+) -> SpezialPlacement:
+    """The expert player's placement: the strong player's, except in the last placements of
+    the game, where its best few candidates are each played out to the end (greedy play
+    for every seat: nothing is hidden, so one play-out per candidate tells its end) and
+    the one that ends best is kept."""
+    check_turn(view)
+    game = SpezialGame.from_view(view)
+    strong = config.strong
+    ranked = rank_placements(game, strong.weights)
+    rng.shuffle(ranked)
+    ranked.sort(key=lambda pv: -pv[1])
+    start = time.perf_counter()
+    scored = []
+    for n, (p, _) in enumerate(ranked[: strong.candidates]):
+        if n and config.deadline is not None and time.perf_counter() - start > config.deadline:
+            break
+        scored.append((evaluate(game, p, strong), n, p))
+    scored.sort(key=lambda vnp: (-vnp[0], vnp[1]))
+    left = sum(game.tiles_left(s) for s in range(game.players))
+    shortlist = scored[: config.candidates]
+    if left > config.endgame or len(shortlist) == 1:
+        return with_golden(game, shortlist[0][2])
+    seat = game.to_move
+    best = shortlist[0][2]
+    best_value = -float("inf")
+    for n, (_, _, p) in enumerate(shortlist):
+        if n and config.deadline is not None and time.perf_counter() - start > config.deadline:
+            break
+        g = game.copy()
+        g.play(p)
+        while not g.over:
+            g.play(rank_placements(g, strong.weights)[0][0])
+        v = end_value(g, seat, config)
+        if v > best_value + 1e-9:
+            best, best_value = p, v
+    return with_golden(game, best)
+
+
+def end_value(game: SpezialGame, seat: int, config: SpezialExpertConfig) -> float:
+    """How well ``seat`` ends a finished game: a win or loss, plus its track value over the
+    best other seat's (the margin breaks ties between wins)."""
+    weights = config.strong.weights
+    own = track_value(game.scores[seat], weights)
+    others = max(track_value(game.scores[s], weights) for s in range(game.players) if s != seat)
+    value = own - others
+    if game.players > 1:
+        value += config.win * (outcome(game, seat) / WIN)
+    return value

@@ -221,7 +221,7 @@ def bag_with(first: list[str]) -> list[Tile]:
     return tiles + rest
 
 
-@pytest.mark.parametrize("level", ["greedy", "strong"])
+@pytest.mark.parametrize("level", ["greedy", "strong", "expert"])
 def test_completes_a_colour_to_18_for_the_bonus(level: str) -> None:
     # Seat 0 has three reds in a row from the red start symbol (A1): a red hex at A4 scores 3.
     game = GenialGame(2, bag=bag_with(["RR"]))
@@ -237,7 +237,7 @@ def test_completes_a_colour_to_18_for_the_bonus(level: str) -> None:
     assert any(isinstance(e, BonusEarned) and e.colour is R for e in events)
 
 
-@pytest.mark.parametrize("level", ["greedy", "strong"])
+@pytest.mark.parametrize("level", ["greedy", "strong", "expert"])
 def test_swaps_a_rack_that_cannot_help_the_lowest_colours(level: str) -> None:
     game = GenialGame(2, seed=5)
     game.scores[0] = [18, 4, 4, 4, 4, 4]  # red is full: red tiles are worth nothing more

@@ -89,7 +89,7 @@ def test_a_seed_makes_the_choice_reproducible(level: str) -> None:
     ]
 
 
-@pytest.mark.parametrize("level", ["greedy", "strong"])
+@pytest.mark.parametrize("level", ["greedy", "strong", "expert"])
 def test_takes_two_towers_with_one_tile(level: str) -> None:
     # On the empty board a tile between two towers three cells apart touches both: it scores
     # both tokens at once, and nothing else scores at all.

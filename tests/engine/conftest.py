@@ -1,0 +1,37 @@
+"""The expert level with a tiny budget for the engine tests.
+
+Its full budget (up to about half a second a move) would make the tests that run every
+level slow; a few play-outs of a few placements run every part of it (the play-outs start
+from the first move here, not only near the end) in a few milliseconds. The full budget is
+measured by ``benchmarks/bench_ai.py`` and the matches in ``benchmarks/AI_RESULTS.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engine.ai import genial_players, spezial_players
+from engine.ai.genial_players import ExpertConfig, StrongConfig
+from engine.ai.spezial_players import SpezialConfig, SpezialExpertConfig
+
+QUICK_EXPERT = ExpertConfig(
+    candidates=3,
+    budget=30,
+    depth=6,
+    min_samples=2,
+    max_samples=3,
+    endgame=1000,
+    strong=StrongConfig(candidates=4, blocks=1, replies=1),
+)
+QUICK_SPEZIAL_EXPERT = SpezialExpertConfig(
+    candidates=3, endgame=10, strong=SpezialConfig(candidates=3, replies=1)
+)
+
+
+@pytest.fixture(autouse=True)
+def quick_expert(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(genial_players, "DEFAULT_EXPERT", QUICK_EXPERT)
+    monkeypatch.setattr(spezial_players, "DEFAULT_SPEZIAL_EXPERT", QUICK_SPEZIAL_EXPERT)
+    yield
