@@ -493,6 +493,15 @@ class Service:
         self._keep(ctx, t.version)
         return game, seat
 
+    def due_tables(self, now: float | None = None) -> list[str]:
+        """The tables with something due at ``now`` (default: the clock), soonest first,
+        for adapters that work through them one table at a time (each with :meth:`due`)."""
+        return self.store.due(self.clock() if now is None else now)
+
+    def chats(self) -> list[str]:
+        """Every chat with a table (a Telegram group's topics are chats of their own)."""
+        return self.store.chats()
+
     def next_due(self) -> float | None:
         """When :meth:`due` next has something to do (``None``: nothing is waiting), so an
         adapter's clock can sleep until then."""

@@ -166,6 +166,15 @@ def violations(root: Path) -> list[str]:
                 bad.append(f"{imp} (a platform never imports another platform)")
             elif any(_within(imp.target, m) for m in SERVICE_INTERNALS):
                 bad.append(f"{imp} (a service internal; use the service's public surface)")
+    for module, path in known.items():
+        if _platform_of(module) is None:
+            continue
+        # The store is the service's own: a platform that reached into it would bypass the
+        # table locks and the claims of due work.
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "store":
+                rel = path.relative_to(root)
+                bad.append(f"{rel}:{node.lineno} reads .store (ask the service instead)")
     return list(dict.fromkeys(bad))  # one line per import, however many names it takes
 
 
@@ -255,6 +264,7 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
         ("bot/console.py", "from bot.games import rack_text\n", "a service internal"),
         ("bot/service.py", "def f():\n    import discord\n", "only its own platform"),
         ("bot/telegram/app.py", "import discord\n", "only its own platform"),
+        ("bot/console.py", "def f(service):\n    return service.store.due(0)\n", "reads .store"),
     ],
 )
 def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str, why: str) -> None:

@@ -339,7 +339,7 @@ class GenialClient(discord.Client):
         held = [c for c, at in self._tables.retry_at.items() if at <= now]
         for chat in held:
             await self._flush(chat)
-        due = await asyncio.to_thread(lambda: service.store.due(service.clock()))
+        due = await asyncio.to_thread(service.due_tables)
         idle = [c for c in due if not self._tables.lock(c).locked()]
         await asyncio.gather(*(self._due(chat, None) for chat in idle))
 

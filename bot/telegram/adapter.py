@@ -414,7 +414,7 @@ class TelegramAdapter:
     async def tick(self) -> None:
         """Everything due by the clock: computer players' turns, reminders, timeouts."""
         now = self.service.clock()
-        chats = await asyncio.to_thread(self.service.store.due, now)
+        chats = await asyncio.to_thread(self.service.due_tables, now)
         for chat in chats:
             async with self._lock(chat):
                 await self._due(chat, now)
@@ -785,7 +785,7 @@ class TelegramAdapter:
         next lobby there is a new message. Doing it twice changes nothing."""
         old_id, new_id = str(old), str(new)
         prefix = old_id + fmt.TOPIC_SEPARATOR
-        tables = await asyncio.to_thread(self.service.store.chats)
+        tables = await asyncio.to_thread(self.service.chats)
         for table in tables:
             if table != old_id and not table.startswith(prefix):
                 continue
