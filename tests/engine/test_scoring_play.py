@@ -15,7 +15,7 @@ from engine.events import BonusEarned, Event, Scored
 from engine.genial import GenialGame
 from engine.hexgrid import Hex
 from engine.moves import Placement
-from engine.tiles import Colour, parse_colour
+from engine.tiles import Colour
 
 from .helpers import new_game, put, skip_first_round
 from .test_scoring import CASES
@@ -58,9 +58,7 @@ RG_AT_CENTRE = Placement(RED, GREEN, Hex(0, 0), Hex(1, 0))
 GR_AT_CENTRE = Placement(GREEN, RED, Hex(0, 0), Hex(1, 0))  # red away from the line: 0
 
 
-def _play_at(
-    mode: str, players: int, red_before: int, move: Placement
-) -> tuple[list[Event], int]:
+def _play_at(mode: str, players: int, red_before: int, move: Placement) -> tuple[list[Event], int]:
     """The events of ``move`` with red's track at ``red_before``, and red's track after."""
     game = new_game(players, [["RG"]], mode=mode)
     skip_first_round(game)
