@@ -194,6 +194,7 @@ def run_atheris(inputs: int) -> int:
         text = data[1:].decode("utf-8", "replace")
         TARGETS[names[data[0] % len(names)]](text)
 
+    atheris.instrument_all()  # the code is imported already: coverage guides the mutation
     atheris.Setup([sys.argv[0], f"-runs={inputs}"], one)
     atheris.Fuzz()
     return 0
