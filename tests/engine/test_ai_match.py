@@ -49,10 +49,49 @@ def test_match_sums_up_every_game(players: int, mode: str | None) -> None:
     assert result["games"] == 2
     assert sum(result["wins"].values()) + result["draws"] == 2
     assert set(result["wins"]) == set(result["mean_score"]) == {"greedy", "random"}
-    # Timings are reported, never judged here (a loaded machine makes any bound flaky).
+    # Timings are reported, never judged here (a loaded machine makes any bound flaky);
+    # how they are worked out is checked on a fake clock below.
     for timing in result["seconds_per_move"].values():
         assert timing["moves"] > 0
-        assert timing["mean"] >= 0 and timing["p95"] >= 0
+
+
+class FakeClock:
+    """``perf_counter`` for the match: time moves only when a player says so."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def test_move_times_are_the_players_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Player x thinks 4 ms on every move; y thinks 1 ms, and 50 ms on every 10th move of
+    # its own. Worked out by hand: x's mean and p95 are 4 ms; of y's n moves, n // 10 take
+    # 50 ms, so its mean is (n - k) * 1 ms + k * 50 ms over n, and its p95 (nearest rank)
+    # is 50 ms once more than 5 % of its moves are slow, else 1 ms.
+    clock = FakeClock()
+    monkeypatch.setattr("engine.ai.match.time", clock)
+    counts = {"x": 0, "y": 0}
+
+    def thinking(label: str) -> Player:
+        def play(view: View, seed: int) -> Placement | object:
+            counts[label] += 1
+            slow = label == "y" and counts[label] % 10 == 0
+            clock.now += 0.004 if label == "x" else 0.050 if slow else 0.001
+            return choose_move(view, "random", seed)
+
+        return play  # type: ignore[return-value]
+
+    result = run_match("x", "y", {"x": thinking("x"), "y": thinking("y")}, games=2, seed=4)
+    times = result["seconds_per_move"]
+    assert times["x"] == {"mean": 0.004, "p95": 0.004, "moves": counts["x"]}
+    n = counts["y"]
+    k = n // 10
+    assert times["y"]["moves"] == n
+    assert times["y"]["mean"] == round(((n - k) * 0.001 + k * 0.050) / n, 5)
+    rank = -(-95 * n // 100)  # nearest rank: the ceil(0.95 n)-th smallest
+    assert times["y"]["p95"] == (0.050 if rank > n - k else 0.001)
 
 
 def test_match_is_reproducible_and_labels_one_level_twice() -> None:
