@@ -16,6 +16,7 @@ from bot import games, players
 from bot.table import Seat, Table
 from engine.errors import EngineError
 from engine.genial import GenialGame
+from tests.bot.backends import schema_url
 from tests.bot.kills import (
     AT_COMMIT,
     AT_ONCE,
@@ -28,7 +29,7 @@ from tests.bot.kills import (
 )
 
 #: The stores the kills run against.
-STORES = ["sqlite"]
+STORES = ["sqlite", "postgres"]
 KILLS = 20
 GAMES = 2
 
@@ -38,6 +39,8 @@ def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """What ``--db`` names: a fresh, empty store of the parameter's kind."""
     if request.param == "sqlite":
         return str(tmp_path / "kills.sqlite3")
+    if request.param == "postgres":  # a fresh schema on the test server
+        return schema_url(request.getfixturevalue("postgres_url"), str(tmp_path))
     raise AssertionError(f"no store of kind {request.param}")
 
 

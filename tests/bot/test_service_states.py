@@ -41,13 +41,14 @@ from bot import games
 from bot.config import Settings
 from bot.outbound import KINDS, Chat, Outbound, User
 from bot.service import Service
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.store.sqlite import SQLiteStore
 from bot.table import PLAYING
 from engine.genial import GenialGame
 from engine.record import Record, replay
 from engine.spezial import TILES_PER_PLAYER
 from engine.tiles import Tile
+from tests.bot.backends import schema_url
 from tests.bot.fuzz import ANSWER_LIMIT, _long_texts
 
 #: How to make a store in an empty folder, by name; the test runs once per entry.
@@ -417,13 +418,21 @@ def _scores_on_their_tracks(game: Any) -> None:
                 assert value <= cap
 
 
-@pytest.mark.parametrize("store", sorted(STORES))
-def test_service_in_any_order(store: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("store", [*sorted(STORES), "postgres"])
+def test_service_in_any_order(store: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     reached: Counter[str] = Counter()
+    make_store = STORES.get(store)
+    if store == "postgres":
+        server: str = request.getfixturevalue("postgres_url")
+
+        def make_store(folder: Path) -> Store:  # a schema of its own per run's folder
+            return open_store(schema_url(server, str(folder)))
+
+    assert make_store is not None
     machine = type(
         f"ServiceStates_{store}",
         (ServiceStates,),
-        {"make_store": staticmethod(STORES[store]), "root": tmp_path, "reached": reached},
+        {"make_store": staticmethod(make_store), "root": tmp_path, "reached": reached},
     )
     run_state_machine_as_test(
         machine,
