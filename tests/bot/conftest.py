@@ -2,8 +2,8 @@
 
 ``GENIAL_TEST_POSTGRES`` names a server's database (``.ci/run`` starts a throw-away one and
 sets it); without it a throw-away server is started for the session from the installed
-PostgreSQL binaries. No server at all is a failure, never a skip: the PostgreSQL store
-would go untested.
+PostgreSQL binaries. In CI no server is a failure, never a skip; on a machine without
+PostgreSQL (a newcomer with only Python) the PostgreSQL half is skipped, saying why.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ def postgres_url() -> Iterator[str]:
     try:
         server = Server()
     except FileNotFoundError as exc:
-        pytest.fail(f"{exc}: install PostgreSQL or set GENIAL_TEST_POSTGRES")
+        # A newcomer with only Python runs the README's test command: the PostgreSQL half
+        # waits for a server (CI always has one, and there its absence fails the run).
+        pytest.skip(f"{exc}: install PostgreSQL or set GENIAL_TEST_POSTGRES to test that store")
     try:
         yield server.url
     finally:
