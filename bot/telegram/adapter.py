@@ -16,6 +16,19 @@ notes. The clock sleeps until the next deadline, and a command wakes it.
 The service is synchronous and may render images or let computer players think, so every
 call into it runs in a worker thread (``asyncio.to_thread``); a lock per table keeps the
 messages of one table in order while other tables go on.
+
+When Telegram misbehaves, every accepted move is still told exactly once. A table's
+messages go out through its outbox, in order: what Telegram surely did not take (a 429
+after the rate limiter's retries, a 5xx, no connection) waits there, ahead of the table's
+later messages, until the next command or the clock's next look (within
+:data:`OUTBOX_RETRY`). A new message whose outcome is unknown (a timeout, a connection
+dropped after the request went out) is counted as posted and never sent again: the Bot API
+has no idempotency key, and such a request has mostly reached Telegram, which was only slow
+to answer; a double board would confuse the table more than a missing one, which the next
+board's position makes up for. Edits and button answers are repeated freely ("not
+modified" means done). A table whose chat is gone for the bot (removed from the group, the
+group deleted, the private chat blocked) is closed as an admin's ``/abort`` would close it,
+so its computer players stop; a player who blocked the bot only loses their private racks.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import pytest
 
 from bot import games
 from bot.table import CLOSED, LOBBY, PLAYING
+from tests.bot.helpers import Clock
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import (
     ANY_CALL,
@@ -289,3 +290,23 @@ def test_a_player_who_blocked_the_bot_does_not_close_the_table(
     assert len(notices) == 1 and notices[0].startswith("Carol, ")
     play_out(room, random.Random(3), limit=4)
     assert announced(bot_texts(api, GROUP)) == expected(room)
+
+
+def test_a_private_table_whose_player_blocked_the_bot_is_closed(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    pytest.importorskip("engine.ai")
+    clock = Clock()
+    room = bot(api, tmp_path, pictures=False, clock=clock)
+    room.say(ADA, "/join", chat=ADA)
+    room.say(ADA, "/addbot greedy", chat=ADA)
+    room.say(ADA, "/option timeout 1h", chat=ADA)
+    room.say(ADA, "/start", chat=ADA)
+    service = room.runner.service
+    assert service.table(str(ADA)).status == PLAYING
+    api.block(ADA)
+    clock.advance(31 * 60)  # the reminder is due: Telegram refuses it
+    room.runner.tick()
+    table = service.table(str(ADA))
+    assert table.status == CLOSED and table.seats == []
+    assert service.next_due() is None  # no timeout, no computer move to come
