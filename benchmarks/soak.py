@@ -25,7 +25,6 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -207,7 +206,8 @@ def main() -> int:
                     elif soak.done % 100 == 0:
                         print(
                             f"after {soak.done} tables: {rss_mb():.1f} MB, "
-                            f"{time.monotonic() - started:.0f} s",
+                            f"{time.monotonic() - started:.0f} s; finished {soak.finished}, "
+                            f"{soak.moves} moves, lost {soak.lost}, doubled {soak.doubled}",
                             flush=True,
                         )
 
