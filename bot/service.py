@@ -602,8 +602,10 @@ class Service:
         return ctx.game
 
     def _keep(self, ctx: _Context, version: int | None) -> None:
-        """Cache the context's game as the position of table ``version``."""
-        if ctx.game is not None and version is not None:
+        """Cache the context's game as the position of table ``version``: only a running
+        one (a finished game is rebuilt the rare times it is asked for, so a thousand
+        finished tables do not hold their games in memory)."""
+        if ctx.game is not None and version is not None and ctx.table.status == PLAYING:
             with self._games_lock:
                 self._games[ctx.table.chat] = (version, ctx.game)
                 self._games.move_to_end(ctx.table.chat)

@@ -16,6 +16,19 @@ notes. The clock sleeps until the next deadline, and a command wakes it.
 The service is synchronous and may render images or let computer players think, so every
 call into it runs in a worker thread (``asyncio.to_thread``); a lock per table keeps the
 messages of one table in order while other tables go on.
+
+When Telegram misbehaves, every accepted move is still told exactly once. A table's
+messages go out through its outbox, in order: what Telegram surely did not take (a 429
+after the rate limiter's retries, a 5xx, no connection) waits there, ahead of the table's
+later messages, until the next command or the clock's next look (within
+:data:`OUTBOX_RETRY`). A new message whose outcome is unknown (a timeout, a connection
+dropped after the request went out) is counted as posted and never sent again: the Bot API
+has no idempotency key, and such a request has mostly reached Telegram, which was only slow
+to answer; a double board would confuse the table more than a missing one, which the next
+board's position makes up for. Edits and button answers are repeated freely ("not
+modified" means done). A table whose chat is gone for the bot (removed from the group, the
+group deleted, the private chat blocked) is closed as an admin's ``/abort`` would close it,
+so its computer players stop; a player who blocked the bot only loses their private racks.
 """
 
 from __future__ import annotations
@@ -24,10 +37,12 @@ import asyncio
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+import httpx
 from telegram import (
     BotCommand,
     CallbackQuery,
@@ -41,7 +56,15 @@ from telegram import (
 )
 from telegram import User as TelegramUser
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -94,6 +117,20 @@ MAX_SLEEP = 60.0
 #: table changed meanwhile, or failed): not at once, so a broken table cannot spin it.
 RETRY_SLEEP = 5.0
 _GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
+#: How soon the clock tries again a table's messages Telegram did not take.
+OUTBOX_RETRY = 2.0
+#: What a failed request means (see :func:`failure`).
+AGAIN, UNKNOWN, GONE, GIVE_UP = "again", "unknown", "gone", "give up"
+#: Telegram's words for a chat the bot can no longer write to: removed from the group,
+#: the group deleted, the private chat blocked.
+GONE_MARKERS = (
+    "bot was kicked",
+    "bot is not a member",
+    "chat was deleted",
+    "chat not found",
+    "bot was blocked",
+    "user is deactivated",
+)
 
 # Notes kept in the store (see Service.note), by table unless said otherwise.
 #: The lobby message id, edited in place as people come and go.
@@ -163,6 +200,8 @@ class TelegramAdapter:
         self._wake = asyncio.Event()
         # Tables that moved with their group to a supergroup in this run, old id -> new.
         self._moved: dict[str, str] = {}
+        # Each table's messages not yet delivered, in order, with the command they answer.
+        self._outbox: dict[str, deque[tuple[Outbound, Origin | None]]] = {}
         # Answers to "is this user a chat admin?", with when they were given.
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
 
@@ -334,7 +373,10 @@ class TelegramAdapter:
                 return False
             texts = await self._texts(chat)
             await self._retry(
-                self.bot.send_message, msg.chat.id, texts("telegram.welcome", name=user.name)
+                self.bot.send_message,
+                msg.chat.id,
+                texts("telegram.welcome", name=user.name),
+                resend=False,
             )
             return True
         table = await asyncio.to_thread(self.service.table, table_chat)
@@ -344,7 +386,9 @@ class TelegramAdapter:
             return True
         texts = Texts(table.options.lang) if table else await self._texts(chat)
         name = (table.title if table else "") or table_chat
-        await self._retry(self.bot.send_message, msg.chat.id, texts("telegram.linked", table=name))
+        await self._retry(
+            self.bot.send_message, msg.chat.id, texts("telegram.linked", table=name), resend=False
+        )
         return True
 
     async def _table_for_private(self, chat: str, user: User, reply_to: int) -> str | None:
@@ -375,6 +419,7 @@ class TelegramAdapter:
             int(chat),
             text,
             reply_parameters=_reply(reply_to) if reply_to else None,
+            resend=False,
         )
         return None
 
@@ -413,6 +458,9 @@ class TelegramAdapter:
 
     async def tick(self) -> None:
         """Everything due by the clock: computer players' turns, reminders, timeouts."""
+        for table in list(self._outbox):  # messages Telegram did not take before
+            async with self._lock(table):
+                await self._flush(table)
         now = self.service.clock()
         chats = await asyncio.to_thread(self.service.due_tables, now)
         for chat in chats:
@@ -424,12 +472,13 @@ class TelegramAdapter:
         deadline already past (the last look could not do it) is tried again after
         ``RETRY_SLEEP``."""
         due = await asyncio.to_thread(self.service.next_due)
+        limit = min(self.due_interval, OUTBOX_RETRY) if self._outbox else self.due_interval
         if due is None:
-            return self.due_interval
+            return limit
         left = due - self.service.clock()
         if left <= 0:
             left = RETRY_SLEEP
-        return min(self.due_interval, left)
+        return min(limit, left)
 
     async def due_loop(self, stop: asyncio.Event) -> None:
         """:meth:`tick` at each table's next due time until ``stop`` is set: the clock
@@ -531,12 +580,67 @@ class TelegramAdapter:
     # --- outbounds out ------------------------------------------------------------------
 
     async def deliver(self, outs: Sequence[Outbound], origin: Origin | None) -> None:
-        """Send each outbound in Telegram's idiom; one that fails does not stop the rest."""
+        """Send each outbound in Telegram's idiom, through its table's outbox: in order,
+        and what Telegram did not take (a flood wait, a server error, no connection) waits
+        there, ahead of the table's later messages, until the next command or the clock
+        tries again. Call with the table's lock held."""
         for out in outs:
+            self._outbox.setdefault(out.chat, deque()).append((out, origin))
+        for table in dict.fromkeys(out.chat for out in outs):
+            await self._flush(table)
+
+    async def _flush(self, table: str) -> None:
+        """Deliver a table's waiting messages, oldest first, until Telegram refuses one for
+        now. A message whose outcome is unknown counts as sent (a resend might double it:
+        Telegram has no idempotency key, and a timeout mostly means it was slow, not that
+        it lost the message); one Telegram will never take is given up; if the table's chat
+        is gone for the bot, the table is closed."""
+        box = self._outbox.get(table)
+        while box:
+            out, origin = box[0]
             try:
                 await self._deliver_one(out, origin)
-            except TelegramError as exc:
-                log.warning("could not deliver a %s message: %s", out.kind, exc)
+            except Exception as exc:
+                what = failure(exc)
+                if what == AGAIN:
+                    log.warning(
+                        "could not deliver a %s message of table %s (%s); it waits",
+                        out.kind,
+                        table,
+                        exc,
+                    )
+                    return
+                if what == GONE and _destination(out, origin) == table:
+                    await self._gone(table, exc)
+                    return
+                if what == UNKNOWN:
+                    log.warning(
+                        "a %s message of table %s may not have arrived (%s); not sent again",
+                        out.kind,
+                        table,
+                        exc,
+                    )
+                elif isinstance(exc, TelegramError):
+                    log.warning("could not deliver a %s message: %s", out.kind, exc)
+                else:
+                    log.exception("could not deliver a %s message", out.kind)
+            box.popleft()
+        self._outbox.pop(table, None)
+
+    async def _gone(self, table: str, why: BaseException) -> None:
+        """The table's chat is gone for the bot (it was removed from the group, the group
+        was deleted, the player blocked it): the table is closed as a chat admin's
+        ``/abort`` would close it, so its computer players stop, and what waited to be
+        posted there is forgotten. Call with the table's lock held."""
+        self._outbox.pop(table, None)
+        me = User(str(self.bot.id), str(self.bot.first_name or "Genial"))
+        try:
+            await asyncio.to_thread(self.service.handle, Chat(table), me, "/abort", admin=True)
+        except Exception:
+            log.exception("could not close table %s", table)
+            return
+        # What /abort says goes nowhere: there is no chat to say it in.
+        log.warning("closed table %s: its chat is gone for the bot (%s)", table, why)
 
     async def _deliver_one(self, out: Outbound, origin: Origin | None) -> None:
         if out.user is not None and out.user != out.chat:
@@ -764,6 +868,7 @@ class TelegramAdapter:
                 entities=entities,
                 reply_markup=markup,
                 reply_parameters=reply,
+                resend=False,
             )
         send = self.bot.send_photo if as_photo else self.bot.send_document
         if attachment.is_animation and not document:
@@ -777,6 +882,7 @@ class TelegramAdapter:
             caption_entities=entities,
             reply_markup=markup,
             reply_parameters=reply,
+            resend=False,
         )
 
     async def _migrate(self, old: int, new: int) -> None:
@@ -889,10 +995,23 @@ class TelegramAdapter:
             return {}
         return {s.user: s.name for s in table.seats if s.user is not None}
 
-    async def _retry(self, call: Callable[..., Awaitable[T]], /, *args: Any, **kwargs: Any) -> T:
+    async def _retry(
+        self,
+        call: Callable[..., Awaitable[T]],
+        /,
+        *args: Any,
+        resend: bool = True,
+        **kwargs: Any,
+    ) -> T:
         """``call(*args, **kwargs)``, sent again after network errors with growing pauses.
         Telegram's answers (bad request, forbidden) are final; flood waits are the rate
-        limiter's."""
+        limiter's. With ``resend=False`` (a new message) a failure whose outcome is unknown
+        (a timeout, a connection dropped after the request went out) is not sent again:
+        Telegram may have posted it, and it knows no idempotency key to refuse a double.
+
+        Raises:
+            TelegramError: the last failure, when the call did not go through.
+        """
         delay = self.backoff
         for attempt in range(self.send_retries + 1):
             try:
@@ -900,12 +1019,38 @@ class TelegramAdapter:
             except BadRequest:
                 raise
             except NetworkError as exc:
-                if attempt >= self.send_retries:
+                what = failure(exc)
+                if attempt >= self.send_retries or (what == UNKNOWN and not resend):
                     raise
                 log.warning("network error (%s); trying again in %.1f s", exc, delay)
                 await asyncio.sleep(delay)
                 delay *= 2
         raise AssertionError("unreachable")
+
+
+def failure(exc: BaseException) -> str:
+    """What a failed request means for the message it carried: :data:`AGAIN` (Telegram
+    surely did not take it: a flood wait, a server error it answered, no connection),
+    :data:`UNKNOWN` (it may have: a timeout, a connection dropped after the request went
+    out), :data:`GONE` (the chat is gone for the bot: kicked, blocked, deleted) or
+    :data:`GIVE_UP` (Telegram will never take it)."""
+    if isinstance(exc, RetryAfter):
+        return AGAIN
+    if isinstance(exc, (Forbidden, BadRequest)):
+        text = str(exc).lower()
+        return GONE if any(marker in text for marker in GONE_MARKERS) else GIVE_UP
+    if isinstance(exc, TimedOut):
+        # A pool timeout never sent the request; a connect timeout never reached Telegram.
+        if isinstance(exc.__cause__, (httpx.PoolTimeout, httpx.ConnectTimeout)):
+            return AGAIN
+        return UNKNOWN
+    if isinstance(exc, NetworkError):
+        if isinstance(exc.__cause__, httpx.ConnectError):
+            return AGAIN
+        if isinstance(exc.__cause__, httpx.HTTPError):
+            return UNKNOWN  # the connection broke: the request may have been read
+        return AGAIN  # Telegram answered 5xx: it did not take the request
+    return GIVE_UP
 
 
 def _user(user: TelegramUser) -> User:
@@ -932,6 +1077,16 @@ def _read_told(raw: str | None, game: str) -> list[str]:
     except ValueError:
         pass
     return []
+
+
+def _destination(out: Outbound, origin: Origin | None) -> str:
+    """Where an outbound goes: a player's private chat, back where a command was typed
+    (an error), or the table's chat."""
+    if out.user is not None and out.user != out.chat:
+        return out.user
+    if out.kind == "error" and origin is not None:
+        return origin.chat
+    return out.chat
 
 
 def _is_group(chat: str) -> bool:

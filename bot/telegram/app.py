@@ -104,16 +104,25 @@ def build_application(
     settings: TelegramSettings,
     *,
     rate_limiter: BaseRateLimiter[Any] | None = None,
+    timeout: float | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The python-telegram-bot Application, pointed at ``settings.base_url``.
 
     Updates are handled concurrently (the adapter keeps each table's in order), and the
-    rate limiter keeps within Telegram's flood limits and waits out a 429.
+    rate limiter keeps within Telegram's flood limits and waits out a 429. ``timeout``:
+    how long a request may wait for its answer (python-telegram-bot's defaults if None).
     """
     base = settings.base_url.rstrip("/")
+    builder = Application.builder()
+    if timeout is not None:
+        builder = (
+            builder.read_timeout(timeout)
+            .write_timeout(timeout)
+            .media_write_timeout(timeout)
+            .connect_timeout(timeout)
+        )
     return (
-        Application.builder()
-        .token(token)
+        builder.token(token)
         .base_url(f"{base}/bot")
         .base_file_url(f"{base}/file/bot")
         .rate_limiter(rate_limiter or AIORateLimiter(max_retries=FLOOD_RETRIES))

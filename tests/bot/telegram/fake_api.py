@@ -6,6 +6,14 @@ offset rule, records every request, keeps the messages the bot sent so tests can
 their buttons, answers 403 for private chats that were never opened, and fails requests
 on demand (a 429 flood wait, a 502). Only the methods the bot uses are implemented.
 
+Faults (:meth:`FakeBotAPI.inject` for the next calls of a method, :meth:`FakeBotAPI.chaos`
+at a seeded rate): a 429 with ``retry_after``, a 502, a timeout (the request is carried
+out, the answer comes only after the client gave up), a dropped connection (carried out,
+then the connection closes without an answer), "message is not modified" and "message to
+edit not found" (someone deleted it) for edits. The world can turn against the bot too:
+:meth:`FakeBotAPI.kick` removes it from a group, :meth:`FakeBotAPI.block` has a user block
+it, both answered 403 as Telegram does.
+
 Forum groups have topics (a message in one carries ``message_thread_id`` and
 ``is_topic_message``; the General topic carries neither, and a thread id that names no
 topic is refused), and a group can become a supergroup (:meth:`FakeBotAPI.migrate`): the
@@ -24,6 +32,8 @@ import email.parser
 import email.policy
 import itertools
 import json
+import random
+import re
 import threading
 import time
 import urllib.parse
@@ -42,6 +52,24 @@ FORBIDDEN_PRIVATE = "Forbidden: bot can't initiate conversation with a user"
 MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
 #: For :meth:`FakeBotAPI.last_message`: a message in any topic (or none).
 ANY_TOPIC = -1
+KICKED = "Forbidden: bot was kicked from the supergroup chat"
+BLOCKED = "Forbidden: bot was blocked by the user"
+NOT_MODIFIED = "Bad Request: message is not modified: specified new message"
+
+# Faults the fake can inject.
+FLOOD = "429"
+SERVER = "502"
+TIMEOUT = "timeout"
+DROP = "drop"
+SAME = "not modified"
+DELETED = "deleted"
+#: Methods that change a message already posted.
+EDITS = frozenset(
+    {"editMessageText", "editMessageReplyMarkup", "editMessageCaption", "deleteMessage"}
+)
+#: Faults any call may meet, and those only an edit may.
+ANY_CALL = (FLOOD, SERVER, TIMEOUT, DROP)
+EDIT_ONLY = (SAME, DELETED)
 
 
 @dataclass
@@ -67,6 +95,18 @@ class Call:
         """The forum topic the request named (``None``: none, as for the General topic)."""
         thread = self.params.get("message_thread_id")
         return int(thread) if thread is not None else None
+
+
+class _Late(Exception):
+    """The request was carried out; its answer is held back past the client's timeout."""
+
+    def __init__(self, result: Any) -> None:
+        super().__init__("late")
+        self.result = result
+
+
+class _Dropped(Exception):
+    """The request was carried out; the connection closes without an answer."""
 
 
 class ApiError(Exception):
@@ -100,7 +140,21 @@ class FakeBotAPI:
         self.topics: dict[tuple[int, int], dict[str, Any]] = {}
         #: Groups that became supergroups: old chat id -> new.
         self.migrated: dict[int, int] = {}
-        self._failures: dict[str, list[ApiError]] = {}
+        self._failures: dict[str, list[ApiError | str]] = {}
+        #: Groups the bot was removed from, users who blocked it.
+        self.kicked: set[int] = set()
+        #: Chats deleted (Telegram: "chat not found"), messages deleted (kept here: what
+        #: people were told before someone deleted it).
+        self.gone: set[int] = set()
+        self.deleted: dict[tuple[int, int], dict[str, Any]] = {}
+        self.blocked: set[int] = set()
+        #: How long a timed-out answer is held back (longer than the client waits).
+        self.stall = 1.0
+        #: Every fault injected, as (method, fault).
+        self.faults: list[tuple[str, str]] = []
+        self._chaos: tuple[float, random.Random, tuple[str, ...], frozenset[str] | None] | None = (
+            None
+        )
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, Iterator[int]] = {}
@@ -218,6 +272,62 @@ class FakeBotAPI:
             self._failures.setdefault(method, []).append(
                 ApiError(status, description, **parameters)
             )
+
+    def inject(self, method: str, fault: str, times: int = 1) -> None:
+        """The next ``times`` ``method`` requests meet ``fault`` (:data:`FLOOD`,
+        :data:`SERVER`, :data:`TIMEOUT`, :data:`DROP`, :data:`SAME`, :data:`DELETED`)."""
+        with self._cond:
+            self._failures.setdefault(method, []).extend([fault] * times)
+
+    def chaos(
+        self,
+        rate: float,
+        seed: int,
+        faults: tuple[str, ...] = ANY_CALL + EDIT_ONLY,
+        methods: frozenset[str] | None = None,
+    ) -> None:
+        """From now on each request (of ``methods``, or any but getMe) fails with chance
+        ``rate``, with one of ``faults`` drawn from a ``seed``-ed generator (an edit-only
+        fault only on edits); ``rate=0`` ends it."""
+        with self._cond:
+            self._chaos = (rate, random.Random(seed), faults, methods) if rate > 0 else None
+
+    def kick(self, chat: int) -> None:
+        """The bot is removed from group ``chat``: everything it sends there is refused."""
+        with self._cond:
+            self.kicked.add(chat)
+
+    def block(self, user: int) -> None:
+        """``user`` blocks the bot: its private messages to them are refused."""
+        with self._cond:
+            self.blocked.add(user)
+
+    def delete(self, chat: int, message_id: int) -> None:
+        """Someone deletes a message (an admin, or the bot's own older message)."""
+        with self._cond:
+            message = self.messages.pop((chat, message_id), None)
+            if message is not None:
+                self.deleted[(chat, message_id)] = message
+
+    def delete_chat(self, chat: int) -> None:
+        """The group is deleted: Telegram no longer finds it."""
+        with self._cond:
+            self.gone.add(chat)
+
+    def _fault(self, method: str) -> ApiError | str | None:
+        with self._cond:
+            queued = self._failures.get(method)
+            if queued:
+                return queued.pop(0)
+            if self._chaos is None or method == "getMe":
+                return None
+            rate, rng, faults, methods = self._chaos
+            if methods is not None and method not in methods:
+                return None
+            if rng.random() >= rate:
+                return None
+            fitting = [f for f in faults if f in ANY_CALL or method in EDITS]
+            return rng.choice(fitting) if fitting else None
 
     # --- updates from people -----------------------------------------------------------
 
@@ -353,14 +463,29 @@ class FakeBotAPI:
             return next(ids)
 
     def _call(self, method: str, params: dict[str, Any], files: dict[str, Any]) -> Any:
-        with self._cond:
-            queued = self._failures.get(method)
-            if queued:
-                raise queued.pop(0)
+        fault = self._fault(method)
+        if isinstance(fault, ApiError):
+            raise fault
+        if fault is not None:
+            with self._cond:
+                self.faults.append((method, fault))
+        if fault == FLOOD:
+            raise ApiError(429, "Too Many Requests: retry after 1", retry_after=1)
+        if fault == SERVER:
+            raise ApiError(502, "Bad Gateway")
+        if fault == SAME and method in EDITS:
+            raise ApiError(400, NOT_MODIFIED)
+        if fault == DELETED and method in EDITS:
+            self.delete(int(params.get("chat_id", 0)), int(params.get("message_id", 0)))
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             raise ApiError(404, "Not Found: method not found")
-        return handler(params, files)
+        result = handler(params, files)
+        if fault == TIMEOUT:
+            raise _Late(result)
+        if fault == DROP:
+            raise _Dropped()
+        return result
 
     def _api_getMe(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         return {
@@ -397,10 +522,14 @@ class FakeBotAPI:
 
     def _post(self, chat_id: Any, content: dict[str, Any], params: dict[str, Any]) -> Any:
         chat = int(chat_id)
-        if chat not in self.chats:
+        if chat not in self.chats or chat in self.gone:
             raise ApiError(400, "Bad Request: chat not found")
         if chat in self.migrated:
             raise ApiError(400, MIGRATED, migrate_to_chat_id=self.migrated[chat])
+        if chat in self.kicked:
+            raise ApiError(403, KICKED)
+        if chat in self.blocked:
+            raise ApiError(403, BLOCKED)
         if chat in self.closed:
             raise ApiError(403, FORBIDDEN_PRIVATE)
         thread = params.get("message_thread_id")
@@ -468,6 +597,10 @@ class FakeBotAPI:
 
     def _edit(self, params: dict[str, Any]) -> dict[str, Any]:
         key = (int(params["chat_id"]), int(params["message_id"]))
+        if key[0] in self.kicked:
+            raise ApiError(403, KICKED)
+        if key[0] in self.gone:
+            raise ApiError(400, "Bad Request: chat not found")
         if key[0] in self.migrated:
             raise ApiError(400, MIGRATED, migrate_to_chat_id=self.migrated[key[0]])
         with self._cond:
@@ -480,7 +613,7 @@ class FakeBotAPI:
         message = self._edit(params)
         markup = params.get("reply_markup")
         if message.get("text") == params["text"] and message.get("reply_markup") == markup:
-            raise ApiError(400, "Bad Request: message is not modified: specified new message")
+            raise ApiError(400, NOT_MODIFIED)
         with self._cond:
             message["text"] = params["text"]
             message["edit_date"] = int(time.time())
@@ -493,7 +626,7 @@ class FakeBotAPI:
     def _api_editMessageReplyMarkup(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         message = self._edit(params)
         if message.get("reply_markup") == (params.get("reply_markup") or None):
-            raise ApiError(400, "Bad Request: message is not modified: specified new message")
+            raise ApiError(400, NOT_MODIFIED)
         with self._cond:
             if params.get("reply_markup"):
                 message["reply_markup"] = params["reply_markup"]
@@ -548,11 +681,18 @@ class FakeBotAPI:
         body = request.rfile.read(length) if length else b""
         params, files = _parse_body(request.headers.get("Content-Type", ""), body)
         call = Call(method, params, files)
+        late = dropped = False
         try:
             if prefix != f"/bot{self.token}":
                 raise ApiError(401, "Unauthorized")
             result = self._call(method, params, files)
             status, answer = 200, {"ok": True, "result": result}
+        except _Late as exc:
+            late = True
+            status, answer = 200, {"ok": True, "result": exc.result}
+        except _Dropped:
+            dropped = True
+            status, answer = 200, {}
         except ApiError as exc:
             status = exc.status
             answer = {"ok": False, "error_code": exc.status, "description": exc.description}
@@ -562,6 +702,11 @@ class FakeBotAPI:
         if method != "getUpdates":
             with self._cond:
                 self.calls.append(call)
+        if dropped:  # carried out, but the client hears nothing: the connection just ends
+            request.close_connection = True
+            return
+        if late:  # the client gives up waiting first
+            time.sleep(self.stall)
         data = json.dumps(answer).encode()
         try:
             request.send_response(status)
@@ -569,7 +714,7 @@ class FakeBotAPI:
             request.send_header("Content-Length", str(len(data)))
             request.end_headers()
             request.wfile.write(data)
-        except OSError:  # the bot hung up (a long poll cancelled at shutdown)
+        except OSError:  # the bot hung up (a long poll cancelled at shutdown, a timeout)
             pass
 
 
@@ -597,6 +742,47 @@ def _parse_body(content_type: str, body: bytes) -> tuple[dict[str, Any], dict[st
     return params, files
 
 
+def bot_texts(api: FakeBotAPI, chat: int, *, deleted: bool = True) -> list[str]:
+    """The texts (or captions) of the bot's messages posted in ``chat``, oldest first
+    (with those deleted since, unless ``deleted`` is false): what people there were
+    actually told, whatever the bot heard back."""
+    with api._cond:
+        held = [*api.messages.items(), *(api.deleted.items() if deleted else ())]
+        found = [
+            (i, m) for (c, i), m in held if c == chat and m.get("from", {}).get("id") == BOT_ID
+        ]
+    return [
+        str(m.get("text") or m.get("caption") or "") for _i, m in sorted(found, key=lambda e: e[0])
+    ]
+
+
+#: The lines that tell a move (en): a placement or bonus placement, a swap, a keep.
+_TOLD = (
+    (re.compile(r"^.+ (placed|made a bonus placement,) [^:]+:"), "placed"),
+    (re.compile(r"^.+ swapped all tiles\.$"), "swapped"),
+    (re.compile(r"^.+ kept the tiles\.$"), "kept"),
+)
+
+
+def announced(texts: list[str]) -> list[str]:
+    """The moves told in ``texts``, in order, as ``placed``, ``swapped`` or ``kept``."""
+    out = []
+    for text in texts:
+        for line in text.split("\n"):
+            for pattern, kind in _TOLD:
+                if pattern.match(line):
+                    out.append(kind)
+                    break
+    return out
+
+
+def told_in(record: dict[str, Any]) -> list[str]:
+    """The moves a stored record holds (RECORD.md: a placement's notation, ``swap`` or
+    ``keep``), as :func:`announced` names them."""
+    kinds = {"swap": "swapped", "keep": "kept"}
+    return [kinds.get(str(move), "placed") for move in record["moves"]]
+
+
 def buttons(message: dict[str, Any]) -> list[dict[str, str]]:
     """The inline buttons of a message, row after row."""
     rows = message.get("reply_markup", {}).get("inline_keyboard", [])
@@ -616,6 +802,7 @@ class BotRunner:
         telegram: Any = None,
         due_interval: float = 3600,
         sleep: Any = None,
+        timeout: float | None = None,
     ) -> None:
         from bot.config import TelegramSettings
 
@@ -626,6 +813,8 @@ class BotRunner:
         self.telegram = telegram or TelegramSettings(base_url=api.base_url)
         self.due_interval = due_interval
         self.sleep = sleep
+        #: How long the bot waits for an answer (a timeout fault stalls longer).
+        self.timeout = timeout
         self.handled: set[int] = set()
         self.service: Any = None
         self.adapter: Any = None
@@ -707,7 +896,9 @@ class BotRunner:
         )
         # Flood limits off (the fake has none), retries after a 429 on.
         limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
-        app = build_application(self.token, self.telegram, rate_limiter=limiter)
+        app = build_application(
+            self.token, self.telegram, rate_limiter=limiter, timeout=self.timeout
+        )
         await serve(
             self.adapter,
             app,
