@@ -30,6 +30,7 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from engine.errors import EngineError
+from engine.ranking import places
 from engine.record import Record, replay
 
 #: The scope of the ladder of everyone, across all chats.
@@ -291,18 +292,6 @@ def rebuild(games: Iterable[RatedGame]) -> Ladder:
     for game in sorted(games, key=lambda g: g.finished_at):
         ladder.apply(game)
     return ladder
-
-
-def places(ranking: Sequence[Sequence[int]]) -> dict[int, int]:
-    """Each side's place number from a ranking (places best first, each a list of sides):
-    sides that share a place share its number, and the next place counts them all."""
-    out: dict[int, int] = {}
-    done = 0
-    for group in ranking:
-        for side in group:
-            out[side] = done + 1
-        done += len(group)
-    return out
 
 
 def from_table(

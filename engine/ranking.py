@@ -21,3 +21,16 @@ def rank(scores: Sequence[Sequence[int]], winner: int | None = None) -> list[lis
             continue
         places.append([side])
     return places
+
+
+def places(ranking: Sequence[Sequence[int]]) -> dict[int, int]:
+    """Each side's place number from a ranking (places best first, each a list of sides):
+    sides that share a place share its number, and the next place counts them all
+    (1, 1, 3)."""
+    out: dict[int, int] = {}
+    done = 0
+    for group in ranking:
+        for side in group:
+            out[side] = done + 1
+        done += len(group)
+    return out

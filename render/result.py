@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from engine.genial import GenialView
-from engine.ranking import rank
+from engine.ranking import places, rank
 from engine.spezial import SCORE_COLOURS, SpezialView
 from engine.tiles import COLOURS, Colour
 from render import genial_board, spezial_board
@@ -23,18 +23,6 @@ from render.theme import GOLDEN, INK, PAPER
 WIDTH = 1120
 MARGIN = 16
 HEADER = 96
-
-
-def places(ranking: Sequence[Sequence[int]]) -> dict[int, int]:
-    """Each side's place number: sides that share a place share its number, and the next
-    place counts them all (1, 1, 3)."""
-    out: dict[int, int] = {}
-    done = 0
-    for group in ranking:
-        for side in group:
-            out[side] = done + 1
-        done += len(group)
-    return out
 
 
 def _ranking(view: GenialView | SpezialView, colours: Sequence[Colour]) -> list[list[int]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from bot.table import PLAYING, Table
@@ -52,6 +53,20 @@ def to_json(table: Table) -> str:
     table's fields (``to_dict`` copies the whole game record first, a millisecond a turn).
     """
     return json.dumps({k: _plain(v) for k, v in vars(table).items()}, separators=(",", ":"))
+
+
+def finished_games(rows: Iterable[tuple[str, float, str]]) -> list[dict[str, Any]]:
+    """Archived games from their rows (chat, finished_at, data as JSON), as
+    :meth:`Store.archived` gives them; a row that is not ours is skipped, the others count."""
+    out = []
+    for chat, finished_at, text in rows:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            out.append({**data, "chat": chat, "finished_at": float(finished_at)})
+    return out
 
 
 def _plain(value: Any) -> Any:

@@ -16,7 +16,15 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from bot.store.base import CLAIM_BATCH, DamagedTable, StaleTable, StoreError, seated, to_json
+from bot.store.base import (
+    CLAIM_BATCH,
+    DamagedTable,
+    StaleTable,
+    StoreError,
+    finished_games,
+    seated,
+    to_json,
+)
 from bot.table import STATUSES, Table
 
 #: The schema step by step, as in the SQLite store (the same numbering, so "schema 3" means
@@ -243,15 +251,7 @@ class PostgresStore:
             params = (chat,)
         with self._pool.connection() as conn:
             rows = conn.execute(query + " ORDER BY finished_at, id", params).fetchall()
-        out = []
-        for row_chat, finished_at, text in rows:
-            try:
-                data = json.loads(text)
-            except ValueError:
-                continue  # a row that is not ours: skipped, the others still count
-            if isinstance(data, dict):
-                out.append({**data, "chat": row_chat, "finished_at": float(finished_at)})
-        return out
+        return finished_games(rows)
 
     def chats(self) -> list[str]:
         with self._pool.connection() as conn:

@@ -21,6 +21,7 @@ from bot.store.base import (
     StaleTable,
     StoreBusy,
     StoreError,
+    finished_games,
     seated,
     to_json,
 )
@@ -249,15 +250,7 @@ class SQLiteStore:
             params = (chat,)
         with self._lock, _busy():
             rows = self._db.execute(query + " ORDER BY finished_at, id", params).fetchall()
-        out = []
-        for row_chat, finished_at, text in rows:
-            try:
-                data = json.loads(text)
-            except ValueError:
-                continue  # a row that is not ours: skipped, the others still count
-            if isinstance(data, dict):
-                out.append({**data, "chat": row_chat, "finished_at": float(finished_at)})
-        return out
+        return finished_games(rows)
 
     def chats(self) -> list[str]:
         with self._lock, _busy():

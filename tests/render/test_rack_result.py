@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from engine.genial import GenialView
+from engine.ranking import places
 from engine.tiles import Colour, Tile
 from render import rack_png, result_png
 from render.rack import slot_cells
-from render.result import places
 from render.theme import SYMBOL
 from tests.render.fakes import spezial_view
 from tests.render.helpers import decode, genial_game
