@@ -1,0 +1,121 @@
+"""The README's webhook workers, run exactly as it shows them: two ``genial-bot telegram``
+processes started with one config file serve one port and one database; every update
+posted to the port is handled by one of them, once. Runs on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.store import open_store
+from bot.telegram.app import webhook_secret
+from tests.bot.backends import location
+from tests.bot.pgserver import free_port
+from tests.bot.telegram.fake_api import FakeBotAPI
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+ROOT = Path(__file__).resolve().parents[3]
+TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
+GROUP = -1001234567890
+ADA, BOB = 101, 202
+
+
+@pytest.fixture
+def api() -> Iterator[FakeBotAPI]:
+    api = FakeBotAPI(TOKEN).start()
+    api.group(GROUP, "Genial night")
+    api.user(ADA, "Ada")
+    api.user(BOB, "Bob")
+    yield api
+    api.close()
+
+
+def wait_for(what: str, done: Any, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_two_worker_processes_on_one_port(api: FakeBotAPI, tmp_path: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/genial"
+    storage = location(tmp_path / "t.db")
+    # The README's config, with the fake Bot API's address instead of Telegram's.
+    (tmp_path / "config.toml").write_text(
+        f"[bot]\nstorage = {json.dumps(storage)}\n\n"
+        f'[telegram]\nmode = "webhook"\nwebhook_url = "{url}"\nlisten = "127.0.0.1"\n'
+        f'port = {port}\nbase_url = "{api.base_url}"\n'
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT), GENIAL_TELEGRAM_TOKEN=TOKEN)
+    # `genial-bot telegram`, twice, from the folder with config.toml (the README's commands).
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bot", "telegram"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    try:
+        # Both set the webhook, each once it serves the port: the second binds the port the
+        # first already serves (SO_REUSEPORT) instead of failing.
+        wait_for("both workers set the webhook", lambda: len(api.of("setWebhook")) == 2)
+        assert [w.poll() for w in workers] == [None, None]
+        assert api.webhook is not None and api.webhook["url"] == url
+
+        def post(update_id: int, who: int, text: str) -> None:
+            update = {"update_id": update_id, "message": api.new_message(GROUP, who, text)}
+            request = urllib.request.Request(
+                url,
+                data=json.dumps(update).encode(),
+                headers={
+                    "Content-Type": "application/json",
+                    "X-Telegram-Bot-Api-Secret-Token": webhook_secret(TOKEN),
+                },
+            )
+            with urllib.request.urlopen(request, timeout=10) as response:
+                assert response.status == 200
+
+        def lobby_texts() -> list[str]:
+            return [c.text for c in api.sent(GROUP, "sendMessage", "editMessageText")]
+
+        post(1, ADA, "/join")
+        wait_for("Ada's /join", lambda: any("Ada sits down." in t for t in lobby_texts()))
+        post(2, BOB, "/join")
+        wait_for("Bob's /join", lambda: any("Bob sits down." in t for t in lobby_texts()))
+        for update_id in range(3, 9):  # each a connection of its own, to either worker
+            post(update_id, BOB, "/rules")
+        wait_for("six answers to /rules", lambda: len(api.sent(GROUP, "sendMessage")) >= 7)
+        time.sleep(0.5)  # an update handled twice would show by now
+        # One lobby message (edited in place as Bob sat down), six answers to six /rules.
+        assert len(api.sent(GROUP, "sendMessage")) == 7
+        assert sum(t.startswith("Ada sits down.") for t in lobby_texts()) == 1
+        assert sum(t.startswith("Bob sits down.") for t in lobby_texts()) == 1
+    finally:
+        for worker in workers:
+            worker.send_signal(signal.SIGTERM)
+        outputs = [worker.communicate(timeout=30) for worker in workers]
+    assert [w.returncode for w in workers] == [0, 0], outputs
+    assert all(TOKEN not in out + err for out, err in outputs)
+    store = open_store(storage)
+    try:
+        table = store.load(str(GROUP))
+    finally:
+        store.close()
+    assert table is not None and [s.name for s in table.seats] == ["Ada", "Bob"]
