@@ -22,6 +22,7 @@ from bot.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.texts import Texts
 from engine.record import Record, replay
 from tests.bot.helpers import Room, make_service
+from tests.bot.test_ratings import two_sides_equal
 
 ADA = "id-ada"
 COMPUTER = ratings.computer_key("random")
@@ -328,3 +329,50 @@ def test_the_ratings_script_rebuilds_the_ladder_from_the_store(
             )
         ]
     )
+
+
+def test_a_team_game_through_the_service_rates_the_two_teams(tmp_path: Path) -> None:
+    """Four people play a whole team game through the service: seats 1 and 3 are one team,
+    2 and 4 the other. The winners' ratings are Weng & Lin's update for two equal sides
+    of two newcomers each (worked out by hand in test_ratings), on the chat's ladder and
+    the global one."""
+    room = Room(make_service(tmp_path / "t.db"))
+    people = ["Ada", "Bob", "Cy", "Dee"]
+    for name in people:
+        room.ok(name, "/join")
+    room.ok("Ada", "/option team")
+    room.ok("Ada", "/start")
+    assert [s.user for s in room.table().seats] == [f"id-{n.lower()}" for n in people]
+    room.play_out(random.Random(5))
+    (row,) = room.service.store.archived("chat-1")
+    # Who won, from the engine: a team game has two sides, seats 0+2 and 1+3.
+    game = replay(Record.from_dict(row["record"]))
+    ranking = game.ranking()
+    assert game.over and ranking is not None
+    assert len(ranking) == 2, "this seed must not end in a tie"
+    (winner,) = ranking[0]
+    winners = [people[winner], people[winner + 2]]
+    losers = [people[1 - winner], people[3 - winner]]
+    lowest = {side: min(game.score(side).values()) for side in (0, 1)}
+    win_mu, lose_mu, sigma = two_sides_equal(2)
+    # By hand (test_ratings): 26.9643 for each winner, 23.0357 for each loser.
+    assert (win_mu, lose_mu) == pytest.approx((26.9643, 23.0357), abs=1e-4)
+    ladder = room.service.community.ladder
+    for scope in ("chat-1", ratings.GLOBAL):
+        for names, mu, won in ((winners, win_mu, 1), (losers, lose_mu, 0)):
+            for name in names:
+                s = ladder.standing(f"id-{name.lower()}", "genial", scope)
+                assert s is not None, (scope, name)
+                assert (s.mu, s.sigma) == pytest.approx((mu, sigma)), (scope, name)
+                assert (s.games, s.wins) == (1, won)
+                side = winner if name in winners else 1 - winner
+                assert s.best == lowest[side]
+    # Up for the winners, down for the losers, from a newcomer's mu of 25.
+    assert win_mu > 25 > lose_mu
+    top = room.ok("Ada", "/top")[0].text.splitlines()
+    shown_win = round(1000 + 25 * (win_mu - 3 * sigma))
+    shown_lose = round(1000 + 25 * (lose_mu - 3 * sigma))
+    assert top[1:] == [
+        *(f"{i}. {n}: {shown_win} · 1 · 1" for i, n in enumerate(sorted(winners), 1)),
+        *(f"{i}. {n}: {shown_lose} · 1 · 0" for i, n in enumerate(sorted(losers), 3)),
+    ]
