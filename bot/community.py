@@ -136,28 +136,48 @@ class GameStats:
 
 
 def stats(
-    community: Community, chat: str, player: str, texts: Texts
+    community: Community, chat: str, player: str, texts: Texts, asker: str | None = None
 ) -> tuple[list[str], list[GameStats]]:
-    """The head lines (name, solo bests) and, per game played here, its lines and the
-    rating history for the chart."""
+    """The head lines (name, solo bests) and, per game played anywhere, its lines (this
+    chat's ladder if played here, then the global one) and the rating history for the
+    chart. ``asker``: the name of the person asking, when they ask about themselves."""
     name = community.name(player, texts)
+    if asker is not None and player not in community.names:
+        name = asker  # someone asking about themselves before their first game
     head = [texts("stats.title", name=name)]
     per_game = []
+    ladder = community.ladder
     for game in ratings.GAMES:
-        s = community.ladder.standing(player, game, chat)
-        if s is None:
-            continue
-        line = texts(
-            "stats.game",
-            game=texts(f"game.{game}"),
-            rating=s.points,
-            games=s.games,
-            wins=s.wins,
-            rate=round(100 * s.win_rate),
-            average=f"{s.average_lowest:.1f}",
-            best=s.best,
+        s = ladder.standing(player, game, chat)
+        everywhere = ladder.standing(player, game, ratings.GLOBAL)
+        if everywhere is None:
+            continue  # every rated game is on the global ladder too
+        lines = []
+        if s is not None:
+            lines.append(
+                texts(
+                    "stats.game",
+                    game=texts(f"game.{game}"),
+                    rating=s.points,
+                    games=s.games,
+                    wins=s.wins,
+                    rate=round(100 * s.win_rate),
+                    average=f"{s.average_lowest:.1f}",
+                    best=s.best,
+                )
+            )
+        lines.append(
+            texts(
+                "stats.global",
+                game=texts(f"game.{game}"),
+                rating=everywhere.points,
+                games=everywhere.games,
+                wins=everywhere.wins,
+            )
         )
-        per_game.append(GameStats(game, [line], community.ladder.history(player, game, chat)))
+        # The chart follows the chat's ladder; the global one for a game not played here.
+        scope = chat if s is not None else ratings.GLOBAL
+        per_game.append(GameStats(game, lines, ladder.history(player, game, scope)))
     solo = community.ladder.solo_best(player, chat)
     if solo is not None:
         head.append(texts("stats.solo", games=solo.games, best=solo.best))

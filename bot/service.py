@@ -1039,7 +1039,8 @@ class Service:
             if player is None:
                 raise Reject("stats.who", target=cmd.player)
         assert player is not None
-        head, per_game = community.stats(self.community, ctx.chat.id, player, ctx.texts)
+        asker = ctx.user.name if player == ctx.user.id else None
+        head, per_game = community.stats(self.community, ctx.chat.id, player, ctx.texts, asker)
         if not per_game:
             ctx.out.append(ctx.scene.chat_message(head))
             return

@@ -118,10 +118,51 @@ def test_top_and_stats_after_two_games_against_a_computer(tmp_path: Path) -> Non
         "Ada at this table:",
         f"Genial: rating {ada.points}, games 2, wins {wins[0]} ({round(50 * wins[0])}%), "
         f"average lowest colour {average:.1f}, best game {best}",
+        # The same two games are all Ada played anywhere: the global ladder agrees.
+        f"Genial everywhere (all chats): rating {ada.points}, games 2, wins {wins[0]}",
     ]
     assert room.ok("Bob", "/stats Ada")[0].text == stats.text
     assert "Nobody called Zed" in room.say("Bob", "/stats Zed")[0].text
     assert room.ok("Ada", "/top 2")[0].text.splitlines()[1] == "No players on page 2."
+
+
+def test_stats_shows_the_chat_ladder_and_the_global_one(tmp_path: Path) -> None:
+    """Ada plays one game against a computer in each of two chats: each chat's ladder
+    knows one game, the global one both, rated one after the other as openskill says."""
+    service = make_service(tmp_path / "t.db", seed=4)
+    rng = random.Random(4)
+    rooms = [Room(service, f"chat-{n}", f"Room {n}") for n in (1, 2)]
+    for room in rooms:
+        room.ok("Ada", "/join")
+        room.ok("Ada", "/addbot random")
+        room.ok("Ada", "/start")
+        room.play_out(rng)
+    (first,) = service.store.archived("chat-1")
+    (second,) = service.store.archived("chat-2")
+    model = PlackettLuce()
+    ada, cpu = model.rating(), model.rating()
+    shown = []
+    for row in (first, second):
+        places, _ = outcome(row)
+        [[ada], [cpu]] = model.rate([[ada], [cpu]], ranks=[float(p) for p in places])
+        shown.append((ratings.points(ada.mu, ada.sigma), int(places[0] == 1)))
+    # Alone on chat-1's ladder, the first game rated Ada as the global ladder did then.
+    (here_points, here_won), _ = shown
+    everywhere = ratings.points(ada.mu, ada.sigma)
+    wins = sum(won for _, won in shown)
+    (stats,) = rooms[0].ok("Ada", "/stats")
+    lines = stats.text.splitlines()
+    assert lines[0] == "Ada at this table:"
+    assert lines[1].startswith(f"Genial: rating {here_points}, games 1, wins {here_won} (")
+    assert lines[2:] == [
+        f"Genial everywhere (all chats): rating {everywhere}, games 2, wins {wins}"
+    ]
+    assert here_points != everywhere  # two games in, one game here: they differ
+    # Someone who finished no game anywhere: no ladder line at all.
+    assert rooms[0].ok("Bob", "/stats")[0].text.splitlines() == [
+        "Bob at this table:",
+        "Bob has no finished game here yet.",
+    ]
 
 
 def test_top_pages_ten_rows(tmp_path: Path) -> None:
