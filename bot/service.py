@@ -1121,10 +1121,13 @@ class Service:
                 turn = tx("games.your_turn") if g.my_turn else tx("games.turn", name=g.to_move)
                 left = "" if g.deadline is None else format_left(g.deadline - ctx.now)
                 key = "games.line_deadline" if left else "games.line"
-                lines.append(
-                    tx(key, table=g.title, game=tx(f"game.{g.game}"), turn=turn, left=left)
-                )
-        ctx.out.append(Outbound(ctx.chat.id, "\n".join(lines), "info", user=ctx.user.id))
+                # One line per table (a title's line break would shift the links).
+                title = " ".join(g.title.split())
+                lines.append(tx(key, table=title, game=tx(f"game.{g.game}"), turn=turn, left=left))
+        # The platform adds to each table's line a link to its latest message.
+        tables = tuple(g.chat for g in found)
+        text = "\n".join(lines)
+        ctx.out.append(Outbound(ctx.chat.id, text, "info", user=ctx.user.id, tables=tables))
 
     def running_games(self, user: str) -> list[RunningGame]:
         """Every running table ``user`` sits at, across chats, for platforms that show
