@@ -18,6 +18,7 @@ from openskill.models import PlackettLuce
 from PIL import Image
 
 from bot import community, ratings
+from bot.outbound import with_links
 from bot.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.texts import Texts
 from engine.record import Record, replay
@@ -307,6 +308,14 @@ def test_games_lists_exactly_my_running_tables(tmp_path: Path) -> None:
     assert mine.text.splitlines() == [
         "My running tables (2):",
         "Room 1: Genial, your turn",
+        "Room 2: Genial, Cy to move, 1h left",
+    ]
+    # Each table's line is named, so a platform can add its link (none for chat-2 here).
+    assert mine.tables == ("chat-1", "chat-2")
+    linked = with_links(mine, {"chat-1": "(latest message: https://example.org/1/9)"})
+    assert linked.text.splitlines() == [
+        "My running tables (2):",
+        "Room 1: Genial, your turn (latest message: https://example.org/1/9)",
         "Room 2: Genial, Cy to move, 1h left",
     ]
     assert [g.chat for g in service.running_games("id-bob")] == ["chat-1"]
