@@ -99,8 +99,9 @@ class Community:
 
 
 def top_lines(community: Community, chat: str, page: int, texts: Texts) -> list[str] | None:
-    """The chat's ladders, ten rows a page: Genial first, Genial Spezial if played here.
-    ``None`` when no rated game finished here yet."""
+    """The chat's ladders (``chat`` GLOBAL: those of all chats), ten rows a page: Genial
+    first, Genial Spezial if played here. ``None`` when no rated game finished here yet."""
+    everyone = chat == ratings.GLOBAL
     lines: list[str] = []
     more = False
     for game in ratings.GAMES:
@@ -109,7 +110,8 @@ def top_lines(community: Community, chat: str, page: int, texts: Texts) -> list[
             continue
         shown = rows[(page - 1) * TOP_ROWS : page * TOP_ROWS]
         more = more or len(rows) > page * TOP_ROWS
-        lines.append(texts("top.title", game=texts(f"game.{game}")))
+        title = "top.title_global" if everyone else "top.title"
+        lines.append(texts(title, game=texts(f"game.{game}")))
         if not shown:
             lines.append(texts("top.no_page", page=page))
         for rank, s in enumerate(shown, (page - 1) * TOP_ROWS + 1):
@@ -117,7 +119,7 @@ def top_lines(community: Community, chat: str, page: int, texts: Texts) -> list[
     if not lines:
         return None
     if more:
-        lines.append(texts("top.more", page=page + 1))
+        lines.append(texts("top.more_global" if everyone else "top.more", page=page + 1))
     return lines
 
 

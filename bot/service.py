@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import community, games, images, messages, narrate, ops, players
+from bot import community, games, images, messages, narrate, ops, players, ratings
 from bot.commands import (
     Abort,
     AddBot,
@@ -1026,9 +1026,10 @@ class Service:
     # --- communities: ladders, history, replay, rematch, my games, pings (issue 13) ----
 
     def _on_top(self, ctx: _Context, cmd: Top) -> None:
-        lines = community.top_lines(self.community, ctx.chat.id, cmd.page, ctx.texts)
+        scope = ratings.GLOBAL if cmd.everyone else ctx.chat.id
+        lines = community.top_lines(self.community, scope, cmd.page, ctx.texts)
         if lines is None:
-            raise Reject("top.empty")
+            raise Reject("top.empty_global" if cmd.everyone else "top.empty")
         ctx.out.append(ctx.scene.chat_message(lines))
 
     def _on_stats(self, ctx: _Context, cmd: Stats) -> None:

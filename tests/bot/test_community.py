@@ -143,10 +143,12 @@ def test_stats_shows_the_chat_ladder_and_the_global_one(tmp_path: Path) -> None:
     model = PlackettLuce()
     ada, cpu = model.rating(), model.rating()
     shown = []
+    cpu_wins = 0
     for row in (first, second):
         places, _ = outcome(row)
         [[ada], [cpu]] = model.rate([[ada], [cpu]], ranks=[float(p) for p in places])
         shown.append((ratings.points(ada.mu, ada.sigma), int(places[0] == 1)))
+        cpu_wins += places[1] == 1
     # Alone on chat-1's ladder, the first game rated Ada as the global ladder did then.
     (here_points, here_won), _ = shown
     everywhere = ratings.points(ada.mu, ada.sigma)
@@ -159,11 +161,32 @@ def test_stats_shows_the_chat_ladder_and_the_global_one(tmp_path: Path) -> None:
         f"Genial everywhere (all chats): rating {everywhere}, games 2, wins {wins}"
     ]
     assert here_points != everywhere  # two games in, one game here: they differ
+    # /top global: both games, wherever it is asked; /top: this chat's one game.
+    rows = sorted(
+        [
+            ("Ada", everywhere, wins, ADA),
+            ("Computer (random)", ratings.points(cpu.mu, cpu.sigma), cpu_wins, COMPUTER),
+        ],
+        key=lambda r: (-r[1], r[3]),
+    )
+    (top,) = rooms[1].ok("Ada", "/top global")
+    assert top.text.splitlines() == [
+        "Genial: the ladder of all chats (rank. name: rating · games · wins)",
+        *(f"{i}. {name}: {pts} · 2 · {w}" for i, (name, pts, w, _) in enumerate(rows, 1)),
+    ]
+    assert [line.split(": ")[1].split(" · ")[1] for line in
+            rooms[1].ok("Ada", "/top")[0].text.splitlines()[1:]] == ["1", "1"]  # fmt: skip
+    assert rooms[1].ok("Ada", "/top global 2")[0].text.splitlines()[1] == "No players on page 2."
     # Someone who finished no game anywhere: no ladder line at all.
     assert rooms[0].ok("Bob", "/stats")[0].text.splitlines() == [
         "Bob at this table:",
         "Bob has no finished game here yet.",
     ]
+
+
+def test_top_global_before_any_game(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    assert room.error("Ada", "/top global") == "No rated game has finished anywhere yet."
 
 
 def test_top_pages_ten_rows(tmp_path: Path) -> None:
@@ -184,6 +207,12 @@ def test_top_pages_ten_rows(tmp_path: Path) -> None:
     second = room.ok("Ada", "/top 2")[0].text.splitlines()
     assert [line.split(".")[0] for line in second[1:]] == ["11", "12", "13"]  # 12 + computer
     assert "/top" in room.say("Ada", "/top x")[0].text
+    # Elsewhere, the global ladder holds the same thirteen; this chat's is empty.
+    other = Room(service, "chat-9", "Elsewhere")
+    everyone = other.ok("Ada", "/top global")[0].text.splitlines()
+    assert len(everyone) == 12 and everyone[-1] == "More: /top global 2"
+    assert other.ok("Ada", "/top global 2")[0].text.splitlines()[1:] == second[1:]
+    assert other.error("Ada", "/top").startswith("No rated game has finished here yet")
 
 
 def test_history_tells_the_last_moves_of_a_known_record(tmp_path: Path, shared: Path) -> None:

@@ -484,3 +484,13 @@ async def test_a_turn_ping_jumps_to_the_new_turn_message(tmp_path: Path) -> None
         # The turn message that gave Bob the turn, posted before the ping went out.
         link = f"https://discord.com/channels/{w.guild.id}/{w.chat}/{_latest_turn(w).id}"
         assert text(ping).split("\n")[-1] == f"To the table: {link}"
+
+
+@pytest.mark.asyncio
+async def test_top_everywhere_asks_for_the_global_ladder(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada = w.person("Ada")
+        answer = only_answer(await ada.slash(w.channel, "top", everywhere=True))
+        assert answer == "No rated game has finished anywhere yet."
+        answer = only_answer(await ada.slash(w.channel, "top"))
+        assert answer.startswith("No rated game has finished here yet")
