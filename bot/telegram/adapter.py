@@ -10,8 +10,9 @@ that only they see.
 A forum group has a table per topic (``limits.table_id``), and every message of a table
 goes to its topic. A group that becomes a supergroup takes its tables along. What the
 adapter must remember across restarts (the lobby message, the turn messages whose buttons
-are live, who cannot be written to privately, who was told so) it keeps as the service's
-notes. The clock sleeps until the next deadline, and a command wakes it.
+are live, the latest turn message that links lead to, who cannot be written to privately,
+who was told so) it keeps as the service's notes. The clock sleeps until the next
+deadline, and a command wakes it.
 
 The service is synchronous and may render images or let computer players think, so every
 call into it runs in a worker thread (``asyncio.to_thread``); a lock per table keeps the
