@@ -141,9 +141,11 @@ class Rules(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Top(Command):
-    """The chat's ladder, ``page`` (1 first) of ten rows."""
+    """The chat's ladder (``everyone``: the global ladder of all chats), ``page`` (1
+    first) of ten rows."""
 
     page: int = 1
+    everyone: bool = False
     changes = False
 
 
@@ -186,6 +188,8 @@ class Notify(Command):
     changes = False
 
 
+#: What asks /top for the global ladder of all chats instead of the chat's.
+GLOBAL_WORDS = frozenset({"global", "globaal", "all"})
 #: The most moves /history tells at once, and the most pages /top counts.
 HISTORY_MAX = 30
 TOP_PAGES = 999
@@ -377,7 +381,9 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
             raise CommandError("usage.kick")
         return Kick(target=" ".join(args))
     if word in ("top", "ladder"):
-        return Top(page=_number(args, 1, TOP_PAGES, "usage.top"))
+        everyone = bool(args) and args[0].casefold() in GLOBAL_WORDS
+        page = _number(args[1:] if everyone else args, 1, TOP_PAGES, "usage.top")
+        return Top(page=page, everyone=everyone)
     if word == "stats":
         return Stats(player=" ".join(args) or None)
     if word == "history":
@@ -427,7 +433,7 @@ def _format_plain(cmd: Command) -> str:
     if isinstance(cmd, Kick):
         return f"/kick {cmd.target}"
     if isinstance(cmd, Top):
-        return f"/top {cmd.page}"
+        return f"/top {'global ' if cmd.everyone else ''}{cmd.page}"
     if isinstance(cmd, Stats):
         return "/stats" + (f" {cmd.player}" if cmd.player else "")
     if isinstance(cmd, History):

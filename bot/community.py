@@ -99,8 +99,9 @@ class Community:
 
 
 def top_lines(community: Community, chat: str, page: int, texts: Texts) -> list[str] | None:
-    """The chat's ladders, ten rows a page: Genial first, Genial Spezial if played here.
-    ``None`` when no rated game finished here yet."""
+    """The chat's ladders (``chat`` GLOBAL: those of all chats), ten rows a page: Genial
+    first, Genial Spezial if played here. ``None`` when no rated game finished here yet."""
+    everyone = chat == ratings.GLOBAL
     lines: list[str] = []
     more = False
     for game in ratings.GAMES:
@@ -109,7 +110,8 @@ def top_lines(community: Community, chat: str, page: int, texts: Texts) -> list[
             continue
         shown = rows[(page - 1) * TOP_ROWS : page * TOP_ROWS]
         more = more or len(rows) > page * TOP_ROWS
-        lines.append(texts("top.title", game=texts(f"game.{game}")))
+        title = "top.title_global" if everyone else "top.title"
+        lines.append(texts(title, game=texts(f"game.{game}")))
         if not shown:
             lines.append(texts("top.no_page", page=page))
         for rank, s in enumerate(shown, (page - 1) * TOP_ROWS + 1):
@@ -117,7 +119,7 @@ def top_lines(community: Community, chat: str, page: int, texts: Texts) -> list[
     if not lines:
         return None
     if more:
-        lines.append(texts("top.more", page=page + 1))
+        lines.append(texts("top.more_global" if everyone else "top.more", page=page + 1))
     return lines
 
 
@@ -136,28 +138,48 @@ class GameStats:
 
 
 def stats(
-    community: Community, chat: str, player: str, texts: Texts
+    community: Community, chat: str, player: str, texts: Texts, asker: str | None = None
 ) -> tuple[list[str], list[GameStats]]:
-    """The head lines (name, solo bests) and, per game played here, its lines and the
-    rating history for the chart."""
+    """The head lines (name, solo bests) and, per game played anywhere, its lines (this
+    chat's ladder if played here, then the global one) and the rating history for the
+    chart. ``asker``: the name of the person asking, when they ask about themselves."""
     name = community.name(player, texts)
+    if asker is not None and player not in community.names:
+        name = asker  # someone asking about themselves before their first game
     head = [texts("stats.title", name=name)]
     per_game = []
+    ladder = community.ladder
     for game in ratings.GAMES:
-        s = community.ladder.standing(player, game, chat)
-        if s is None:
-            continue
-        line = texts(
-            "stats.game",
-            game=texts(f"game.{game}"),
-            rating=s.points,
-            games=s.games,
-            wins=s.wins,
-            rate=round(100 * s.win_rate),
-            average=f"{s.average_lowest:.1f}",
-            best=s.best,
+        s = ladder.standing(player, game, chat)
+        everywhere = ladder.standing(player, game, ratings.GLOBAL)
+        if everywhere is None:
+            continue  # every rated game is on the global ladder too
+        lines = []
+        if s is not None:
+            lines.append(
+                texts(
+                    "stats.game",
+                    game=texts(f"game.{game}"),
+                    rating=s.points,
+                    games=s.games,
+                    wins=s.wins,
+                    rate=round(100 * s.win_rate),
+                    average=f"{s.average_lowest:.1f}",
+                    best=s.best,
+                )
+            )
+        lines.append(
+            texts(
+                "stats.global",
+                game=texts(f"game.{game}"),
+                rating=everywhere.points,
+                games=everywhere.games,
+                wins=everywhere.wins,
+            )
         )
-        per_game.append(GameStats(game, [line], community.ladder.history(player, game, chat)))
+        # The chart follows the chat's ladder; the global one for a game not played here.
+        scope = chat if s is not None else ratings.GLOBAL
+        per_game.append(GameStats(game, lines, ladder.history(player, game, scope)))
     solo = community.ladder.solo_best(player, chat)
     if solo is not None:
         head.append(texts("stats.solo", games=solo.games, best=solo.best))

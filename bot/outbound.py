@@ -7,7 +7,8 @@ ephemeral reply, a pop-up). No platform object ever gets past an adapter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 #: What an outbound is for, so adapters can choose an idiom (edit the lobby message in
 #: place, answer errors ephemerally, send an export as a document).
@@ -79,6 +80,8 @@ class Outbound:
     ``chat`` is always the table's chat; ``user`` is ``None`` for a message to the whole
     chat, or the id of the one person who may see it (their rack, a hint). ``mentions``
     lists the user ids the message addresses (the player to move), for platforms that ping.
+    ``tables`` names, for a listing of tables (``/games``), the table of each of the text's
+    last lines, in order, so a platform can add a link to each (see :func:`with_links`).
     """
 
     chat: str
@@ -88,13 +91,32 @@ class Outbound:
     attachment: Attachment | None = None
     buttons: tuple[Button, ...] = ()
     mentions: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown outbound kind {self.kind!r}")
         if self.kind in ("rack", "hint", "ping") and self.user is None:
             raise ValueError(f"a {self.kind} message must be private")
+        if len(self.tables) >= len(self.text.split("\n")):
+            raise ValueError("a listing of tables has a line before its tables")
 
     @property
     def private(self) -> bool:
         return self.user is not None
+
+
+def with_links(out: Outbound, links: Mapping[str, str]) -> Outbound:
+    """``out``, a listing of tables (:attr:`Outbound.tables`), with each table's line
+    followed by what ``links`` says for that table: a link to its latest message, in the
+    platform's own form, or why there is none. Tables ``links`` leaves out keep their line.
+    """
+    if not out.tables:
+        return out
+    lines = out.text.split("\n")
+    first = len(lines) - len(out.tables)
+    for n, table in enumerate(out.tables):
+        extra = links.get(table)
+        if extra:
+            lines[first + n] = f"{lines[first + n]} {extra}"
+    return replace(out, text="\n".join(lines))

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import community, games, images, messages, narrate, ops, players
+from bot import community, games, images, messages, narrate, ops, players, ratings
 from bot.commands import (
     Abort,
     AddBot,
@@ -1026,9 +1026,10 @@ class Service:
     # --- communities: ladders, history, replay, rematch, my games, pings (issue 13) ----
 
     def _on_top(self, ctx: _Context, cmd: Top) -> None:
-        lines = community.top_lines(self.community, ctx.chat.id, cmd.page, ctx.texts)
+        scope = ratings.GLOBAL if cmd.everyone else ctx.chat.id
+        lines = community.top_lines(self.community, scope, cmd.page, ctx.texts)
         if lines is None:
-            raise Reject("top.empty")
+            raise Reject("top.empty_global" if cmd.everyone else "top.empty")
         ctx.out.append(ctx.scene.chat_message(lines))
 
     def _on_stats(self, ctx: _Context, cmd: Stats) -> None:
@@ -1039,7 +1040,8 @@ class Service:
             if player is None:
                 raise Reject("stats.who", target=cmd.player)
         assert player is not None
-        head, per_game = community.stats(self.community, ctx.chat.id, player, ctx.texts)
+        asker = ctx.user.name if player == ctx.user.id else None
+        head, per_game = community.stats(self.community, ctx.chat.id, player, ctx.texts, asker)
         if not per_game:
             ctx.out.append(ctx.scene.chat_message(head))
             return
@@ -1120,10 +1122,13 @@ class Service:
                 turn = tx("games.your_turn") if g.my_turn else tx("games.turn", name=g.to_move)
                 left = "" if g.deadline is None else format_left(g.deadline - ctx.now)
                 key = "games.line_deadline" if left else "games.line"
-                lines.append(
-                    tx(key, table=g.title, game=tx(f"game.{g.game}"), turn=turn, left=left)
-                )
-        ctx.out.append(Outbound(ctx.chat.id, "\n".join(lines), "info", user=ctx.user.id))
+                # One line per table (a title's line break would shift the links).
+                title = " ".join(g.title.split())
+                lines.append(tx(key, table=title, game=tx(f"game.{g.game}"), turn=turn, left=left))
+        # The platform adds to each table's line a link to its latest message.
+        tables = tuple(g.chat for g in found)
+        text = "\n".join(lines)
+        ctx.out.append(Outbound(ctx.chat.id, text, "info", user=ctx.user.id, tables=tables))
 
     def running_games(self, user: str) -> list[RunningGame]:
         """Every running table ``user`` sits at, across chats, for platforms that show

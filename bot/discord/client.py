@@ -48,10 +48,10 @@ from discord import app_commands
 from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
 from bot.discord import commands as discord_commands
 from bot.discord.commands import Look
-from bot.discord.messages import direct_kwargs, edit_kwargs, send_kwargs
+from bot.discord.messages import direct_kwargs, edit_kwargs, jump_url, send_kwargs
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TableButton, view_for
-from bot.outbound import Button, Chat, Outbound, User
+from bot.outbound import Button, Chat, Outbound, User, with_links
 from bot.service import Service
 from bot.table import CLOSED, LOBBY, MAX_SEATS, Table
 from bot.texts import Texts
@@ -73,6 +73,9 @@ SCROLLED = 5
 NOTE_MESSAGE = "discord.message.{kind}"
 NOTE_THREAD = "discord.thread"
 NOTE_NO_DM = "discord.no_dm.{user}"
+#: The table's latest turn (or result) message, for jump URLs to it (/games, turn pings):
+#: ``<guild id or @me>/<message id>``.
+NOTE_LATEST = "discord.latest"
 #: A thread a table opens archives after a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 #: Waits before posting a table's held-back messages again: doubling from the first, up to
@@ -524,7 +527,11 @@ class GenialClient(discord.Client):
         skipped (the person can ask again); a public one waits in its table's outbox until
         Discord takes it."""
         chats: list[str] = []
+        pings: list[Outbound] = []
         for outbound in out:
+            if outbound.kind == "ping":
+                pings.append(outbound)  # after the turn message, so its link leads there
+                continue
             if outbound.user is None and not (
                 reply is not None and (outbound.kind == "error" or reply.quiet)
             ):
@@ -545,8 +552,15 @@ class GenialClient(discord.Client):
             # A new message tries the waiting ones again at once (unless Discord said how
             # long to wait): people act at their own pace, and Discord may be back.
             await self._flush(chat, eager=True)
+        for ping in pings:
+            try:
+                await self._deliver_private(ping, reply)
+            except Exception as exc:
+                log.warning("could not ping %s for table %s: %s", ping.user, ping.chat, _why(exc))
 
     async def _deliver_private(self, outbound: Outbound, reply: Reply | None) -> None:
+        if outbound.tables:  # /games: a jump URL to each table's latest message
+            outbound = await self._with_links(outbound)
         if outbound.kind == "ping":
             # Asked for with /notify on, so sent by direct message even where racks are
             # not (the server's dm switch); dropped for a person whose DMs are closed.
@@ -634,6 +648,33 @@ class GenialClient(discord.Client):
             channel = self._channel(outbound.chat)
             message = await self._send(channel, outbound, nonce=pending.nonce)
             await self._retire(outbound, message)
+            if outbound.kind in ("turn", "result"):
+                await self._note_latest(outbound.chat, channel, message)
+
+    async def _note_latest(self, chat: str, channel: Any, message: discord.Message) -> None:
+        """Keep the table's newest turn message (and its server) for jump URLs to it."""
+        guild = getattr(message.guild or getattr(channel, "guild", None), "id", None)
+        if guild is None and not isinstance(channel, discord.DMChannel):
+            return  # a channel not in the cache: without its server no jump URL works
+        where = "@me" if guild is None else str(guild)
+        await self._set_note(chat, NOTE_LATEST, f"{where}/{message.id}")
+
+    async def _latest_link(self, chat: str) -> str | None:
+        """The jump URL of the table's latest turn message; ``None`` if none was noted."""
+        where, _, message = (await self._note(chat, NOTE_LATEST) or "").partition("/")
+        if not message.isdigit() or not (where == "@me" or where.isdigit()):
+            return None
+        return jump_url(where, chat, message)
+
+    async def _with_links(self, outbound: Outbound) -> Outbound:
+        """A listing of tables (/games) with a jump URL to each table's latest message."""
+        texts = await asyncio.to_thread(self._texts, outbound.chat)
+        links: dict[str, str] = {}
+        for table in outbound.tables:
+            link = await self._latest_link(table)
+            if link is not None:
+                links[table] = texts("games.link", link=link)
+        return with_links(outbound, links)
 
     async def _gone(self, chat: str, why: str) -> None:
         """The table's channel is gone for the bot: close the table as an admin's ``/abort``
@@ -770,6 +811,8 @@ class GenialClient(discord.Client):
         texts = await asyncio.to_thread(self._texts, chat)
         channel = self.get_channel(int(chat))
         table = getattr(channel, "jump_url", None) or _title(channel) or chat
+        if outbound.kind == "ping":  # back to the board it is about, as on Telegram
+            table = await self._latest_link(chat) or table
         user = self.get_user(int(outbound.user)) or await self.fetch_user(int(outbound.user))
         try:
             await user.send(**direct_kwargs(outbound, texts, table))

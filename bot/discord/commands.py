@@ -134,10 +134,13 @@ SIMPLE = (
 
 
 @app_commands.command(name="top", description=_about("top"))
-@app_commands.describe(**_params("top", "page"))
-@app_commands.rename(**_names("page"))
-async def top(interaction: discord.Interaction[Any], page: int | None = None) -> None:
-    await _run(interaction, "/top" + (f" {page}" if page is not None else ""))
+@app_commands.describe(**_params("top", "page", "everywhere"))
+@app_commands.rename(**_names("page", "everywhere"))
+async def top(
+    interaction: discord.Interaction[Any], page: int | None = None, everywhere: bool = False
+) -> None:
+    scope = " global" if everywhere else ""
+    await _run(interaction, "/top" + scope + (f" {page}" if page is not None else ""))
 
 
 @app_commands.command(name="stats", description=_about("stats"))

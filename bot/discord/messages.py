@@ -31,6 +31,12 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def jump_url(guild: str, channel: str, message: str) -> str:
+    """Discord's link to one message: ``guild`` is the server's id, or ``@me`` for a
+    direct message."""
+    return f"https://discord.com/channels/{guild}/{channel}/{message}"
+
+
 def mention_line(outbound: Outbound) -> str:
     return " ".join(f"<@{user}>" for user in outbound.mentions if user.isdigit())
 

@@ -10,8 +10,9 @@ that only they see.
 A forum group has a table per topic (``limits.table_id``), and every message of a table
 goes to its topic. A group that becomes a supergroup takes its tables along. What the
 adapter must remember across restarts (the lobby message, the turn messages whose buttons
-are live, who cannot be written to privately, who was told so) it keeps as the service's
-notes. The clock sleeps until the next deadline, and a command wakes it.
+are live, the latest turn message that links lead to, who cannot be written to privately,
+who was told so) it keeps as the service's notes. The clock sleeps until the next
+deadline, and a command wakes it.
 
 The service is synchronous and may render images or let computer players think, so every
 call into it runs in a worker thread (``asyncio.to_thread``); a lock per table keeps the
@@ -93,7 +94,7 @@ from bot.commands import (
     Swap,
     parse_command,
 )
-from bot.outbound import Button, Chat, Outbound, User
+from bot.outbound import Button, Chat, Outbound, User, with_links
 from bot.service import Service
 from bot.table import CLOSED, PLAYING, Table
 from bot.telegram import limits as fmt
@@ -143,6 +144,9 @@ NOTE_TOLD = "telegram.told"
 NOTE_TOPIC = "telegram.topic"
 #: By the user's private chat: the bot may not write there (Telegram answered 403).
 NOTE_CLOSED = "telegram.closed"
+#: The table's latest turn (or result) message, for links to it (/games, turn pings):
+#: {"message": message id, "username": the group's public username or null}.
+NOTE_LATEST = "telegram.latest"
 
 
 @dataclass
@@ -643,6 +647,8 @@ class TelegramAdapter:
         log.warning("closed table %s: its chat is gone for the bot (%s)", table, why)
 
     async def _deliver_one(self, out: Outbound, origin: Origin | None) -> None:
+        if out.tables:  # /games: a link to each table's latest message
+            out = await self._with_links(out)
         if out.user is not None and out.user != out.chat:
             await self._send_private(out, origin)
             return
@@ -674,6 +680,43 @@ class TelegramAdapter:
         sent = await self._send(out.chat, out, document=document)
         if out.kind in ("turn", "result"):
             await self._retire_buttons(self._current(out.chat), sent)
+            await self._note_latest(self._current(out.chat), sent)
+
+    async def _note_latest(self, table: str, sent: Message) -> None:
+        """Keep the table's newest turn message (and the group's public username, which
+        makes a nicer link) for the links that lead back to the table."""
+        latest = {"message": sent.message_id, "username": sent.chat.username}
+        await self._set_note(table, NOTE_LATEST, json.dumps(latest))
+
+    async def _latest_link(self, table: str) -> str | None:
+        """The link to the table's latest turn message; ``None`` if none was noted or the
+        chat has no message links (a basic group, a private chat)."""
+        raw = await asyncio.to_thread(self.service.note, table, NOTE_LATEST)
+        try:
+            latest = json.loads(raw) if raw else None
+            message_id = int(latest["message"]) if latest else None
+            username = str(latest["username"]) if latest and latest.get("username") else None
+        except (ValueError, TypeError, KeyError, AttributeError):  # not a note we wrote
+            return None
+        if message_id is None:
+            return None
+        try:
+            return fmt.message_link(table, message_id, username)
+        except ValueError:
+            return None
+
+    async def _with_links(self, out: Outbound) -> Outbound:
+        """A listing of tables (/games) with a link to each table's latest message; a table
+        in a basic group says it has none (Telegram links only supergroups' messages)."""
+        texts = await self._texts(out.chat)
+        links: dict[str, str] = {}
+        for table in out.tables:
+            link = await self._latest_link(table)
+            if link is not None:
+                links[table] = texts("games.link", link=link)
+            elif _is_group(table) and not table.startswith(fmt.SUPERGROUP_PREFIX):
+                links[table] = texts("telegram.no_link")
+        return with_links(out, links)
 
     async def _show_lobby(self, out: Outbound, origin: Origin | None) -> None:
         """The lobby message, edited in place (the one whose Join was pressed, or the last
@@ -770,6 +813,11 @@ class TelegramAdapter:
         asks. Both facts are kept in the store, so a restart does not repeat the notice."""
         user = out.user
         assert user is not None
+        if out.kind == "ping":  # the turn message is posted already: it is the latest
+            link = await self._latest_link(out.chat)
+            if link is not None:
+                texts = await self._texts(out.chat)
+                out = replace(out, text=f"{out.text}\n{texts('notify.link', link=link)}")
         if await asyncio.to_thread(self.service.note, user, NOTE_CLOSED) is None:
             try:
                 sent = await self._send(user, out)
@@ -901,6 +949,7 @@ class TelegramAdapter:
             self._moved[table] = target
             log.info("the table of chat %s moved with its group to %s", table, target)
             await self._set_note(target, NOTE_LOBBY, None)
+            await self._set_note(target, NOTE_LATEST, None)  # a basic group's: no link
             live = [e for e in await self._live(target) if e[0] != old]
             await self._set_note(target, NOTE_LIVE, json.dumps([list(e) for e in live]))
 

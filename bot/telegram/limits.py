@@ -28,6 +28,10 @@ ELLIPSIS = "…"
 TOPIC_SEPARATOR = "/"
 PAYLOAD_SEPARATOR = "_"
 
+#: What a supergroup's (and channel's) id starts with; a basic group's id is negative too,
+#: without it.
+SUPERGROUP_PREFIX = "-100"
+
 _PAYLOAD = re.compile(r"t(-?\d{1,20})(?:_(\d{1,10}))?")
 _TABLE_ID = re.compile(r"(-?\d{1,20})(?:/(\d{1,10}))?")
 
@@ -122,6 +126,25 @@ def deep_link(bot_username: str, table: str) -> str:
     """``https://t.me/<bot>?start=<table>``: opens the private chat with the bot and tells
     it which table the player came from."""
     return f"https://t.me/{bot_username}?start={start_payload(table)}"
+
+
+def message_link(table: str, message_id: int, username: str | None = None) -> str | None:
+    """The ``t.me`` link that opens message ``message_id`` of a table's chat, in its forum
+    topic if the table is one: by the group's public username (``t.me/<username>/<id>``),
+    else by the supergroup's id without its ``-100`` (``t.me/c/<id>/<id>``); a topic's
+    thread id comes before the message id. ``None`` where Telegram has no message links:
+    a basic group (its id lacks the ``-100``) and a private chat.
+
+    Raises:
+        ValueError: if ``table`` is no Telegram table id.
+    """
+    chat, thread = split_table(table)
+    path = str(message_id) if thread is None else f"{thread}/{message_id}"
+    if not str(chat).startswith(SUPERGROUP_PREFIX):
+        return None  # a basic group or a private chat (only supergroups have usernames)
+    if username:
+        return f"https://t.me/{username}/{path}"
+    return f"https://t.me/c/{str(chat).removeprefix(SUPERGROUP_PREFIX)}/{path}"
 
 
 def callback_data(table_chat: str, message_chat: str, command: str) -> str:

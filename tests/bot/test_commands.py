@@ -25,6 +25,7 @@ from bot.commands import (
     ShowOptions,
     Start,
     Swap,
+    Top,
     format_command,
     format_duration,
     parse_command,
@@ -80,6 +81,11 @@ from bot.commands import (
         ("/abort", Abort()),
         ("/help", Help()),
         ("/rules", Rules()),
+        ("/top", Top()),
+        ("/top 3", Top(page=3)),
+        ("/top global", Top(everyone=True)),
+        ("/top Global 2", Top(page=2, everyone=True)),
+        ("/ladder all", Top(everyone=True)),
         # A button's version rides at the end.
         ("/swap #12", Swap(version=12)),
         ("/option hints off #3", SetOption(name="hints", value="off", version=3)),
@@ -110,6 +116,8 @@ def test_parse(text: str, expected: Command) -> None:
         ("/option order alphabetical", "option.bad_order"),
         ("/option lang es", "option.bad_lang"),
         ("/option game chess", "option.bad_game"),
+        ("/top global x", "usage.top"),
+        ("/top 2 global", "usage.top"),
     ],
 )
 def test_parse_errors_name_their_message(text: str, key: str) -> None:
@@ -151,6 +159,8 @@ def test_unknown_command_error_names_the_word() -> None:
         Abort(),
         Help(),
         Rules(),
+        Top(page=4),
+        Top(page=2, everyone=True),
     ],
 )
 def test_format_round_trips(command: Command) -> None:

@@ -18,10 +18,12 @@ from openskill.models import PlackettLuce
 from PIL import Image
 
 from bot import community, ratings
+from bot.outbound import with_links
 from bot.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.texts import Texts
 from engine.record import Record, replay
 from tests.bot.helpers import Room, make_service
+from tests.bot.test_ratings import two_sides_equal
 
 ADA = "id-ada"
 COMPUTER = ratings.computer_key("random")
@@ -117,10 +119,74 @@ def test_top_and_stats_after_two_games_against_a_computer(tmp_path: Path) -> Non
         "Ada at this table:",
         f"Genial: rating {ada.points}, games 2, wins {wins[0]} ({round(50 * wins[0])}%), "
         f"average lowest colour {average:.1f}, best game {best}",
+        # The same two games are all Ada played anywhere: the global ladder agrees.
+        f"Genial everywhere (all chats): rating {ada.points}, games 2, wins {wins[0]}",
     ]
     assert room.ok("Bob", "/stats Ada")[0].text == stats.text
     assert "Nobody called Zed" in room.say("Bob", "/stats Zed")[0].text
     assert room.ok("Ada", "/top 2")[0].text.splitlines()[1] == "No players on page 2."
+
+
+def test_stats_shows_the_chat_ladder_and_the_global_one(tmp_path: Path) -> None:
+    """Ada plays one game against a computer in each of two chats: each chat's ladder
+    knows one game, the global one both, rated one after the other as openskill says."""
+    service = make_service(tmp_path / "t.db", seed=4)
+    rng = random.Random(4)
+    rooms = [Room(service, f"chat-{n}", f"Room {n}") for n in (1, 2)]
+    for room in rooms:
+        room.ok("Ada", "/join")
+        room.ok("Ada", "/addbot random")
+        room.ok("Ada", "/start")
+        room.play_out(rng)
+    (first,) = service.store.archived("chat-1")
+    (second,) = service.store.archived("chat-2")
+    model = PlackettLuce()
+    ada, cpu = model.rating(), model.rating()
+    shown = []
+    cpu_wins = 0
+    for row in (first, second):
+        places, _ = outcome(row)
+        [[ada], [cpu]] = model.rate([[ada], [cpu]], ranks=[float(p) for p in places])
+        shown.append((ratings.points(ada.mu, ada.sigma), int(places[0] == 1)))
+        cpu_wins += places[1] == 1
+    # Alone on chat-1's ladder, the first game rated Ada as the global ladder did then.
+    (here_points, here_won), _ = shown
+    everywhere = ratings.points(ada.mu, ada.sigma)
+    wins = sum(won for _, won in shown)
+    (stats,) = rooms[0].ok("Ada", "/stats")
+    lines = stats.text.splitlines()
+    assert lines[0] == "Ada at this table:"
+    assert lines[1].startswith(f"Genial: rating {here_points}, games 1, wins {here_won} (")
+    assert lines[2:] == [
+        f"Genial everywhere (all chats): rating {everywhere}, games 2, wins {wins}"
+    ]
+    assert here_points != everywhere  # two games in, one game here: they differ
+    # /top global: both games, wherever it is asked; /top: this chat's one game.
+    rows = sorted(
+        [
+            ("Ada", everywhere, wins, ADA),
+            ("Computer (random)", ratings.points(cpu.mu, cpu.sigma), cpu_wins, COMPUTER),
+        ],
+        key=lambda r: (-r[1], r[3]),
+    )
+    (top,) = rooms[1].ok("Ada", "/top global")
+    assert top.text.splitlines() == [
+        "Genial: the ladder of all chats (rank. name: rating · games · wins)",
+        *(f"{i}. {name}: {pts} · 2 · {w}" for i, (name, pts, w, _) in enumerate(rows, 1)),
+    ]
+    assert [line.split(": ")[1].split(" · ")[1] for line in
+            rooms[1].ok("Ada", "/top")[0].text.splitlines()[1:]] == ["1", "1"]  # fmt: skip
+    assert rooms[1].ok("Ada", "/top global 2")[0].text.splitlines()[1] == "No players on page 2."
+    # Someone who finished no game anywhere: no ladder line at all.
+    assert rooms[0].ok("Bob", "/stats")[0].text.splitlines() == [
+        "Bob at this table:",
+        "Bob has no finished game here yet.",
+    ]
+
+
+def test_top_global_before_any_game(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    assert room.error("Ada", "/top global") == "No rated game has finished anywhere yet."
 
 
 def test_top_pages_ten_rows(tmp_path: Path) -> None:
@@ -141,6 +207,12 @@ def test_top_pages_ten_rows(tmp_path: Path) -> None:
     second = room.ok("Ada", "/top 2")[0].text.splitlines()
     assert [line.split(".")[0] for line in second[1:]] == ["11", "12", "13"]  # 12 + computer
     assert "/top" in room.say("Ada", "/top x")[0].text
+    # Elsewhere, the global ladder holds the same thirteen; this chat's is empty.
+    other = Room(service, "chat-9", "Elsewhere")
+    everyone = other.ok("Ada", "/top global")[0].text.splitlines()
+    assert len(everyone) == 12 and everyone[-1] == "More: /top global 2"
+    assert other.ok("Ada", "/top global 2")[0].text.splitlines()[1:] == second[1:]
+    assert other.error("Ada", "/top").startswith("No rated game has finished here yet")
 
 
 def test_history_tells_the_last_moves_of_a_known_record(tmp_path: Path, shared: Path) -> None:
@@ -267,6 +339,14 @@ def test_games_lists_exactly_my_running_tables(tmp_path: Path) -> None:
         "Room 1: Genial, your turn",
         "Room 2: Genial, Cy to move, 1h left",
     ]
+    # Each table's line is named, so a platform can add its link (none for chat-2 here).
+    assert mine.tables == ("chat-1", "chat-2")
+    linked = with_links(mine, {"chat-1": "(latest message: https://example.org/1/9)"})
+    assert linked.text.splitlines() == [
+        "My running tables (2):",
+        "Room 1: Genial, your turn (latest message: https://example.org/1/9)",
+        "Room 2: Genial, Cy to move, 1h left",
+    ]
     assert [g.chat for g in service.running_games("id-bob")] == ["chat-1"]
     assert service.running_games("id-cy")[0].deadline == service.clock() + 3600
     assert one.ok("Dan", "/games")[0].text == "You sit at no running table."
@@ -328,3 +408,50 @@ def test_the_ratings_script_rebuilds_the_ladder_from_the_store(
             )
         ]
     )
+
+
+def test_a_team_game_through_the_service_rates_the_two_teams(tmp_path: Path) -> None:
+    """Four people play a whole team game through the service: seats 1 and 3 are one team,
+    2 and 4 the other. The winners' ratings are Weng & Lin's update for two equal sides
+    of two newcomers each (worked out by hand in test_ratings), on the chat's ladder and
+    the global one."""
+    room = Room(make_service(tmp_path / "t.db"))
+    people = ["Ada", "Bob", "Cy", "Dee"]
+    for name in people:
+        room.ok(name, "/join")
+    room.ok("Ada", "/option team")
+    room.ok("Ada", "/start")
+    assert [s.user for s in room.table().seats] == [f"id-{n.lower()}" for n in people]
+    room.play_out(random.Random(5))
+    (row,) = room.service.store.archived("chat-1")
+    # Who won, from the engine: a team game has two sides, seats 0+2 and 1+3.
+    game = replay(Record.from_dict(row["record"]))
+    ranking = game.ranking()
+    assert game.over and ranking is not None
+    assert len(ranking) == 2, "this seed must not end in a tie"
+    (winner,) = ranking[0]
+    winners = [people[winner], people[winner + 2]]
+    losers = [people[1 - winner], people[3 - winner]]
+    lowest = {side: min(game.score(side).values()) for side in (0, 1)}
+    win_mu, lose_mu, sigma = two_sides_equal(2)
+    # By hand (test_ratings): 26.9643 for each winner, 23.0357 for each loser.
+    assert (win_mu, lose_mu) == pytest.approx((26.9643, 23.0357), abs=1e-4)
+    ladder = room.service.community.ladder
+    for scope in ("chat-1", ratings.GLOBAL):
+        for names, mu, won in ((winners, win_mu, 1), (losers, lose_mu, 0)):
+            for name in names:
+                s = ladder.standing(f"id-{name.lower()}", "genial", scope)
+                assert s is not None, (scope, name)
+                assert (s.mu, s.sigma) == pytest.approx((mu, sigma)), (scope, name)
+                assert (s.games, s.wins) == (1, won)
+                side = winner if name in winners else 1 - winner
+                assert s.best == lowest[side]
+    # Up for the winners, down for the losers, from a newcomer's mu of 25.
+    assert win_mu > 25 > lose_mu
+    top = room.ok("Ada", "/top")[0].text.splitlines()
+    shown_win = round(1000 + 25 * (win_mu - 3 * sigma))
+    shown_lose = round(1000 + 25 * (lose_mu - 3 * sigma))
+    assert top[1:] == [
+        *(f"{i}. {n}: {shown_win} · 1 · 1" for i, n in enumerate(sorted(winners), 1)),
+        *(f"{i}. {n}: {shown_lose} · 1 · 0" for i, n in enumerate(sorted(losers), 3)),
+    ]

@@ -138,3 +138,27 @@ def test_two_games_then_top_stats_history_and_replay(tmp_path: Path) -> None:
         line.split("animation: ", 1)[1] for line in said.splitlines() if "animation: " in line
     )
     assert Path(gif).read_bytes().startswith(b"GIF89a")
+
+
+def test_games_in_the_console_names_the_table_without_a_link(tmp_path: Path) -> None:
+    """The console has no messages to jump to: /games names each table, no link."""
+    import io
+    import random
+
+    from bot.config import Settings
+    from bot.console import Console
+    from bot.outbound import User
+    from bot.service import Service
+    from bot.store.sqlite import SQLiteStore
+
+    service = Service(SQLiteStore(tmp_path / "c.db"), Settings(), rng=random.Random(2))
+    out = io.StringIO()
+    room = Console(service, User("ada", "ada"), tmp_path / "out", out=out)
+    for command in ("/join", "/addbot random", "/start"):
+        room.say(command)
+    out.seek(0)
+    out.truncate()
+    room.say("/games")
+    assert out.getvalue() == (
+        "[genial -> ada, privately] My running tables (1):\n    console: Genial, your turn\n"
+    )

@@ -411,3 +411,86 @@ async def test_games_privately_and_the_replay_as_a_file(tmp_path: Path) -> None:
         last = w.last_public()
         assert text(last) == "Genial, replayed: 45 moves."
         assert [a.filename for a in last.attachments] == ["replay-045.gif"]
+
+
+# --- links to a table's latest message --------------------------------------------------
+
+
+def _latest_turn(w: World, channel: simcord.ChannelHandle | None = None) -> discord.Message:
+    """The newest public turn message of a channel (as everyone sees it)."""
+    seen = (channel or w.channel).history()
+    turns = [
+        m
+        for m in seen
+        if not m.flags.ephemeral
+        and m.type is discord.MessageType.default
+        and "to move" not in text(m).split("\n")[0]  # not the lobby
+        and "your turn" in text(m)
+    ]
+    assert turns, [text(m) for m in seen]
+    return turns[-1]
+
+
+@pytest.mark.asyncio
+async def test_games_jumps_to_each_tables_latest_message(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await _two_seated(w)
+        await ada.slash(w.channel, "start")
+        other = w.guild.create_text_channel("genial-2")
+        await bob.slash(other, "join")
+        await bob.slash(other, "addbot", level="random")
+        await bob.slash(other, "start")
+        first, second = _latest_turn(w), _latest_turn(w, other)
+        # Worked out by hand: server, channel, message.
+        links = {
+            w.chat: f"https://discord.com/channels/{w.guild.id}/{w.chat}/{first.id}",
+            str(other.id): f"https://discord.com/channels/{w.guild.id}/{other.id}/{second.id}",
+        }
+        # (A line that starts with # is escaped, so Discord shows no heading.)
+        mine = only_answer(await bob.slash(w.channel, "games")).split("\n")
+        assert mine[0] == "My running tables (2):"
+        assert sorted(mine[1:]) == sorted(
+            [
+                f"\\#genial (Board games): Genial, Ada to move (latest message: {links[w.chat]})",
+                f"\\#genial-2 (Board games): Genial, your turn "
+                f"(latest message: {links[str(other.id)]})",
+            ]
+        )
+        # Ada moves: her new turn message is the table's latest now.
+        await play_turn(w, random.Random(1))
+        while w.game().to_move == 0:
+            await play_turn(w, random.Random(1))
+        newest = _latest_turn(w)
+        assert newest.id != first.id
+        mine = only_answer(await bob.slash(w.channel, "games")).split("\n")
+        link = f"https://discord.com/channels/{w.guild.id}/{w.chat}/{newest.id}"
+        assert f"\\#genial (Board games): Genial, your turn (latest message: {link})" in mine
+
+
+@pytest.mark.asyncio
+async def test_a_turn_ping_jumps_to_the_new_turn_message(tmp_path: Path) -> None:
+    from bot.outbound import User
+
+    async with world(tmp_path, dm=False) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await _two_seated(w)
+        w.service.handle(w.chat, User(str(bob.id), "Bob"), "/notify on")
+        await ada.slash(w.channel, "start")
+        rng = random.Random(5)
+        while w.game().to_move != 1:
+            await play_turn(w, rng)
+        (ping,) = list(bob.user.dm_channel.history())
+        # The turn message that gave Bob the turn, posted before the ping went out.
+        link = f"https://discord.com/channels/{w.guild.id}/{w.chat}/{_latest_turn(w).id}"
+        assert text(ping).split("\n")[-1] == f"To the table: {link}"
+
+
+@pytest.mark.asyncio
+async def test_top_everywhere_asks_for_the_global_ladder(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada = w.person("Ada")
+        answer = only_answer(await ada.slash(w.channel, "top", everywhere=True))
+        assert answer == "No rated game has finished anywhere yet."
+        answer = only_answer(await ada.slash(w.channel, "top"))
+        assert answer.startswith("No rated game has finished here yet")

@@ -50,7 +50,7 @@ EXPECTED = {
     "replay": (),
     "rematch": (),
     "games": (),
-    "top": ("page",),
+    "top": ("page", "everywhere"),
     "stats": ("player",),
     "history": ("moves",),
     "notify": ("switch",),

@@ -198,12 +198,21 @@ class FakeBotAPI:
         return user
 
     def group(
-        self, chat_id: int, title: str, *, forum: bool = False, kind: str = "supergroup"
+        self,
+        chat_id: int,
+        title: str,
+        *,
+        forum: bool = False,
+        kind: str = "supergroup",
+        username: str | None = None,
     ) -> dict[str, Any]:
-        """A group: a supergroup (with topics if ``forum``), or a basic ``"group"``."""
+        """A group: a supergroup (with topics if ``forum``; public if it has a
+        ``username``), or a basic ``"group"``."""
         chat: dict[str, Any] = {"id": chat_id, "type": kind, "title": title}
         if forum:
             chat["is_forum"] = True
+        if username is not None:
+            chat["username"] = username
         self.chats[chat_id] = chat
         return chat
 

@@ -1060,3 +1060,97 @@ def test_the_replay_is_sent_as_an_animation(api: FakeBotAPI, tmp_path: Path, sha
     room.say(ADA, "/replay")
     (gif,) = api.sent(GROUP, "sendAnimation")
     assert gif.text.startswith("Genial, replayed: 45 moves.")
+
+
+def latest_board(api: FakeBotAPI, chat: int, thread: int | None = None) -> int:
+    """The id of the bot's newest board photo in ``chat`` (in topic ``thread``), from
+    the fake server's own messages."""
+    with api._cond:
+        found = [
+            i
+            for (c, i), m in api.messages.items()
+            if c == chat
+            and m["from"].get("id") != ADA
+            and m["from"].get("is_bot")
+            and "photo" in m
+            and m.get("message_thread_id") == thread
+        ]
+    assert found, f"no board in {chat}"
+    return max(found)
+
+
+def test_games_links_each_table_to_its_latest_message(api: FakeBotAPI, tmp_path: Path) -> None:
+    """Ada plays a computer player at four tables: a private supergroup, a forum topic, a
+    public supergroup and a basic group. /games (typed privately, or in a group) links
+    each to its latest board; a basic group has no message links, and says so."""
+    forum, public, basic = -1009876543210, -1005555555555, -4242
+    api.group(forum, "Forum", forum=True)
+    api.group(public, "Club", username="genialclub")
+    api.group(basic, "Basic", kind="group")
+    monday = api.topic(forum, ADA, "Monday")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    for chat, thread in ((GROUP, None), (forum, monday), (public, None), (basic, None)):
+        for command in ("/join", "/addbot random", "/start"):
+            room.say(ADA, command, chat=chat, thread=thread)
+    # Worked out by hand: a supergroup's id without its -100, a topic's thread before the
+    # message id, a public group by its username.
+    expected = [
+        "My running tables (4):",
+        f"{TITLE}: Genial, your turn (latest message: "
+        f"https://t.me/c/1234567890/{latest_board(api, GROUP)})",
+        f"Forum › Monday: Genial, your turn (latest message: "
+        f"https://t.me/c/9876543210/{monday}/{latest_board(api, forum, monday)})",
+        f"Club: Genial, your turn (latest message: "
+        f"https://t.me/genialclub/{latest_board(api, public)})",
+        "Basic: Genial, your turn (no link: a basic group has no message links)",
+    ]
+
+    def shown() -> list[str]:
+        """The last /games answer in Ada's private chat, its tables in a fixed order."""
+        head, *lines = api.sent(ADA)[-1].text.splitlines()
+        return [head, *sorted(lines)]
+
+    expected = [expected[0], *sorted(expected[1:])]
+    room.say(ADA, "/games", chat=ADA)
+    assert shown() == expected
+    room.say(ADA, "/games")  # in the group: answered privately, the same
+    assert shown() == expected
+    assert not any(c.text.startswith("My running tables") for c in api.sent(GROUP))
+    # The next board at the first table is the latest message now.
+    before = latest_board(api, GROUP)
+    game = room.game()
+    room.say(ADA, f"/{_typed_move(game, game.legal_moves()[0])}")
+    after = latest_board(api, GROUP)
+    assert after > before
+    room.say(ADA, "/games", chat=ADA)
+    assert shown()[-1] == (  # the last in title order
+        f"{TITLE}: Genial, your turn (latest message: https://t.me/c/1234567890/{after})"
+    )
+
+
+def test_a_turn_ping_links_back_to_the_new_board(api: FakeBotAPI, tmp_path: Path) -> None:
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    room.say(CAROL, "/join")
+    room.say(CAROL, "/notify on")
+    room.say(ADA, "/start")
+    rng = random.Random(2)
+    pinged = 0
+    while room.table().status == PLAYING and pinged < 2:
+        mover = room.mover()
+        sent = len(api.sent(CAROL))
+        game = room.game()
+        room.say(mover, f"/{_typed_move(game, rng.choice(game.legal_moves()))}")
+        pings = [c for c in api.sent(CAROL)[sent:] if c.text.startswith("Your turn at")]
+        if mover == ADA and room.mover() == CAROL:
+            (ping,) = pings
+            # The board just posted in the group, linked by hand from the group's id.
+            link = f"https://t.me/c/1234567890/{latest_board(api, GROUP)}"
+            assert ping.text.splitlines() == [
+                f"Your turn at {TITLE} (Genial).",
+                f"To the table: {link}",
+            ]
+            pinged += 1
+        else:
+            assert pings == []
+    assert pinged == 2

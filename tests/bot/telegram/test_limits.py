@@ -18,6 +18,7 @@ from bot.telegram.limits import (
     deep_link,
     fit,
     mention_spans,
+    message_link,
     parse_callback_data,
     parse_start_payload,
     rows,
@@ -169,3 +170,23 @@ def test_button_rows() -> None:
     long = ["Seats in join order", "Time per turn: no limit", "Hints on"]
     assert rows(long) == [[0], [1, 2]]
     assert rows([]) == []
+
+
+@pytest.mark.parametrize(
+    ("table", "message_id", "username", "link"),
+    [
+        # A private supergroup: its id without the -100.
+        ("-1001234567890", 77, None, "https://t.me/c/1234567890/77"),
+        # A forum topic: the topic's thread id, then the message id.
+        ("-1001234567890/12", 77, None, "https://t.me/c/1234567890/12/77"),
+        # A public supergroup by its username, with or without a topic.
+        ("-1005555555555", 9, "genialclub", "https://t.me/genialclub/9"),
+        ("-1005555555555/3", 9, "genialclub", "https://t.me/genialclub/3/9"),
+        # A basic group and a private chat have no message links.
+        ("-4242", 5, None, None),
+        ("101", 5, None, None),
+        ("101", 5, "ada", None),
+    ],
+)
+def test_message_links(table: str, message_id: int, username: str | None, link: str | None) -> None:
+    assert message_link(table, message_id, username) == link
