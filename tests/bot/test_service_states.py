@@ -436,7 +436,10 @@ def test_service_in_any_order(store: str, tmp_path: Path, request: pytest.Fixtur
     )
     run_state_machine_as_test(
         machine,
+        # Derandomized: the counts below must hold on every run, and a random draw of 40
+        # runs now and then ends no game at all (a flaky failure that tells nothing).
         settings=settings(
+            derandomize=True,
             max_examples=40,
             stateful_step_count=40,
             deadline=None,
