@@ -597,7 +597,8 @@ class Service:
         """What follows a saved change and must not happen without it: a finished game is
         archived and rated, and the turns just pinged are noted (never pinged twice)."""
         if ctx.finished is not None:
-            self.community.finished(ctx.finished)
+            # The game that just ended is at hand: rated without replaying its record.
+            self.community.finished(ctx.finished, ctx.game)
             ctx.finished = None
         for chat, key, turn in ctx.pinged:
             self.store.set_note(chat, key, turn)
