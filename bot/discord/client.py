@@ -400,8 +400,8 @@ class GenialClient(discord.Client):
                 return True
             log.warning("table %s has a note of its guild that is not one: %r", chat, noted[:40])
         now = self.service.clock()
-        if self._unknown.get(chat, 0.0) > now:
-            return False
+        if not chat.isdigit() or self._unknown.get(chat, 0.0) > now:
+            return False  # (not a Discord channel's id at all, or asked about lately)
         channel: Any = self.get_channel(int(chat))
         if channel is None:
             try:
