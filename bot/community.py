@@ -51,10 +51,11 @@ class Community:
         for row in rows:
             self._learn(row)
 
-    def finished(self, row: dict[str, Any]) -> None:
-        """Archive one finished game and take it into the ladder."""
+    def finished(self, row: dict[str, Any], played: Game | None = None) -> None:
+        """Archive one finished game and take it into the ladder; ``played`` is its game,
+        if the caller holds it (then its record is not replayed)."""
         self.store.archive(str(row["chat"]), float(row["finished_at"]), row)
-        game = ratings.from_archive(row)
+        game = ratings.from_archive(row, played)
         if game is not None:
             self.ladder.apply(game)
         self._learn(row)

@@ -295,14 +295,19 @@ def rebuild(games: Iterable[RatedGame]) -> Ladder:
 
 
 def from_table(
-    table: Mapping[str, Any], finished_at: float, left_by: Mapping[int, str] | None = None
+    table: Mapping[str, Any],
+    finished_at: float,
+    left_by: Mapping[int, str] | None = None,
+    played: Any = None,
 ) -> RatedGame | None:
     """The rated game of a stored table (``Table.to_dict()``) whose game just ended, taken
     before the end of the game clears the seats that people left.
 
     ``left_by`` names, per seat number, the person who left a seat a computer took over
     (a stored seat keeps only ``left``); a left seat whose person is not known is rated for
-    nobody. Returns ``None`` when there is no game or it did not finish (aborted).
+    nobody. ``played`` is the game of the record, if the caller holds it (the service, at
+    the end of a game): then the record is not replayed. Returns ``None`` when there is no
+    game or it did not finish (aborted).
 
     Raises:
         ValueError: if the record is invalid or its players do not match the seats.
@@ -312,7 +317,7 @@ def from_table(
         return None
     try:
         record = Record.from_dict(data)
-        game = replay(record)
+        game = played if played is not None else replay(record)
     except EngineError as exc:
         raise ValueError(f"table {table.get('chat')!r}: bad record: {exc}") from None
     ranking = game.ranking()
@@ -343,10 +348,11 @@ def from_table(
     return RatedGame(str(table["chat"]), record.game, mode, finished_at, tuple(results))
 
 
-def from_archive(row: Mapping[str, Any]) -> RatedGame | None:
+def from_archive(row: Mapping[str, Any], played: Any = None) -> RatedGame | None:
     """The rated game of one archived finished game (``Store.archived``): the table's
     seats at the end, whose ``left_user`` names the person who left a seat; ``None`` for a
-    row that does not replay to a finished game (a damaged row is skipped, not fatal)."""
+    row that does not replay to a finished game (a damaged row is skipped, not fatal).
+    ``played``: the row's game, if the caller holds it (see :func:`from_table`)."""
     seats = row.get("seats") or []
     left_by = {
         n: str(s["left_user"])
@@ -354,7 +360,7 @@ def from_archive(row: Mapping[str, Any]) -> RatedGame | None:
         if isinstance(s, Mapping) and s.get("left") and s.get("left_user")
     }
     try:
-        return from_table(row, float(row.get("finished_at", 0.0)), left_by)
+        return from_table(row, float(row.get("finished_at", 0.0)), left_by, played)
     except (ValueError, TypeError, KeyError, AttributeError):
         return None
 

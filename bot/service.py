@@ -70,6 +70,7 @@ from bot.looks import RackTile, SeatLook
 from bot.messages import Scene
 from bot.outbound import Chat, Outbound, User
 from bot.store import DamagedTable, StaleTable, Store, StoreBusy
+from bot.store.base import seated
 from bot.table import CLOSED, LOBBY, MAX_SEATS, PLAYING, Options, Seat, Table
 from bot.texts import NAME_LIMIT, Texts, shown
 from engine.errors import EngineError
@@ -148,6 +149,9 @@ class _Context:
     finished: dict[str, Any] | None = None
     #: Turn pings sent with this command: (chat, note key, turn), noted once saved.
     pinged: list[tuple[str, str, str]] = field(default_factory=list)
+    #: Whether each person seated at the running game as loaded asked for turn pings
+    #: (their :data:`community.NOTIFY` note), read with the table; ``None``: not read.
+    notify: dict[str, str | None] | None = None
 
     @property
     def new(self) -> bool:
@@ -318,7 +322,7 @@ class Service:
         self, chat: Chat, user: User, command: str | Command, admin: bool, *, retry: bool
     ) -> list[Outbound] | None:
         try:
-            table = self.store.load(chat.id)
+            table, notify = self._load(chat.id)
         except DamagedTable as exc:
             return self._damaged(chat, user, command, exc)
         texts = Texts(table.options.lang if table else self.settings.language)
@@ -352,6 +356,7 @@ class Service:
         if cmd.changes:
             table.version += 1
         ctx = _Context(chat, user, admin, table, texts, self.clock(), self.pictures, loaded)
+        ctx.notify = notify
         try:
             self._dispatch(ctx, cmd)
         except Reject as exc:
@@ -452,6 +457,20 @@ class Service:
             if not step[1]:
                 break
         return out
+
+    def _load(self, chat: str) -> tuple[Table | None, dict[str, str | None] | None]:
+        """The table of ``chat`` and, in the same read, whether each person at its running
+        game asked for turn pings (``None`` when no game runs): a turn that passes to a
+        person needs both, and this costs one round trip to the store, not two.
+
+        Raises:
+            DamagedTable: if the stored row cannot be read back as a table.
+        """
+        table, notes = self.store.load_seated(chat, community.NOTIFY)
+        if table is None or table.status != PLAYING:
+            return table, None
+        # The players index was saved with this very version: exactly these people.
+        return table, {person: notes.get(person) for person in seated(table)}
 
     # --- for adapters: read-only looks at a table -------------------------------------
 
@@ -578,7 +597,8 @@ class Service:
         """What follows a saved change and must not happen without it: a finished game is
         archived and rated, and the turns just pinged are noted (never pinged twice)."""
         if ctx.finished is not None:
-            self.community.finished(ctx.finished)
+            # The game that just ended is at hand: rated without replaying its record.
+            self.community.finished(ctx.finished, ctx.game)
             ctx.finished = None
         for chat, key, turn in ctx.pinged:
             self.store.set_note(chat, key, turn)
@@ -1205,7 +1225,12 @@ class Service:
             return
         if sum(s.user is not None for s in t.seats) < 2:
             return  # the only person here: the computer players answer them at once
-        if self.store.note(seat.user, community.NOTIFY) != "on":
+        known = ctx.notify
+        if known is not None and seat.user in known:
+            asked = known[seat.user]
+        else:
+            asked = self.store.note(seat.user, community.NOTIFY)
+        if asked != "on":
             return
         key = community.PING.format(user=seat.user)
         turn = f"{t.seed}:{len(game.moves)}"
@@ -1263,12 +1288,13 @@ class Service:
         moves = self._think(snapshot, seat_no, level, t.seed)
         with self._locks.hold(chat):
             try:
-                t = self.store.load(chat)
+                t, notify = self._load(chat)
             except DamagedTable:
                 return None
             if t is None or t.version != loaded:
                 return None
             ctx = self._clock_context(t, now)
+            ctx.notify = notify
             game = self._game(ctx)
             t.version += 1
             events: list[Event] = []

@@ -76,6 +76,14 @@ NOTE_NO_DM = "discord.no_dm.{user}"
 #: The table's latest turn (or result) message, for jump URLs to it (/games, turn pings):
 #: ``<guild id or @me>/<message id>``.
 NOTE_LATEST = "discord.latest"
+#: The guild a table's channel is in (:data:`DIRECT` for a direct-message channel), noted
+#: when a command there is handled: a process running some of the shards tells from it
+#: which due tables are its own, without asking Discord.
+NOTE_GUILD = "discord.guild"
+DIRECT = "dm"
+#: How long a process waits before asking Discord again about the channel of a due table
+#: whose guild it could not tell (the channel is gone for the bot, or Discord failed).
+UNKNOWN_RETRY = 3600.0
 #: A thread a table opens archives after a week without messages (Discord's longest).
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 #: Waits before posting a table's held-back messages again: doubling from the first, up to
@@ -112,6 +120,12 @@ def failure(exc: BaseException) -> tuple[str, float | None]:
     # Timeouts, dropped connections, a gateway that went away: the call may or may not have
     # reached Discord; the nonce keeps a second try from doubling a message.
     return RETRY, None
+
+
+def shard_of(guild: int | None, shard_count: int) -> int:
+    """The shard that receives a guild's events, by Discord's formula; direct messages come
+    on shard 0."""
+    return 0 if guild is None else (guild >> 22) % shard_count
 
 
 def _retry_after(exc: discord.HTTPException) -> float | None:
@@ -251,6 +265,11 @@ class GenialClient(discord.Client):
         self._clock_task: asyncio.Task[None] | None = None
         self._nap: asyncio.Task[None] | None = None
         self._woken = False
+        #: The guild of each table's channel this process has learnt (``None``: a
+        #: direct-message channel). A channel never changes guild, so this is kept.
+        self._guilds: dict[str, int | None] = {}
+        #: Due tables whose guild could not be told, with when to ask Discord again.
+        self._unknown: dict[str, float] = {}
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -344,7 +363,67 @@ class GenialClient(discord.Client):
             await self._flush(chat)
         due = await asyncio.to_thread(service.due_tables)
         idle = [c for c in due if not self._tables.lock(c).locked()]
+        if self._shards() is not None:
+            # Filtered before anything is claimed: another process's tables are left to
+            # it, and what this process claims it can deliver through its own shards.
+            idle = [c for c in idle if await self._ours(c)]
         await asyncio.gather(*(self._due(chat, None) for chat in idle))
+
+    # --- shards -------------------------------------------------------------------------
+
+    def _shards(self) -> frozenset[int] | None:
+        """The shards this process runs, ``None`` if it runs all of them (one process, or
+        an ``AutoShardedClient`` given no shard ids): then every table is its own."""
+        count = self.shard_count
+        ids = getattr(self, "shard_ids", None)
+        if not isinstance(self, discord.AutoShardedClient) or count is None or ids is None:
+            return None
+        mine = frozenset(int(i) for i in ids)
+        return None if mine >= frozenset(range(count)) else mine
+
+    async def _ours(self, chat: str) -> bool:
+        """Whether the table's guild is on one of this process's shards, so that its due
+        work is done here. A table whose guild cannot be told is left alone: the process
+        that sees its channel will tell (and note) it."""
+        shards, count = self._shards(), self.shard_count
+        if shards is None or count is None:
+            return True
+        if chat not in self._guilds and not await self._learn_guild(chat):
+            return False
+        return shard_of(self._guilds[chat], count) in shards
+
+    async def _learn_guild(self, chat: str) -> bool:
+        """Find out the guild of a table's channel: from its note, else from this
+        process's cache (a channel of its own shards' guilds), else by asking Discord
+        once in a while (a direct-message channel, or a table older than the notes)."""
+        noted = await self._note(chat, NOTE_GUILD)
+        if noted is not None:
+            if noted == DIRECT or noted.isdigit():
+                self._guilds[chat] = None if noted == DIRECT else int(noted)
+                return True
+            log.warning("table %s has a note of its guild that is not one: %r", chat, noted[:40])
+        now = self.service.clock()
+        if not chat.isdigit() or self._unknown.get(chat, 0.0) > now:
+            return False  # (not a Discord channel's id at all, or asked about lately)
+        channel: Any = self.get_channel(int(chat))
+        if channel is None:
+            try:
+                channel = await self.fetch_channel(int(chat))
+            except Exception as exc:
+                self._unknown[chat] = now + UNKNOWN_RETRY
+                log.info("could not tell the guild of table %s: %s", chat, _why(exc))
+                return False
+        self._unknown.pop(chat, None)
+        guild = getattr(channel, "guild", None)
+        await self._note_guild(chat, None if guild is None else int(guild.id))
+        return True
+
+    async def _note_guild(self, chat: str, guild: int | None) -> None:
+        """Keep the guild of a table's channel, in this process and for the others."""
+        if chat in self._guilds:
+            return
+        self._guilds[chat] = guild
+        await self._set_note(chat, NOTE_GUILD, DIRECT if guild is None else str(guild))
 
     # --- interactions -------------------------------------------------------------------
 
@@ -413,6 +492,9 @@ class GenialClient(discord.Client):
                 out = [Outbound(chat, self._texts(chat)("discord.failed"), "error")]
             await self.deliver(out, reply)
         if not any(o.kind == "error" for o in out):
+            if self._shards() is not None:
+                # Once per table and process: which shard's process does its due work.
+                await self._note_guild(chat, interaction.guild_id)
             if command.split()[0] == "/abort":
                 # A closed table has no live buttons: nothing on its messages works now.
                 async with self._tables.post_lock(chat):

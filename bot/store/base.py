@@ -55,6 +55,18 @@ def to_json(table: Table) -> str:
     return json.dumps({k: _plain(v) for k, v in vars(table).items()}, separators=(",", ":"))
 
 
+def read_table(chat: str, data: str, version: int) -> Table:
+    """A stored row as a table.
+
+    Raises:
+        DamagedTable: if the row cannot be read back as a table.
+    """
+    try:
+        return Table.from_dict(json.loads(data))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        raise DamagedTable(chat, int(version), type(exc).__name__) from None
+
+
 def finished_games(rows: Iterable[tuple[str, float, str]]) -> list[dict[str, Any]]:
     """Archived games from their rows (chat, finished_at, data as JSON), as
     :meth:`Store.archived` gives them; a row that is not ours is skipped, the others count."""
@@ -84,6 +96,17 @@ class Store(Protocol):
 
     def load(self, chat: str) -> Table | None:
         """The table of a chat, or ``None`` if the chat never had one.
+
+        Raises:
+            DamagedTable: if the stored row cannot be read back as a table.
+            StoreBusy: if the store stayed locked past its busy timeout.
+        """
+        ...
+
+    def load_seated(self, chat: str, key: str) -> tuple[Table | None, dict[str, str]]:
+        """:meth:`load`, and in the same read the notes under ``key`` of the people the
+        players index holds for the table (the seats of its running game, as saved with
+        this very version): a turn that may ping the next player costs one round trip.
 
         Raises:
             DamagedTable: if the stored row cannot be read back as a table.

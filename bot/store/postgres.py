@@ -18,10 +18,10 @@ from psycopg_pool import ConnectionPool
 
 from bot.store.base import (
     CLAIM_BATCH,
-    DamagedTable,
     StaleTable,
     StoreError,
     finished_games,
+    read_table,
     seated,
     to_json,
 )
@@ -140,12 +140,21 @@ class PostgresStore:
             row = conn.execute(
                 "SELECT data, version FROM tables WHERE chat = %s", (chat,)
             ).fetchone()
+        return None if row is None else read_table(chat, row[0], row[1])
+
+    def load_seated(self, chat: str, key: str) -> tuple[Table | None, dict[str, str]]:
+        # One statement sees one snapshot: the index as saved with the row's version.
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT t.data, t.version, (SELECT jsonb_object_agg(n.chat, n.value)"
+                "  FROM seated AS s JOIN notes AS n ON n.chat = s.player AND n.key = %s"
+                "  WHERE s.chat = t.chat)"
+                " FROM tables AS t WHERE t.chat = %s",
+                (key, chat),
+            ).fetchone()
         if row is None:
-            return None
-        try:
-            return Table.from_dict(json.loads(row[0]))
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-            raise DamagedTable(chat, int(row[1]), type(exc).__name__) from None
+            return None, {}
+        return read_table(chat, row[0], row[1]), dict(row[2] or {})
 
     def save(self, table: Table, loaded_version: int | None) -> None:
         data = to_json(table)

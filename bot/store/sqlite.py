@@ -17,11 +17,11 @@ from typing import Any
 
 from bot.store.base import (
     CLAIM_BATCH,
-    DamagedTable,
     StaleTable,
     StoreBusy,
     StoreError,
     finished_games,
+    read_table,
     seated,
     to_json,
 )
@@ -137,12 +137,22 @@ class SQLiteStore:
             row = self._db.execute(
                 "SELECT data, version FROM tables WHERE chat = ?", (chat,)
             ).fetchone()
+        return None if row is None else read_table(chat, row[0], row[1])
+
+    def load_seated(self, chat: str, key: str) -> tuple[Table | None, dict[str, str]]:
+        # One statement: the index as saved with the row's version.
+        with self._lock, _busy():
+            row = self._db.execute(
+                "SELECT t.data, t.version, (SELECT json_group_object(n.chat, n.value)"
+                "  FROM seated AS s JOIN notes AS n ON n.chat = s.player AND n.key = ?"
+                "  WHERE s.chat = t.chat)"
+                " FROM tables AS t WHERE t.chat = ?",
+                (key, chat),
+            ).fetchone()
         if row is None:
-            return None
-        try:
-            return Table.from_dict(json.loads(row[0]))
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-            raise DamagedTable(chat, int(row[1]), type(exc).__name__) from None
+            return None, {}
+        notes = json.loads(row[2]) if row[2] else {}
+        return read_table(chat, row[0], row[1]), {str(k): str(v) for k, v in notes.items()}
 
     def save(self, table: Table, loaded_version: int | None) -> None:
         data = to_json(table)

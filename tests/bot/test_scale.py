@@ -9,6 +9,7 @@ database; every test runs on SQLite and on PostgreSQL.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot import games
 from bot.service import LEASE, RETRIES, Service
 from bot.store import StaleTable, Store
 from bot.store.base import CLAIM_BATCH
@@ -58,6 +60,12 @@ class Hooked:
         if self.before_load is not None:
             self.before_load(chat)
         return self.inner.load(chat)
+
+    def load_seated(self, chat: str, key: str) -> tuple[Table | None, dict[str, str]]:
+        self.calls["load"] = self.calls.get("load", 0) + 1
+        if self.before_load is not None:
+            self.before_load(chat)
+        return self.inner.load_seated(chat, key)
 
     def save(self, table: Table, loaded_version: int | None) -> None:
         self.calls["save"] = self.calls.get("save", 0) + 1
@@ -158,6 +166,39 @@ def timed_tables(service: Service, count: int) -> None:
         room.ok("Bob", "/join")
         room.ok("Ada", "/option timeout 1h")
         room.ok("Ada", "/start")
+
+
+def test_a_turn_is_one_read_and_one_write_of_the_store(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db")
+    room = Room(service)
+    room.ok("Bob", "/notify on")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    store = hooked(service)
+    rng = random.Random(3)
+    seen = set()
+    while room.playing() and len(seen) < 2:
+        game = room.game()
+        text = games.format_move(game, rng.choice(game.legal_moves()))
+        command = f"/{text}" if text in ("swap", "keep") else f"/play {text}"
+        who, before = room.to_move(), game.to_move
+        store.calls.clear()
+        out = service.handle(room.chat, room.person(who), command)
+        calls = dict(store.calls)
+        after = room.game().to_move if room.playing() else None
+        if after == before or after is None:
+            continue  # a bonus placement, or the end: nobody else's turn
+        pings = [o.user for o in out if o.kind == "ping"]
+        if after == 0:
+            # Ada's turn: whether she asked for pings (she did not) came with the table.
+            assert (pings, calls) == ([], {"load": 1, "save": 1})
+        else:
+            # Bob's turn: he asked; the ping of this turn is looked up and noted (once).
+            assert pings == ["id-bob"]
+            assert calls == {"load": 1, "note": 1, "save": 1, "set_note": 1}
+        seen.add(after)
+    assert seen == {0, 1}
 
 
 def test_due_work_is_linear_in_the_due_tables(tmp_path: Path) -> None:

@@ -5,18 +5,24 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
+import simcord
 
 from bot.__main__ import build_parser, with_shards
 from bot.config import ConfigError, Settings
 from bot.discord.app import ShardedClient, build
-from bot.discord.client import GenialClient
+from bot.discord.client import DIRECT, NOTE_GUILD, GenialClient, shard_of
+from bot.outbound import User
 from bot.service import Service
 from bot.store import SQLiteStore
+from tests.bot.discord.support import SETTINGS, EnvClock, text
 
 
 def settings_for(*argv: str, platform: str = "discord") -> Settings:
@@ -64,3 +70,168 @@ def test_the_client_runs_the_named_shards(tmp_path: Path) -> None:
     # Shards 0 and 2 of 4 are connected here; a guild belongs to shard (id >> 22) % 4.
     assert launched == [(0, True), (2, False)]
     assert client._connection.shard_count == 4
+
+
+# --- each process its own guilds' due work ---------------------------------------------
+
+#: Guild ids worked out by hand: ((k << 22) + 7) >> 22 is k, so with two shards the guild
+#: of k = 10 is on shard 10 % 2 = 0, and that of k = 11 on shard 11 % 2 = 1.
+GUILD_ON_SHARD_0 = (10 << 22) + 7
+GUILD_ON_SHARD_1 = (11 << 22) + 7
+#: SimCord runs one simulated Discord per event loop: each process gets its own, in its
+#: own thread, on the one store. Process 1 starts a second later, so that the ids of its
+#: channels differ from process 0's; its deadlines fall a second later too.
+LATER = 1.0
+#: Half of the one-hour timeout (the reminder), then the other half (the move made for
+#: the player), with a minute to spare each time.
+HALF = 1800.0 + 60.0
+
+
+class Process:
+    """One bot process running one of two shards on the shared store, in a simulated
+    Discord of its own; the tables its service claimed are recorded."""
+
+    def __init__(self, db: Path, shard: int) -> None:
+        settings = replace(SETTINGS, discord_shard_count=2, discord_shard_ids=(shard,))
+        store = SQLiteStore(db)
+        self.claimed: list[str] = []
+        claim = store.claim
+
+        def recorded(*args: Any, **kw: Any) -> list[str]:
+            got = claim(*args, **kw)
+            self.claimed += got
+            return got
+
+        store.claim = recorded  # type: ignore[method-assign]
+        self.clock = EnvClock()
+        self.service = Service(
+            store, settings, clock=self.clock, rng=random.Random(shard), pictures=False
+        )
+        client = build(settings, self.service)
+        assert isinstance(client, ShardedClient)
+        self.client = client
+
+
+async def seat_two(env: simcord.Env, channel: simcord.ChannelHandle, guild: Any) -> None:
+    """Ada and Bob start a game with a one-hour timeout at ``channel``."""
+    ada = guild.add_member(env.create_user(f"ada{channel.id}", global_name="Ada"))
+    bob = guild.add_member(env.create_user(f"bob{channel.id}", global_name="Bob"))
+    await ada.slash(channel, "join")
+    await bob.slash(channel, "join")
+    await ada.slash(channel, "option", setting="timeout", value="1h")
+    await ada.slash(channel, "start")
+
+
+def said(channel: simcord.ChannelHandle) -> list[str]:
+    return [text(m) for m in channel.history() if not m.flags.ephemeral]
+
+
+def test_each_process_does_its_own_shards_due_work(tmp_path: Path) -> None:
+    db = tmp_path / "shared.sqlite3"
+    zero, one = Process(db, 0), Process(db, 1)
+    step = threading.Barrier(2, timeout=120)
+    chats: dict[str, str] = {}
+    seen: list[dict[str, tuple[bool, int]]] = []
+
+    def look() -> None:
+        """Where each table stands (reminded, moves played), from the store."""
+        store = SQLiteStore(db)
+        state = {}
+        for name, chat in chats.items():
+            table = store.load(chat)
+            assert table is not None and table.record is not None
+            state[name] = (table.reminded, len(table.record["moves"]))
+        store.close()
+        seen.append(state)
+
+    async def sync(env: simcord.Env) -> None:
+        await asyncio.to_thread(step.wait)
+
+    async def run_zero() -> dict[str, list[str]]:
+        async with simcord.run(zero.client) as env:
+            zero.clock.env = env
+            guild = env.create_guild("Zero", id=GUILD_ON_SHARD_0)
+            channel = guild.create_text_channel("genial")
+            await seat_two(env, channel, guild)
+            # A table in a direct-message channel (no command of Discord's opens one,
+            # and it has no note of its guild): it is shard 0's.
+            ada, bob = env.create_user("adadm"), env.create_user("bobdm")
+            dm = ada.dm_channel
+            for who in (ada, bob):
+                zero.service.handle(str(dm.id), User(str(who.id), who.name), "/join")
+            zero.service.handle(str(dm.id), User(str(ada.id), "adadm"), "/option timeout 1h")
+            zero.service.handle(str(dm.id), User(str(ada.id), "adadm"), "/start")
+            chats.update(zero=str(channel.id), dm=str(dm.id))
+            await sync(env)  # 1: both games run
+            await env.advance_time(HALF)  # process 0 first: its reminders
+            await sync(env)  # 2
+            await sync(env)  # 3: process 1 did its reminder, then its move made
+            await env.advance_time(HALF)  # process 0's moves made
+            await sync(env)  # 4
+            return {"zero": said(channel), "dm": said(dm)}
+
+    async def run_one() -> dict[str, list[str]]:
+        async with simcord.run(one.client) as env:
+            one.clock.env = env
+            await env.advance_time(LATER)
+            guild = env.create_guild("One", id=GUILD_ON_SHARD_1)
+            channel = guild.create_text_channel("genial")
+            await seat_two(env, channel, guild)
+            chats["one"] = str(channel.id)
+            await sync(env)  # 1
+            await sync(env)  # 2: process 0 did its reminders
+            look()
+            await env.advance_time(HALF)
+            look()
+            await env.advance_time(HALF)
+            look()
+            await sync(env)  # 3
+            await sync(env)  # 4
+            look()
+            return {"one": said(channel)}
+
+    with ThreadPoolExecutor(2) as pool:
+        got_zero = pool.submit(asyncio.run, run_zero())
+        got_one = pool.submit(asyncio.run, run_one())
+        out = {**got_one.result(), **got_zero.result()}
+    assert len(set(chats.values())) == 3  # three tables, at three channels
+    # (reminded, moves played) of each table, as process 1 looked at the store:
+    assert seen == [
+        # process 0 reminded its two players; process 1's table, due too, was left
+        {"zero": (True, 0), "dm": (True, 0), "one": (False, 0)},
+        # then process 1 reminded its own
+        {"zero": (True, 0), "dm": (True, 0), "one": (True, 0)},
+        # the hour is up everywhere: process 1 moved for its player only
+        {"zero": (True, 0), "dm": (True, 0), "one": (False, 1)},
+        # and process 0 for its two
+        {"zero": (False, 1), "dm": (False, 1), "one": (False, 1)},
+    ]
+    # Neither claimed the other's tables (a claim is the first step of any due work).
+    assert set(zero.claimed) == {chats["zero"], chats["dm"]}
+    assert set(one.claimed) == {chats["one"]}
+    for name, lines in out.items():
+        assert sum("30m left, then a computer player moves for you" in x for x in lines) == 1
+        assert sum("Time is up for Ada" in x for x in lines) == (name != "dm")
+        assert sum("Time is up for adadm" in x for x in lines) == (name == "dm")
+    # The guilds as noted for every process: by the command at each channel, and for the
+    # direct-message table by process 0, which asked Discord about the channel.
+    store = SQLiteStore(db)
+    assert store.note(chats["zero"], NOTE_GUILD) == str(GUILD_ON_SHARD_0)
+    assert store.note(chats["one"], NOTE_GUILD) == str(GUILD_ON_SHARD_1)
+    assert store.note(chats["dm"], NOTE_GUILD) == DIRECT
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("guild", "count", "shard"),
+    [
+        (GUILD_ON_SHARD_0, 2, 0),
+        (GUILD_ON_SHARD_1, 2, 1),
+        (None, 2, 0),  # direct messages
+        ((6 << 22) + 123, 4, 2),  # 6 % 4
+        ((4194304 * 7) + 4194303, 4, 3),  # 4194304 is 1 << 22: 7 % 4
+        (12345, 3, 0),  # below 1 << 22
+    ],
+)
+def test_shard_of_a_guild(guild: int | None, count: int, shard: int) -> None:
+    assert shard_of(guild, count) == shard
