@@ -224,11 +224,11 @@ class SpezialExpertConfig:
     """The budget of the expert Genial Spezial player."""
 
     #: How many placements are weighed with the own placement that could follow them.
-    pool: int = 48
+    pool: int = 64
     #: How many of those go on to the strong player's search against the replies.
-    candidates: int = 12
+    candidates: int = 16
     #: Weight of the own best placement that could follow (in the pre-selection).
-    follow: float = 0.5
+    follow: float = 1.0
     #: How many of the searched candidates are played out in the end game.
     playouts: int = 5
     #: Play out once at most this many placements are left in the game (all seats).
@@ -237,7 +237,8 @@ class SpezialExpertConfig:
     win: float = 4.0
     #: Stop searching new candidates after this many seconds (None: reproducible).
     deadline: float | None = None
-    strong: SpezialConfig = DEFAULT_SPEZIAL
+    #: The reply search: strong's, with one reply more against each candidate.
+    strong: SpezialConfig = SpezialConfig(replies=4)
 
 
 DEFAULT_SPEZIAL_EXPERT = SpezialExpertConfig()
@@ -261,17 +262,20 @@ def setup_cells(game: SpezialGame, seat: int) -> set[int]:
 def candidate_pool(
     game: SpezialGame, ranked: Sequence[tuple[SpezialPlacement, float]], size: int
 ) -> list[tuple[SpezialPlacement, float]]:
-    """The placements worth a closer look: those that score now, best first, then those
-    that start or grow a chain near a tower (in ``ranked``'s order), at most ``size``."""
+    """The placements worth a closer look, at most ``size``: those that score now, best
+    first, then those that start or grow a chain next to a tower, then the rest (each
+    group in ``ranked``'s order; the rest only fill up a pool that would be too small)."""
     near = setup_cells(game, game.to_move)
     index = game.area.index
-    scoring = [pv for pv in ranked if pv[1] > 1e-9]
-    quiet = [
-        pv
-        for pv in ranked
-        if pv[1] <= 1e-9 and (index[pv[0].cell1] in near or index[pv[0].cell2] in near)
-    ]
-    return (scoring + quiet)[:size]
+    scoring, quiet, rest = [], [], []
+    for pv in ranked:
+        if pv[1] > 1e-9:
+            scoring.append(pv)
+        elif index[pv[0].cell1] in near or index[pv[0].cell2] in near:
+            quiet.append(pv)
+        else:
+            rest.append(pv)
+    return (scoring + quiet + rest)[:size]
 
 
 def expert_move(
@@ -297,8 +301,10 @@ def expert_move(
     start = time.perf_counter()
 
     def late(n: int) -> bool:
-        return bool(n) and config.deadline is not None and (
-            time.perf_counter() - start > config.deadline
+        return (
+            bool(n)
+            and config.deadline is not None
+            and (time.perf_counter() - start > config.deadline)
         )
 
     pre = []

@@ -10,6 +10,7 @@ from engine.ai.spezial_players import (
     SpezialExpertConfig,
     candidate_pool,
     expert_move,
+    placement_key,
     rank_placements,
     setup_cells,
 )
@@ -29,30 +30,27 @@ def test_the_pool_holds_quiet_placements_next_to_towers_and_own_chains() -> None
     expected = {
         area.index[h]
         for h in area.cells
-        if area.index[h] not in own
-        and h not in towers
-        and any(distance(h, t) == 1 for t in towers)
+        if area.index[h] not in own and h not in towers and any(distance(h, t) == 1 for t in towers)
     }
     expected |= {n for c in own for n in area.neighbours[c] if n >= 0}
     assert near == expected
     ranked = rank_placements(game)
     pool = candidate_pool(game, ranked, 10_000)
-    in_pool = {frozenset(p.cells) for p, _ in pool}
-    # Every scoring placement comes first, best first; then quiet ones, each near a tower
-    # or seat 0's chain; a quiet placement far from both is left out.
+    assert sorted(map(placement_key, (p for p, _ in pool))) == sorted(
+        map(placement_key, (p for p, _ in ranked))
+    )
+    # Every scoring placement comes first, best first; then the quiet ones near a tower or
+    # seat 0's chain; the quiet ones far from both only after all of those.
     scoring = [v for _, v in ranked if v > 1e-9]
     assert [v for _, v in pool[: len(scoring)]] == scoring
-    for p, v in pool[len(scoring) :]:
-        assert v <= 1e-9
-        assert {area.index[p.cell1], area.index[p.cell2]} & near
-    far = next(
-        p
-        for p, v in ranked
-        if v <= 1e-9 and not {area.index[p.cell1], area.index[p.cell2]} & near
-    )
-    assert frozenset(far.cells) not in in_pool
+    quiet = [bool({area.index[p.cell1], area.index[p.cell2]} & near) for p, _ in pool]
+    first_far = quiet.index(False, len(scoring))
+    assert all(quiet[len(scoring) : first_far]) and not any(quiet[first_far:])
     # Beside seat 0's own tile M2: the quiet placement M3 M4 grows its chain.
-    assert frozenset((area.parse_label("M3"), area.parse_label("M4"))) in in_pool
+    m3m4 = frozenset((area.parse_label("M3"), area.parse_label("M4")))
+    assert m3m4 in {frozenset(p.cells) for p, _ in pool[:first_far]}
+    # A small pool is cut from the front.
+    assert candidate_pool(game, ranked, 5) == pool[:5]
 
 
 def test_the_expert_joins_two_tall_towers() -> None:
@@ -86,6 +84,4 @@ def test_the_expert_decides_from_the_position_alone() -> None:
     assert one.view(0).moves != two.view(0).moves
     assert one.board == two.board and one.scores == two.scores
     for seed in range(3):
-        assert choose_move(one.view(0), "expert", seed) == choose_move(
-            two.view(0), "expert", seed
-        )
+        assert choose_move(one.view(0), "expert", seed) == choose_move(two.view(0), "expert", seed)
