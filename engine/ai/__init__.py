@@ -8,9 +8,9 @@ Levels (:data:`LEVELS`): ``random`` (a uniformly random legal move), ``greedy`` 
 move one placement ahead), ``strong`` (a search over greedy's best candidates that weighs
 the opponents' replies over the tiles they may hold) and ``expert`` (in Genial, strong's
 search until the end of the game nears, then strong's best few candidates played out to
-the end over many deals of the unseen tiles; in Genial Spezial, strong's search over a
-wider pool that also holds the quiet placements readying a chain for two towers, then the
-same play-outs near the end). The same view and seed always give the same
+the end over many deals of the unseen tiles; in Genial Spezial, strong's search over
+candidates picked from a wider pool by their points plus the best own placement that
+could follow, then the same play-outs near the end). The same view and seed always give the same
 move.
 """
 

@@ -12,15 +12,17 @@ and :meth:`SpezialGame.from_view` rebuilds it exactly; the players still take on
   next player's best replies (as greedy would rank them), then its own best answer, and
   keeps the candidate whose worst reply leaves it best off. Scoring a tower flips its token
   to the dark, higher side for everyone else, which this lookahead sees and greedy does not.
-- ``expert`` looks where ``strong`` does not: ``strong``'s candidates are the placements
-  that score now, so a tile that scores nothing yet but readies a chain to take two towers
-  (or a tall bonus) next turn never comes up. The expert first weighs a wider pool, the
-  scoring placements and the quiet ones that start or grow its chain next to a tower, by
-  their points plus the best own placement that could follow; the best few of those go
-  through ``strong``'s search against the replies. In the last placements of the game it
-  plays its best few out to the end (greedy play for every seat) and keeps the one that
-  ends best: a win counts, not a heuristic. Nothing is hidden, so one play-out per
-  candidate says how it ends (with greedy play).
+- ``expert`` chooses what to search better than ``strong`` does. Most placements score
+  a little now (some 85 in a typical 2-player position, mostly a golden space's point),
+  and ``strong`` searches an arbitrary 12 of the best of them; a tile that scores a point
+  now and readies a chain to take two towers (or a tall bonus) next turn is rarely among
+  them. The expert weighs a wider pool (every placement that scores, best first, then the
+  quiet ones that start or grow its chain next to a tower) by its points now plus the best
+  own placement that could follow it, and puts the 16 best of those through ``strong``'s
+  search against 4 replies. In the last placements of the game it plays its best few out
+  to the end (greedy play for every seat) and keeps the one that ends best: a win counts,
+  not a heuristic. Nothing is hidden, so one play-out per candidate says how it ends (with
+  greedy play).
 
 Golden spaces: a move names the colour for each golden space it covers, the lowest colour
 after the placement's other points (what RULES.md 3.3 would give by default).
@@ -281,15 +283,9 @@ def candidate_pool(
 def expert_move(
     view: SpezialView, rng: random.Random, config: SpezialExpertConfig = DEFAULT_SPEZIAL_EXPERT
 ) -> SpezialPlacement:
-    """The expert player's placement.
-
-    Strong looks only at the placements that score now, so a tile that scores nothing
-    now but readies a chain to take two towers next turn never comes up. The expert first
-    weighs a wider pool (those that score and those that start or grow a chain near a
-    tower) by what they score plus the best own placement that could follow, keeps the
-    best few for the strong player's search against the replies, and near the end of the
-    game plays the best of those out to the end (greedy play for every seat: nothing is
-    hidden, so one play-out per candidate tells its end)."""
+    """The expert player's placement (see the module docstring): a wider pool weighed by
+    points now plus the best own placement that could follow, the best of it through the
+    strong player's reply search, and near the end of the game the best few played out."""
     check_turn(view)
     game = SpezialGame.from_view(view)
     strong = config.strong
