@@ -1,4 +1,5 @@
-"""Genial Spezial engine speed: random games per second and the cost of listing moves.
+"""Genial Spezial engine speed: random games per second, games that list every legal
+placement each turn, and the cost of listing moves.
 
 Run: ``.venv/bin/python benchmarks/bench_spezial.py [--games N]``. The goal is a random
 2-player game well under 10 ms. Timings are noisy on a shared machine: the best of a few
@@ -23,6 +24,19 @@ def random_games(players: int, games: int) -> float:
         game = SpezialGame(players, seed=seed)
         while not game.over:
             game.play(game.random_placement(rng))
+    return (time.perf_counter() - start) / games
+
+
+def list_every_move_games(players: int, games: int) -> float:
+    """Seconds per game where every turn lists every legal placement and plays a random
+    one (what the computer players and hints do: they look at every placement)."""
+    rng = random.Random(players)
+    start = time.perf_counter()
+    for seed in range(games):
+        game = SpezialGame(players, seed=seed)
+        while not game.over:
+            moves = game.legal_moves()
+            game.play(moves[rng.randrange(len(moves))])
     return (time.perf_counter() - start) / games
 
 
@@ -52,6 +66,12 @@ def main() -> None:
         best = min(random_games(players, args.games) for _ in range(args.repeats))
         print(
             f"  random {players}-player game: {best * 1e3:6.2f} ms"
+            f"  ({1 / best:7.0f} games/s, best of {args.repeats} x {args.games})"
+        )
+    for players in (2, 4):
+        best = min(list_every_move_games(players, args.games) for _ in range(args.repeats))
+        print(
+            f"  list-every-move {players}-player game: {best * 1e3:6.2f} ms"
             f"  ({1 / best:7.0f} games/s, best of {args.repeats} x {args.games})"
         )
     for players in (2, 4):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -211,7 +212,9 @@ class _Tables:
     golden: tuple[bool, ...]  # per cell: a golden space?
     board: tuple[int, ...]  # the empty board: TOWER on tower cells, else EMPTY
     cell_edges: tuple[tuple[int, ...], ...]  # per cell: the area's edges at it
-    free_edges: tuple[int, ...]  # edges with no tower at either end
+    free_edges: tuple[int, ...]  # edges with no tower at either end, ascending
+    #: per edge: its placement (canonical, golden left to the default), made once
+    placements: tuple[SpezialPlacement, ...]
 
 
 @cache
@@ -243,6 +246,7 @@ def _tables(players: int) -> _Tables:
         free_edges=tuple(
             e for e, (i, j) in enumerate(area.edges) if board[i] == EMPTY and board[j] == EMPTY
         ),
+        placements=tuple(SpezialPlacement(area.cells[i], area.cells[j]) for i, j in area.edges),
     )
 
 
@@ -320,6 +324,11 @@ class SpezialGame:
         self._edge_pos: list[int] = [-1] * len(self.area.edges)
         for p, e in enumerate(self.empty_edges):
             self._edge_pos[e] = p
+        # The same empty pairs kept in ascending order (reading order of their cells), with
+        # their placements beside them, so listing every legal placement is one list copy
+        # and a placement only deletes the few pairs around its two cells.
+        self._open_edges: list[int] = list(t.free_edges)
+        self._open: list[SpezialPlacement] = [t.placements[e] for e in t.free_edges]
         self.scores: list[list[int]] = [[0, 0, 0, 0] for _ in range(players)]
         self.placed: list[int] = [0] * players
         self.to_move = 0
@@ -344,6 +353,8 @@ class SpezialGame:
         new.cell_order = self.cell_order.copy()
         new.empty_edges = self.empty_edges.copy()
         new._edge_pos = self._edge_pos.copy()
+        new._open_edges = self._open_edges.copy()
+        new._open = self._open.copy()
         new.scores = [s.copy() for s in self.scores]
         new.placed = self.placed.copy()
         new.moves = self.moves.copy()
@@ -422,12 +433,7 @@ class SpezialGame:
         also accepts explicit golden colours)."""
         if self.over:
             return []
-        cells, edges = self.area.cells, self.area.edges
-        moves = []
-        for e in sorted(self.empty_edges):
-            i, j = edges[e]
-            moves.append(SpezialPlacement(cells[i], cells[j]))
-        return moves
+        return self._open.copy()
 
     legal_placements = legal_moves
 
@@ -436,14 +442,12 @@ class SpezialGame:
         per colour in the order B, G, O, P (golden points to the default colour)."""
         if self.over:
             return []
-        cells, edges = self.area.cells, self.area.edges
+        edges, outcome = self.area.edges, self._outcome
         seat = self.to_move
-        out: list[tuple[SpezialPlacement, tuple[int, ...]]] = []
-        for e in sorted(self.empty_edges):
-            i, j = edges[e]
-            outcome = self._outcome(seat, i, j, ())
-            out.append((SpezialPlacement(cells[i], cells[j]), outcome.points))
-        return out
+        return [
+            (p, outcome(seat, *edges[e], ()).points)
+            for e, p in zip(self._open_edges, self._open, strict=True)
+        ]
 
     def points_of(self, placement: SpezialPlacement) -> dict[Colour, int]:
         """The points a legal placement would score now for the player to move, per colour
@@ -720,7 +724,7 @@ class SpezialGame:
         board = self.board
         board[c] = seat
         self.cell_order.append(c)
-        pos, empty = self._edge_pos, self.empty_edges
+        pos, empty, open_edges = self._edge_pos, self.empty_edges, self._open_edges
         for e in self._t.cell_edges[c]:
             p = pos[e]
             if p >= 0:
@@ -729,6 +733,9 @@ class SpezialGame:
                     empty[p] = last
                     pos[last] = p
                 pos[e] = -1
+                k = bisect_left(open_edges, e)
+                del open_edges[k]
+                del self._open[k]
         parent, touched = self._parent, self._touched
         scored, paid = self._scored, self._paid
         touched[c] = self._t.near[c]

@@ -6,9 +6,11 @@ player knows exactly what a human in its seat would know.
 
 Levels (:data:`LEVELS`): ``random`` (a uniformly random legal move), ``greedy`` (the best
 move one placement ahead), ``strong`` (a search over greedy's best candidates that weighs
-the opponents' replies over the tiles they may hold) and ``expert`` (strong's search until
-the end of the game nears, then strong's best few candidates played out to the end, in
-Genial over many deals of the unseen tiles). The same view and seed always give the same
+the opponents' replies over the tiles they may hold) and ``expert`` (in Genial, strong's
+search until the end of the game nears, then strong's best few candidates played out to
+the end over many deals of the unseen tiles; in Genial Spezial, strong's search over
+candidates picked from a wider pool by their points plus the best own placement that
+could follow, then the same play-outs near the end). The same view and seed always give the same
 move.
 """
 

@@ -12,10 +12,17 @@ and :meth:`SpezialGame.from_view` rebuilds it exactly; the players still take on
   next player's best replies (as greedy would rank them), then its own best answer, and
   keeps the candidate whose worst reply leaves it best off. Scoring a tower flips its token
   to the dark, higher side for everyone else, which this lookahead sees and greedy does not.
-- ``expert`` plays as ``strong`` until the last placements of the game, then plays each of
-  strong's best few candidates out to the end (greedy play for every seat) and keeps the
-  one that ends best: a win counts, not a heuristic. Nothing is hidden, so one play-out per
-  candidate says how it ends (with greedy play).
+- ``expert`` chooses what to search better than ``strong`` does. Most placements score
+  a little now (some 85 in a typical 2-player position, mostly a golden space's point),
+  and ``strong`` searches an arbitrary 12 of the best of them; a tile that scores a point
+  now and readies a chain to take two towers (or a tall bonus) next turn is rarely among
+  them. The expert weighs a wider pool (every placement that scores, best first, then the
+  quiet ones that start or grow its chain next to a tower) by its points now plus the best
+  own placement that could follow it, and puts the 16 best of those through ``strong``'s
+  search against 4 replies. In the last placements of the game it plays its best few out
+  to the end (greedy play for every seat) and keeps the one that ends best: a win counts,
+  not a heuristic. Nothing is hidden, so one play-out per candidate says how it ends (with
+  greedy play).
 
 Golden spaces: a move names the colour for each golden space it covers, the lowest colour
 after the placement's other points (what RULES.md 3.3 would give by default).
@@ -218,54 +225,115 @@ def evaluate(game: SpezialGame, placement: SpezialPlacement, config: SpezialConf
 class SpezialExpertConfig:
     """The budget of the expert Genial Spezial player."""
 
-    #: How many of the strong player's best candidates are played out in the end game.
-    candidates: int = 5
+    #: How many placements are weighed with the own placement that could follow them.
+    pool: int = 64
+    #: How many of those go on to the strong player's search against the replies.
+    candidates: int = 16
+    #: Weight of the own best placement that could follow (in the pre-selection).
+    follow: float = 1.0
+    #: How many of the searched candidates are played out in the end game.
+    playouts: int = 5
     #: Play out once at most this many placements are left in the game (all seats).
     endgame: int = 8
     #: What a finished game won is worth over one lost, in units of the track value.
     win: float = 4.0
     #: Stop searching new candidates after this many seconds (None: reproducible).
     deadline: float | None = None
-    strong: SpezialConfig = DEFAULT_SPEZIAL
+    #: The reply search: strong's, with one reply more against each candidate.
+    strong: SpezialConfig = SpezialConfig(replies=4)
 
 
 DEFAULT_SPEZIAL_EXPERT = SpezialExpertConfig()
 
 
+def setup_cells(game: SpezialGame, seat: int) -> set[int]:
+    """Cells where a tile may start or grow a chain of ``seat`` towards a tower: the
+    empty cells next to a tower or next to one of ``seat``'s tiles."""
+    area, board = game.area, game.board
+    nbrs = area.neighbours
+    out: set[int] = set()
+    index = area.index
+    for h in game.towers():
+        out.update(n for n in nbrs[index[h]] if n >= 0)
+    for c in game.cell_order:
+        if board[c] == seat:
+            out.update(n for n in nbrs[c] if n >= 0)
+    return out
+
+
+def candidate_pool(
+    game: SpezialGame, ranked: Sequence[tuple[SpezialPlacement, float]], size: int
+) -> list[tuple[SpezialPlacement, float]]:
+    """The placements worth a closer look, at most ``size``: those that score now, best
+    first, then those that start or grow a chain next to a tower, then the rest (each
+    group in ``ranked``'s order; the rest only fill up a pool that would be too small)."""
+    near = setup_cells(game, game.to_move)
+    index = game.area.index
+    scoring, quiet, rest = [], [], []
+    for pv in ranked:
+        if pv[1] > 1e-9:
+            scoring.append(pv)
+        elif index[pv[0].cell1] in near or index[pv[0].cell2] in near:
+            quiet.append(pv)
+        else:
+            rest.append(pv)
+    return (scoring + quiet + rest)[:size]
+
+
 def expert_move(
     view: SpezialView, rng: random.Random, config: SpezialExpertConfig = DEFAULT_SPEZIAL_EXPERT
 ) -> SpezialPlacement:
-    """The expert player's placement: the strong player's, except in the last placements of
-    the game, where its best few candidates are each played out to the end (greedy play
-    for every seat: nothing is hidden, so one play-out per candidate tells its end) and
-    the one that ends best is kept."""
+    """The expert player's placement (see the module docstring): a wider pool weighed by
+    points now plus the best own placement that could follow, the best of it through the
+    strong player's reply search, and near the end of the game the best few played out."""
     check_turn(view)
     game = SpezialGame.from_view(view)
     strong = config.strong
-    ranked = rank_placements(game, strong.weights)
+    weights = strong.weights
+    seat = game.to_move
+    ranked = rank_placements(game, weights)
     rng.shuffle(ranked)
     ranked.sort(key=lambda pv: -pv[1])
     start = time.perf_counter()
+
+    def late(n: int) -> bool:
+        return (
+            bool(n)
+            and config.deadline is not None
+            and (time.perf_counter() - start > config.deadline)
+        )
+
+    pre = []
+    for n, (p, v) in enumerate(candidate_pool(game, ranked, config.pool)):
+        if late(n):
+            break
+        g = game.copy()
+        g.play(p)
+        follow = 0.0
+        if not g.over:
+            g.to_move = seat  # only to list this seat's placements on that board
+            follow = rank_placements(g, weights)[0][1]
+        pre.append((v + config.follow * follow, n, p))
+    pre.sort(key=lambda vnp: (-vnp[0], vnp[1]))
     scored = []
-    for n, (p, _) in enumerate(ranked[: strong.candidates]):
-        if n and config.deadline is not None and time.perf_counter() - start > config.deadline:
+    for n, (_, _, p) in enumerate(pre[: config.candidates]):
+        if late(n):
             break
         scored.append((evaluate(game, p, strong), n, p))
     scored.sort(key=lambda vnp: (-vnp[0], vnp[1]))
     left = sum(game.tiles_left(s) for s in range(game.players))
-    shortlist = scored[: config.candidates]
+    shortlist = scored[: config.playouts]
     if left > config.endgame or len(shortlist) == 1:
         return with_golden(game, shortlist[0][2])
-    seat = game.to_move
     best = shortlist[0][2]
     best_value = -float("inf")
     for n, (_, _, p) in enumerate(shortlist):
-        if n and config.deadline is not None and time.perf_counter() - start > config.deadline:
+        if late(n):
             break
         g = game.copy()
         g.play(p)
         while not g.over:
-            g.play(rank_placements(g, strong.weights)[0][0])
+            g.play(rank_placements(g, weights)[0][0])
         v = end_value(g, seat, config)
         if v > best_value + 1e-9:
             best, best_value = p, v

@@ -26,7 +26,7 @@ QUICK_EXPERT = ExpertConfig(
     strong=StrongConfig(candidates=4, blocks=1, replies=1),
 )
 QUICK_SPEZIAL_EXPERT = SpezialExpertConfig(
-    candidates=3, endgame=10, strong=SpezialConfig(candidates=3, replies=1)
+    pool=6, candidates=3, playouts=3, endgame=10, strong=SpezialConfig(candidates=3, replies=1)
 )
 
 
