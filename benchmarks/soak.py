@@ -22,6 +22,7 @@ by traceback (slow).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import logging
 import multiprocessing
@@ -77,6 +78,47 @@ def told_moves(texts: list[str]) -> list[str]:
             elif line.endswith(" kept the tiles."):
                 out.append("keep")
     return out
+
+
+class _MallInfo(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in [
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        ]
+    ]
+
+
+def breakdown() -> str:
+    """Where this process's memory is, in MB, as far as glibc and SQLite tell (Linux):
+    what malloc hands out now, what it holds freed, what SQLite uses (page cache,
+    statements), and the blocks Python's own allocator has out."""
+    parts = []
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _MallInfo
+        info = libc.mallinfo2()
+        parts.append(f"malloc in use {(info.uordblks + info.hblkhd) / 2**20:.1f}")
+        parts.append(f"malloc free held {info.fordblks / 2**20:.1f}")
+    except (OSError, AttributeError):
+        pass
+    try:
+        lite = ctypes.CDLL("libsqlite3.so.0")
+        lite.sqlite3_memory_used.restype = ctypes.c_int64
+        parts.append(f"SQLite {lite.sqlite3_memory_used() / 2**20:.1f}")
+    except (OSError, AttributeError):
+        pass
+    parts.append(f"Python blocks {sys.getallocatedblocks() / 1000:.0f} k")
+    return ", ".join(parts)
 
 
 class Bot:
@@ -171,6 +213,8 @@ def bot_process(
         if what == "rss":
             gc.collect()
             conn.send(rss_mb())
+        elif what == "breakdown":
+            conn.send(breakdown())
         elif what == "objects":
             conn.send((type_counts(), mappings(runner)))
         elif what == "trace":  # only what is allocated from now on is traced
@@ -364,13 +408,14 @@ def main() -> int:
                         if args.trace:
                             bot.ask("trace", args.trace)
                         print(
-                            f"after {soak.done} tables: the bot {soak.baseline:.1f} MB resident, "
-                            f"{time.monotonic() - started:.0f} s",
+                            f"after {soak.done} tables: the bot {soak.baseline:.1f} MB resident "
+                            f"({bot.ask('breakdown')}), {time.monotonic() - started:.0f} s",
                             flush=True,
                         )
                     elif soak.done % 100 == 0:
                         print(
-                            f"after {soak.done} tables: the bot {bot.ask('rss'):.1f} MB, "
+                            f"after {soak.done} tables: the bot {bot.ask('rss'):.1f} MB "
+                            f"({bot.ask('breakdown')}), "
                             f"{time.monotonic() - started:.0f} s; finished {soak.finished}, "
                             f"{soak.moves} moves, lost {soak.lost}, doubled {soak.doubled}; "
                             f"load {os.getloadavg()[0]:.1f}",
@@ -384,6 +429,7 @@ def main() -> int:
             thread.join()
         api.chaos(0, seed=0)
         final = bot.ask("rss")
+        print(f"the bot at the end: {bot.ask('breakdown')}")
         if "objects" in diagnostics:
             compare(diagnostics["objects"], bot.ask("objects"))
         if args.trace:
