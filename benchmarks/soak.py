@@ -13,10 +13,12 @@ memory after the run within 10 % of the figure after the first 100 tables.
 
     .venv/bin/python benchmarks/soak.py [--tables 1000] [--rate 0.05] [--parallel 16]
 
-To look for what grows: ``--objects`` prints the object types that grew in number between
-the baseline and the end, and the sizes of the per-chat mappings of the bot (and of the
-fake); ``--trace 8`` traces allocations from the baseline on and prints those still held at the end
-by traceback (slow).
+Every 100 tables it prints where the bot's memory is (malloc in use and freed but held,
+SQLite, Python's blocks). To look for what grows: ``--objects`` prints the object types
+that grew in number between the baseline and the end, and the sizes of the bot's per-chat
+mappings; ``--trace 8`` traces the bot's allocations from the baseline on and prints those
+still held at the end by traceback (slow); ``--trim`` prints the bot's memory after glibc
+gave back the freed memory it held (``malloc_trim``).
 """
 
 from __future__ import annotations
@@ -215,6 +217,10 @@ def bot_process(
             conn.send(rss_mb())
         elif what == "breakdown":
             conn.send(breakdown())
+        elif what == "trim":  # glibc gives back the free memory it holds, where it can
+            gc.collect()
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+            conn.send(rss_mb())
         elif what == "objects":
             conn.send((type_counts(), mappings(runner)))
         elif what == "trace":  # only what is allocated from now on is traced
@@ -366,6 +372,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--pictures", action="store_true", help="boards and racks as images")
     parser.add_argument("--objects", action="store_true", help="print what grew in number")
+    parser.add_argument(
+        "--trim", action="store_true", help="at the end, the bot's memory after malloc_trim"
+    )
     parser.add_argument("--trace", type=int, default=0, help="tracemalloc frames (slow)")
     parser.add_argument(
         "--baseline", type=int, default=BASELINE_TABLES, help="tables before the baseline"
@@ -430,6 +439,8 @@ def main() -> int:
         api.chaos(0, seed=0)
         final = bot.ask("rss")
         print(f"the bot at the end: {bot.ask('breakdown')}")
+        if args.trim:
+            print(f"the bot after malloc_trim(0): {bot.ask('trim'):.1f} MB resident")
         if "objects" in diagnostics:
             compare(diagnostics["objects"], bot.ask("objects"))
         if args.trace:
