@@ -39,7 +39,8 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -199,7 +200,9 @@ class TelegramAdapter:
         self.on_handled = on_handled
         self.sleep = sleep or asyncio.sleep
         self._app: Application[Any, Any, Any, Any, Any, Any] | None = None
-        self._locks: dict[str, asyncio.Lock] = {}
+        # Each table's lock with how many hold or wait for it; dropped at none, so a table
+        # that finished leaves nothing here.
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         # Set when a command was handled: it may have brought a deadline nearer.
         self._wake = asyncio.Event()
         # Tables that moved with their group to a supergroup in this run, old id -> new.
@@ -235,11 +238,22 @@ class TelegramAdapter:
     def username(self) -> str:
         return str(self.bot.username)
 
-    def _lock(self, chat: str) -> asyncio.Lock:
-        lock = self._locks.get(chat)
-        if lock is None:
-            lock = self._locks[chat] = asyncio.Lock()
-        return lock
+    @asynccontextmanager
+    async def _lock(self, chat: str) -> AsyncIterator[None]:
+        """Hold the table's lock: one command (or look of the clock) at a table at a time.
+        The lock lives only while someone holds or waits for it (one event loop: no guard
+        needed around the count)."""
+        lock, users = self._locks.get(chat) or (asyncio.Lock(), 0)
+        self._locks[chat] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[chat]
+            if users == 1:
+                del self._locks[chat]
+            else:
+                self._locks[chat] = (lock, users - 1)
 
     async def register_commands(self) -> None:
         """The command list in each language (and the default language for the rest), so
@@ -346,6 +360,14 @@ class TelegramAdapter:
         log.error("error while handling an update", exc_info=context.error)
 
     async def _handled(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        app = context.application
+        if app.persistence is None:
+            # python-telegram-bot (22.x) marks the chat and the user of every update for
+            # its persistence even when there is none, and only a persistence run empties
+            # those sets: without this, every chat and person ever heard stays in memory.
+            # What the updates before this one marked is dropped here.
+            app._chat_ids_to_be_updated_in_persistence.clear()
+            app._user_ids_to_be_updated_in_persistence.clear()
         if self.on_handled is not None:
             self.on_handled(update.update_id)
 
@@ -540,6 +562,11 @@ class TelegramAdapter:
             log.warning("could not check whether a user is a chat admin: %s", exc)
             return False
         admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+        # Answers too old to use are dropped, so the cache holds only the last minute's.
+        for old in [
+            k for k, (_, when) in self._admins.items() if now - when >= ADMIN_CACHE_SECONDS
+        ]:
+            del self._admins[old]
         self._admins[key] = (admin, now)
         return bool(admin)
 

@@ -110,6 +110,28 @@ def test_a_whole_game_under_mixed_faults_announces_each_move_once(
     assert sum(t.startswith("Game over") for t in texts) == 1
 
 
+def test_a_finished_table_leaves_nothing_behind_in_the_adapter(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    room = bot(api, tmp_path, pictures=False)
+    seat_two(room)
+    api.chaos(0.125, seed=4, methods=SENDING)
+    play_out(room, random.Random(8))
+    room.runner.tick()  # whatever waited in an outbox goes now
+    api.chaos(0, seed=0)
+    assert room.table().status == LOBBY  # the game ended
+    room.say(DAN, "/help", chat=DAN)  # someone else, elsewhere, after the game
+    adapter = room.runner.adapter
+    # No lock and no outbox of the group's table is kept once nothing is under way...
+    assert adapter._locks == {}
+    assert adapter._outbox == {}
+    # ... and python-telegram-bot's marks for a persistence the bot does not use hold only
+    # the last update's chat and person, not everyone who ever wrote.
+    app = adapter._app
+    assert app._chat_ids_to_be_updated_in_persistence == {DAN}
+    assert app._user_ids_to_be_updated_in_persistence == {DAN}
+
+
 def test_a_timed_out_board_is_not_posted_again(api: FakeBotAPI, tmp_path: Path) -> None:
     room = bot(api, tmp_path)
     seat_two(room)
