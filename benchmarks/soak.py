@@ -18,7 +18,9 @@ SQLite, Python's blocks). To look for what grows: ``--objects`` prints the objec
 that grew in number between the baseline and the end, and the sizes of the bot's per-chat
 mappings; ``--trace 8`` traces the bot's allocations from the baseline on and prints those
 still held at the end by traceback (slow); ``--trim`` prints the bot's memory after glibc
-gave back the freed memory it held (``malloc_trim``).
+gave back the freed memory it held (``malloc_trim``). Like ``genial-bot telegram``, the bot
+gives freed memory back every minute (``bot/memory.py``); ``--no-give-back`` runs it
+without, to see what that buys.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot import games  # noqa: E402
+from bot import games, memory  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
@@ -129,13 +131,15 @@ class Bot:
     the memory measured is the bot's alone. The soak hears through a pipe which updates it
     has handled, and asks through another for its memory or what grew in it."""
 
-    def __init__(self, api: FakeBotAPI, db: Path, seed: int, pictures: bool) -> None:
+    def __init__(
+        self, api: FakeBotAPI, db: Path, seed: int, pictures: bool, trimming: bool
+    ) -> None:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
         self._heard, told = context.Pipe(duplex=False)
         self.process = context.Process(
             target=bot_process,
-            args=(child, told, api.base_url, api.token, str(db), seed, pictures),
+            args=(child, told, api.base_url, api.token, str(db), seed, pictures, trimming),
             daemon=True,
         )
         self.handled: set[int] = set()
@@ -189,7 +193,14 @@ class _Address:
 
 
 def bot_process(
-    conn: Any, told: Any, base_url: str, token: str, db: str, seed: int, pictures: bool
+    conn: Any,
+    told: Any,
+    base_url: str,
+    token: str,
+    db: str,
+    seed: int,
+    pictures: bool,
+    trimming: bool,
 ) -> None:
     """The bot's process: runs the bot and answers the soak's questions until ``stop``."""
     logging.basicConfig(level=logging.CRITICAL)
@@ -204,6 +215,8 @@ def bot_process(
         timeout=0.5,
     )
     runner._on_handled = told.send  # type: ignore[method-assign]
+    if trimming:  # as `genial-bot telegram` does (bot/__main__.py)
+        memory.keep_giving_back()
     try:
         runner.start()
     except BaseException as exc:
@@ -219,7 +232,7 @@ def bot_process(
             conn.send(breakdown())
         elif what == "trim":  # glibc gives back the free memory it holds, where it can
             gc.collect()
-            ctypes.CDLL("libc.so.6").malloc_trim(0)
+            memory.give_back()
             conn.send(rss_mb())
         elif what == "objects":
             conn.send((type_counts(), mappings(runner)))
@@ -377,6 +390,11 @@ def main() -> int:
     )
     parser.add_argument("--trace", type=int, default=0, help="tracemalloc frames (slow)")
     parser.add_argument(
+        "--no-give-back",
+        action="store_true",
+        help="without the thread that gives freed memory back (bot/memory.py)",
+    )
+    parser.add_argument(
         "--baseline", type=int, default=BASELINE_TABLES, help="tables before the baseline"
     )
     args = parser.parse_args()
@@ -388,7 +406,7 @@ def main() -> int:
     first = min(args.baseline, args.tables)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "soak.db"
-        bot = Bot(api, db, args.seed, args.pictures)
+        bot = Bot(api, db, args.seed, args.pictures, not args.no_give_back)
         bot.start()
         api.chaos(args.rate, seed=args.seed)
         soak = Soak(api, bot, SQLiteStore(db), args.seed)

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from bot import ops, players
+from bot import memory, ops, players
 from bot.config import ConfigError, Settings, load_settings
 from bot.console import Console
 from bot.outbound import User
@@ -154,6 +154,8 @@ def run_platform(platform: str, settings: Settings) -> int:
             raise
         raise ConfigError(f"the {platform} adapter is not part of this version yet") from None
     operator = start_operator(settings)
+    # A bot that runs for weeks: give the memory it frees back now and then (bot/memory.py).
+    memory.keep_giving_back()
     try:
         status: int = adapter.main(settings)
     finally:
