@@ -271,7 +271,13 @@ def killed(url: str, first: int, played: int) -> str:
 
     victim = start(first, first + half)
     other = start(first + half, first + played)
-    time.sleep(4.0)
+    # Killed mid-run: once the two have told some hundreds of moves (starting takes a
+    # while, more on a busy machine), not after a fixed time.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if log.exists() and len(log.read_text().splitlines()) >= 3 * played:
+            break
+        time.sleep(0.05)
     victim.send_signal(signal.SIGKILL)
     victim.wait()
     before_kill = len(log.read_text().splitlines())

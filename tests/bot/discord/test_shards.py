@@ -72,6 +72,37 @@ def test_the_client_runs_the_named_shards(tmp_path: Path) -> None:
     assert client._connection.shard_count == 4
 
 
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_the_readmes_shard_commands_split_the_shards_between_two_processes(
+    tmp_path: Path,
+) -> None:
+    # The commands exactly as the README shows them ("Running at scale", Discord shards).
+    readme = (ROOT / "README.md").read_text()
+    commands = [
+        line.split("#")[0].split()[1:]
+        for line in readme.splitlines()
+        if line.startswith(".venv/bin/genial-bot discord --shard-count")
+    ]
+    assert len(commands) == 2
+    service = Service(SQLiteStore(tmp_path / "t.db"), rng=random.Random(1))
+    launched: list[list[int]] = []
+    for argv in commands:
+        client = build(settings_for(*argv), service)
+        assert isinstance(client, ShardedClient)
+        shards: list[int] = []
+
+        async def launch_shard(gateway: Any, shard_id: int, *, initial: bool = False) -> None:
+            shards.append(shard_id)  # noqa: B023 - called before the next loop step
+
+        client.launch_shard = launch_shard  # type: ignore[method-assign]
+        asyncio.run(client.launch_shards())
+        launched.append(shards)
+    # Shards 0 and 1 on one machine, 2 and 3 on the other: all four, none twice.
+    assert launched == [[0, 1], [2, 3]]
+
+
 # --- each process its own guilds' due work ---------------------------------------------
 
 #: Guild ids worked out by hand: ((k << 22) + 7) >> 22 is k, so with two shards the guild
