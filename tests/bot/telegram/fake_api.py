@@ -37,6 +37,7 @@ import re
 import threading
 import time
 import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -749,6 +750,23 @@ def _parse_body(content_type: str, body: bytes) -> tuple[dict[str, Any], dict[st
             with contextlib.suppress(ValueError):
                 params[name] = json.loads(value)
     return params, files
+
+
+def post_update(url: str, token: str, update: dict[str, Any]) -> int:
+    """Post ``update`` to a bot's webhook at ``url`` as Telegram does (with the secret
+    derived from ``token``), on a connection of its own; the HTTP status."""
+    from bot.telegram.app import webhook_secret
+
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(update).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "X-Telegram-Bot-Api-Secret-Token": webhook_secret(token),
+        },
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return int(response.status)
 
 
 def bot_texts(api: FakeBotAPI, chat: int, *, deleted: bool = True) -> list[str]:

@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,9 @@ from typing import Any
 import pytest
 
 from bot.store import open_store
-from bot.telegram.app import webhook_secret
 from tests.bot.backends import location
 from tests.bot.pgserver import free_port
-from tests.bot.telegram.fake_api import FakeBotAPI
+from tests.bot.telegram.fake_api import FakeBotAPI, post_update
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -81,16 +79,7 @@ def test_two_worker_processes_on_one_port(api: FakeBotAPI, tmp_path: Path) -> No
 
         def post(update_id: int, who: int, text: str) -> None:
             update = {"update_id": update_id, "message": api.new_message(GROUP, who, text)}
-            request = urllib.request.Request(
-                url,
-                data=json.dumps(update).encode(),
-                headers={
-                    "Content-Type": "application/json",
-                    "X-Telegram-Bot-Api-Secret-Token": webhook_secret(TOKEN),
-                },
-            )
-            with urllib.request.urlopen(request, timeout=10) as response:
-                assert response.status == 200
+            assert post_update(url, TOKEN, update) == 200
 
         def lobby_texts() -> list[str]:
             return [c.text for c in api.sent(GROUP, "sendMessage", "editMessageText")]

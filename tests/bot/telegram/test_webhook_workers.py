@@ -7,14 +7,10 @@ store connection, as two processes would have.
 
 from __future__ import annotations
 
-import json
 import random
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,7 +19,7 @@ from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from bot.telegram.app import webhook_secret
 from tests.bot.pgserver import free_port
-from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI
+from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, post_update
 
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
@@ -66,23 +62,12 @@ def test_two_workers_on_one_port_handle_each_update_once(api: FakeBotAPI, tmp_pa
             webhook_secret(TOKEN)
         ] * 2
 
-        def post(update: dict[str, Any]) -> int:
-            request = urllib.request.Request(
-                url,
-                data=json.dumps(update).encode(),
-                headers={
-                    "Content-Type": "application/json",
-                    "X-Telegram-Bot-Api-Secret-Token": webhook_secret(TOKEN),
-                },
-            )
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return int(response.status)
-
         # Each post is a connection of its own: the kernel picks a worker for each.
         lines = [(ADA, "/join"), (BOB, "/join"), (ADA, "/option hints on")]
         lines += [(BOB, "/help")] * 9
         for update_id, (who, text) in enumerate(lines, 1):
-            assert post({"update_id": update_id, "message": api.new_message(GROUP, who, text)})
+            message = api.new_message(GROUP, who, text)
+            assert post_update(url, TOKEN, {"update_id": update_id, "message": message})
             # The next one only when this one is handled, by whichever worker took it.
             deadline = time.monotonic() + 20
             while not any(update_id in w.handled for w in workers):
