@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot import games  # noqa: E402
-from bot import service as service_module  # noqa: E402
+from bot import tables as tables_module  # noqa: E402
 from bot.outbound import Chat, User  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import open_store  # noqa: E402
@@ -104,7 +104,7 @@ def worker(url: str, first: int, last: int, pictures: bool, start_at: float, log
     # Every played table's game stays rebuilt in memory, with one process or several:
     # otherwise one process with more tables than the cache holds would rebuild every turn
     # and the comparison would show the cache, not the processes.
-    service_module.CACHED_GAMES = max(service_module.CACHED_GAMES, last - first)
+    tables_module.CACHED_GAMES = max(tables_module.CACHED_GAMES, last - first)
     store = open_store(url)
     service = Service(store, rng=random.Random(first), pictures=pictures)
     rng = random.Random(first * 31 + 1)

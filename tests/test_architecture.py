@@ -45,9 +45,22 @@ LIBRARIES = {
 PLATFORMS = ("bot.console", "bot.telegram", "bot.discord")
 #: The one platform library each platform package may import.
 PLATFORM_LIBRARY = {"bot.telegram": "telegram", "bot.discord": "discord"}
-#: Service modules that wrap the rules, the computer players and the images: a platform
-#: asks the service instead (``Service.seat_look`` and the outbounds it returns).
-SERVICE_INTERNALS = ("bot.games", "bot.players", "bot.narrate", "bot.images")
+#: Service modules that wrap the rules, the computer players and the images, and the
+#: commands' handlers with what they share: a platform asks the service instead
+#: (``Service.handle``, ``Service.seat_look`` and the outbounds they return).
+SERVICE_INTERNALS = (
+    "bot.games",
+    "bot.players",
+    "bot.narrate",
+    "bot.images",
+    "bot.tables",
+    "bot.lobby",
+    "bot.play",
+    "bot.show",
+    "bot.social",
+    "bot.clock",
+    "bot.deadlines",
+)
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"
 
@@ -262,6 +275,7 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
         ("bot/discord/choices.py", "from engine.hexgrid import Hex\n", "never engine"),
         ("bot/discord/views.py", "from bot.telegram.limits import fit\n", "another platform"),
         ("bot/console.py", "from bot.games import rack_text\n", "a service internal"),
+        ("bot/telegram/app.py", "from bot.lobby import kick\n", "a service internal"),
         ("bot/service.py", "def f():\n    import discord\n", "only its own platform"),
         ("bot/telegram/app.py", "import discord\n", "only its own platform"),
         ("bot/console.py", "def f(service):\n    return service.store.due(0)\n", "reads .store"),
@@ -275,6 +289,7 @@ def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str
         "bot/discord/__init__.py": "",
         "bot/console.py": "",
         "bot/games.py": "",
+        "bot/lobby.py": "",
         "bot/service.py": "",
         "engine/hexgrid.py": "",
         "render/board.py": "",

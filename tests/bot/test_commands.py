@@ -189,3 +189,22 @@ def test_read_only_commands_do_not_change_the_table() -> None:
     changing = {Join, AddBot, Leave, SetOption, Start, Play, Swap, Keep, Kick, Abort}
     assert all(not c.changes for c in read_only)
     assert all(c.changes for c in changing)
+
+
+def test_every_command_has_exactly_one_handler() -> None:
+    """Each command the parser can make is handled in exactly one concern's module: a
+    command left out would answer "unknown command", and one claimed by two modules
+    would silently lose one handler when the service merges their tables."""
+    from bot import commands, lobby, play, service, show, social
+
+    kinds = {
+        obj
+        for obj in vars(commands).values()
+        if isinstance(obj, type)
+        and issubclass(obj, commands.Command)
+        and obj is not commands.Command
+    }
+    tables = [lobby.HANDLERS, play.HANDLERS, show.HANDLERS, social.HANDLERS]
+    assert sum(len(t) for t in tables) == len(service.HANDLERS)
+    assert set(service.HANDLERS) == kinds
+    assert len(kinds) == 25  # the 25 command classes of bot/commands.py, counted by hand

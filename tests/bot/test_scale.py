@@ -304,7 +304,7 @@ def test_tables_do_not_wait_for_each_other(tmp_path: Path) -> None:
     slow.join(30)
     second.join(30)
     assert seats(service, "slow") == ["Ada", "Bob", "Dan"]
-    assert len(service._locks) == 0  # a table's lock goes once nobody holds or waits for it
+    assert len(service.locks) == 0  # a table's lock goes once nobody holds or waits for it
 
 
 def test_a_console_game_is_continued_by_a_second_process(tmp_path: Path, backend: str) -> None:

@@ -1,0 +1,163 @@
+"""A turn: ``/play``, ``/swap``, ``/keep`` and ``/hint``, and what follows a move (the
+record, the deadline, the turn message, the next player's rack and ping, the end).
+
+The computer players' moves (:mod:`bot.clock`) go through :func:`after_moves` too, so a
+person's move and the computer moves after it are told as one message.
+"""
+
+from __future__ import annotations
+
+from bot import community, games, messages, narrate, players, social
+from bot.commands import Hint, Keep, Play, Swap
+from bot.deadlines import schedule
+from bot.games import Game
+from bot.outbound import Outbound
+from bot.table import LOBBY, PLAYING
+from bot.tables import Context, Handler, Reject, Tables, my_seat, need_running, need_table
+from engine.errors import EngineError
+from engine.events import BonusEarned, Event, GameEnded, Placed, SpezialPlaced, TurnStarted
+
+#: Good moves a hint shows.
+HINTS = 3
+#: Longest text of moves told together (a person's move and the computer moves after it);
+#: beyond it the text so far goes out first, so one message never becomes a wall.
+PENDING_CHARS = 600
+
+
+def play(tables: Tables, ctx: Context, cmd: Play) -> None:
+    move(tables, ctx, cmd.move)
+
+
+def swap(tables: Tables, ctx: Context, cmd: Swap) -> None:
+    move(tables, ctx, "swap")
+
+
+def keep(tables: Tables, ctx: Context, cmd: Keep) -> None:
+    move(tables, ctx, "keep")
+
+
+def move(tables: Tables, ctx: Context, text: str) -> None:
+    """The move ``text`` of the person of ``ctx``, on their turn."""
+    game = need_running(tables, ctx)
+    seat = my_seat(ctx)
+    names = ctx.scene.names(game)
+    if game.to_move != seat:
+        raise Reject("error.not_your_turn", name=names[game.to_move], text=text)
+    if text in ("swap", "keep") and (games.is_spezial(game) or game.awaiting != "swap"):
+        raise Reject("error.swap_not_offered", text=text)
+    try:
+        events = game.play_text(text, seat)
+    except EngineError as exc:
+        raise engine_reject(ctx, game, exc) from None
+    after_moves(tables, ctx, game, events, seat)
+
+
+def engine_reject(ctx: Context, game: Game, exc: EngineError) -> Reject:
+    """The rules' refusal in the table's words (the Genial Spezial wording where it has
+    one of its own)."""
+    key = f"error.{exc.reason}"
+    if games.is_spezial(game) and ctx.texts.has(key + "_spezial"):
+        key += "_spezial"
+    if not ctx.texts.has(key):
+        key = "error.unknown_reason"
+    name = ctx.scene.names(game)[game.to_move] if not game.over else ""
+    return Reject(key, text=exc.text, reason=exc.reason, name=name)
+
+
+def after_moves(
+    tables: Tables,
+    ctx: Context,
+    game: Game,
+    events: list[Event],
+    actor: int,
+    intro: list[str] | None = None,
+) -> None:
+    """Record the moves, schedule what comes next, and tell the chat (and the next
+    player, privately).
+
+    One public message per person's turn: while computer players follow, what happened
+    is kept with the table (``pending``) and told together, with one board marking
+    every placement, once a person is to act or the game ends."""
+    t = ctx.table
+    assert t.record is not None
+    t.record["moves"] = list(game.moves)
+    scene = ctx.scene
+    lines = [*(intro or []), *narrate.narrate(events, game, scene.names(game), ctx.texts)]
+    if t.pending and _chars(t.pending) + _chars(lines) > PENDING_CHARS:
+        # Rare (a run of bonus placements): what was told so far goes out on its own,
+        # so no message becomes a wall; the one board still marks every placement.
+        ctx.out.append(scene.chat_message(t.pending, "turn"))
+        t.pending = []
+    t.pending = [*t.pending, *lines]
+    t.pending_cells = [*t.pending_cells, *_placed_cells(game, events)]
+    if game.over:
+        reason = next((e.reason for e in events if isinstance(e, GameEnded)), None)
+        ctx.out.append(told(ctx, game))
+        ctx.finished = community.archive_row(t, ctx.now)
+        t.players = list(t.seats)
+        ctx.out.append(messages.result(scene, game, reason))
+        t.status = LOBBY
+        t.seats = [s for s in t.seats if not s.left]
+        t.pass_host()
+        schedule(t, game, ctx.now, new_turn=False)
+        return
+    new_turn = any(isinstance(e, TurnStarted) for e in events)
+    again = not new_turn and any(isinstance(e, BonusEarned) for e in events)
+    schedule(t, game, ctx.now, new_turn=new_turn)
+    if t.seats[game.to_move].computer and any(not s.computer for s in t.seats):
+        return  # told with the computer moves that follow
+    ctx.out.append(told(ctx, game, again))
+    rack = None if games.is_spezial(game) else messages.rack(scene, game, game.to_move)
+    if rack is not None:
+        ctx.out.append(rack)
+    if new_turn:
+        social.ping(tables, ctx, game)
+
+
+def told(ctx: Context, game: Game, again: bool = False) -> Outbound:
+    """The turn message of everything pending; the table has nothing pending after."""
+    t = ctx.table
+    out = messages.turn(ctx.scene, game, t.pending, again=again, highlight=t.pending_cells)
+    t.pending, t.pending_cells = [], []
+    return out
+
+
+def hint(tables: Tables, ctx: Context, cmd: Hint) -> None:
+    need_table(ctx)
+    if ctx.table.status != PLAYING:
+        raise Reject("error.not_started")
+    if not ctx.table.options.hints:
+        raise Reject("error.hints_off")
+    seat = my_seat(ctx)
+    game = tables.game(ctx)
+    if game.to_move != seat or game.awaiting != "place":
+        raise Reject("error.hint_not_now")
+    tx = ctx.texts
+    lines = [tx("hint.title", table=ctx.scene.title)]
+    for number, (best, _value) in enumerate(players.best(game.view(seat), HINTS), 1):
+        if games.is_spezial(game):
+            points = ""
+        else:
+            made = game.points_of(best)
+            points = narrate.points_text(tx, made, made)
+        lines.append(
+            tx("hint.line", number=number, move=games.format_move(game, best), points=points)
+        )
+    assert ctx.user is not None
+    ctx.out.append(Outbound(ctx.table.chat, "\n".join(lines), "hint", user=ctx.user.id))
+
+
+def _chars(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def _placed_cells(game: Game, events: list[Event]) -> list[str]:
+    """The labels of the cells the events' placements covered, for the board's marks."""
+    cells = []
+    for ev in events:
+        if isinstance(ev, Placed | SpezialPlaced):
+            cells += [game.area.label(ev.placement.cell1), game.area.label(ev.placement.cell2)]
+    return cells
+
+
+HANDLERS: dict[type, Handler] = {Play: play, Swap: swap, Keep: keep, Hint: hint}

@@ -1,0 +1,339 @@
+"""What every command handler works with: the command being handled (:class:`Context`), the
+way to refuse it (:class:`Reject`), who may do what (the ``need_*`` guards) and the tables a
+service keeps (:class:`Tables`: the store, the settings, the rebuilt games, the locks and
+the ladders).
+
+The handlers themselves live in one module per concern (:mod:`bot.lobby`, :mod:`bot.play`,
+:mod:`bot.show`, :mod:`bot.social`, :mod:`bot.clock`); :mod:`bot.service` is the core that
+loads a table, hands the command to its handler and saves what changed.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import community, games
+from bot.config import Settings
+from bot.games import Game
+from bot.messages import Scene
+from bot.outbound import Chat, Outbound, User
+from bot.store import DamagedTable, StaleTable, Store
+from bot.store.base import seated
+from bot.table import CLOSED, LOBBY, PLAYING, Table
+from bot.texts import Texts, shown
+from engine.errors import EngineError
+
+#: Games kept rebuilt in memory, most recently used; others are rebuilt from their record.
+CACHED_GAMES = 512
+#: What rebuilding a damaged record may raise besides the engine's own errors.
+DAMAGE = (EngineError, ValueError, TypeError, KeyError, AttributeError, RecursionError)
+
+
+class Reject(Exception):
+    """A command that cannot be accepted; ``key`` names the message that says why."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass
+class Context:
+    """One command being handled: who, where, the table as loaded, what to send."""
+
+    chat: Chat
+    user: User | None
+    admin: bool
+    table: Table
+    texts: Texts
+    now: float
+    pictures: bool
+    #: The table's version as loaded (``None``: the chat had no table).
+    loaded: int | None
+    out: list[Outbound] = field(default_factory=list)
+    #: The game being looked at or changed, once taken from the cache or rebuilt.
+    game: Game | None = None
+    #: A game that ended with this command: archived and rated once the table is saved.
+    finished: dict[str, Any] | None = None
+    #: Turn pings sent with this command: (chat, note key, turn), noted once saved.
+    pinged: list[tuple[str, str, str]] = field(default_factory=list)
+    #: Whether each person seated at the running game as loaded asked for turn pings
+    #: (their :data:`community.NOTIFY` note), read with the table; ``None``: not read.
+    notify: dict[str, str | None] | None = None
+
+    @property
+    def new(self) -> bool:
+        return self.loaded is None
+
+    @property
+    def scene(self) -> Scene:
+        return Scene(self.table, self.texts, self.pictures)
+
+
+class TableLocks:
+    """One lock per table, kept while someone holds or waits for it: commands at one table
+    take turns, commands at different tables run side by side."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, tuple[threading.RLock, int]] = {}
+
+    @contextmanager
+    def hold(self, *chats: str) -> Iterator[None]:
+        """Hold the locks of ``chats`` (in one order everywhere, so two holders of the same
+        pair cannot wait for each other)."""
+        ordered = sorted(set(chats))
+        with self._guard:
+            locks = []
+            for chat in ordered:
+                lock, users = self._locks.get(chat) or (threading.RLock(), 0)
+                self._locks[chat] = (lock, users + 1)
+                locks.append(lock)
+        try:
+            for lock in locks:
+                lock.acquire()
+            try:
+                yield
+            finally:
+                for lock in reversed(locks):
+                    lock.release()
+        finally:
+            with self._guard:
+                for chat in ordered:
+                    lock, users = self._locks[chat]
+                    if users == 1:
+                        del self._locks[chat]
+                    else:
+                        self._locks[chat] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        """Tables whose lock is held or waited for now."""
+        with self._guard:
+            return len(self._locks)
+
+
+class Tables:
+    """The tables of one service: where they are stored, the games rebuilt from them (a
+    cache by table version), a lock per table and the ladders."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        pictures: bool = True,
+    ) -> None:
+        """
+        Args:
+            store: where tables live.
+            settings: language, timeout and computer level defaults.
+            clock: seconds since the epoch (injected so tests control time).
+            rng: for seat order and new games' bags (injected so tests control tiles).
+            pictures: send board and rack images (off for a text-only console).
+        """
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.pictures = pictures
+        self.locks = TableLocks()
+        # Rebuilt games by chat, with the table version they belong to (least recent first).
+        self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        # Tables whose due work failed (a damaged row), with when to look at them again.
+        self.stuck: dict[str, float] = {}
+        self._games_lock = threading.Lock()
+        # The ladders, rebuilt from the archived finished games and kept up to date.
+        self.community = community.Community(store)
+
+    def load(self, chat: str) -> tuple[Table | None, dict[str, str | None] | None]:
+        """The table of ``chat`` and, in the same read, whether each person at its running
+        game asked for turn pings (``None`` when no game runs): a turn that passes to a
+        person needs both, and this costs one round trip to the store, not two.
+
+        Raises:
+            DamagedTable: if the stored row cannot be read back as a table.
+        """
+        table, notes = self.store.load_seated(chat, community.NOTIFY)
+        if table is None or table.status != PLAYING:
+            return table, None
+        # The players index was saved with this very version: exactly these people.
+        return table, {person: notes.get(person) for person in seated(table)}
+
+    def save(self, ctx: Context) -> bool:
+        """Store the context's table over the version it was loaded as; False if another
+        process changed the table first (then nothing of this command happened)."""
+        try:
+            self.store.save(ctx.table, ctx.loaded)
+        except StaleTable:
+            ctx.game = None
+            return False
+        self._after_save(ctx)
+        return True
+
+    def _after_save(self, ctx: Context) -> None:
+        """What follows a saved change and must not happen without it: a finished game is
+        archived and rated, and the turns just pinged are noted (never pinged twice)."""
+        if ctx.finished is not None:
+            # The game that just ended is at hand: rated without replaying its record.
+            self.community.finished(ctx.finished, ctx.game)
+            ctx.finished = None
+        for chat, key, turn in ctx.pinged:
+            self.store.set_note(chat, key, turn)
+        ctx.pinged = []
+
+    def game(self, ctx: Context) -> Game:
+        """The table's game as loaded: taken from the cache (it goes back by :meth:`keep`
+        once the command is through) or rebuilt from the stored record.
+
+        Raises:
+            Reject: ``error.invalid_record`` if the record no longer replays.
+        """
+        if ctx.game is None:
+            with self._games_lock:
+                cached = self._games.pop(ctx.table.chat, None)
+            if cached is not None and cached[0] == ctx.loaded:
+                ctx.game = cached[1]
+            else:
+                assert ctx.table.record is not None
+                try:
+                    ctx.game = games.rebuild(ctx.table.record)
+                except DAMAGE as exc:
+                    # A record that no longer replays: this table says so, others run.
+                    raise Reject("error.invalid_record", text=damage_text(exc)) from None
+        return ctx.game
+
+    def keep(self, ctx: Context, version: int | None) -> None:
+        """Cache the context's game as the position of table ``version``: only a running
+        one (a finished game is rebuilt the rare times it is asked for, so a thousand
+        finished tables do not hold their games in memory)."""
+        if ctx.game is not None and version is not None and ctx.table.status == PLAYING:
+            with self._games_lock:
+                self._games[ctx.table.chat] = (version, ctx.game)
+                self._games.move_to_end(ctx.table.chat)
+                while len(self._games) > CACHED_GAMES:
+                    self._games.popitem(last=False)
+
+    def forget(self, chat: str) -> None:
+        """Drop the rebuilt game of ``chat`` (the table closed or moved)."""
+        with self._games_lock:
+            self._games.pop(chat, None)
+
+    def game_facts(self, t: Table) -> tuple[bool, int, str] | None:
+        """Whether the game at ``t`` is over, whose turn it is and its mode, read without
+        the table's lock (a command elsewhere may hold it, and /games runs inside another
+        table's command): from the cached game while the cache holds it (a game is changed
+        only after a command took it out of the cache), else from the stored record."""
+        with self._games_lock:
+            cached = self._games.get(t.chat)
+            if cached is not None and cached[0] == t.version:
+                game = cached[1]
+                return game.over, game.to_move, games.mode(game)
+        if t.status != PLAYING or t.record is None:
+            return None
+        try:
+            game = games.rebuild(t.record)
+        except DAMAGE:
+            return None
+        return game.over, game.to_move, games.mode(game)
+
+    def seat_game(self, chat: str, user: str) -> tuple[Game, int] | None:
+        """The running game at ``chat`` and ``user``'s seat in it (hold the table's lock);
+        ``None`` if no game runs there or the user has no seat."""
+        try:
+            t = self.store.load(chat)
+        except DamagedTable:
+            return None
+        if t is None or t.status != PLAYING:
+            return None
+        seat = t.seat_of(user)
+        if seat is None:
+            return None
+        ctx = self.clock_context(t, self.clock())
+        try:
+            game = self.game(ctx)
+        except Reject:
+            return None
+        self.keep(ctx, t.version)
+        return game, seat
+
+    def clock_context(self, t: Table, now: float) -> Context:
+        """The context of work nobody typed (the clock's, a look for an adapter)."""
+        texts = Texts(t.options.lang)
+        return Context(Chat(t.chat, t.title), None, False, t, texts, now, self.pictures, t.version)
+
+
+#: A command's handler: it changes the context's table and adds what to send, or raises
+#: :class:`Reject` before anything changed.
+Handler = Callable[[Tables, Context, Any], None]
+
+
+# --- who may do what ------------------------------------------------------------------
+
+
+def need_table(ctx: Context) -> Table:
+    if ctx.new or ctx.table.status == CLOSED:
+        raise Reject("error.no_table")
+    return ctx.table
+
+
+def need_manager(ctx: Context) -> None:
+    """The host or a chat admin, or anyone at a table without a host."""
+    t = ctx.table
+    assert ctx.user is not None
+    if ctx.admin:
+        return
+    if t.status == PLAYING and t.host is None:
+        # Every person has left a running game (the host role went to nobody): not
+        # anyone passing by may end it.
+        raise Reject("error.admins_only")
+    if t.host is None or t.host == ctx.user.id:
+        return
+    raise Reject("error.not_allowed", host=t.host_name)
+
+
+def need_lobby(ctx: Context) -> None:
+    if ctx.table.status == PLAYING:
+        raise Reject("error.game_running")
+
+
+def open_table(ctx: Context) -> None:
+    """A closed (or new) table opens again with ``ctx.user`` as host."""
+    t = ctx.table
+    if ctx.new or t.status == CLOSED:
+        assert ctx.user is not None
+        t.status = LOBBY
+        t.host, t.host_name = ctx.user.id, ctx.user.name
+        t.seats = []
+
+
+def my_seat(ctx: Context) -> int:
+    assert ctx.user is not None
+    seat = ctx.table.seat_of(ctx.user.id)
+    if seat is None:
+        raise Reject("error.not_seated")
+    return seat
+
+
+def need_running(tables: Tables, ctx: Context) -> Game:
+    """The running game at the context's table."""
+    need_table(ctx)
+    if ctx.table.status != PLAYING:
+        raise Reject("error.not_started")
+    return tables.game(ctx)
+
+
+def damage_text(exc: BaseException) -> str:
+    """What is wrong with a damaged record, in a few words (no stored text echoed whole)."""
+    if isinstance(exc, EngineError):
+        return shown(f"{exc.reason}: {exc.detail}" if exc.detail else exc.reason)
+    return type(exc).__name__
