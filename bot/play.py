@@ -14,13 +14,16 @@ from bot.games import Game
 from bot.outbound import Outbound
 from bot.table import LOBBY, PLAYING
 from bot.tables import Context, Handler, Reject, Tables, my_seat, need_running, need_table
+from bot.texts import Texts
 from engine.errors import EngineError
 from engine.events import BonusEarned, Event, GameEnded, Placed, SpezialPlaced, TurnStarted
 
 #: Good moves a hint shows.
 HINTS = 3
 #: Longest text of moves told together (a person's move and the computer moves after it);
-#: beyond it the text so far goes out first, so one message never becomes a wall.
+#: beyond it lines from the middle are left out (:func:`shortened`), so one message never
+#: becomes a wall and never leaves its board: every platform's caption holds this much
+#: and the prompt after it (Telegram's 1,024 is the smallest).
 PENDING_CHARS = 600
 
 
@@ -83,11 +86,6 @@ def after_moves(
     t.record["moves"] = list(game.moves)
     scene = ctx.scene
     lines = [*(intro or []), *narrate.narrate(events, game, scene.names(game), ctx.texts)]
-    if t.pending and _chars(t.pending) + _chars(lines) > PENDING_CHARS:
-        # Rare (a run of bonus placements): what was told so far goes out on its own,
-        # so no message becomes a wall; the one board still marks every placement.
-        ctx.out.append(scene.chat_message(t.pending, "turn"))
-        t.pending = []
     t.pending = [*t.pending, *lines]
     t.pending_cells = [*t.pending_cells, *_placed_cells(game, events)]
     if game.over:
@@ -117,9 +115,30 @@ def after_moves(
 def told(ctx: Context, game: Game, again: bool = False) -> Outbound:
     """The turn message of everything pending; the table has nothing pending after."""
     t = ctx.table
-    out = messages.turn(ctx.scene, game, t.pending, again=again, highlight=t.pending_cells)
+    lines = shortened(t.pending, ctx.texts)
+    out = messages.turn(ctx.scene, game, lines, again=again, highlight=t.pending_cells)
     t.pending, t.pending_cells = [], []
     return out
+
+
+def shortened(lines: list[str], texts: Texts) -> list[str]:
+    """``lines`` within :data:`PENDING_CHARS`: a long run of computer moves (a chain of
+    bonus placements) loses lines from the middle, never its board. The first line (the
+    move that began the turn) and the latest ones stay, and a line says how many were
+    left out; the board marks every placement all the same."""
+    if _chars(lines) <= PENDING_CHARS or len(lines) <= 2:
+        return lines
+    head, rest = lines[0], lines[1:]
+    budget = PENDING_CHARS - _chars([head]) - _chars([texts("turn.more", count=len(rest))])
+    tail: list[str] = []
+    for line in reversed(rest):
+        if _chars([line, *tail]) > budget:
+            break
+        tail.insert(0, line)
+    left_out = len(rest) - len(tail)
+    if left_out == 0:
+        return lines
+    return [head, texts("turn.more", count=left_out), *tail]
 
 
 def hint(tables: Tables, ctx: Context, cmd: Hint) -> None:

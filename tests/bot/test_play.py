@@ -248,3 +248,22 @@ def test_hand_when_it_is_not_my_turn(first_turn: Room) -> None:
     assert rack.user == "id-bob" and rack.kind == "rack"
     assert rack.text.splitlines()[1] == "It is not your turn: Ada is to move."
     assert rack.buttons == ()
+
+
+def test_a_long_run_of_moves_loses_middle_lines_not_its_board() -> None:
+    """Twelve told lines of 60 characters (with the line break) are 720, over the 600 a
+    turn message holds. The first line stays (the move that began the turn); the line
+    saying what was left out is 61 characters with 11 lines counted, so 600 - 60 - 61 =
+    479 remain for the latest lines: 7 of them (420). 11 - 7 = 4 lines are left out."""
+    from bot.play import PENDING_CHARS, shortened
+    from bot.texts import Texts
+
+    assert PENDING_CHARS == 600
+    lines = [f"{n:02d}" + "x" * 57 for n in range(12)]
+    short = shortened(lines, Texts("en"))
+    assert short[0] == lines[0]
+    assert short[1] == "… and 4 more lines, every placement is marked on the board."
+    assert short[2:] == lines[5:]
+    assert sum(len(line) + 1 for line in short) <= PENDING_CHARS
+    # Within the limit nothing changes.
+    assert shortened(lines[:10], Texts("en")) == lines[:10]
