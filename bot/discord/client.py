@@ -91,11 +91,11 @@ class GenialClient(discord.Client):
             self,
             service,
             delivery=self._delivery,
+            private=private,
             lobby=lobby,
             shards=shards,
             clock=self._clock,
             threads=Threads(self, service, threads=threads),
-            dm=dm,
         )
         self.tree.on_error = self._interactions.on_tree_error  # type: ignore[method-assign]
         self._clock_task: asyncio.Task[None] | None = None

@@ -23,7 +23,7 @@ from bot.discord.delivery import Delivery
 from bot.discord.failures import why
 from bot.discord.lobby import Lobby
 from bot.discord.parts import Part, title
-from bot.discord.private import NOTE_NO_DM, Reply
+from bot.discord.private import Private, Reply
 from bot.discord.shards import Shards
 from bot.discord.threads import Threads
 from bot.outbound import Chat, Outbound, User
@@ -49,28 +49,28 @@ class Interactions(Part):
         service: Service,
         *,
         delivery: Delivery,
+        private: Private,
         lobby: Lobby,
         shards: Shards,
         clock: Clock,
         threads: Threads,
-        dm: bool,
     ) -> None:
         """
         Args:
             delivery: sends what the service says.
+            private: opens a person's direct messages again when they ask for their tiles.
             lobby: takes the buttons off a closed table's messages.
             shards: notes the guild of a table's channel for the process doing its due work.
             clock: the table's lock, its due work after a command, and the wake-up.
             threads: the table a command is for (a thread's, with threads on).
-            dm: racks go by direct message too (asking for the tiles opens them again).
         """
         super().__init__(client, service)
         self.delivery = delivery
+        self.private = private
         self.lobby = lobby
         self.shards = shards
         self.clock = clock
         self.threads = threads
-        self.dm = dm
 
     async def run_command(
         self,
@@ -121,12 +121,8 @@ class Interactions(Part):
         channel = interaction.channel if str(interaction.channel_id) == chat else None
         where = Chat(chat, title(channel or self.client.get_channel(int(chat))))
         admin = is_admin(interaction)
-        if self.dm and command.split()[0] == "/hand":
-            # Asking for the tiles is asking for direct messages again.
-            key = NOTE_NO_DM.format(user=reply.user)
-            if await self._note(chat, key) is not None:
-                await self._set_note(chat, key, None)
-                reply.reopened = True
+        if command.split()[0] == "/hand":
+            await self.private.reopen(reply, chat)
         async with self.clock.lock(chat):
             try:
                 out = await asyncio.to_thread(

@@ -79,6 +79,16 @@ class Private(Part):
         elif self.dm:
             await self._direct(outbound)
 
+    async def reopen(self, reply: Reply, chat: str) -> None:
+        """The person asked for their tiles (``/hand``), which is asking for direct messages
+        again: if theirs had turned out closed, the next rack is tried by DM once more."""
+        if not self.dm:
+            return
+        key = NOTE_NO_DM.format(user=reply.user)
+        if await self._note(chat, key) is not None:
+            await self._set_note(chat, key, None)
+            reply.reopened = True
+
     async def answer(self, reply: Reply, outbound: Outbound) -> None:
         """Privately to the person who acted (an ephemeral message)."""
         if reply.reopened and outbound.kind == "rack":
