@@ -75,11 +75,13 @@ class GenialClient(discord.Client):
         self.service = service
         self.tree: app_commands.CommandTree[GenialClient] = app_commands.CommandTree(self)
         discord_commands.install(self.tree)
-        # The parts, each given the ones it calls (none calls the client back).
+        # The parts, each handed the parts it calls. They know the client only as a
+        # discord.Client (channels, users), so none of them imports this module.
         links = Links(self, service)
         private = Private(self, service, links, dm=dm)
         lobby = Lobby(self, service)
-        # The clock is made below; the outbox wakes it only once the client runs.
+        # The outbox wakes the clock, which is made below: it does so only once the
+        # client runs, and the clock needs the outbox (to try held-back messages again).
         self._delivery = Delivery(
             self, service, lobby=lobby, links=links, private=private, wake=self.wake
         )
@@ -138,7 +140,7 @@ class GenialClient(discord.Client):
         for chat in chats:
             await self._delivery.gone(chat, "the bot left the server")
 
-    # --- what discord.py and the commands call ---------------------------------------
+    # --- what discord.py and the commands call ------------------------------------------
 
     async def run_command(
         self,

@@ -59,9 +59,11 @@ class Clock(Part):
         self._woken = False
 
     def lock(self, chat: str) -> asyncio.Lock:
+        """The table's lock, held while a command is carried out there."""
         return self.locks.setdefault(chat, asyncio.Lock())
 
     async def run(self) -> None:
+        """The clock task: a look at what is due, then sleep until the next due time."""
         await self.client.wait_until_ready()
         while not self.client.is_closed():
             self._woken = False

@@ -100,6 +100,8 @@ class Delivery(Part):
         self.told_to_wait.discard(chat)
 
     def post_lock(self, chat: str) -> asyncio.Lock:
+        """Held while the table's messages are posted or their buttons taken off, so
+        that no edit overtakes the post it follows."""
         return self.posting.setdefault(chat, asyncio.Lock())
 
     async def deliver(self, out: list[Outbound], reply: Reply | None) -> None:
@@ -213,7 +215,7 @@ class Delivery(Part):
             if outbound.kind in ("turn", "result"):
                 await self.links.note_latest(outbound.chat, channel, message)
 
-    async def gone(self, chat: str, why: str) -> None:
+    async def gone(self, chat: str, reason: str) -> None:
         """The table's channel is gone for the bot: close the table as an admin's ``/abort``
         would (its computer players stop), and forget what waited to be posted there."""
         self.forget(chat)
@@ -236,4 +238,4 @@ class Delivery(Part):
             return
         # What /abort says goes nowhere: there is no channel to say it in.
         self.forget(chat)
-        log.warning("closed table %s: its channel is gone (%s)", chat, why)
+        log.warning("closed table %s: its channel is gone (%s)", chat, reason)

@@ -1,7 +1,7 @@
 """What a failed call to Discord means: try again later, close the table, or give it up.
 
-Every part that calls Discord asks :func:`failure` what an error means, and logs it with
-:func:`why`; only the outbox (:mod:`bot.discord.delivery`) acts on the answer.
+The outbox (:mod:`bot.discord.delivery`) asks :func:`failure` what to do about a public
+message Discord did not take; every part says in the log why a call failed with :func:`why`.
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ def _retry_after(exc: discord.HTTPException) -> float | None:
 
 
 def why(exc: BaseException) -> str:
+    """A failed call in a few words for the log: Discord's status and message, or the
+    kind of error (a timeout, a dropped connection)."""
     if isinstance(exc, discord.HTTPException):
         return f"{exc.status} {exc.text}".strip()
     return type(exc).__name__

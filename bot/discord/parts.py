@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 
 def title(channel: Any) -> str:
+    """A channel as people know it, ``#genial (Board games)``, to name the table in private
+    messages; empty if it is not in the cache (then the table is named by its id)."""
     name = getattr(channel, "name", None)
     if not name:
         return ""
@@ -38,6 +40,8 @@ class Part:
         self.service = service
 
     def _channel(self, chat: str) -> Any:
+        """The table's channel: from the cache, or else a bare one to send to by its id
+        (this process may not receive that channel's guild: see :mod:`bot.discord.shards`)."""
         return self.client.get_channel(int(chat)) or self.client.get_partial_messageable(int(chat))
 
     async def _send(
@@ -52,11 +56,14 @@ class Part:
         if view is not None:
             kw["view"] = view
         if nonce is not None:
+            # Discord keeps one message however often a lost answer has us send it again.
             kw["nonce"] = nonce
         message: discord.Message = await channel.send(**kw)
         return message
 
     def _texts(self, chat: str) -> Texts:
+        """The table's texts, in its language; the bot's default language where there is no
+        table, or it cannot be read (a failure is still answered, in some language)."""
         try:
             table = self.service.table(chat)
         except Exception:

@@ -63,6 +63,8 @@ class Private(Part):
         self.dm = dm
 
     async def deliver(self, outbound: Outbound, reply: Reply | None) -> None:
+        """An outbound for one person: a ping or a rack for someone else by direct message,
+        anything else as the answer to the person who acted."""
         if outbound.tables:  # /games: a jump URL to each table's latest message
             outbound = await self.links.with_links(outbound)
         if outbound.kind == "ping":
