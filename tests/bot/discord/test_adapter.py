@@ -17,7 +17,7 @@ import simcord
 
 from bot.config import ConfigError, parse_settings
 from bot.discord.app import HIDDEN, configure_logging
-from bot.discord.client import MAX_SLEEP
+from bot.discord.clock import MAX_SLEEP
 from bot.discord.messages import direct_kwargs
 from bot.outbound import Button, Outbound
 from bot.texts import Texts
@@ -31,7 +31,8 @@ from tests.bot.discord.support import (
 )
 
 ROOT = Path(__file__).resolve().parents[3]
-LOGGER = "bot.discord.client"
+#: The Discord adapter's parts each log under their own module's name, below this one.
+LOGGER = "bot.discord"
 FAILED = "Something went wrong on my side; please try again."
 
 

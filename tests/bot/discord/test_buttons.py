@@ -8,7 +8,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.discord.client import SCROLLED
+from bot.discord.lobby import SCROLLED
 from bot.discord.views import custom_id, parse_custom_id
 from bot.texts import Texts, catalogue, placeholders
 from tests.bot.discord.support import (

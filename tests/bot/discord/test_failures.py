@@ -5,7 +5,7 @@ from __future__ import annotations
 import aiohttp
 import discord
 
-from bot.discord.client import DROP, GONE, RETRY, failure
+from bot.discord.failures import DROP, GONE, RETRY, failure
 from tests.bot.discord.faults import http_error
 
 

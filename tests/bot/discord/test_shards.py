@@ -18,7 +18,8 @@ import simcord
 from bot.__main__ import build_parser, with_shards
 from bot.config import ConfigError, Settings
 from bot.discord.app import ShardedClient, build
-from bot.discord.client import DIRECT, NOTE_GUILD, GenialClient, shard_of
+from bot.discord.client import GenialClient
+from bot.discord.shards import DIRECT, NOTE_GUILD, shard_of
 from bot.outbound import User
 from bot.service import Service
 from bot.store import SQLiteStore

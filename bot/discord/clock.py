@@ -1,0 +1,137 @@
+"""The tables' due work: computer players' turns, reminders and timeouts, when they are due.
+
+A clock task calls :meth:`Service.due` for computer players, reminders and timeouts: it
+sleeps until the next due time (:meth:`Service.next_due`), at most :data:`MAX_SLEEP`, and
+wakes at once after every command, since a command may make something due sooner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.discord.delivery import Delivery
+from bot.discord.parts import Part
+from bot.discord.private import Reply
+from bot.discord.shards import Shards
+from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+#: The longest the clock sleeps between two looks at the store (a safety net: the next due
+#: time is known, and a command wakes the clock).
+MAX_SLEEP = 60.0
+#: How long the clock waits when something stays due after a look (a table busy with a
+#: command, which deals with it itself, or one that fails), rather than spinning.
+RETRY_SLEEP = 5.0
+
+
+class Clock(Part):
+    """The clock task, and which tables are busy now (a command, or their due work)."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: Service,
+        *,
+        delivery: Delivery,
+        shards: Shards,
+        max_sleep: float = MAX_SLEEP,
+    ) -> None:
+        """
+        Args:
+            delivery: sends what the due work says, and holds the outboxes to try again.
+            shards: tells which due tables are this process's.
+            max_sleep: the longest the clock sleeps between two looks at the store.
+        """
+        super().__init__(client, service)
+        self.delivery = delivery
+        self.shards = shards
+        self.max_sleep = max_sleep
+        #: One command at a time at each table; the clock leaves a table alone while a
+        #: command is carried out there (the command does the table's due work itself).
+        self.locks: dict[str, asyncio.Lock] = {}
+        #: Tables whose computer players or deadlines are being dealt with now.
+        self.thinking: set[str] = set()
+        self._nap: asyncio.Task[None] | None = None
+        self._woken = False
+
+    def lock(self, chat: str) -> asyncio.Lock:
+        """The table's lock, held while a command is carried out there."""
+        return self.locks.setdefault(chat, asyncio.Lock())
+
+    async def run(self) -> None:
+        """The clock task: a look at what is due, then sleep until the next due time."""
+        await self.client.wait_until_ready()
+        while not self.client.is_closed():
+            self._woken = False
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the look at the clock failed")
+            seconds = await self._until_due()
+            if not self._woken:  # (else a command ended meanwhile: look again at once)
+                await self._sleep(seconds)
+
+    async def _until_due(self) -> float:
+        """Seconds to sleep until the next due time (at most :attr:`max_sleep`)."""
+        try:
+            due = await asyncio.to_thread(self.service.next_due)
+        except Exception:
+            log.exception("could not read the next due time")
+            return self.max_sleep
+        waiting = self.delivery.retry_at.values()
+        due = min([*([due] if due is not None else []), *waiting], default=None)
+        if due is None:
+            return self.max_sleep
+        wait = due - self.service.clock()
+        if wait <= 0:
+            return min(RETRY_SLEEP, self.max_sleep)
+        # A hair past the due time, so the look at the store finds it due.
+        return min(wait + 0.01, self.max_sleep)
+
+    async def _sleep(self, seconds: float) -> None:
+        """Sleep, unless :meth:`wake` cuts it short."""
+        nap = asyncio.create_task(asyncio.sleep(seconds), name="genial-nap")
+        self._nap = nap
+        try:
+            await asyncio.wait({nap})
+        finally:
+            nap.cancel()
+            self._nap = None
+
+    def wake(self) -> None:
+        """Look at the clock now: a command may have made something due sooner."""
+        self._woken = True
+        if self._nap is not None:
+            self._nap.cancel()
+
+    async def tick(self) -> None:
+        """Everything due now at tables nobody is acting at this moment."""
+        service = self.service
+        now = service.clock()
+        held = [c for c, at in self.delivery.retry_at.items() if at <= now]
+        for chat in held:
+            await self.delivery.flush(chat)
+        due = await asyncio.to_thread(service.due_tables)
+        idle = [c for c in due if not self.lock(c).locked()]
+        if self.shards.running() is not None:
+            # Filtered before anything is claimed: another process's tables are left to
+            # it, and what this process claims it can deliver through its own shards.
+            idle = [c for c in idle if await self.shards.ours(c)]
+        await asyncio.gather(*(self.due(chat, None) for chat in idle))
+
+    async def due(self, chat: str, reply: Reply | None) -> None:
+        """Computer players' turns (and deadlines) at one table, in a worker thread."""
+        if chat in self.thinking:
+            return
+        self.thinking.add(chat)
+        try:
+            out = await asyncio.to_thread(self.service.due, None, chat=chat)
+            await self.delivery.deliver(out, reply)
+        except Exception:
+            log.exception("computer players or deadlines at table %s failed", chat)
+        finally:
+            self.thinking.discard(chat)

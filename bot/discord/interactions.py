@@ -1,0 +1,171 @@
+"""Slash commands and buttons in: each acknowledged at once, then carried out.
+
+Every slash command and button is acknowledged at once (Discord allows three seconds),
+then the service runs in a worker thread, so rendering or a computer player's thinking
+never blocks other tables. What the service says goes out through
+:mod:`bot.discord.delivery`; whatever is for the person who acted only is answered
+privately (ephemeral).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.clock import Clock
+from bot.discord.commands import Look
+from bot.discord.delivery import Delivery
+from bot.discord.failures import why
+from bot.discord.lobby import Lobby
+from bot.discord.parts import Part, title
+from bot.discord.private import Private, Reply
+from bot.discord.shards import Shards
+from bot.discord.threads import Threads
+from bot.outbound import Chat, Outbound, User
+from bot.service import Service
+from bot.table import Table
+from bot.texts import Texts
+
+log = logging.getLogger(__name__)
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the person may manage the server (change options, kick, abort any table)."""
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+class Interactions(Part):
+    """What people do: slash commands, buttons, and the autocomplete as they type."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: Service,
+        *,
+        delivery: Delivery,
+        private: Private,
+        lobby: Lobby,
+        shards: Shards,
+        clock: Clock,
+        threads: Threads,
+    ) -> None:
+        """
+        Args:
+            delivery: sends what the service says.
+            private: opens a person's direct messages again when they ask for their tiles.
+            lobby: takes the buttons off a closed table's messages.
+            shards: notes the guild of a table's channel for the process doing its due work.
+            clock: the table's lock, its due work after a command, and the wake-up.
+            threads: the table a command is for (a thread's, with threads on).
+        """
+        super().__init__(client, service)
+        self.delivery = delivery
+        self.private = private
+        self.lobby = lobby
+        self.shards = shards
+        self.clock = clock
+        self.threads = threads
+
+    async def run_command(
+        self,
+        interaction: discord.Interaction[Any],
+        command: str | Callable[[Table | None], str],
+        *,
+        quiet: bool = False,
+    ) -> None:
+        """A slash command: acknowledged at once (privately), then carried out.
+
+        ``command`` is the command text, or makes it from the table (``/play`` depends on
+        the game being played).
+        """
+        await self._acknowledge(interaction, ephemeral=True, thinking=True)
+        reply = Reply(interaction, str(interaction.user.id), quiet=quiet)
+        chat = str(interaction.channel_id)
+        if not isinstance(command, str):
+            command = command(await asyncio.to_thread(self.service.table, chat))
+        chat = await self.threads.table_chat(interaction, chat, command)
+        await self._carry_out(reply, chat, command)
+        if not reply.answered:
+            # Everything went to the channel: the "thinking..." note has done its job.
+            try:
+                await interaction.delete_original_response()
+            except Exception as exc:
+                log.debug("could not remove the acknowledgement: %s", why(exc))
+
+    async def _acknowledge(self, interaction: discord.Interaction[Any], **kw: Any) -> None:
+        """Tell Discord the interaction arrived. If that fails (its token expired, Discord
+        did not answer), the command is carried out all the same: the person meant it, and
+        what it does is shown in the channel."""
+        try:
+            await interaction.response.defer(**kw)
+        except Exception as exc:
+            log.warning("could not acknowledge an interaction: %s", why(exc))
+
+    async def press(
+        self, interaction: discord.Interaction[Any], chat: str, kind: str, command: str
+    ) -> None:
+        """A button: acknowledged at once without a visible answer, then carried out."""
+        await self._acknowledge(interaction)
+        reply = Reply(interaction, str(interaction.user.id), component=True, kind=kind)
+        await self._carry_out(reply, chat, command)
+
+    async def _carry_out(self, reply: Reply, chat: str, command: str) -> None:
+        interaction = reply.interaction
+        user = User(reply.user, interaction.user.display_name)
+        channel = interaction.channel if str(interaction.channel_id) == chat else None
+        where = Chat(chat, title(channel or self.client.get_channel(int(chat))))
+        admin = is_admin(interaction)
+        if command.split()[0] == "/hand":
+            await self.private.reopen(reply, chat)
+        async with self.clock.lock(chat):
+            try:
+                out = await asyncio.to_thread(
+                    self.service.handle, where, user, command, admin=admin
+                )
+            except Exception:
+                log.exception("%s at table %s failed", command.split()[0], chat)
+                out = [Outbound(chat, self._texts(chat)("discord.failed"), "error")]
+            await self.delivery.deliver(out, reply)
+        if not any(o.kind == "error" for o in out):
+            if self.shards.running() is not None:
+                # Once per table and process: which shard's process does its due work.
+                await self.shards.note_guild(chat, interaction.guild_id)
+            if command.split()[0] == "/abort":
+                # A closed table has no live buttons: nothing on its messages works now.
+                async with self.delivery.post_lock(chat):
+                    await self.lobby.retire_all(chat)
+            await self.clock.due(chat, reply)
+            self.clock.wake()
+
+    async def look(self, interaction: discord.Interaction[Any], *, with_view: bool = False) -> Look:
+        """The table of the interaction's channel, for autocomplete."""
+        chat, user = str(interaction.channel_id), str(interaction.user.id)
+
+        def read() -> Look:
+            table = self.service.table(chat)
+            texts = Texts(table.options.lang if table else self.service.settings.language)
+            seat = self.service.seat_look(chat, user) if with_view and table else None
+            return Look(table, texts, seat)
+
+        return await asyncio.to_thread(read)
+
+    async def on_tree_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        log.error("slash command failed", exc_info=error)
+        if interaction.type is discord.InteractionType.autocomplete:
+            return
+        text = self._texts(str(interaction.channel_id))("discord.failed")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass

@@ -1,0 +1,47 @@
+"""Jump URLs to a table's latest turn message: noted as it is posted, and handed out with
+``/games`` (one per table) and in turn pings (back to the board they are about).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+
+from bot.discord.messages import jump_url
+from bot.discord.parts import Part
+from bot.outbound import Outbound, with_links
+
+#: The table's latest turn (or result) message, for jump URLs to it (/games, turn pings):
+#: ``<guild id or @me>/<message id>``.
+NOTE_LATEST = "discord.latest"
+
+
+class Links(Part):
+    """The table's latest turn message, noted, and the links to it."""
+
+    async def note_latest(self, chat: str, channel: Any, message: discord.Message) -> None:
+        """Keep the table's newest turn message (and its server) for jump URLs to it."""
+        guild = getattr(message.guild or getattr(channel, "guild", None), "id", None)
+        if guild is None and not isinstance(channel, discord.DMChannel):
+            return  # a channel not in the cache: without its server no jump URL works
+        where = "@me" if guild is None else str(guild)
+        await self._set_note(chat, NOTE_LATEST, f"{where}/{message.id}")
+
+    async def latest_link(self, chat: str) -> str | None:
+        """The jump URL of the table's latest turn message; ``None`` if none was noted."""
+        where, _, message = (await self._note(chat, NOTE_LATEST) or "").partition("/")
+        if not message.isdigit() or not (where == "@me" or where.isdigit()):
+            return None
+        return jump_url(where, chat, message)
+
+    async def with_links(self, outbound: Outbound) -> Outbound:
+        """A listing of tables (/games) with a jump URL to each table's latest message."""
+        texts = await asyncio.to_thread(self._texts, outbound.chat)
+        links: dict[str, str] = {}
+        for table in outbound.tables:
+            link = await self.latest_link(table)
+            if link is not None:
+                links[table] = texts("games.link", link=link)
+        return with_links(outbound, links)

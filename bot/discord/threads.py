@@ -1,0 +1,100 @@
+"""A thread for each new table (the ``threads`` setting): a command that opens a table in
+a channel opens a thread for it, announced in the channel with a button to join, and the
+next ones join that thread's table while it gathers players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Final, Literal
+
+import discord
+
+from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
+from bot.discord.failures import why
+from bot.discord.parts import Part
+from bot.discord.views import view_for
+from bot.outbound import Button, Outbound
+from bot.service import Service
+from bot.table import CLOSED, LOBBY, MAX_SEATS, Table
+from bot.texts import Texts
+
+log = logging.getLogger(__name__)
+
+#: A note (kept in the store across restarts): a channel's thread gathering players.
+NOTE_THREAD = "discord.thread"
+#: A thread a table opens archives after a week without messages (Discord's longest).
+THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
+
+
+def _opening(command: str) -> Command | None:
+    """The command, if it opens a table where there is none (joining, seating a computer
+    player, setting an option)."""
+    try:
+        parsed = parse_command(command)
+    except CommandError:
+        return None
+    return parsed if isinstance(parsed, Join | AddBot | SetOption) else None
+
+
+class Threads(Part):
+    """Which table a command is for, when tables play in threads."""
+
+    def __init__(self, client: discord.Client, service: Service, *, threads: bool) -> None:
+        """
+        Args:
+            threads: open a thread for each new table instead of using the channel.
+        """
+        super().__init__(client, service)
+        self.threads = threads
+
+    async def table_chat(
+        self, interaction: discord.Interaction[Any], chat: str, command: str
+    ) -> str:
+        """The table a command is for: the channel's, or with threads on, a thread's (a
+        new one when the command opens a table and the channel has no table of its own)."""
+        channel = interaction.channel
+        if not self.threads or not isinstance(channel, discord.TextChannel):
+            return chat
+        opening = _opening(command)
+        if opening is None:
+            return chat
+        service, gathering = self.service, await self._note(chat, NOTE_THREAD)
+
+        def current() -> tuple[Table | None, Table | None]:
+            return service.table(chat), service.table(gathering) if gathering else None
+
+        here, there = await asyncio.to_thread(current)
+        if here is not None and here.status != CLOSED:
+            return chat
+        if (
+            gathering
+            and there is not None
+            and there.status == LOBBY
+            and (len(there.seats) < MAX_SEATS or not isinstance(opening, Join))
+        ):
+            # The table gathering players in this channel's newest thread: joining it
+            # beats opening a second one (a full one lets /join open a new thread).
+            return gathering
+        texts = Texts(service.settings.language)
+        name = texts("discord.thread_name", name=interaction.user.display_name)[:100]
+        try:
+            thread = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except Exception as exc:
+            log.warning("could not open a thread in channel %s, playing there: %s", chat, why(exc))
+            return chat
+        await self._set_note(chat, NOTE_THREAD, str(thread.id))
+        text = texts(
+            "discord.thread_opened", name=interaction.user.display_name, thread=thread.mention
+        )
+        view = view_for((Button(texts("button.join"), "/join"),), str(thread.id), "announce")
+        try:
+            await self._send(channel, Outbound(chat, text), view=view)
+        except Exception as exc:
+            log.warning("could not announce the thread in channel %s: %s", chat, why(exc))
+        return str(thread.id)
