@@ -17,10 +17,11 @@ import pytest
 from openskill.models import PlackettLuce
 from PIL import Image
 
-from bot import community, ratings
+from bot import community, games, ratings
 from bot.outbound import with_links
 from bot.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.texts import Texts
+from engine.events import TurnStarted
 from engine.record import Record, replay
 from tests.bot.helpers import Room, make_service
 from tests.bot.test_ratings import two_sides_equal
@@ -550,3 +551,58 @@ def test_an_ambiguous_name_is_not_answered_with_one_of_them(tmp_path: Path) -> N
     # A whole name wins over the start of another; a longer start picks one.
     assert room.ok("Cy", "/stats anna")[0].text.splitlines()[0] == "Anna at this table:"
     assert room.ok("Cy", "/stats Annab")[0].text.splitlines()[0] == "Annabel at this table:"
+
+
+def test_a_turn_that_begins_again_is_not_pinged_again(tmp_path: Path) -> None:
+    """A turn ping goes once per turn, by the note the service keeps in the store, not by
+    anything a process holds in memory: when the same turn begins a second time (here the
+    table's row is put back to the position before Ada's move, as a store restored from a
+    copy would be, and a restarted service on it sees Ada make that move again), Bob is
+    not pinged twice for it."""
+    db = tmp_path / "t.db"
+    room = Room(make_service(db))
+    room.ok("Bob", "/notify on")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    store = room.service.store
+    key = community.PING.format(user="id-bob")
+    assert room.to_move() == "Ada"  # seats in joining order: Ada's turn first
+    assert store.note("chat-1", key) is None  # Ada's own turn pings nobody
+    before = room.table()
+    game = room.game()
+
+    def passes_to_bob(move: object) -> bool:
+        trial = games.copy(game)
+        events = trial.play(move, 0)  # type: ignore[arg-type]
+        return trial.to_move == 1 and any(isinstance(e, TurnStarted) for e in events)
+
+    move = next(m for m in game.legal_moves() if passes_to_bob(m))
+    command = f"/play {games.format_move(game, move)}"
+    pings = [o for o in room.ok("Ada", command) if o.kind == "ping"]
+    assert [(p.user, p.text) for p in pings] == [("id-bob", "Your turn at Test room (Genial).")]
+    noted = store.note("chat-1", key)
+    assert noted is not None  # this turn's ping, noted beside the table
+    # The row goes back to the position before Ada's move (a newer version, so it saves).
+    now = store.load("chat-1")
+    assert now is not None
+    before.version = now.version + 1
+    store.save(before, now.version)
+    again = Room(make_service(db))  # a restart: nothing of the first process in memory
+    for name in ("Ada", "Bob"):
+        again.person(name)
+    assert again.to_move() == "Ada" and again.game().moves == []
+    out = again.ok("Ada", command)
+    assert any(o.kind == "turn" for o in out)  # the move is told again ...
+    assert [o for o in out if o.kind == "ping"] == []  # ... but Bob was pinged already
+    assert len(again.game().moves) == 1
+    assert store.note("chat-1", key) == noted
+    # The turn after is a new one: when it passes back to Bob, he is pinged again.
+    rng = random.Random(6)
+    while again.playing() and again.to_move() == "Bob":
+        again.play_turn(rng)
+    while again.playing() and again.to_move() == "Ada":
+        out = again.play_turn(rng)
+    assert again.playing()
+    assert [o.user for o in out if o.kind == "ping"] == ["id-bob"]
+    assert store.note("chat-1", key) != noted
