@@ -2,7 +2,9 @@
 /history, /replay, /rematch, /games and turn pings.
 
 Expected values come from the engine (who won, the lowest colours) and from openskill
-called directly, never from the service's own answers.
+called directly, never from the service's own answers. Those taken from openskill check
+the wiring, not the model: the model's numbers are worked out by hand from Weng & Lin's
+formulas in test_ratings (a two-player, a second two-player and a four-player game).
 """
 
 from __future__ import annotations
