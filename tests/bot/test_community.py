@@ -2,7 +2,9 @@
 /history, /replay, /rematch, /games and turn pings.
 
 Expected values come from the engine (who won, the lowest colours) and from openskill
-called directly, never from the service's own answers.
+called directly, never from the service's own answers. Those taken from openskill check
+the wiring, not the model: the model's numbers are worked out by hand from Weng & Lin's
+formulas in test_ratings (a two-player, a second two-player and a four-player game).
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ import pytest
 from openskill.models import PlackettLuce
 from PIL import Image
 
-from bot import community, ratings
+from bot import community, games, ratings
 from bot.outbound import with_links
 from bot.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.texts import Texts
+from engine.events import TurnStarted
 from engine.record import Record, replay
 from tests.bot.helpers import Room, make_service
 from tests.bot.test_ratings import two_sides_equal
@@ -455,3 +458,153 @@ def test_a_team_game_through_the_service_rates_the_two_teams(tmp_path: Path) -> 
         *(f"{i}. {n}: {shown_win} · 1 · 1" for i, n in enumerate(sorted(winners), 1)),
         *(f"{i}. {n}: {shown_lose} · 1 · 0" for i, n in enumerate(sorted(losers), 3)),
     ]
+
+
+# --- issue 22: survivors of the mutation run --------------------------------------------
+
+
+def one_game_against(ladder: ratings.Ladder, player: str, at: float) -> None:
+    """``player`` beats the random computer at chat-1 in a made-up game."""
+    seats = (ratings.SeatResult(player, 0, 1, 5), ratings.SeatResult(COMPUTER, 1, 2, 3))
+    ladder.apply(ratings.RatedGame("chat-1", "genial", "standard", at, seats))
+
+
+def test_top_with_exactly_ten_rows_has_no_more_page(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db")
+    for n in range(9):  # nine players and the computer: ten rows, one full page
+        one_game_against(service.community.ladder, f"p{n}", float(n))
+    room = Room(service)
+    page = room.ok("Ada", "/top")[0].text.splitlines()
+    assert len(page) == 1 + 10
+    assert [line.split(".")[0] for line in page[1:]] == [str(k) for k in range(1, 11)]
+    assert not any(line.startswith("More:") for line in page)
+    assert room.ok("Ada", "/top 2")[0].text.splitlines()[1] == "No players on page 2."
+    one_game_against(service.community.ladder, "p9", 9.0)  # the eleventh row
+    page = room.ok("Ada", "/top")[0].text.splitlines()
+    assert len(page) == 1 + 10 + 1 and page[-1] == "More: /top 2"
+
+
+def test_a_person_known_only_from_a_seat_they_left_is_found_by_name(tmp_path: Path) -> None:
+    """Bob leaves during the game, so the archived seat holds him only as the one who
+    left it; he is rated (a loss, last), and /stats and /top know his name, also after a
+    restart, which rebuilds the names from the archive."""
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    room.ok("Bob", "/leave")
+    room.play_out(random.Random(1))
+    (row,) = room.service.store.archived("chat-1")
+    assert [s["user"] for s in row["seats"]] == ["id-ada", None]
+    assert row["seats"][1]["left_user"] == "id-bob"
+    _, lowest = outcome(row)
+    # Rated as two newcomers, Ada first and Bob last (test_ratings: 1086 and 954).
+    for service in (room.service, make_service(tmp_path / "t.db")):
+        again = Room(service)
+        (stats,) = again.ok("Cy", "/stats Bob")
+        lines = stats.text.splitlines()
+        assert lines[0] == "Bob at this table:"
+        assert lines[1] == (
+            f"Genial: rating 954, games 1, wins 0 (0%), average lowest colour "
+            f"{lowest[1]:.1f}, best game {lowest[1]}"
+        )
+        assert again.ok("Cy", "/top")[0].text.splitlines()[1:] == [
+            "1. Ada: 1086 · 1 · 1",
+            "2. Bob: 954 · 1 · 0",
+        ]
+
+
+def test_the_stats_chart_follows_this_chats_ladder(tmp_path: Path) -> None:
+    """Ann beats Bob at g1, then Cat at g2, then Bob at Genial Spezial at g1. Each chat's
+    ladder starts everyone afresh, so on each her Genial game shows 1086 (two newcomers,
+    worked by hand in test_ratings); on the global ladder her second game counts on top of
+    her first. The chart of /stats follows the chat's ladder: one point at g1 and one at
+    g2, not her two everywhere; at g2, where she never played Genial Spezial, that chart
+    is her global one."""
+    service = make_service(tmp_path / "t.db")
+    ladder = service.community.ladder
+    seat = ratings.SeatResult
+    for chat, kind, other, at in (
+        ("g1", "genial", "bob", 1.0),
+        ("g2", "genial", "cat", 2.0),
+        ("g1", "spezial", "bob", 3.0),
+    ):
+        game = (seat("ann", 0, 1, 5), seat(other, 1, 2, 3))
+        ladder.apply(ratings.RatedGame(chat, kind, "standard", at, game))
+    everywhere = ladder.history("ann", "genial", ratings.GLOBAL)
+    assert len(everywhere) == 2 and everywhere[0] == 1086 and everywhere[1] > 1086
+    texts = Texts("en")
+    for chat in ("g1", "g2"):
+        _, per_game = community.stats(service.community, chat, "ann", texts)
+        assert [(g.game, g.history) for g in per_game] == [
+            ("genial", [1086]),
+            ("spezial", [1086]),  # at g1 its ladder's, at g2 the global one
+        ], chat
+
+
+def test_an_ambiguous_name_is_not_answered_with_one_of_them(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Anna", "/join")
+    room.ok("Annabel", "/join")
+    room.ok("Anna", "/start")
+    room.play_out(random.Random(2))
+    # "ann" starts both names and is neither: nobody is picked.
+    assert room.error("Cy", "/stats ann") == "Nobody called ann has played here."
+    # A whole name wins over the start of another; a longer start picks one.
+    assert room.ok("Cy", "/stats anna")[0].text.splitlines()[0] == "Anna at this table:"
+    assert room.ok("Cy", "/stats Annab")[0].text.splitlines()[0] == "Annabel at this table:"
+
+
+def test_a_turn_that_begins_again_is_not_pinged_again(tmp_path: Path) -> None:
+    """A turn ping goes once per turn, by the note the service keeps in the store, not by
+    anything a process holds in memory: when the same turn begins a second time (here the
+    table's row is put back to the position before Ada's move, as a store restored from a
+    copy would be, and a restarted service on it sees Ada make that move again), Bob is
+    not pinged twice for it."""
+    db = tmp_path / "t.db"
+    room = Room(make_service(db))
+    room.ok("Bob", "/notify on")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    store = room.service.store
+    key = community.PING.format(user="id-bob")
+    assert room.to_move() == "Ada"  # seats in joining order: Ada's turn first
+    assert store.note("chat-1", key) is None  # Ada's own turn pings nobody
+    before = room.table()
+    game = room.game()
+
+    def passes_to_bob(move: object) -> bool:
+        trial = games.copy(game)
+        events = trial.play(move, 0)  # type: ignore[arg-type]
+        return trial.to_move == 1 and any(isinstance(e, TurnStarted) for e in events)
+
+    move = next(m for m in game.legal_moves() if passes_to_bob(m))
+    command = f"/play {games.format_move(game, move)}"
+    pings = [o for o in room.ok("Ada", command) if o.kind == "ping"]
+    assert [(p.user, p.text) for p in pings] == [("id-bob", "Your turn at Test room (Genial).")]
+    noted = store.note("chat-1", key)
+    assert noted is not None  # this turn's ping, noted beside the table
+    # The row goes back to the position before Ada's move (a newer version, so it saves).
+    now = store.load("chat-1")
+    assert now is not None
+    before.version = now.version + 1
+    store.save(before, now.version)
+    again = Room(make_service(db))  # a restart: nothing of the first process in memory
+    for name in ("Ada", "Bob"):
+        again.person(name)
+    assert again.to_move() == "Ada" and again.game().moves == []
+    out = again.ok("Ada", command)
+    assert any(o.kind == "turn" for o in out)  # the move is told again ...
+    assert [o for o in out if o.kind == "ping"] == []  # ... but Bob was pinged already
+    assert len(again.game().moves) == 1
+    assert store.note("chat-1", key) == noted
+    # The turn after is a new one: when it passes back to Bob, he is pinged again.
+    rng = random.Random(6)
+    while again.playing() and again.to_move() == "Bob":
+        again.play_turn(rng)
+    while again.playing() and again.to_move() == "Ada":
+        out = again.play_turn(rng)
+    assert again.playing()
+    assert [o.user for o in out if o.kind == "ping"] == ["id-bob"]
+    assert store.note("chat-1", key) != noted

@@ -22,6 +22,7 @@ from bot.ratings import (
     Ladder,
     RatedGame,
     SeatResult,
+    Standing,
     computer_key,
     from_table,
     points,
@@ -339,3 +340,145 @@ def test_one_level_at_two_seats_takes_the_mean_of_its_seats() -> None:
     assert s.mu == pytest.approx((second.mu + third.mu) / 2)
     assert third.mu < s.mu < second.mu
     assert (s.games, s.wins) == (1, 0)  # one game, however many seats
+
+
+# --- worked cases from Weng & Lin's Algorithm 4, arithmetic written out ------------------
+#
+# The model (bot/ratings.py): openskill's Plackett-Luce, mu 25, sigma 25/3, beta 25/6, tau
+# 25/300. For teams q with sigma_q^2 (tau^2 added to each player's variance first) and
+# ranks r(q):
+#   c = sqrt(sum_q (sigma_q^2 + beta^2)),  C_q = {s : r(s) >= r(q)},
+#   p_{i,q} = exp(mu_i / c) / sum_{s in C_q} exp(mu_s / c),
+#   Omega_i = sigma_i^2 / c * sum_{q : r(q) <= r(i)} ([q = i] - p_{i,q}),
+#   Delta_i = gamma_i * sigma_i^2 / c^2 * sum_{q : r(q) <= r(i)} p_{i,q} (1 - p_{i,q}),
+#   gamma_i = sigma_i / c,  mu_i' = mu_i + Omega_i,  sigma_i' = sigma_i * sqrt(1 - Delta_i)
+# (one player a team; no ties below, so every A_q is 1).
+
+
+def test_a_four_player_game_worked_by_hand() -> None:
+    """Four newcomers finish first to fourth. All means are equal, so every exp(mu/c) is
+    the same and p_{i,q} is 1 over the size of C_q: 1/4, 1/3, 1/2, 1 for the teams
+    placed first to fourth.
+
+      first:  Omega sum = 1 - 1/4                     =   3/4;  Delta sum = 3/16
+      second: Omega sum = (1 - 1/3) - 1/4             =  5/12;  Delta sum = 3/16 + 2/9 = 59/144
+      third:  Omega sum = (1 - 1/2) - 1/4 - 1/3       = -1/12;  Delta sum = 59/144 + 1/4 = 95/144
+      fourth: Omega sum = (1 - 1) - 1/4 - 1/3 - 1/2   = -13/12; Delta sum = 95/144 + 0 = 95/144
+    """
+    sums = [(3 / 4, 3 / 16), (5 / 12, 59 / 144), (-1 / 12, 95 / 144), (-13 / 12, 95 / 144)]
+    assert sum(o for o, _ in sums) == pytest.approx(0.0)  # what one gains another loses
+    # c^2 = 4 * (S2 + beta^2) = 4 * (69.451389 + 17.361111) = 347.25, c = 18.634645;
+    # sigma^2 / c = 3.727004; gamma = 8.333750 / 18.634645 = 0.447218.
+    c = math.sqrt(4 * (S2 + BETA**2))
+    assert c**2 == pytest.approx(347.25)
+    gamma = math.sqrt(S2) / c
+    expected = [
+        (MU + S2 / c * omega, math.sqrt(S2) * math.sqrt(1 - gamma * S2 / c**2 * delta))
+        for omega, delta in sums
+    ]
+    # Evaluated once by hand from the lines above: mu 25 + 3.727004 * 3/4 = 27.795253, ...;
+    # sigma = 8.333750 * sqrt(1 - 0.447218 * 0.200004 * 3/16) = 8.263572, ...
+    assert expected == [
+        pytest.approx((27.795253, 8.263572), abs=1e-6),
+        pytest.approx((26.552918, 8.179618), abs=1e-6),
+        pytest.approx((24.689416, 8.084128), abs=1e-6),
+        pytest.approx((20.962413, 8.084128), abs=1e-6),
+    ]
+    names = ["ann", "bob", "cat", "dan"]
+    ladder = rebuild([game(*(seat(p, n, n + 1) for n, p in enumerate(names)))])
+    for name, (mu, sigma) in zip(names, expected, strict=True):
+        s = ladder.standing(name, "genial", "g1")
+        assert s is not None
+        assert (s.mu, s.sigma) == pytest.approx((mu, sigma), rel=1e-9), name
+    # Shown: 1000 + 25 * (27.795253 - 3 * 8.263572) = 1075.11 -> 1075, and so on.
+    assert [s.points for s in ladder.top("genial", "g1")] == [1075, 1050, 1011, 918]
+    assert [s.player for s in ladder.top("genial", "g1")] == names
+
+
+def test_a_second_two_player_game_worked_by_hand() -> None:
+    """Ann beat Bob in their first game (27.635389 and 22.364611, both sigma 8.065901:
+    two_sides_equal); in the second Bob wins. Now the means differ, so the win was not
+    even odds, and tau is added again to a sigma that already moved."""
+    win, lose, sigma = two_sides_equal(1)
+    assert (win, lose, sigma) == pytest.approx((27.635389, 22.364611, 8.065901), abs=1e-6)
+    # Each one's variance before game 2: 8.065901^2 + (1/12)^2 = 65.065710.
+    var = sigma**2 + TAU**2
+    assert var == pytest.approx(65.065710, abs=1e-6)
+    c = math.sqrt(2 * (var + BETA**2))  # sqrt(2 * (65.065710 + 17.361111)) = 12.839534
+    assert c == pytest.approx(12.839534, abs=1e-6)
+    # Bob (winner) is first: C = {Bob, Ann}; Ann (second) has C = {Ann} too, where her p is 1.
+    # p_bob = 1 / (1 + exp((27.635389 - 22.364611) / 12.839534)) = 1 / (1 + e^0.410512)
+    p_bob = 1 / (1 + math.exp((win - lose) / c))
+    assert p_bob == pytest.approx(0.398789, abs=1e-6)
+    p_ann = 1 - p_bob  # Ann's p among both
+    # Bob: Omega = var / c * (1 - p_bob); Ann: Omega = var / c * (0 - p_ann) + (1 - 1).
+    # Both Deltas: gamma * var / c^2 * p_bob * p_ann (Ann's own term p = 1 adds 0).
+    gain = var / c * p_ann  # 5.067607 * 0.601211 = 3.046699
+    assert gain == pytest.approx(3.046699, abs=1e-6)
+    delta = math.sqrt(var) / c * var / c**2 * p_bob * p_ann
+    new_sigma = math.sqrt(var) * math.sqrt(1 - delta)
+    assert (lose + gain, win - gain, new_sigma) == pytest.approx(
+        (25.411309, 24.588691, 7.822887), abs=1e-6
+    )
+    ladder = rebuild(
+        [
+            game(seat("ann", 0, 1), seat("bob", 1, 2), at=1),
+            game(seat("ann", 0, 2), seat("bob", 1, 1), at=2),
+        ]
+    )
+    ann, bob = ladder.standing("ann", "genial", "g1"), ladder.standing("bob", "genial", "g1")
+    assert ann is not None and bob is not None
+    assert (bob.mu, bob.sigma) == pytest.approx((lose + gain, new_sigma), rel=1e-9)
+    assert (ann.mu, ann.sigma) == pytest.approx((win - gain, new_sigma), rel=1e-9)
+    # 1000 + 25 * (25.411309 - 3 * 7.822887) = 1048.57 -> 1049; Ann 1028.
+    assert (bob.points, ann.points) == (1049, 1028)
+    assert ladder.history("ann", "genial", "g1") == [1086, 1028]
+    assert ladder.history("bob", "genial", "g1") == [954, 1049]
+
+
+def test_one_level_at_two_seats_takes_the_mean_sigma_too() -> None:
+    # The easy level finishes second and third of four (the four-player case above, where
+    # second and third end with different sigmas): its rating is the mean of both seats',
+    # sigma as well as mu, not the larger or the first.
+    easy = computer_key("easy")
+    ladder = rebuild(
+        [game(seat("ann", 0, 1), seat(easy, 1, 2), seat(easy, 2, 3), seat("dan", 3, 4))]
+    )
+    s = ladder.standing(easy, "genial", "g1")
+    assert s is not None
+    assert s.mu == pytest.approx((26.552918 + 24.689416) / 2, abs=1e-6)
+    assert s.sigma == pytest.approx((8.179618 + 8.084128) / 2, abs=1e-6)
+    assert (s.games, s.wins, s.best) == (1, 0, 10)
+
+
+def test_a_game_every_person_left_has_no_winner() -> None:
+    # Both people left and computers finished both seats: each is rated alone, last, so
+    # they share the last place, and that shared place is no win for either.
+    ladder = rebuild([game(seat("ann", 0, 1, left=True), seat("bob", 1, 2, left=True))])
+    _, _, sigma = two_sides_equal(1)
+    for name in ("ann", "bob"):
+        s = ladder.standing(name, "genial", "g1")
+        assert s is not None, name
+        assert (s.games, s.wins) == (1, 0), name
+        # A tie between equals (test_a_tie_between_equals_moves_no_mean).
+        assert (s.mu, s.sigma) == pytest.approx((MU, sigma)), name
+
+
+def test_equal_points_more_games_first() -> None:
+    # The ladder's order: points, then more games first, then the key. Ann and Bob show
+    # 1000 + 25 * (27 - 3 * 8) = 1075; Bob has played three games, Ann one, so Bob is
+    # above her although "ann" sorts first; Dan has Bob's points and games: after "bob".
+    ladder = Ladder()
+    ladder.boards[("g1", "genial")] = {
+        "ann": Standing("ann", 27.0, 8.0, games=1),
+        "bob": Standing("bob", 27.0, 8.0, games=3),
+        "cat": Standing("cat", 27.0, 7.8, games=1),  # 1000 + 25 * 3.6 = 1090
+        "dan": Standing("dan", 27.0, 8.0, games=3),
+    }
+    top = ladder.top("genial", "g1")
+    assert [(s.player, s.points, s.games) for s in top] == [
+        ("cat", 1090, 1),
+        ("bob", 1075, 3),
+        ("dan", 1075, 3),
+        ("ann", 1075, 1),
+    ]

@@ -53,3 +53,17 @@ def test_a_single_rating_is_centred() -> None:
 def test_no_ratings_no_chart() -> None:
     with pytest.raises(ValueError, match="at least one rating"):
         rating_chart_png([])
+
+
+@pytest.mark.parametrize(("count", "dots"), [(60, True), (61, False)])
+def test_dots_up_to_sixty_ratings_then_the_line_alone(count: int, dots: bool) -> None:
+    # render/chart.py: more than 60 points are drawn as the line alone. A rating that never
+    # moved is padded by 10 either way (990..1010 over 228 px), so every point sits at
+    # y = 52 + 10 * 228 / 20 = 166: the 4 px line covers about 165..168, a dot of radius 5
+    # 161..171. Four pixels above and below a point are blue only if its dot is drawn.
+    img = decode(rating_chart_png([1000] * count))
+    for k in (0, 1, count // 2, count - 2, count - 1):
+        x = round(X0 + k * (X1 - X0) / (count - 1))
+        assert img.getpixel((x, 166)) == BLUE, k  # the line itself, either way
+        assert (img.getpixel((x, 162)) == BLUE) is dots, k
+        assert (img.getpixel((x, 170)) == BLUE) is dots, k

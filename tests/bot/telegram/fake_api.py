@@ -830,6 +830,7 @@ class BotRunner:
         due_interval: float = 3600,
         sleep: Any = None,
         timeout: float | None = None,
+        flood_retries: int = 3,
     ) -> None:
         from bot.config import TelegramSettings
 
@@ -842,6 +843,9 @@ class BotRunner:
         self.sleep = sleep
         #: How long the bot waits for an answer (a timeout fault stalls longer).
         self.timeout = timeout
+        #: How often the rate limiter sends a request again after a 429 (0: never, so the
+        #: adapter's own handling of a flood wait is what the test sees).
+        self.flood_retries = flood_retries
         self.handled: set[int] = set()
         self.service: Any = None
         self.adapter: Any = None
@@ -921,8 +925,10 @@ class BotRunner:
             on_handled=self._on_handled,
             sleep=self.sleep,
         )
-        # Flood limits off (the fake has none), retries after a 429 on.
-        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+        # Flood limits off (the fake has none), retries after a 429 on (unless told not to).
+        limiter = AIORateLimiter(
+            overall_max_rate=0, group_max_rate=0, max_retries=self.flood_retries
+        )
         app = build_application(
             self.token, self.telegram, rate_limiter=limiter, timeout=self.timeout
         )
