@@ -213,6 +213,8 @@ def load_settings(path: str | Path | None = None) -> Settings:
         text = Path(path).read_text("utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text (save it as UTF-8)") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -10,7 +10,6 @@ and the other is told :class:`StaleTable`. Due work is claimed row by row with
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import psycopg
@@ -22,8 +21,10 @@ from bot.store.base import (
     StoreError,
     finished_games,
     read_table,
+    safe_url,
     seated,
     to_json,
+    without_secrets,
 )
 from bot.table import STATUSES, Table
 
@@ -86,7 +87,7 @@ POOL_SIZE = 8
 
 def shown(url: str) -> str:
     """``url`` without its password, fit for a log or an error line."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1@", url)
+    return safe_url(url)
 
 
 class PostgresStore:
@@ -105,7 +106,8 @@ class PostgresStore:
                 self._migrate(conn)
         except psycopg.Error as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StoreError(f"{shown(url)}: {first}") from None
+            # libpq may quote the URL it could not read, password and all.
+            raise StoreError(f"{shown(url)}: {without_secrets(first, url)}") from None
         # Autocommit: a read is one round trip; what must be atomic is one statement or
         # an explicit transaction.
         self._pool = ConnectionPool(
