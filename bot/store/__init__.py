@@ -11,7 +11,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.store.base import DamagedTable, StaleTable, Store, StoreBusy, StoreError, safe_url
+from bot.store.base import (
+    DamagedTable,
+    StaleTable,
+    Store,
+    StoreBusy,
+    StoreDown,
+    StoreError,
+    safe_url,
+)
 from bot.store.sqlite import SQLiteStore
 
 __all__ = [
@@ -21,6 +29,7 @@ __all__ = [
     "StaleTable",
     "Store",
     "StoreBusy",
+    "StoreDown",
     "StoreError",
     "open_store",
 ]

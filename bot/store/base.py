@@ -29,6 +29,12 @@ class StoreBusy(StoreError):
     the command is answered "busy, try again" and the bot goes on."""
 
 
+class StoreDown(StoreError):
+    """The store does not answer (a database server restarting, or away): the command is
+    answered "not answering, send it again in a minute" and the bot goes on; nothing of
+    the command happened, or it is found done when sent again."""
+
+
 class DamagedTable(StoreError):
     """A stored table that cannot be read back (its row is not a table of ours).
 

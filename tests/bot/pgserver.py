@@ -77,6 +77,7 @@ class Server:
             f"-c max_connections={max_connections}",
             *(FAST if fast else ()),
         ]
+        self._options = options
         self._run(
             "pg_ctl",
             "-D",
@@ -98,6 +99,31 @@ class Server:
             capture_output=True,
             cwd=self.dir,
         )
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (an outage; :meth:`resume` ends it)."""
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the halted server again on the same port, with the same data."""
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.dir / "data"),
+            "-l",
+            str(self.dir / "log"),
+            "-w",
+            "-t",
+            "300",
+            "-o",
+            " ".join(self._options),
+            "start",
+        )
+
+    def restart(self) -> None:
+        """Restart the server (``pg_ctl restart``): every open connection is closed."""
+        self.halt()
+        self.resume()
 
     def stop(self) -> None:
         try:
