@@ -153,12 +153,12 @@ def first_turn(tmp_path: Path) -> Room:
         (
             "/play RG A2",
             "I can't read RG A2 as a move. Type a tile and two cells, like"
-            " /play RG F7 F8, or a rack slot: /play 1 F7 F8.",
+            " /play RG A2 B3, or a rack slot: /play 1 A2 B3.",
         ),
         (
             "/play hello",
             "I can't read hello as a move. Type a tile and two cells, like"
-            " /play RG F7 F8, or a rack slot: /play 1 F7 F8.",
+            " /play RG A2 B3, or a rack slot: /play 1 A2 B3.",
         ),
         (
             "/play XG A2 B2",
