@@ -235,7 +235,7 @@ async def test_racks_by_direct_message_say_where_to_play(tmp_path: Path) -> None
         assert text(dm).split("\n") == [
             w.rack_line(1),
             "Play with /play <tile or slot> <cell> <cell> in the table's channel (commands"
-            " do not work in this chat), for example /play 1 F7 F8.",
+            " do not work in this chat), for example /play 1 A2 B3.",
             f"To the table: {link}",
         ]
         # Never the channel's how-to, as if commands worked in direct messages.

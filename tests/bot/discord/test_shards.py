@@ -76,14 +76,14 @@ def test_the_client_runs_the_named_shards(tmp_path: Path) -> None:
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_the_readmes_shard_commands_split_the_shards_between_two_processes(
+def test_the_documented_shard_commands_split_the_shards_between_two_processes(
     tmp_path: Path,
 ) -> None:
-    # The commands exactly as the README shows them ("Running at scale", Discord shards).
-    readme = (ROOT / "README.md").read_text()
+    # The commands exactly as docs/operating.md shows them ("Running at scale", Discord shards).
+    doc = (ROOT / "docs" / "operating.md").read_text()
     commands = [
         line.split("#")[0].split()[1:]
-        for line in readme.splitlines()
+        for line in doc.splitlines()
         if line.startswith(".venv/bin/genial-bot discord --shard-count")
     ]
     assert len(commands) == 2

@@ -164,7 +164,7 @@ def test_commands_are_registered_in_every_language(api: FakeBotAPI, tmp_path: Pa
     }
     assert described["en"]["join"] == "take a seat at this chat's table"
     assert described["de"]["join"] == "an den Tisch dieses Chats setzen"
-    assert described["fr"]["play"] == "jouer un coup, comme /play RG F7 F8"
+    assert described["fr"]["play"] == "jouer un coup, comme /play RG A2 B3"
     # Polling starts without dropping what people sent while the bot was away.
     (delete,) = api.of("deleteWebhook")
     assert delete.params.get("drop_pending_updates") in (None, False)
@@ -311,14 +311,14 @@ def test_bad_commands_get_clear_answers(api: FakeBotAPI, tmp_path: Path) -> None
     assert answers(DAN, "/play RG A2 A3") == ["You are not seated at this table."]
     assert answers(other, "/play RG A2 A3") == [f"It is not your turn: {NAMES[mover]} is to move."]
     assert answers(mover, "/play hello") == [
-        "I can't read hello as a move. Type a tile and two cells, like /play RG F7 F8,"
-        " or a rack slot: /play 1 F7 F8."
+        "I can't read hello as a move. Type a tile and two cells, like /play RG A2 B3,"
+        " or a rack slot: /play 1 A2 B3."
     ]
     assert answers(mover, "/swap") == [
         "No swap is offered now: /swap and /keep answer the offer after a turn."
     ]
     assert answers(mover, "/play") == [
-        "Say which move: /play <tile> <cell> <cell>, like /play RG F7 F8 or /play 1 F7 F8."
+        "Say which move: /play <tile> <cell> <cell>, like /play RG A2 B3 or /play 1 A2 B3."
     ]
     # From the private chat, a move goes to the group's table; its error comes back there.
     assert answers(mover, "/play 9 A2 A3", chat=mover) == [

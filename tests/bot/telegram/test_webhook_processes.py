@@ -1,19 +1,23 @@
-"""The README's webhook workers, run exactly as it shows them: two ``genial-bot telegram``
-processes started with one config file serve one port and one database; every update
-posted to the port is handled by one of them, once. Runs on SQLite and on PostgreSQL.
+"""The webhook workers of docs/operating.md, run exactly as it shows them: two
+``genial-bot telegram`` processes started with one config file serve one port and one
+database; every update posted to the port is handled by one of them, once. Runs on SQLite and
+on PostgreSQL.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -25,6 +29,7 @@ from tests.bot.telegram.fake_api import FakeBotAPI, post_update
 pytestmark = pytest.mark.usefixtures("backend")
 
 ROOT = Path(__file__).resolve().parents[3]
+DOC = ROOT / "docs" / "operating.md"
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
 ADA, BOB = 101, 202
@@ -47,28 +52,45 @@ def wait_for(what: str, done: Any, timeout: float = 30) -> None:
         time.sleep(0.02)
 
 
+def documented_workers() -> tuple[dict[str, Any], list[list[str]]]:
+    """The config and the command lines of docs/operating.md's "Telegram webhook workers"."""
+    section = DOC.read_text().split("### Telegram webhook workers\n", 1)[1]
+    section = re.split(r"\n#{1,3} ", section, maxsplit=1)[0]
+    blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.DOTALL)
+    (config,) = [tomllib.loads(text) for kind, text in blocks if kind == "toml"]
+    (lines,) = [text for kind, text in blocks if kind == "sh"]
+    commands = [line.split("#")[0].replace("&", " ").split() for line in lines.splitlines()]
+    return config, [argv for argv in commands if argv]
+
+
 def test_two_worker_processes_on_one_port(api: FakeBotAPI, tmp_path: Path) -> None:
+    config, commands = documented_workers()
+    assert commands == [[".venv/bin/genial-bot", "telegram"]] * 2
+    telegram = config["telegram"]
+    assert telegram["mode"] == "webhook"
+    # The documented config, with a free port, the fake Bot API's address instead of
+    # Telegram's, and the webhook on the port itself (no reverse proxy in front).
     port = free_port()
-    url = f"http://127.0.0.1:{port}/genial"
+    url = f"http://{telegram['listen']}:{port}{urlsplit(telegram['webhook_url']).path}"
+    telegram = {**telegram, "webhook_url": url, "port": port, "base_url": api.base_url}
     storage = location(tmp_path / "t.db")
-    # The README's config, with the fake Bot API's address instead of Telegram's.
     (tmp_path / "config.toml").write_text(
-        f"[bot]\nstorage = {json.dumps(storage)}\n\n"
-        f'[telegram]\nmode = "webhook"\nwebhook_url = "{url}"\nlisten = "127.0.0.1"\n'
-        f'port = {port}\nbase_url = "{api.base_url}"\n'
+        f"[bot]\nstorage = {json.dumps(storage)}\n\n[telegram]\n"
+        + "".join(f"{key} = {json.dumps(value)}\n" for key, value in telegram.items())
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT), GENIAL_TELEGRAM_TOKEN=TOKEN)
-    # `genial-bot telegram`, twice, from the folder with config.toml (the README's commands).
+    # The documented commands, from the folder with config.toml: `genial-bot` is `bot`'s
+    # main, run here by this interpreter.
     workers = [
         subprocess.Popen(
-            [sys.executable, "-m", "bot", "telegram"],
+            [sys.executable, "-m", "bot", *argv[1:]],
             cwd=tmp_path,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for _ in range(2)
+        for argv in commands
     ]
     try:
         # Both set the webhook, each once it serves the port: the second binds the port the
