@@ -344,7 +344,7 @@ def type_counts() -> Counter[str]:
 def mappings(runner: BotRunner) -> dict[str, int]:
     """The sizes of what the bot keeps per chat or per user."""
     adapter, service = runner.adapter, runner.service
-    app = adapter._app
+    app = adapter.api.app
     return {
         "adapter._locks": len(adapter._locks),
         "adapter._outbox": len(adapter._outbox),

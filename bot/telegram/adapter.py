@@ -42,9 +42,8 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 
-import httpx
 from telegram import (
     BotCommand,
     CallbackQuery,
@@ -62,10 +61,7 @@ from telegram.error import (
     BadRequest,
     ChatMigrated,
     Forbidden,
-    NetworkError,
-    RetryAfter,
     TelegramError,
-    TimedOut,
 )
 from telegram.ext import (
     Application,
@@ -99,10 +95,10 @@ from bot.outbound import Button, Chat, Outbound, User, with_links
 from bot.service import Service
 from bot.table import CLOSED, PLAYING, Table
 from bot.telegram import limits as fmt
+from bot.telegram.botapi import AGAIN, GONE, UNKNOWN, BotAPI, failure
 from bot.texts import Texts
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 #: The updates the bot asks Telegram for.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -121,18 +117,6 @@ RETRY_SLEEP = 5.0
 _GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 #: How soon the clock tries again a table's messages Telegram did not take.
 OUTBOX_RETRY = 2.0
-#: What a failed request means (see :func:`failure`).
-AGAIN, UNKNOWN, GONE, GIVE_UP = "again", "unknown", "gone", "give up"
-#: Telegram's words for a chat the bot can no longer write to: removed from the group,
-#: the group deleted, the private chat blocked.
-GONE_MARKERS = (
-    "bot was kicked",
-    "bot is not a member",
-    "chat was deleted",
-    "chat not found",
-    "bot was blocked",
-    "user is deactivated",
-)
 
 # Notes kept in the store (see Service.note), by table unless said otherwise.
 #: The lobby message id, edited in place as people come and go.
@@ -194,12 +178,10 @@ class TelegramAdapter:
                 (``asyncio.sleep``; tests pass one that moves their clock).
         """
         self.service = service
-        self.send_retries = send_retries
-        self.backoff = backoff
+        self.api = BotAPI(send_retries=send_retries, backoff=backoff)
         self.due_interval = due_interval
         self.on_handled = on_handled
         self.sleep = sleep or asyncio.sleep
-        self._app: Application[Any, Any, Any, Any, Any, Any] | None = None
         # Each table's lock with how many hold or wait for it; dropped at none, so a table
         # that finished leaves nothing here.
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -216,7 +198,7 @@ class TelegramAdapter:
 
     def attach(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         """Register the handlers with ``app``."""
-        self._app = app
+        self.api.app = app
         app.add_handler(
             MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self.on_command)
         )
@@ -228,15 +210,6 @@ class TelegramAdapter:
         # A later group runs once the handlers above are done with the update.
         app.add_handler(TypeHandler(Update, self._handled), group=1)
         app.add_error_handler(self.on_error)
-
-    @property
-    def bot(self) -> Any:
-        assert self._app is not None, "attach() the adapter to an Application first"
-        return self._app.bot
-
-    @property
-    def username(self) -> str:
-        return str(self.bot.username)
 
     @asynccontextmanager
     async def _lock(self, chat: str) -> AsyncIterator[None]:
@@ -267,7 +240,7 @@ class TelegramAdapter:
                 if texts.has(f"telegram.commands.{word}")
             ]
             try:
-                await self._retry(self.bot.set_my_commands, commands, language_code=lang)
+                await self.api.retry(self.api.bot.set_my_commands, commands, language_code=lang)
             except TelegramError as exc:
                 log.warning("could not register the commands for %s: %s", lang or "all", exc)
 
@@ -382,7 +355,7 @@ class TelegramAdapter:
             return None
         token = msg.parse_entity(entity)[1:]
         word, at, target = token.partition("@")
-        if at and target.casefold() != self.username.casefold():
+        if at and target.casefold() != self.api.username.casefold():
             return None
         return word.lower(), bool(at)
 
@@ -398,8 +371,8 @@ class TelegramAdapter:
             if own is not None and own.status != CLOSED and own.seats:
                 return False
             texts = await self._texts(chat)
-            await self._retry(
-                self.bot.send_message,
+            await self.api.retry(
+                self.api.bot.send_message,
                 msg.chat.id,
                 texts("telegram.welcome", name=user.name),
                 resend=False,
@@ -412,8 +385,11 @@ class TelegramAdapter:
             return True
         texts = Texts(table.options.lang) if table else await self._texts(chat)
         name = (table.title if table else "") or table_chat
-        await self._retry(
-            self.bot.send_message, msg.chat.id, texts("telegram.linked", table=name), resend=False
+        await self.api.retry(
+            self.api.bot.send_message,
+            msg.chat.id,
+            texts("telegram.linked", table=name),
+            resend=False,
         )
         return True
 
@@ -440,8 +416,8 @@ class TelegramAdapter:
             t = await asyncio.to_thread(self.service.table, table)
             titles.append((t.title if t else "") or table)
         text = texts("telegram.which_table", tables=", ".join(titles))
-        await self._retry(
-            self.bot.send_message,
+        await self.api.retry(
+            self.api.bot.send_message,
             int(chat),
             text,
             reply_parameters=_reply(reply_to) if reply_to else None,
@@ -557,7 +533,7 @@ class TelegramAdapter:
         if cached is not None and now - cached[1] < ADMIN_CACHE_SECONDS:
             return cached[0]
         try:
-            member = await self._retry(self.bot.get_chat_member, group, int(origin.user.id))
+            member = await self.api.retry(self.api.bot.get_chat_member, group, int(origin.user.id))
         except TelegramError as exc:
             log.warning("could not check whether a user is a chat admin: %s", exc)
             return False
@@ -604,7 +580,7 @@ class TelegramAdapter:
 
     async def _answer(self, query: CallbackQuery, text: str, *, alert: bool) -> None:
         try:
-            await self._retry(query.answer, text or None, show_alert=alert)
+            await self.api.retry(query.answer, text or None, show_alert=alert)
         except TelegramError as exc:  # too late (15 s), or already answered
             log.warning("could not answer a button press: %s", exc)
 
@@ -664,7 +640,7 @@ class TelegramAdapter:
         ``/abort`` would close it, so its computer players stop, and what waited to be
         posted there is forgotten. Call with the table's lock held."""
         self._outbox.pop(table, None)
-        me = User(str(self.bot.id), str(self.bot.first_name or "Genial"))
+        me = User(str(self.api.bot.id), str(self.api.bot.first_name or "Genial"))
         try:
             await asyncio.to_thread(self.service.handle, Chat(table), me, "/abort", admin=True)
         except Exception:
@@ -774,8 +750,8 @@ class TelegramAdapter:
         await self._set_note(table, NOTE_LOBBY, None)
         chat, _thread = fmt.split_table(table)
         try:
-            await self._retry(
-                self.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
+            await self.api.retry(
+                self.api.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
             )
         except TelegramError as exc:
             log.info("could not take the buttons off the lobby message: %s", exc)
@@ -788,8 +764,8 @@ class TelegramAdapter:
             if (chat, message_id) == (newest.chat.id, newest.message_id):
                 continue
             try:
-                await self._retry(
-                    self.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
+                await self.api.retry(
+                    self.api.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
                 )
             except TelegramError as exc:  # deleted, too old, or already without buttons
                 log.info("could not take the buttons off message %s: %s", message_id, exc)
@@ -817,8 +793,8 @@ class TelegramAdapter:
         text = fmt.fit(out.text, fmt.TEXT_LIMIT)
         markup = await self._markup(out, out.chat)
         try:
-            await self._retry(
-                self.bot.edit_message_text,
+            await self.api.retry(
+                self.api.bot.edit_message_text,
                 text,
                 chat_id=chat,
                 message_id=message_id,
@@ -935,8 +911,8 @@ class TelegramAdapter:
         # The General topic of a forum, like any chat, is addressed without a thread id.
         target, thread = fmt.split_table(chat)
         if attachment is None:
-            return await self._retry(
-                self.bot.send_message,
+            return await self.api.retry(
+                self.api.bot.send_message,
                 target,
                 text,
                 message_thread_id=thread,
@@ -945,10 +921,10 @@ class TelegramAdapter:
                 reply_parameters=reply,
                 resend=False,
             )
-        send = self.bot.send_photo if as_photo else self.bot.send_document
+        send = self.api.bot.send_photo if as_photo else self.api.bot.send_document
         if attachment.is_animation and not document:
-            send = self.bot.send_animation  # the replay plays in the chat, like a GIF
-        return await self._retry(
+            send = self.api.bot.send_animation  # the replay plays in the chat, like a GIF
+        return await self.api.retry(
             send,
             target,
             InputFile(attachment.data, filename=attachment.filename),
@@ -1034,7 +1010,7 @@ class TelegramAdapter:
         layout = [[buttons[i] for i in row] for row in fmt.rows([b.text for b in buttons])]
         if (private_link or out.kind == "lobby") and _is_group(chat):
             texts = texts or await self._texts(out.chat)
-            url = fmt.deep_link(self.username, out.chat)
+            url = fmt.deep_link(self.api.username, out.chat)
             layout.append([InlineKeyboardButton(texts("telegram.private_link"), url=url)])
         return InlineKeyboardMarkup(layout) if layout else None
 
@@ -1070,63 +1046,6 @@ class TelegramAdapter:
         if table is None:
             return {}
         return {s.user: s.name for s in table.seats if s.user is not None}
-
-    async def _retry(
-        self,
-        call: Callable[..., Awaitable[T]],
-        /,
-        *args: Any,
-        resend: bool = True,
-        **kwargs: Any,
-    ) -> T:
-        """``call(*args, **kwargs)``, sent again after network errors with growing pauses.
-        Telegram's answers (bad request, forbidden) are final; flood waits are the rate
-        limiter's. With ``resend=False`` (a new message) a failure whose outcome is unknown
-        (a timeout, a connection dropped after the request went out) is not sent again:
-        Telegram may have posted it, and it knows no idempotency key to refuse a double.
-
-        Raises:
-            TelegramError: the last failure, when the call did not go through.
-        """
-        delay = self.backoff
-        for attempt in range(self.send_retries + 1):
-            try:
-                return await call(*args, **kwargs)
-            except BadRequest:
-                raise
-            except NetworkError as exc:
-                what = failure(exc)
-                if attempt >= self.send_retries or (what == UNKNOWN and not resend):
-                    raise
-                log.warning("network error (%s); trying again in %.1f s", exc, delay)
-                await asyncio.sleep(delay)
-                delay *= 2
-        raise AssertionError("unreachable")
-
-
-def failure(exc: BaseException) -> str:
-    """What a failed request means for the message it carried: :data:`AGAIN` (Telegram
-    surely did not take it: a flood wait, a server error it answered, no connection),
-    :data:`UNKNOWN` (it may have: a timeout, a connection dropped after the request went
-    out), :data:`GONE` (the chat is gone for the bot: kicked, blocked, deleted) or
-    :data:`GIVE_UP` (Telegram will never take it)."""
-    if isinstance(exc, RetryAfter):
-        return AGAIN
-    if isinstance(exc, (Forbidden, BadRequest)):
-        text = str(exc).lower()
-        return GONE if any(marker in text for marker in GONE_MARKERS) else GIVE_UP
-    if isinstance(exc, TimedOut):
-        # A pool timeout never sent the request; a connect timeout never reached Telegram.
-        if isinstance(exc.__cause__, (httpx.PoolTimeout, httpx.ConnectTimeout)):
-            return AGAIN
-        return UNKNOWN
-    if isinstance(exc, NetworkError):
-        if isinstance(exc.__cause__, httpx.ConnectError):
-            return AGAIN
-        if isinstance(exc.__cause__, httpx.HTTPError):
-            return UNKNOWN  # the connection broke: the request may have been read
-        return AGAIN  # Telegram answered 5xx: it did not take the request
-    return GIVE_UP
 
 
 def _user(user: TelegramUser) -> User:

@@ -127,7 +127,7 @@ def test_a_finished_table_leaves_nothing_behind_in_the_adapter(
     assert adapter._outbox == {}
     # ... and python-telegram-bot's marks for a persistence the bot does not use hold only
     # the last update's chat and person, not everyone who ever wrote.
-    app = adapter._app
+    app = adapter.api.app
     assert app._chat_ids_to_be_updated_in_persistence == {DAN}
     assert app._user_ids_to_be_updated_in_persistence == {DAN}
 
