@@ -96,6 +96,16 @@ from bot.service import Service
 from bot.table import CLOSED, PLAYING, Table
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import AGAIN, GONE, UNKNOWN, BotAPI, failure
+from bot.telegram.notes import (
+    NOTE_CLOSED,
+    NOTE_LATEST,
+    NOTE_LIVE,
+    NOTE_LOBBY,
+    NOTE_TOLD,
+    NOTE_TOPIC,
+    Notes,
+    read_told,
+)
 from bot.texts import Texts
 
 log = logging.getLogger(__name__)
@@ -117,21 +127,6 @@ RETRY_SLEEP = 5.0
 _GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 #: How soon the clock tries again a table's messages Telegram did not take.
 OUTBOX_RETRY = 2.0
-
-# Notes kept in the store (see Service.note), by table unless said otherwise.
-#: The lobby message id, edited in place as people come and go.
-NOTE_LOBBY = "telegram.lobby"
-#: The messages whose buttons still work, as a JSON list of [chat id, message id].
-NOTE_LIVE = "telegram.live"
-#: Who was told in the group that their private chat is not open: {"game": seed, "users"}.
-NOTE_TOLD = "telegram.told"
-#: A forum topic's name (Telegram says it only in some messages).
-NOTE_TOPIC = "telegram.topic"
-#: By the user's private chat: the bot may not write there (Telegram answered 403).
-NOTE_CLOSED = "telegram.closed"
-#: The table's latest turn (or result) message, for links to it (/games, turn pings):
-#: {"message": message id, "username": the group's public username or null}.
-NOTE_LATEST = "telegram.latest"
 
 
 @dataclass
@@ -179,6 +174,7 @@ class TelegramAdapter:
         """
         self.service = service
         self.api = BotAPI(send_retries=send_retries, backoff=backoff)
+        self.notes = Notes(service)
         self.due_interval = due_interval
         self.on_handled = on_handled
         self.sleep = sleep or asyncio.sleep
@@ -259,7 +255,7 @@ class TelegramAdapter:
         user = _user(sender)
         private = msg.chat.type == ChatType.PRIVATE
         if private:
-            await self._opened(user.id)  # writing to the bot opens the private chat
+            await self.notes.opened(user.id)  # writing to the bot opens the private chat
         if private and word == "start" and await self._private_start(msg, user):
             return
         try:
@@ -683,30 +679,7 @@ class TelegramAdapter:
         sent = await self._send(out.chat, out, document=document)
         if out.kind in ("turn", "result"):
             await self._retire_buttons(self._current(out.chat), sent)
-            await self._note_latest(self._current(out.chat), sent)
-
-    async def _note_latest(self, table: str, sent: Message) -> None:
-        """Keep the table's newest turn message (and the group's public username, which
-        makes a nicer link) for the links that lead back to the table."""
-        latest = {"message": sent.message_id, "username": sent.chat.username}
-        await self._set_note(table, NOTE_LATEST, json.dumps(latest))
-
-    async def _latest_link(self, table: str) -> str | None:
-        """The link to the table's latest turn message; ``None`` if none was noted or the
-        chat has no message links (a basic group, a private chat)."""
-        raw = await asyncio.to_thread(self.service.note, table, NOTE_LATEST)
-        try:
-            latest = json.loads(raw) if raw else None
-            message_id = int(latest["message"]) if latest else None
-            username = str(latest["username"]) if latest and latest.get("username") else None
-        except (ValueError, TypeError, KeyError, AttributeError):  # not a note we wrote
-            return None
-        if message_id is None:
-            return None
-        try:
-            return fmt.message_link(table, message_id, username)
-        except ValueError:
-            return None
+            await self.notes.note_latest(self._current(out.chat), sent)
 
     async def _with_links(self, out: Outbound) -> Outbound:
         """A listing of tables (/games) with a link to each table's latest message; a table
@@ -714,7 +687,7 @@ class TelegramAdapter:
         texts = await self._texts(out.chat)
         links: dict[str, str] = {}
         for table in out.tables:
-            link = await self._latest_link(table)
+            link = await self.notes.latest_link(table)
             if link is not None:
                 links[table] = texts("games.link", link=link)
             elif _is_group(table) and not table.startswith(fmt.SUPERGROUP_PREFIX):
@@ -724,7 +697,7 @@ class TelegramAdapter:
     async def _show_lobby(self, out: Outbound, origin: Origin | None) -> None:
         """The lobby message, edited in place (the one whose Join was pressed, or the last
         one posted, also before a restart) instead of posted again."""
-        noted = await self._note_int(out.chat, NOTE_LOBBY)
+        noted = await self.notes.note_int(out.chat, NOTE_LOBBY)
         target = noted
         if (
             origin is not None
@@ -736,18 +709,18 @@ class TelegramAdapter:
             target = origin.message_id
         if target is not None and await self._edit(out, target):
             if target != noted:
-                await self._set_note(out.chat, NOTE_LOBBY, str(target))
+                await self.notes.set_note(out.chat, NOTE_LOBBY, str(target))
             return
         sent = await self._send(out.chat, out)
-        await self._set_note(self._current(out.chat), NOTE_LOBBY, str(sent.message_id))
+        await self.notes.set_note(self._current(out.chat), NOTE_LOBBY, str(sent.message_id))
 
     async def _close_lobby(self, table: str) -> None:
         """The game began (or the table closed): the lobby's buttons go, they would only be
         stale now, and the next lobby is a new message."""
-        message_id = await self._note_int(table, NOTE_LOBBY)
+        message_id = await self.notes.note_int(table, NOTE_LOBBY)
         if message_id is None:
             return
-        await self._set_note(table, NOTE_LOBBY, None)
+        await self.notes.set_note(table, NOTE_LOBBY, None)
         chat, _thread = fmt.split_table(table)
         try:
             await self.api.retry(
@@ -760,7 +733,7 @@ class TelegramAdapter:
         """A new turn message was posted: the buttons of the table's older messages go
         (one edit each), so only the newest message looks pressable; the newest is noted
         as live if it has buttons."""
-        for chat, message_id in await self._live(table):
+        for chat, message_id in await self.notes.live(table):
             if (chat, message_id) == (newest.chat.id, newest.message_id):
                 continue
             try:
@@ -770,22 +743,7 @@ class TelegramAdapter:
             except TelegramError as exc:  # deleted, too old, or already without buttons
                 log.info("could not take the buttons off message %s: %s", message_id, exc)
         live = [[newest.chat.id, newest.message_id]] if newest.reply_markup else []
-        await self._set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
-
-    async def _add_live(self, table: str, message: Message) -> None:
-        """Note one more message of the table whose buttons work (a private rack with Swap
-        and Keep), to be retired with the turn message."""
-        live = await self._live(table)
-        live.append((message.chat.id, message.message_id))
-        await self._set_note(table, NOTE_LIVE, json.dumps([list(e) for e in live]))
-
-    async def _live(self, table: str) -> list[tuple[int, int]]:
-        raw = await asyncio.to_thread(self.service.note, table, NOTE_LIVE)
-        try:
-            entries = json.loads(raw) if raw else []
-            return [(int(chat), int(message_id)) for chat, message_id in entries]
-        except (ValueError, TypeError):  # a note we did not write: forget it
-            return []
+        await self.notes.set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
 
     async def _edit(self, out: Outbound, message_id: int) -> bool:
         """Replace the text and buttons of one of our messages; ``False`` if it is gone."""
@@ -817,7 +775,7 @@ class TelegramAdapter:
         user = out.user
         assert user is not None
         if out.kind == "ping":  # the turn message is posted already: it is the latest
-            link = await self._latest_link(out.chat)
+            link = await self.notes.latest_link(out.chat)
             if link is not None:
                 texts = await self._texts(out.chat)
                 out = replace(out, text=f"{out.text}\n{texts('notify.link', link=link)}")
@@ -825,24 +783,24 @@ class TelegramAdapter:
             try:
                 sent = await self._send(user, out)
                 if sent.reply_markup is not None:
-                    await self._add_live(out.chat, sent)
+                    await self.notes.add_live(out.chat, sent)
                 return
             except Forbidden:
                 pass
             except BadRequest as exc:
                 if "chat not found" not in str(exc).lower():
                     raise
-            await self._set_note(user, NOTE_CLOSED, "1")
+            await self.notes.set_note(user, NOTE_CLOSED, "1")
         if out.kind == "ping":
             return  # a turn ping is private or nothing: the turn message already says it
         asked = origin is not None and origin.typed and origin.user.id == user
         table = await self._table(out.chat)
         game = str(table.seed) if table is not None else ""
-        told = _read_told(await asyncio.to_thread(self.service.note, out.chat, NOTE_TOLD), game)
+        told = read_told(await asyncio.to_thread(self.service.note, out.chat, NOTE_TOLD), game)
         if not asked and user in told:
             return
         told.append(user)
-        await self._set_note(out.chat, NOTE_TOLD, json.dumps({"game": game, "users": told}))
+        await self.notes.set_note(out.chat, NOTE_TOLD, json.dumps({"game": game, "users": told}))
         texts = await self._texts(out.chat)
         names = await self._names(out.chat)
         name = names.get(user, "")
@@ -858,11 +816,6 @@ class TelegramAdapter:
         if asked and origin is not None and origin.chat == out.chat:
             reply_to = origin.message_id
         await self._send(out.chat, notice, reply_to=reply_to, private_link=True)
-
-    async def _opened(self, user: str) -> None:
-        """The user wrote to the bot privately: their private chat is open now."""
-        if await asyncio.to_thread(self.service.note, user, NOTE_CLOSED) is not None:
-            await self._set_note(user, NOTE_CLOSED, None)
 
     async def _send(
         self,
@@ -951,21 +904,14 @@ class TelegramAdapter:
                 continue
             self._moved[table] = target
             log.info("the table of chat %s moved with its group to %s", table, target)
-            await self._set_note(target, NOTE_LOBBY, None)
-            await self._set_note(target, NOTE_LATEST, None)  # a basic group's: no link
-            live = [e for e in await self._live(target) if e[0] != old]
-            await self._set_note(target, NOTE_LIVE, json.dumps([list(e) for e in live]))
+            await self.notes.set_note(target, NOTE_LOBBY, None)
+            await self.notes.set_note(target, NOTE_LATEST, None)  # a basic group's: no link
+            live = [e for e in await self.notes.live(target) if e[0] != old]
+            await self.notes.set_note(target, NOTE_LIVE, json.dumps([list(e) for e in live]))
 
     def _current(self, table: str) -> str:
         """The id a table has now (it moved if its group became a supergroup)."""
         return self._moved.get(table, table)
-
-    async def _note_int(self, table: str, key: str) -> int | None:
-        raw = await asyncio.to_thread(self.service.note, table, key)
-        return int(raw) if raw is not None and raw.lstrip("-").isdigit() else None
-
-    async def _set_note(self, table: str, key: str, value: str | None) -> None:
-        await asyncio.to_thread(self.service.set_note, table, key, value)
 
     async def _title(self, msg: Message, table: str) -> str:
         """The table's name: the group's title, and for a forum topic its name too, so a
@@ -982,7 +928,7 @@ class TelegramAdapter:
         created = reply.forum_topic_created if reply is not None else None
         if name is None and created is not None:
             name = created.name
-            await self._set_note(table, NOTE_TOPIC, name)
+            await self.notes.set_note(table, NOTE_TOPIC, name)
         return f"{group} › {name}" if name else f"{group} #{thread}"
 
     async def _markup(
@@ -1061,17 +1007,6 @@ def _where(msg: Any) -> str:
     message's thread counts: in other supergroups a reply has a thread id too."""
     thread = msg.message_thread_id if getattr(msg, "is_topic_message", False) else None
     return fmt.table_id(msg.chat.id, thread)
-
-
-def _read_told(raw: str | None, game: str) -> list[str]:
-    """Who was told (in the game ``game``) that their private chat is not open."""
-    try:
-        told = json.loads(raw) if raw else {}
-        if isinstance(told, dict) and told.get("game") == game:
-            return [str(u) for u in told.get("users", [])]
-    except ValueError:
-        pass
-    return []
 
 
 def _destination(out: Outbound, origin: Origin | None) -> str:
