@@ -349,7 +349,7 @@ def mappings(runner: BotRunner) -> dict[str, int]:
         "adapter._locks": len(adapter._locks),
         "adapter._outbox": len(adapter._outbox),
         "adapter._admins": len(adapter._admins),
-        "adapter._moved": len(adapter._moved),
+        "adapter.tables._moved": len(adapter.tables._moved),
         "service.locks": len(service.locks),
         "service._games": len(service._games),
         "service.stuck": len(service.stuck),

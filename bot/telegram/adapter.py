@@ -93,12 +93,11 @@ from bot.commands import (
 )
 from bot.outbound import Button, Chat, Outbound, User, with_links
 from bot.service import Service
-from bot.table import CLOSED, PLAYING, Table
+from bot.table import CLOSED, PLAYING
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import AGAIN, GONE, UNKNOWN, BotAPI, failure
 from bot.telegram.notes import (
     NOTE_CLOSED,
-    NOTE_LATEST,
     NOTE_LIVE,
     NOTE_LOBBY,
     NOTE_TOLD,
@@ -106,6 +105,7 @@ from bot.telegram.notes import (
     Notes,
     read_told,
 )
+from bot.telegram.tables import Tables
 from bot.texts import Texts
 
 log = logging.getLogger(__name__)
@@ -175,6 +175,7 @@ class TelegramAdapter:
         self.service = service
         self.api = BotAPI(send_retries=send_retries, backoff=backoff)
         self.notes = Notes(service)
+        self.tables = Tables(service, self.notes)
         self.due_interval = due_interval
         self.on_handled = on_handled
         self.sleep = sleep or asyncio.sleep
@@ -183,8 +184,6 @@ class TelegramAdapter:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         # Set when a command was handled: it may have brought a deadline nearer.
         self._wake = asyncio.Event()
-        # Tables that moved with their group to a supergroup in this run, old id -> new.
-        self._moved: dict[str, str] = {}
         # Each table's messages not yet delivered, in order, with the command they answer.
         self._outbox: dict[str, deque[tuple[Outbound, Origin | None]]] = {}
         # Answers to "is this user a chat admin?", with when they were given.
@@ -286,7 +285,7 @@ class TelegramAdapter:
         target = fmt.parse_callback_data(query.data, where)
         user = _user(query.from_user)
         if target is None:
-            texts = await self._texts(where)
+            texts = await self.tables.texts(where)
             await self._answer(query, texts("error.stale"), alert=False)
             return
         table, text = target
@@ -315,7 +314,7 @@ class TelegramAdapter:
         # Not while a command of the old chat's table is under way (it may be moving the
         # table itself, if Telegram refused one of its messages).
         async with self._lock(str(old)):
-            await self._migrate(old, new)
+            await self.tables.migrate(old, new)
 
     async def on_topic_renamed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A forum topic got a new name: its table is called so from now on."""
@@ -366,7 +365,7 @@ class TelegramAdapter:
             own = await asyncio.to_thread(self.service.table, chat)
             if own is not None and own.status != CLOSED and own.seats:
                 return False
-            texts = await self._texts(chat)
+            texts = await self.tables.texts(chat)
             await self.api.retry(
                 self.api.bot.send_message,
                 msg.chat.id,
@@ -379,7 +378,7 @@ class TelegramAdapter:
             origin = Origin(table_chat, chat, user, Hand(), msg.message_id)
             await self._run(origin, "/hand", Chat(table_chat))
             return True
-        texts = Texts(table.options.lang) if table else await self._texts(chat)
+        texts = Texts(table.options.lang) if table else await self.tables.texts(chat)
         name = (table.title if table else "") or table_chat
         await self.api.retry(
             self.api.bot.send_message,
@@ -406,7 +405,7 @@ class TelegramAdapter:
                 mine.append(table)
         if len(mine) == 1:
             return mine[0]
-        texts = await self._texts(chat)
+        texts = await self.tables.texts(chat)
         titles = []
         for table in tables:
             t = await asyncio.to_thread(self.service.table, table)
@@ -434,7 +433,7 @@ class TelegramAdapter:
                 )
             except Exception:
                 log.exception("the service failed on a command")
-                texts = await self._texts(origin.table)
+                texts = await self.tables.texts(origin.table)
                 outs = [Outbound(origin.table, texts("telegram.failed"), "error")]
             try:
                 outs = await self._answer_press(origin, outs)
@@ -569,7 +568,7 @@ class TelegramAdapter:
         if fmt.utf16_len(text) > fmt.ALERT_LIMIT and out.user is not None:
             look = await asyncio.to_thread(self.service.seat_look, out.chat, out.user)
             if look is not None and look.rack:
-                texts = await self._texts(out.chat)
+                texts = await self.tables.texts(out.chat)
                 first = texts("telegram.popup", rack=look.rack_text)
                 text = "\n".join([first, *text.split("\n")[1:]])
         return fmt.fit(text, fmt.ALERT_LIMIT, 0)
@@ -678,13 +677,13 @@ class TelegramAdapter:
         document = origin is not None and isinstance(origin.command, Board)
         sent = await self._send(out.chat, out, document=document)
         if out.kind in ("turn", "result"):
-            await self._retire_buttons(self._current(out.chat), sent)
-            await self.notes.note_latest(self._current(out.chat), sent)
+            await self._retire_buttons(self.tables.current(out.chat), sent)
+            await self.notes.note_latest(self.tables.current(out.chat), sent)
 
     async def _with_links(self, out: Outbound) -> Outbound:
         """A listing of tables (/games) with a link to each table's latest message; a table
         in a basic group says it has none (Telegram links only supergroups' messages)."""
-        texts = await self._texts(out.chat)
+        texts = await self.tables.texts(out.chat)
         links: dict[str, str] = {}
         for table in out.tables:
             link = await self.notes.latest_link(table)
@@ -712,7 +711,7 @@ class TelegramAdapter:
                 await self.notes.set_note(out.chat, NOTE_LOBBY, str(target))
             return
         sent = await self._send(out.chat, out)
-        await self.notes.set_note(self._current(out.chat), NOTE_LOBBY, str(sent.message_id))
+        await self.notes.set_note(self.tables.current(out.chat), NOTE_LOBBY, str(sent.message_id))
 
     async def _close_lobby(self, table: str) -> None:
         """The game began (or the table closed): the lobby's buttons go, they would only be
@@ -764,7 +763,7 @@ class TelegramAdapter:
             log.info("could not edit message %s, sending a new one: %s", message_id, exc)
             return False
         except ChatMigrated as exc:  # the message stayed behind in the old group
-            await self._migrate(chat, int(exc.new_chat_id))
+            await self.tables.migrate(chat, int(exc.new_chat_id))
             return False
         return True
 
@@ -777,7 +776,7 @@ class TelegramAdapter:
         if out.kind == "ping":  # the turn message is posted already: it is the latest
             link = await self.notes.latest_link(out.chat)
             if link is not None:
-                texts = await self._texts(out.chat)
+                texts = await self.tables.texts(out.chat)
                 out = replace(out, text=f"{out.text}\n{texts('notify.link', link=link)}")
         if await asyncio.to_thread(self.service.note, user, NOTE_CLOSED) is None:
             try:
@@ -794,15 +793,15 @@ class TelegramAdapter:
         if out.kind == "ping":
             return  # a turn ping is private or nothing: the turn message already says it
         asked = origin is not None and origin.typed and origin.user.id == user
-        table = await self._table(out.chat)
+        table = await self.tables.table(out.chat)
         game = str(table.seed) if table is not None else ""
         told = read_told(await asyncio.to_thread(self.service.note, out.chat, NOTE_TOLD), game)
         if not asked and user in told:
             return
         told.append(user)
         await self.notes.set_note(out.chat, NOTE_TOLD, json.dumps({"game": game, "users": told}))
-        texts = await self._texts(out.chat)
-        names = await self._names(out.chat)
+        texts = await self.tables.texts(out.chat)
+        names = await self.tables.names(out.chat)
         name = names.get(user, "")
         buttons = [Button(texts("button.hand"), "/hand")] if out.kind == "rack" else []
         notice = Outbound(
@@ -834,10 +833,10 @@ class TelegramAdapter:
             )
         except ChatMigrated as exc:
             old, thread = fmt.split_table(chat)
-            await self._migrate(old, int(exc.new_chat_id))
+            await self.tables.migrate(old, int(exc.new_chat_id))
             return await self._post(
                 fmt.table_id(int(exc.new_chat_id), thread),
-                replace(out, chat=self._current(out.chat)),
+                replace(out, chat=self.tables.current(out.chat)),
                 document=document,
                 reply_to=None,  # the message replied to stayed in the old group
                 private_link=private_link,
@@ -889,30 +888,6 @@ class TelegramAdapter:
             resend=False,
         )
 
-    async def _migrate(self, old: int, new: int) -> None:
-        """Move the tables of group ``old`` (and of its topics) to supergroup ``new``. The
-        message ids noted for the old chat mean nothing in the new one: forgotten, so the
-        next lobby there is a new message. Doing it twice changes nothing."""
-        old_id, new_id = str(old), str(new)
-        prefix = old_id + fmt.TOPIC_SEPARATOR
-        tables = await asyncio.to_thread(self.service.chats)
-        for table in tables:
-            if table != old_id and not table.startswith(prefix):
-                continue
-            target = new_id + table[len(old_id) :]
-            if not await asyncio.to_thread(self.service.move_table, table, target):
-                continue
-            self._moved[table] = target
-            log.info("the table of chat %s moved with its group to %s", table, target)
-            await self.notes.set_note(target, NOTE_LOBBY, None)
-            await self.notes.set_note(target, NOTE_LATEST, None)  # a basic group's: no link
-            live = [e for e in await self.notes.live(target) if e[0] != old]
-            await self.notes.set_note(target, NOTE_LIVE, json.dumps([list(e) for e in live]))
-
-    def _current(self, table: str) -> str:
-        """The id a table has now (it moved if its group became a supergroup)."""
-        return self._moved.get(table, table)
-
     async def _title(self, msg: Message, table: str) -> str:
         """The table's name: the group's title, and for a forum topic its name too, so a
         private rack says which of the group's tables it is for. Telegram names a topic
@@ -946,7 +921,7 @@ class TelegramAdapter:
             buttons.append(InlineKeyboardButton(button.label, callback_data=data))
         texts: Texts | None = None
         if full_size and out.kind in ("turn", "result"):
-            texts = texts or await self._texts(out.chat)
+            texts = texts or await self.tables.texts(out.chat)
             buttons.append(
                 InlineKeyboardButton(
                     texts("telegram.full_size"),
@@ -955,7 +930,7 @@ class TelegramAdapter:
             )
         layout = [[buttons[i] for i in row] for row in fmt.rows([b.text for b in buttons])]
         if (private_link or out.kind == "lobby") and _is_group(chat):
-            texts = texts or await self._texts(out.chat)
+            texts = texts or await self.tables.texts(out.chat)
             url = fmt.deep_link(self.api.username, out.chat)
             layout.append([InlineKeyboardButton(texts("telegram.private_link"), url=url)])
         return InlineKeyboardMarkup(layout) if layout else None
@@ -964,7 +939,7 @@ class TelegramAdapter:
         """Mentions of the addressed players, so Telegram notifies them."""
         if not out.mentions:
             return None
-        names = await self._names(out.chat)
+        names = await self.tables.names(out.chat)
         wanted = [(user, names[user]) for user in out.mentions if user in names]
         entities = [
             MessageEntity(
@@ -976,22 +951,6 @@ class TelegramAdapter:
             for offset, length, user in fmt.mention_spans(text, wanted)
         ]
         return entities or None
-
-    # --- small helpers ------------------------------------------------------------------
-
-    async def _table(self, chat: str) -> Table | None:
-        return await asyncio.to_thread(self.service.table, chat)
-
-    async def _texts(self, chat: str) -> Texts:
-        """The texts in the language of a chat's table (the default language if none)."""
-        table = await self._table(chat)
-        return Texts(table.options.lang if table else self.service.settings.language)
-
-    async def _names(self, chat: str) -> dict[str, str]:
-        table = await self._table(chat)
-        if table is None:
-            return {}
-        return {s.user: s.name for s in table.seats if s.user is not None}
 
 
 def _user(user: TelegramUser) -> User:
