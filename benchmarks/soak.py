@@ -346,8 +346,8 @@ def mappings(runner: BotRunner) -> dict[str, int]:
     adapter, service = runner.adapter, runner.service
     app = adapter.api.app
     return {
-        "adapter._locks": len(adapter._locks),
-        "adapter._outbox": len(adapter._outbox),
+        "adapter.locks._locks": len(adapter.locks._locks),
+        "adapter.outbox.waiting": len(adapter.outbox.waiting),
         "adapter._admins": len(adapter._admins),
         "adapter.tables._moved": len(adapter.tables._moved),
         "service.locks": len(service.locks),

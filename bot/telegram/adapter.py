@@ -18,18 +18,8 @@ The service is synchronous and may render images or let computer players think, 
 call into it runs in a worker thread (``asyncio.to_thread``); a lock per table keeps the
 messages of one table in order while other tables go on.
 
-When Telegram misbehaves, every accepted move is still told exactly once. A table's
-messages go out through its outbox, in order: what Telegram surely did not take (a 429
-after the rate limiter's retries, a 5xx, no connection) waits there, ahead of the table's
-later messages, until the next command or the clock's next look (within
-:data:`OUTBOX_RETRY`). A new message whose outcome is unknown (a timeout, a connection
-dropped after the request went out) is counted as posted and never sent again: the Bot API
-has no idempotency key, and such a request has mostly reached Telegram, which was only slow
-to answer; a double board would confuse the table more than a missing one, which the next
-board's position makes up for. Edits and button answers are repeated freely ("not
-modified" means done). A table whose chat is gone for the bot (removed from the group, the
-group deleted, the private chat blocked) is closed as an admin's ``/abort`` would close it,
-so its computer players stop; a player who blocked the bot only loses their private racks.
+When Telegram misbehaves, every accepted move is still told exactly once: see
+:mod:`bot.telegram.outbox`.
 """
 
 from __future__ import annotations
@@ -37,9 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import BotCommand, CallbackQuery, Message, MessageEntity, Update
@@ -76,9 +64,10 @@ from bot.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.table import CLOSED, PLAYING
 from bot.telegram import limits as fmt
-from bot.telegram.botapi import AGAIN, GONE, UNKNOWN, BotAPI, failure
+from bot.telegram.botapi import BotAPI
 from bot.telegram.messages import Messages, Origin, as_reply
 from bot.telegram.notes import NOTE_TOPIC, Notes
+from bot.telegram.outbox import OUTBOX_RETRY, Outbox, TableLocks
 from bot.telegram.tables import Tables
 from bot.texts import Texts
 
@@ -99,8 +88,6 @@ MAX_SLEEP = 60.0
 #: table changed meanwhile, or failed): not at once, so a broken table cannot spin it.
 RETRY_SLEEP = 5.0
 _GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
-#: How soon the clock tries again a table's messages Telegram did not take.
-OUTBOX_RETRY = 2.0
 
 
 class TelegramAdapter:
@@ -133,16 +120,13 @@ class TelegramAdapter:
         self.notes = Notes(service)
         self.tables = Tables(service, self.notes)
         self.messages = Messages(service, self.api, self.notes, self.tables)
+        self.locks = TableLocks()
+        self.outbox = Outbox(service, self.api, self.messages)
         self.due_interval = due_interval
         self.on_handled = on_handled
         self.sleep = sleep or asyncio.sleep
-        # Each table's lock with how many hold or wait for it; dropped at none, so a table
-        # that finished leaves nothing here.
-        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         # Set when a command was handled: it may have brought a deadline nearer.
         self._wake = asyncio.Event()
-        # Each table's messages not yet delivered, in order, with the command they answer.
-        self._outbox: dict[str, deque[tuple[Outbound, Origin | None]]] = {}
         # Answers to "is this user a chat admin?", with when they were given.
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
 
@@ -162,23 +146,6 @@ class TelegramAdapter:
         # A later group runs once the handlers above are done with the update.
         app.add_handler(TypeHandler(Update, self._handled), group=1)
         app.add_error_handler(self.on_error)
-
-    @asynccontextmanager
-    async def _lock(self, chat: str) -> AsyncIterator[None]:
-        """Hold the table's lock: one command (or look of the clock) at a table at a time.
-        The lock lives only while someone holds or waits for it (one event loop: no guard
-        needed around the count)."""
-        lock, users = self._locks.get(chat) or (asyncio.Lock(), 0)
-        self._locks[chat] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[chat]
-            if users == 1:
-                del self._locks[chat]
-            else:
-                self._locks[chat] = (lock, users - 1)
 
     async def register_commands(self) -> None:
         """The command list in each language (and the default language for the rest), so
@@ -270,7 +237,7 @@ class TelegramAdapter:
             return
         # Not while a command of the old chat's table is under way (it may be moving the
         # table itself, if Telegram refused one of its messages).
-        async with self._lock(str(old)):
+        async with self.locks.hold(str(old)):
             await self.tables.migrate(old, new)
 
     async def on_topic_renamed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -382,7 +349,7 @@ class TelegramAdapter:
     async def _run(self, origin: Origin, text: str, chat: Chat) -> None:
         """Hand the command to the service, answer the button press, deliver what the
         service says, then let computer players move (all in order for this table)."""
-        async with self._lock(origin.table):
+        async with self.locks.hold(origin.table):
             try:
                 admin = await self._is_admin(origin)
                 outs = await asyncio.to_thread(
@@ -397,7 +364,7 @@ class TelegramAdapter:
             finally:
                 if origin.query is not None and not origin.answered:
                     await self._answer(origin.query, "", alert=False)
-            await self.deliver(outs, origin)
+            await self.outbox.deliver(outs, origin)
             await self._due(origin.table)
         # The command may have brought a deadline nearer (a game started, an option set).
         self._wake.set()
@@ -408,17 +375,17 @@ class TelegramAdapter:
         except Exception:
             log.exception("the service failed on what was due at a table")
             return
-        await self.deliver(outs, None)
+        await self.outbox.deliver(outs, None)
 
     async def tick(self) -> None:
         """Everything due by the clock: computer players' turns, reminders, timeouts."""
-        for table in list(self._outbox):  # messages Telegram did not take before
-            async with self._lock(table):
-                await self._flush(table)
+        for table in list(self.outbox.waiting):  # messages Telegram did not take before
+            async with self.locks.hold(table):
+                await self.outbox.flush(table)
         now = self.service.clock()
         chats = await asyncio.to_thread(self.service.due_tables, now)
         for chat in chats:
-            async with self._lock(chat):
+            async with self.locks.hold(chat):
                 await self._due(chat, now)
 
     async def next_wait(self) -> float:
@@ -426,7 +393,7 @@ class TelegramAdapter:
         deadline already past (the last look could not do it) is tried again after
         ``RETRY_SLEEP``."""
         due = await asyncio.to_thread(self.service.next_due)
-        limit = min(self.due_interval, OUTBOX_RETRY) if self._outbox else self.due_interval
+        limit = min(self.due_interval, OUTBOX_RETRY) if self.outbox.waiting else self.due_interval
         if due is None:
             return limit
         left = due - self.service.clock()
@@ -536,71 +503,6 @@ class TelegramAdapter:
         except TelegramError as exc:  # too late (15 s), or already answered
             log.warning("could not answer a button press: %s", exc)
 
-    # --- outbounds out ------------------------------------------------------------------
-
-    async def deliver(self, outs: Sequence[Outbound], origin: Origin | None) -> None:
-        """Send each outbound in Telegram's idiom, through its table's outbox: in order,
-        and what Telegram did not take (a flood wait, a server error, no connection) waits
-        there, ahead of the table's later messages, until the next command or the clock
-        tries again. Call with the table's lock held."""
-        for out in outs:
-            self._outbox.setdefault(out.chat, deque()).append((out, origin))
-        for table in dict.fromkeys(out.chat for out in outs):
-            await self._flush(table)
-
-    async def _flush(self, table: str) -> None:
-        """Deliver a table's waiting messages, oldest first, until Telegram refuses one for
-        now. A message whose outcome is unknown counts as sent (a resend might double it:
-        Telegram has no idempotency key, and a timeout mostly means it was slow, not that
-        it lost the message); one Telegram will never take is given up; if the table's chat
-        is gone for the bot, the table is closed."""
-        box = self._outbox.get(table)
-        while box:
-            out, origin = box[0]
-            try:
-                await self.messages.deliver_one(out, origin)
-            except Exception as exc:
-                what = failure(exc)
-                if what == AGAIN:
-                    log.warning(
-                        "could not deliver a %s message of table %s (%s); it waits",
-                        out.kind,
-                        table,
-                        exc,
-                    )
-                    return
-                if what == GONE and _destination(out, origin) == table:
-                    await self._gone(table, exc)
-                    return
-                if what == UNKNOWN:
-                    log.warning(
-                        "a %s message of table %s may not have arrived (%s); not sent again",
-                        out.kind,
-                        table,
-                        exc,
-                    )
-                elif isinstance(exc, TelegramError):
-                    log.warning("could not deliver a %s message: %s", out.kind, exc)
-                else:
-                    log.exception("could not deliver a %s message", out.kind)
-            box.popleft()
-        self._outbox.pop(table, None)
-
-    async def _gone(self, table: str, why: BaseException) -> None:
-        """The table's chat is gone for the bot (it was removed from the group, the group
-        was deleted, the player blocked it): the table is closed as a chat admin's
-        ``/abort`` would close it, so its computer players stop, and what waited to be
-        posted there is forgotten. Call with the table's lock held."""
-        self._outbox.pop(table, None)
-        me = User(str(self.api.bot.id), str(self.api.bot.first_name or "Genial"))
-        try:
-            await asyncio.to_thread(self.service.handle, Chat(table), me, "/abort", admin=True)
-        except Exception:
-            log.exception("could not close table %s", table)
-            return
-        # What /abort says goes nowhere: there is no chat to say it in.
-        log.warning("closed table %s: its chat is gone for the bot (%s)", table, why)
-
     async def _title(self, msg: Message, table: str) -> str:
         """The table's name: the group's title, and for a forum topic its name too, so a
         private rack says which of the group's tables it is for. Telegram names a topic
@@ -629,13 +531,3 @@ def _where(msg: Any) -> str:
     message's thread counts: in other supergroups a reply has a thread id too."""
     thread = msg.message_thread_id if getattr(msg, "is_topic_message", False) else None
     return fmt.table_id(msg.chat.id, thread)
-
-
-def _destination(out: Outbound, origin: Origin | None) -> str:
-    """Where an outbound goes: a player's private chat, back where a command was typed
-    (an error), or the table's chat."""
-    if out.user is not None and out.user != out.chat:
-        return out.user
-    if out.kind == "error" and origin is not None:
-        return origin.chat
-    return out.chat

@@ -123,8 +123,8 @@ def test_a_finished_table_leaves_nothing_behind_in_the_adapter(
     room.say(DAN, "/help", chat=DAN)  # someone else, elsewhere, after the game
     adapter = room.runner.adapter
     # No lock and no outbox of the group's table is kept once nothing is under way...
-    assert adapter._locks == {}
-    assert adapter._outbox == {}
+    assert adapter.locks._locks == {}
+    assert adapter.outbox.waiting == {}
     # ... and python-telegram-bot's marks for a persistence the bot does not use hold only
     # the last update's chat and person, not everyone who ever wrote.
     app = adapter.api.app
