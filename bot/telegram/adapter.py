@@ -65,9 +65,10 @@ from bot.service import Service
 from bot.table import CLOSED, PLAYING
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import BotAPI
+from bot.telegram.clock import MAX_SLEEP, Clock
 from bot.telegram.messages import Messages, Origin, as_reply
 from bot.telegram.notes import NOTE_TOPIC, Notes
-from bot.telegram.outbox import OUTBOX_RETRY, Outbox, TableLocks
+from bot.telegram.outbox import Outbox, TableLocks
 from bot.telegram.tables import Tables
 from bot.texts import Texts
 
@@ -81,12 +82,6 @@ MANAGER_COMMANDS = (AddBot, Start, SetOption, Kick, Abort)
 PLAYER_COMMANDS = (Play, Swap, Keep, Hand, Hint)
 #: How long a chat admin check is trusted before Telegram is asked again.
 ADMIN_CACHE_SECONDS = 60.0
-#: The longest the clock sleeps without looking at the store (a safety net: it wakes at the
-#: next due time, and a command wakes it at once).
-MAX_SLEEP = 60.0
-#: How long the clock waits before trying again a deadline that was due but not done (the
-#: table changed meanwhile, or failed): not at once, so a broken table cannot spin it.
-RETRY_SLEEP = 5.0
 _GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
@@ -122,11 +117,8 @@ class TelegramAdapter:
         self.messages = Messages(service, self.api, self.notes, self.tables)
         self.locks = TableLocks()
         self.outbox = Outbox(service, self.api, self.messages)
-        self.due_interval = due_interval
+        self.clock = Clock(service, self.locks, self.outbox, due_interval=due_interval, sleep=sleep)
         self.on_handled = on_handled
-        self.sleep = sleep or asyncio.sleep
-        # Set when a command was handled: it may have brought a deadline nearer.
-        self._wake = asyncio.Event()
         # Answers to "is this user a chat admin?", with when they were given.
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
 
@@ -365,75 +357,9 @@ class TelegramAdapter:
                 if origin.query is not None and not origin.answered:
                     await self._answer(origin.query, "", alert=False)
             await self.outbox.deliver(outs, origin)
-            await self._due(origin.table)
+            await self.clock.due(origin.table)
         # The command may have brought a deadline nearer (a game started, an option set).
-        self._wake.set()
-
-    async def _due(self, table: str, now: float | None = None) -> None:
-        try:
-            outs = await asyncio.to_thread(self.service.due, now, chat=table)
-        except Exception:
-            log.exception("the service failed on what was due at a table")
-            return
-        await self.outbox.deliver(outs, None)
-
-    async def tick(self) -> None:
-        """Everything due by the clock: computer players' turns, reminders, timeouts."""
-        for table in list(self.outbox.waiting):  # messages Telegram did not take before
-            async with self.locks.hold(table):
-                await self.outbox.flush(table)
-        now = self.service.clock()
-        chats = await asyncio.to_thread(self.service.due_tables, now)
-        for chat in chats:
-            async with self.locks.hold(chat):
-                await self._due(chat, now)
-
-    async def next_wait(self) -> float:
-        """Seconds until the next deadline of any table, at most ``due_interval``; a
-        deadline already past (the last look could not do it) is tried again after
-        ``RETRY_SLEEP``."""
-        due = await asyncio.to_thread(self.service.next_due)
-        limit = min(self.due_interval, OUTBOX_RETRY) if self.outbox.waiting else self.due_interval
-        if due is None:
-            return limit
-        left = due - self.service.clock()
-        if left <= 0:
-            left = RETRY_SLEEP
-        return min(limit, left)
-
-    async def due_loop(self, stop: asyncio.Event) -> None:
-        """:meth:`tick` at each table's next due time until ``stop`` is set: the clock
-        sleeps until the earliest deadline (or ``due_interval``), and a handled command
-        wakes it to look again. A tick under way is finished, so no computer move is made
-        without being shown."""
-        while not stop.is_set():
-            self._wake.clear()
-            try:
-                wait = await self.next_wait()
-            except Exception:
-                log.exception("could not read the next deadline")
-                wait = self.due_interval
-            await self._sleep_until(wait, stop)
-            if stop.is_set():
-                break
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("the deadline check failed")
-
-    async def _sleep_until(self, seconds: float, stop: asyncio.Event) -> None:
-        """Sleep ``seconds``, or less if ``stop`` is set or a command wakes the clock."""
-        waits = {
-            asyncio.ensure_future(self.sleep(seconds)),
-            asyncio.ensure_future(stop.wait()),
-            asyncio.ensure_future(self._wake.wait()),
-        }
-        try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in waits:
-                task.cancel()
-            await asyncio.gather(*waits, return_exceptions=True)
+        self.clock.wake()
 
     async def _is_admin(self, origin: Origin) -> bool:
         """Whether the user administers the table's chat; asked of Telegram only when it
@@ -464,6 +390,14 @@ class TelegramAdapter:
             del self._admins[old]
         self._admins[key] = (admin, now)
         return bool(admin)
+
+    async def tick(self) -> None:
+        """Everything due by the clock now (see :meth:`~bot.telegram.clock.Clock.tick`)."""
+        await self.clock.tick()
+
+    async def due_loop(self, stop: asyncio.Event) -> None:
+        """Run the clock until ``stop`` is set (see :meth:`~bot.telegram.clock.Clock.due_loop`)."""
+        await self.clock.due_loop(stop)
 
     # --- answers to button presses ------------------------------------------------------
 
