@@ -348,7 +348,7 @@ def mappings(runner: BotRunner) -> dict[str, int]:
     return {
         "adapter.locks._locks": len(adapter.locks._locks),
         "adapter.outbox.waiting": len(adapter.outbox.waiting),
-        "adapter._admins": len(adapter._admins),
+        "adapter.admins._admins": len(adapter.admins._admins),
         "adapter.tables._moved": len(adapter.tables._moved),
         "service.locks": len(service.locks),
         "service._games": len(service._games),

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import BotCommand, CallbackQuery, Message, MessageEntity, Update
 from telegram import User as TelegramUser
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -46,17 +45,12 @@ from telegram.ext import (
 from bot.commands import (
     COMMAND_WORDS,
     LANGUAGES,
-    Abort,
-    AddBot,
     Command,
     CommandError,
     Hand,
     Hint,
     Keep,
-    Kick,
     Play,
-    SetOption,
-    Start,
     Swap,
     parse_command,
 )
@@ -64,6 +58,7 @@ from bot.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.table import CLOSED, PLAYING
 from bot.telegram import limits as fmt
+from bot.telegram.admins import ChatAdmins
 from bot.telegram.botapi import BotAPI
 from bot.telegram.clock import MAX_SLEEP, Clock
 from bot.telegram.messages import Messages, Origin, as_reply
@@ -76,12 +71,8 @@ log = logging.getLogger(__name__)
 
 #: The updates the bot asks Telegram for.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
-#: Commands that only the host or a chat admin may give (or a seated player, for some).
-MANAGER_COMMANDS = (AddBot, Start, SetOption, Kick, Abort)
 #: Commands a player may send from the private chat for the group table they play at.
 PLAYER_COMMANDS = (Play, Swap, Keep, Hand, Hint)
-#: How long a chat admin check is trusted before Telegram is asked again.
-ADMIN_CACHE_SECONDS = 60.0
 _GROUP_TYPES = (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
@@ -115,12 +106,11 @@ class TelegramAdapter:
         self.notes = Notes(service)
         self.tables = Tables(service, self.notes)
         self.messages = Messages(service, self.api, self.notes, self.tables)
+        self.admins = ChatAdmins(service, self.api)
         self.locks = TableLocks()
         self.outbox = Outbox(service, self.api, self.messages)
         self.clock = Clock(service, self.locks, self.outbox, due_interval=due_interval, sleep=sleep)
         self.on_handled = on_handled
-        # Answers to "is this user a chat admin?", with when they were given.
-        self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
 
     # --- wiring -----------------------------------------------------------------------
 
@@ -343,7 +333,7 @@ class TelegramAdapter:
         service says, then let computer players move (all in order for this table)."""
         async with self.locks.hold(origin.table):
             try:
-                admin = await self._is_admin(origin)
+                admin = await self.admins.is_admin(origin)
                 outs = await asyncio.to_thread(
                     self.service.handle, chat, origin.user, text, admin=admin
                 )
@@ -360,36 +350,6 @@ class TelegramAdapter:
             await self.clock.due(origin.table)
         # The command may have brought a deadline nearer (a game started, an option set).
         self.clock.wake()
-
-    async def _is_admin(self, origin: Origin) -> bool:
-        """Whether the user administers the table's chat; asked of Telegram only when it
-        matters (a host's command from someone who is not the host)."""
-        if origin.table == origin.user.id:  # the user's own private chat
-            return True
-        if not isinstance(origin.command, MANAGER_COMMANDS):
-            return False
-        table = await asyncio.to_thread(self.service.table, origin.table)
-        if table is None or table.host is None or table.host == origin.user.id:
-            return False
-        group, _thread = fmt.split_table(origin.table)  # a topic's admins are the group's
-        key = (str(group), origin.user.id)
-        cached = self._admins.get(key)
-        now = time.monotonic()
-        if cached is not None and now - cached[1] < ADMIN_CACHE_SECONDS:
-            return cached[0]
-        try:
-            member = await self.api.retry(self.api.bot.get_chat_member, group, int(origin.user.id))
-        except TelegramError as exc:
-            log.warning("could not check whether a user is a chat admin: %s", exc)
-            return False
-        admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-        # Answers too old to use are dropped, so the cache holds only the last minute's.
-        for old in [
-            k for k, (_, when) in self._admins.items() if now - when >= ADMIN_CACHE_SECONDS
-        ]:
-            del self._admins[old]
-        self._admins[key] = (admin, now)
-        return bool(admin)
 
     async def tick(self) -> None:
         """Everything due by the clock now (see :meth:`~bot.telegram.clock.Clock.tick`)."""
