@@ -1,25 +1,29 @@
 """The Telegram adapter: updates in as commands, the service's outbounds out as messages.
 
-Thin on purpose: the table service decides everything; this module only speaks Telegram.
-Slash commands (also ``/cmd@Bot``) and button presses become command texts; each outbound
-becomes a message, a photo with its caption, a document, an edit of the lobby message, or
-a pop-up answer to a button press. Racks go only to private chats; a player whose private
-chat is not open (Telegram answers 403) presses "My tiles" and sees the rack in a pop-up
-that only they see.
-
+Thin on purpose: the table service decides everything; the adapter only speaks Telegram.
 A forum group has a table per topic (``limits.table_id``), and every message of a table
-goes to its topic. A group that becomes a supergroup takes its tables along. What the
-adapter must remember across restarts (the lobby message, the turn messages whose buttons
-are live, the latest turn message that links lead to, who cannot be written to privately,
-who was told so) it keeps as the service's notes. The clock sleeps until the next
-deadline, and a command wakes it.
+goes to its topic. The service is synchronous and may render images or let computer players
+think, so every call into it runs in a worker thread (``asyncio.to_thread``); a lock per
+table keeps the messages of one table in order while other tables go on. When Telegram
+misbehaves, every accepted move is still told exactly once.
 
-The service is synchronous and may render images or let computer players think, so every
-call into it runs in a worker thread (``asyncio.to_thread``); a lock per table keeps the
-messages of one table in order while other tables go on.
+:class:`TelegramAdapter` builds the parts, each a module of one concern, and wires them to
+the python-telegram-bot Application:
 
-When Telegram misbehaves, every accepted move is still told exactly once: see
-:mod:`bot.telegram.outbox`.
+- :mod:`~bot.telegram.updates`: commands, button presses and the other updates in, and one
+  command from the service to its delivery;
+- :mod:`~bot.telegram.messages`: what each outbound becomes on Telegram (posts, photos,
+  edits in place, racks in private chats);
+- :mod:`~bot.telegram.outbox`: each table's messages in order, what waits when Telegram
+  does not take one, and the tables' locks;
+- :mod:`~bot.telegram.clock`: what is due at each table (computer players, reminders,
+  timeouts), at its time;
+- :mod:`~bot.telegram.admins`: whether a user administers a table's chat;
+- :mod:`~bot.telegram.tables`: where a table is now (a group that became a supergroup took
+  its tables along), its texts and its players;
+- :mod:`~bot.telegram.notes`: what must outlive a restart, kept as the service's notes;
+- :mod:`~bot.telegram.botapi`: requests to the Bot API, sent again after network errors,
+  and what a failure means.
 """
 
 from __future__ import annotations
@@ -77,6 +81,8 @@ class TelegramAdapter:
                 (``asyncio.sleep``; tests pass one that moves their clock).
         """
         self.service = service
+        # Each part is given the parts it uses, built before it: no part knows the ones
+        # that use it, so the modules import one way only.
         self.api = BotAPI(send_retries=send_retries, backoff=backoff)
         self.notes = Notes(service)
         self.tables = Tables(service, self.notes)

@@ -51,6 +51,8 @@ class Clock:
         self._wake.set()
 
     async def due(self, table: str, now: float | None = None) -> None:
+        """Deliver what is due at one table by ``now`` (the service's clock if ``None``).
+        Call with the table's lock held."""
         try:
             outs = await asyncio.to_thread(self.service.due, now, chat=table)
         except Exception:

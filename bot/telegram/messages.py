@@ -7,8 +7,8 @@ and go, and so are the options when their button was pressed; only the newest tu
 keeps its buttons. Errors go back where the command came from, as a reply.
 
 Racks and hints go only to a player's private chat. If it is not open (Telegram answers
-403), the group says how to see the tiles, once per player and game: the "My tiles" button
-shows them in a pop-up that only the player sees.
+403), the group says how to see the tiles, once per player and game and again whenever the
+player asks: the "My tiles" button shows them in a pop-up that only the player sees.
 
 A request that finds the group became a supergroup moves the group's tables along
 (:meth:`~bot.telegram.tables.Tables.migrate`) and goes to the new chat.
@@ -73,6 +73,8 @@ class Messages:
         self.tables = tables
 
     async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
+        """One outbound, in Telegram's idiom. The outbox calls it in order, with the table's
+        lock held, and judges what it raises (see :func:`~bot.telegram.botapi.failure`)."""
         if out.tables:  # /games: a link to each table's latest message
             out = await self._with_links(out)
         if out.user is not None and out.user != out.chat:

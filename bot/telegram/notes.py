@@ -42,6 +42,7 @@ class Notes:
         self.service = service
 
     async def note_int(self, table: str, key: str) -> int | None:
+        """A note that holds a message id; ``None`` if there is none (or not a number)."""
         raw = await asyncio.to_thread(self.service.note, table, key)
         return int(raw) if raw is not None and raw.lstrip("-").isdigit() else None
 
@@ -49,6 +50,7 @@ class Notes:
         await asyncio.to_thread(self.service.set_note, table, key, value)
 
     async def live(self, table: str) -> list[tuple[int, int]]:
+        """The table's messages whose buttons still work, as (chat id, message id)."""
         raw = await asyncio.to_thread(self.service.note, table, NOTE_LIVE)
         try:
             entries = json.loads(raw) if raw else []

@@ -75,8 +75,6 @@ class Updates:
         self.clock = clock
         self.on_handled = on_handled
 
-    # --- updates in ---------------------------------------------------------------------
-
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A slash command typed in a group or in the private chat."""
         msg, sender = update.effective_message, update.effective_user
