@@ -123,11 +123,11 @@ def test_a_finished_table_leaves_nothing_behind_in_the_adapter(
     room.say(DAN, "/help", chat=DAN)  # someone else, elsewhere, after the game
     adapter = room.runner.adapter
     # No lock and no outbox of the group's table is kept once nothing is under way...
-    assert adapter._locks == {}
-    assert adapter._outbox == {}
+    assert adapter.locks._locks == {}
+    assert adapter.outbox.waiting == {}
     # ... and python-telegram-bot's marks for a persistence the bot does not use hold only
     # the last update's chat and person, not everyone who ever wrote.
-    app = adapter._app
+    app = adapter.api.app
     assert app._chat_ids_to_be_updated_in_persistence == {DAN}
     assert app._user_ids_to_be_updated_in_persistence == {DAN}
 
