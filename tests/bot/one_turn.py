@@ -219,13 +219,14 @@ class Tally:
         except AssertionError as exc:
             self.wrong.append(f"{where}: {exc}")
 
-    def check(self, *, at_least: int) -> None:
-        """Asserts every action was one message with one board, over at least
-        ``at_least`` actions, with a chain of bonus placements and a shortened text."""
+    def check(self, plans: Sequence[Plan], *, at_least: int) -> None:
+        """Asserts every action of the games of ``plans`` was one message with one board,
+        over at least ``at_least`` actions, with a chain of bonus placements and a
+        shortened text among them."""
         assert not self.wrong, f"{len(self.wrong)} of {self.actions} actions:\n" + "\n".join(
             self.wrong[:20]
         )
-        assert self.games == len(PLANS)
+        assert self.games == len(plans)
         assert self.actions >= at_least
         assert self.chains >= 1, "no computer player made two bonus placements in a row"
         assert self.shortened >= 1, "no turn message was long enough to be shortened"

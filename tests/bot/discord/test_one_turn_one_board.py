@@ -24,6 +24,10 @@ pytestmark = pytest.mark.asyncio
 pytest.importorskip("engine.ai")  # the computer players
 #: Discord's longest message content.
 CONTENT_LIMIT = 2000
+#: Fewer games than elsewhere: SimCord settles the client after every interaction, in
+#: real time, so a move costs about twice what it does on Telegram. Those with the long
+#: turns (shortened texts), every level and every kind of game stay.
+GAMES = tuple(p for p in PLANS if p.seed in {2, 3, 4, 6, 7, 9, 10, 11, 12, 13})
 
 
 async def channel_for(w: World, plan: Plan) -> World:
@@ -82,7 +86,7 @@ async def test_a_computers_chain_of_bonus_placements_is_one_message(tmp_path: Pa
 async def test_every_move_of_many_games_is_one_message(tmp_path: Path) -> None:
     tally = one_turn.Tally()
     async with world(tmp_path, pictures=True, settings=Settings()) as w:
-        for plan in PLANS:
+        for plan in GAMES:
             here = await channel_for(w, plan)
             rng = random.Random(plan.seed)
             number = 0
@@ -92,4 +96,4 @@ async def test_every_move_of_many_games_is_one_message(tmp_path: Path) -> None:
                 ended = table.status != PLAYING
                 tally.action(f"{plan}, move {number}", await posted(new), moves, ended)
             tally.games += 1
-    tally.check(at_least=200)
+    tally.check(GAMES, at_least=180)

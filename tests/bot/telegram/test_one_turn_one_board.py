@@ -130,5 +130,5 @@ def test_every_move_of_many_games_is_one_photo(api: FakeBotAPI, bot: BotRunner) 
             where = f"{plan}, move {number}"
             tally.action(where, posted(calls), moves, ended=table.status != PLAYING)
         tally.games += 1
-    tally.check(at_least=200)
+    tally.check(PLANS, at_least=300)
     assert refused(api) == []
