@@ -336,6 +336,15 @@ class Service(Tables):
         except DamagedTable:
             return None
 
+    def language(self, chat: str) -> str:
+        """The language of ``chat``'s table (the default if it has none), for a platform's
+        own words; never fails: while the store does not answer, the one last seen."""
+        try:
+            table = self.store.load(chat)
+        except StoreError:
+            return self.last_language(chat)
+        return table.options.lang if table else self.settings.language
+
     def playing_tables(self, user: str) -> list[str]:
         """The chats whose running games ``user`` has a seat in, for adapters that take a
         player's moves from their private chat with the bot. Read from the store's players

@@ -18,6 +18,7 @@ from telegram.error import TelegramError
 
 from bot.commands import Abort, AddBot, Kick, SetOption, Start
 from bot.service import Service
+from bot.store import StoreError
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import BotAPI
 from bot.telegram.messages import Origin
@@ -46,7 +47,10 @@ class ChatAdmins:
             return True
         if not isinstance(origin.command, MANAGER_COMMANDS):
             return False
-        table = await asyncio.to_thread(self.service.table, origin.table)
+        try:
+            table = await asyncio.to_thread(self.service.table, origin.table)
+        except StoreError:  # the store is away: the service answers the command so
+            return False
         if table is None or table.host is None or table.host == origin.user.id:
             return False
         group, _thread = fmt.split_table(origin.table)  # a topic's admins are the group's

@@ -36,8 +36,7 @@ class Tables:
 
     async def texts(self, chat: str) -> Texts:
         """The texts in the language of a chat's table (the default language if none)."""
-        table = await self.table(chat)
-        return Texts(table.options.lang if table else self.service.settings.language)
+        return Texts(await asyncio.to_thread(self.service.language, chat))
 
     async def names(self, chat: str) -> dict[str, str]:
         table = await self.table(chat)

@@ -5,16 +5,12 @@ own, so it can restart and stop it."""
 
 from __future__ import annotations
 
-import os
 import queue
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from bot.outbound import Chat
 from bot.service import Service
@@ -26,20 +22,6 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The longest any wait here may take on a busy machine.
 CEILING = 300.0
 DOWN = "The game store is not answering; please send that again in a minute."
-
-
-@pytest.fixture
-def server() -> Iterator[Server]:
-    try:
-        srv = Server()
-    except FileNotFoundError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI: {exc}")
-        pytest.skip(f"{exc}: install PostgreSQL to test a server that restarts")
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def test_a_service_answers_through_a_restart_and_an_outage(server: Server) -> None:
