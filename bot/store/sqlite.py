@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -120,17 +121,49 @@ class SQLiteStore:
                 self.path, timeout=busy_timeout, check_same_thread=False, isolation_level=None
             )
             if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
+                self._wal(busy_timeout)
                 self._db.execute("PRAGMA synchronous=NORMAL")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: made by a newer genial-bot (schema {version})")
-            for step in range(version, SCHEMA_VERSION):
-                self._db.executescript(
-                    f"BEGIN; {MIGRATIONS[step]} PRAGMA user_version = {step + 1}; COMMIT;"
-                )
+            self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: {exc}") from None
+
+    def _wal(self, busy_timeout: float) -> None:
+        """Write-ahead logging. While another connection turns it on for a new file, the
+        switch is refused at once (SQLite's busy timeout does not cover it): it is tried
+        again, as long as the busy timeout allows."""
+        deadline = time.monotonic() + busy_timeout
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
+
+    def _version(self) -> int:
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: made by a newer genial-bot (schema {version})")
+        return version
+
+    def _migrate(self) -> None:
+        """Bring the schema up to date. Processes opening a new file together take turns:
+        each migrates under the write lock from the version it finds there, so a step is
+        never run twice (a column added twice fails)."""
+        if self._version() == SCHEMA_VERSION:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for step in range(self._version(), SCHEMA_VERSION):
+                for statement in _statements(MIGRATIONS[step]):
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
     def load(self, chat: str) -> Table | None:
         with self._lock, _busy():
@@ -339,3 +372,17 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock, _busy():
             self._db.close()
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a migration, one by one (``executescript`` would commit the
+    transaction they must run in)."""
+    out: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            out.append(pending.strip())
+            pending = ""
+    assert not pending.strip(), f"an unfinished statement in a migration: {pending!r}"
+    return out
