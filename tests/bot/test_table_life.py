@@ -20,6 +20,7 @@ from bot.outbound import User
 from bot.store.sqlite import SQLiteStore
 from bot.table import CLOSED, LOBBY, PLAYING
 from tests.bot.helpers import START, Clock, Room, make_service, user
+from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 INVALID = "The stored game cannot be read back"
@@ -33,7 +34,7 @@ def console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.Complete
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=PATIENCE,
         env=env,
     )
 

@@ -44,6 +44,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from tests.patience import PATIENCE
+
 BOT_ID = 7_000_000_001
 #: Fields python-telegram-bot sends as plain strings (everything else is JSON).
 _TEXT_FIELDS = frozenset(
@@ -765,7 +767,7 @@ def post_update(url: str, token: str, update: dict[str, Any]) -> int:
             "X-Telegram-Bot-Api-Secret-Token": webhook_secret(token),
         },
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=PATIENCE) as response:
         return int(response.status)
 
 
@@ -852,7 +854,7 @@ class BotRunner:
         self._stop: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
 
-    def start(self, timeout: float = 20) -> BotRunner:
+    def start(self, timeout: float = PATIENCE) -> BotRunner:
         self._thread = threading.Thread(target=self._main, daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):
@@ -861,7 +863,7 @@ class BotRunner:
             raise self.error
         return self
 
-    def stop(self, timeout: float = 20) -> None:
+    def stop(self, timeout: float = PATIENCE) -> None:
         """Stop the bot as SIGTERM would, and close its store (again: a no-op)."""
         thread, self._thread = self._thread, None
         if thread is None:
@@ -875,7 +877,7 @@ class BotRunner:
         if self.error is not None:
             raise self.error
 
-    def wait(self, *update_ids: int, timeout: float = 20) -> None:
+    def wait(self, *update_ids: int, timeout: float = PATIENCE) -> None:
         """Until the bot has handled these updates completely (answers sent)."""
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -885,7 +887,7 @@ class BotRunner:
                     raise AssertionError(f"updates {update_ids} not handled; error {self.error}")
                 self._cond.wait(left)
 
-    def tick(self, timeout: float = 20) -> None:
+    def tick(self, timeout: float = PATIENCE) -> None:
         """One look at the clock by the bot (what its periodic check does), waited for."""
         assert self._loop is not None
         asyncio.run_coroutine_threadsafe(self.adapter.tick(), self._loop).result(timeout)
