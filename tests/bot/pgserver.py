@@ -16,6 +16,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tests.patience import PATIENCE
+
 #: Where Debian and Ubuntu install the server binaries (``initdb``, ``pg_ctl``).
 BIN_GLOB = "/usr/lib/postgresql/*/bin"
 #: Settings for a server whose data may be lost: no waiting for the disk.
@@ -85,6 +87,8 @@ class Server:
             "-l",
             str(self.dir / "log"),
             "-w",
+            "-t",
+            str(int(PATIENCE)),  # pg_ctl waits 60 s for the server by default
             "-o",
             " ".join(options),
             "start",

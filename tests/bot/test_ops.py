@@ -16,6 +16,7 @@ from bot.__main__ import start_operator
 from bot.config import ConfigError, Settings, parse_settings
 from tests.bot.backends import store_at
 from tests.bot.helpers import START, Clock, Room, make_service
+from tests.patience import PATIENCE
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("backend")
 
 def get(port: int, path: str) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=PATIENCE) as answer:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()

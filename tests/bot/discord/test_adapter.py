@@ -29,6 +29,7 @@ from tests.bot.discord.support import (
     text,
     world,
 )
+from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[3]
 #: The Discord adapter's parts each log under their own module's name, below this one.
@@ -88,7 +89,7 @@ def test_genial_bot_discord_needs_the_token(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
     )
     assert result.returncode == 2
     assert result.stderr.splitlines() == [

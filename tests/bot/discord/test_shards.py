@@ -24,6 +24,7 @@ from bot.outbound import User
 from bot.service import Service
 from bot.store import SQLiteStore
 from tests.bot.discord.support import SETTINGS, EnvClock, text
+from tests.patience import PATIENCE
 
 
 def settings_for(*argv: str, platform: str = "discord") -> Settings:
@@ -161,7 +162,7 @@ def said(channel: simcord.ChannelHandle) -> list[str]:
 def test_each_process_does_its_own_shards_due_work(tmp_path: Path) -> None:
     db = tmp_path / "shared.sqlite3"
     zero, one = Process(db, 0), Process(db, 1)
-    step = threading.Barrier(2, timeout=120)
+    step = threading.Barrier(2, timeout=PATIENCE)
     chats: dict[str, str] = {}
     seen: list[dict[str, tuple[bool, int]]] = []
 

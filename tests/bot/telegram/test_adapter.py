@@ -37,6 +37,7 @@ from bot.store.sqlite import SQLiteStore
 from bot.table import LOBBY, PLAYING, Table
 from tests.bot.helpers import Clock
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
+from tests.patience import PATIENCE, wait_until
 
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
@@ -405,7 +406,7 @@ def test_webhook_mode(api: FakeBotAPI, tmp_path: Path) -> None:
                 headers={"Content-Type": "application/json", **headers},
             )
             try:
-                with urllib.request.urlopen(request, timeout=10) as response:
+                with urllib.request.urlopen(request, timeout=PATIENCE) as response:
                     return int(response.status)
             except urllib.error.HTTPError as exc:
                 return exc.code
@@ -524,10 +525,7 @@ def test_the_periodic_check_reminds_and_takes_over(api: FakeBotAPI, tmp_path: Pa
     clock.advance(31 * 60)
     # The bot's own periodic check (every 0.05 s here) finds the reminder due.
     expected = f"{NAMES[mover]}, it is your turn at {TITLE}: 29m left, then a computer"
-    deadline = time.monotonic() + 10
-    while not any(c.text.startswith(expected) for c in api.sent(GROUP)):
-        assert time.monotonic() < deadline, "no reminder"
-        time.sleep(0.02)
+    wait_until(lambda: any(c.text.startswith(expected) for c in api.sent(GROUP)), "a reminder")
     (reminder,) = [c for c in api.sent(GROUP) if c.text.startswith(expected)]
     assert reminder.params["entities"][0]["user"]["id"] == mover
     try:
@@ -556,7 +554,7 @@ def test_genial_bot_telegram_exits_2_on_a_rejected_token(api: FakeBotAPI, tmp_pa
         [sys.executable, "-m", "bot", "--config", str(config), "telegram"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
         env=env,
         cwd=tmp_path,
     )
@@ -591,13 +589,13 @@ def test_the_bot_process_runs_and_stops_on_sigterm(api: FakeBotAPI, tmp_path: Pa
     )
     try:
         api.say(GROUP, ADA, "/join")
-        deadline = time.monotonic() + 30
-        while not api.sent(GROUP):
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "the bot did not answer"
-            time.sleep(0.05)
+
+        def alive() -> str | None:
+            return None if process.poll() is None else str(process.communicate())
+
+        wait_until(lambda: api.sent(GROUP), "the bot's answer", alive=alive)
         process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=PATIENCE)
     finally:
         if process.poll() is None:
             process.kill()
@@ -951,10 +949,7 @@ def test_a_one_minute_timeout_fires_at_one_minute(api: FakeBotAPI, tmp_path: Pat
     room = Room(api, start_bot(api, tmp_path / "t.db", clock=clock, sleep=sleep))
 
     def until(check: Any, what: str) -> None:
-        deadline = time.monotonic() + 20
-        while not check():
-            assert time.monotonic() < deadline, what
-            time.sleep(0.01)
+        wait_until(check, what)
 
     # Nothing is due: the clock sleeps its longest (the runner's due_interval).
     until(lambda: sleep.asked, "the clock never slept")

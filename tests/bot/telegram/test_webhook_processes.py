@@ -12,9 +12,8 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,6 +24,7 @@ from bot.store import open_store
 from tests.bot.backends import location
 from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import FakeBotAPI, post_update
+from tests.patience import PATIENCE, wait_until
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -43,13 +43,6 @@ def api() -> Iterator[FakeBotAPI]:
     api.user(BOB, "Bob")
     yield api
     api.close()
-
-
-def wait_for(what: str, done: Any, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
 
 
 def documented_workers() -> tuple[dict[str, Any], list[list[str]]]:
@@ -92,6 +85,22 @@ def test_two_worker_processes_on_one_port(api: FakeBotAPI, tmp_path: Path) -> No
         )
         for argv in commands
     ]
+
+    def wait_for(what: str, done: Callable[[], object]) -> None:
+        """Until ``done``; a worker that exits meanwhile fails the wait with its output."""
+
+        def alive() -> str | None:
+            for i, worker in enumerate(workers):
+                if worker.poll() is not None:
+                    out, err = worker.communicate()
+                    return f"worker {i} exited with {worker.returncode}: {out}{err}"
+            return None
+
+        wait_until(done, what, alive=alive)
+
+    def lobby_texts() -> list[str]:
+        return [c.text for c in api.sent(GROUP, "sendMessage", "editMessageText")]
+
     try:
         # Both set the webhook, each once it serves the port: the second binds the port the
         # first already serves (SO_REUSEPORT) instead of failing.
@@ -103,9 +112,6 @@ def test_two_worker_processes_on_one_port(api: FakeBotAPI, tmp_path: Path) -> No
             update = {"update_id": update_id, "message": api.new_message(GROUP, who, text)}
             assert post_update(url, TOKEN, update) == 200
 
-        def lobby_texts() -> list[str]:
-            return [c.text for c in api.sent(GROUP, "sendMessage", "editMessageText")]
-
         post(1, ADA, "/join")
         wait_for("Ada's /join", lambda: any("Ada sits down." in t for t in lobby_texts()))
         post(2, BOB, "/join")
@@ -113,16 +119,18 @@ def test_two_worker_processes_on_one_port(api: FakeBotAPI, tmp_path: Path) -> No
         for update_id in range(3, 9):  # each a connection of its own, to either worker
             post(update_id, BOB, "/rules")
         wait_for("six answers to /rules", lambda: len(api.sent(GROUP, "sendMessage")) >= 7)
-        time.sleep(0.5)  # an update handled twice would show by now
-        # One lobby message (edited in place as Bob sat down), six answers to six /rules.
-        assert len(api.sent(GROUP, "sendMessage")) == 7
-        assert sum(t.startswith("Ada sits down.") for t in lobby_texts()) == 1
-        assert sum(t.startswith("Bob sits down.") for t in lobby_texts()) == 1
     finally:
         for worker in workers:
-            worker.send_signal(signal.SIGTERM)
-        outputs = [worker.communicate(timeout=30) for worker in workers]
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+        outputs = [worker.communicate(timeout=PATIENCE) for worker in workers]
     assert [w.returncode for w in workers] == [0, 0], outputs
+    # Both stopped cleanly, which they do only once every update they took is handled: an
+    # update handled twice shows now. One lobby message (edited in place as Bob sat down),
+    # six answers to six /rules.
+    assert len(api.sent(GROUP, "sendMessage")) == 7
+    assert sum(t.startswith("Ada sits down.") for t in lobby_texts()) == 1
+    assert sum(t.startswith("Bob sits down.") for t in lobby_texts()) == 1
     assert all(TOKEN not in out + err for out, err in outputs)
     store = open_store(storage)
     try:
