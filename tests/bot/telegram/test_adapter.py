@@ -36,6 +36,7 @@ from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from bot.table import LOBBY, PLAYING, Table
 from tests.bot.helpers import Clock
+from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
 from tests.patience import PATIENCE, wait_until
 
@@ -1149,3 +1150,39 @@ def test_a_turn_ping_links_back_to_the_new_board(api: FakeBotAPI, tmp_path: Path
         else:
             assert pings == []
     assert pinged == 2
+
+
+def test_sigterm_while_the_bot_retries_an_unreachable_server_stops_it(tmp_path: Path) -> None:
+    """At start the bot retries a Bot API server it cannot reach for about half a minute;
+    SIGTERM then stops it cleanly (status 0) instead of being ignored until the retries
+    run out (which would end in "cannot reach the Bot API server", status 2)."""
+    closed = f"http://127.0.0.1:{free_port()}/bot"  # nothing listens: refused at once
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[bot]\nstorage = "{tmp_path / "t.db"}"\n[telegram]\nbase_url = "{closed}"\n'
+    )
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "GENIAL_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--config", str(config), "telegram"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        assert process.stderr is not None
+        seen = []
+        for line in process.stderr:  # until it says it is starting
+            seen.append(line)
+            if "starting on Telegram" in line:
+                break
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=PATIENCE)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    err = "".join(seen) + err
+    assert process.returncode == 0, err
+    assert "genial-bot: cannot reach" not in err and "Traceback" not in err
