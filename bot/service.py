@@ -372,8 +372,13 @@ class Service(Tables):
 
     def due_tables(self, now: float | None = None) -> list[str]:
         """The tables with something due at ``now`` (default: the clock), soonest first,
-        for adapters that work through them one table at a time (each with :meth:`due`)."""
-        return self.store.due(self.clock() if now is None else now)
+        for adapters that work through them one table at a time (each with :meth:`due`);
+        none while the store does not answer (the clock looks again, :meth:`next_due`)."""
+        try:
+            return self.store.due(self.clock() if now is None else now)
+        except (StoreBusy, StoreDown) as exc:
+            log.warning("due work waits: %s", exc)
+            return []
 
     def chats(self) -> list[str]:
         """Every chat with a table (a Telegram group's topics are chats of their own)."""
