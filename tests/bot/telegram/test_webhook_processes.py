@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot.store import open_store
+from bot.telegram.notes import NOTE_LOBBY
 from tests.bot.backends import location
 from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import FakeBotAPI, post_update
@@ -114,6 +115,14 @@ def test_two_worker_processes_on_one_port(api: FakeBotAPI, tmp_path: Path) -> No
 
         post(1, ADA, "/join")
         wait_for("Ada's /join", lambda: any("Ada sits down." in t for t in lobby_texts()))
+        # The worker notes the lobby's message id once Telegram answered the post: until then
+        # the other worker would post a lobby of its own (people joining within that instant
+        # get two lobby messages; two posts a person apart get one).
+        noted = open_store(storage)
+        try:
+            wait_for("the lobby noted", lambda: noted.note(str(GROUP), NOTE_LOBBY) is not None)
+        finally:
+            noted.close()
         post(2, BOB, "/join")
         wait_for("Bob's /join", lambda: any("Bob sits down." in t for t in lobby_texts()))
         for update_id in range(3, 9):  # each a connection of its own, to either worker
