@@ -75,6 +75,16 @@ def test_a_damaged_row_names_its_table_version_and_fault(tmp_path: Path) -> None
         assert str(info.value) == "c: damaged table (JSONDecodeError)"
 
 
+@both
+def test_a_damaged_archive_row_is_skipped_and_the_rows_after_it_kept(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    store = store_at(db)
+    for n in range(3):
+        store.archive("a", float(n), {"n": n})
+    raw(db, "UPDATE finished SET data = '{not json' WHERE finished_at = 1")
+    assert [(g["n"], g["finished_at"]) for g in store.archived()] == [(0, 0.0), (2, 2.0)]
+
+
 # --- what the rows hold ------------------------------------------------------------------
 
 
