@@ -344,12 +344,12 @@ def type_counts() -> Counter[str]:
 def mappings(runner: BotRunner) -> dict[str, int]:
     """The sizes of what the bot keeps per chat or per user."""
     adapter, service = runner.adapter, runner.service
-    app = adapter._app
+    app = adapter.api.app
     return {
-        "adapter._locks": len(adapter._locks),
-        "adapter._outbox": len(adapter._outbox),
-        "adapter._admins": len(adapter._admins),
-        "adapter._moved": len(adapter._moved),
+        "adapter.locks._locks": len(adapter.locks._locks),
+        "adapter.outbox.waiting": len(adapter.outbox.waiting),
+        "adapter.admins._admins": len(adapter.admins._admins),
+        "adapter.tables._moved": len(adapter.tables._moved),
         "service.locks": len(service.locks),
         "service._games": len(service._games),
         "service.stuck": len(service.stuck),

@@ -11,6 +11,7 @@ import argparse
 import dataclasses
 import getpass
 import importlib
+import logging
 import os
 import random
 import sys
@@ -177,12 +178,24 @@ def start_operator(settings: Settings) -> ops.Operator | None:
     if not settings.metrics_port:
         return None
     store = open_store(settings.storage)
-    try:
-        return ops.Operator(store, settings.metrics_listen, settings.metrics_port)
-    except OSError as exc:
-        store.close()
-        where = f"{settings.metrics_listen}:{settings.metrics_port}"
-        raise ConfigError(f"metrics.port: cannot serve on {where} ({exc.strerror})") from None
+    first = settings.metrics_port
+    last = max(first, settings.metrics_port_last)
+    failure: OSError | None = None
+    for port in range(first, last + 1):
+        # Several processes with one config: each takes the first port still free.
+        try:
+            operator = ops.Operator(store, settings.metrics_listen, port)
+        except OSError as exc:
+            failure = exc
+            continue
+        if last > first:
+            logging.getLogger(__name__).info("health and metrics on port %d", port)
+        return operator
+    store.close()
+    ports = str(first) if last == first else f"{first}-{last}"
+    where = f"{settings.metrics_listen}:{ports}"
+    why = failure.strerror if failure is not None else "no port"
+    raise ConfigError(f"metrics.port: cannot serve on {where} ({why})")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

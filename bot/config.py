@@ -68,6 +68,9 @@ class Settings:
     #: The operator's view (``/healthz`` and Prometheus ``/metrics``) on
     #: ``metrics_listen``:``metrics_port``; 0: off.
     metrics_port: int = 0
+    #: The last port of a range (``port = "9464-9471"``): several processes with one
+    #: config each serve on the first free port of it. 0: the one port only.
+    metrics_port_last: int = 0
     metrics_listen: str = "127.0.0.1"
     source: str = field(default="(defaults)", compare=False)
 
@@ -150,10 +153,7 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
                 out[f"discord_{key}"] = _switch("discord", key, data["discord"][key])
         metrics = data.get("metrics", {})
         if "port" in metrics:
-            port = metrics["port"]
-            if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port < 65536:
-                raise ConfigError("metrics.port must be a port number from 1 to 65535, or 0 (off)")
-            out["metrics_port"] = port
+            out["metrics_port"], out["metrics_port_last"] = _ports(metrics["port"])
         if "listen" in metrics:
             out["metrics_listen"] = _text("metrics", "listen", metrics["listen"])
     except ConfigError as exc:
@@ -199,6 +199,24 @@ def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
     return settings
 
 
+def _ports(value: object) -> tuple[int, int]:
+    """``metrics.port``: a port (0: off) or a range ``"9464-9471"``, as (first, last)."""
+    why = 'metrics.port must be a port number from 1 to 65535, 0 (off) or a range "9464-9471"'
+    if isinstance(value, bool):
+        raise ConfigError(why)
+    if isinstance(value, int):
+        if not 0 <= value < 65536:
+            raise ConfigError(why)
+        return value, 0
+    if isinstance(value, str):
+        first, sep, last = value.partition("-")
+        if sep and first.isascii() and first.isdigit() and last.isascii() and last.isdigit():
+            a, b = int(first[:6]), int(last[:6])
+            if 1 <= a <= b < 65536:
+                return a, b
+    raise ConfigError(why)
+
+
 def load_settings(path: str | Path | None = None) -> Settings:
     """Settings from ``path``, or from ``config.toml`` if it exists, else the defaults.
 
@@ -213,6 +231,8 @@ def load_settings(path: str | Path | None = None) -> Settings:
         text = Path(path).read_text("utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text (save it as UTF-8)") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -40,7 +40,7 @@ from bot.commands import (
 from bot.looks import SeatLook
 from bot.messages import Scene
 from bot.outbound import Chat, Outbound, User
-from bot.store import DamagedTable, StaleTable, StoreBusy
+from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
 from bot.table import CLOSED, PLAYING, Options, Table
 from bot.tables import Context, Handler, Reject, Tables
 from bot.texts import NAME_LIMIT, Texts, shown
@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 MAX_STEPS = 10_000
 #: Seconds until the clock looks again when the store was locked past its busy timeout.
 BUSY_RETRY = 1.0
+#: Seconds until the clock looks again when the store did not answer.
+DOWN_RETRY = 5.0
 #: Lobby commands whose old buttons, pressed after the start, say the game has begun.
 _LOBBY_BUTTONS = (Join, AddBot, Start, SetOption)
 #: Attempts at a typed command that keeps losing races with other processes before the
@@ -153,8 +155,19 @@ class Service(Tables):
                         return out
                     log.info("another process changed the table first; trying again")
             except StoreBusy:
-                texts = Texts(self.settings.language)
+                texts = Texts(self.last_language(chat.id))
                 return [messages.error(chat.id, texts, "error.busy", {})]
+            except StoreDown:
+                # A connection the server closed (a restart) is gone from the pool now:
+                # once more on a fresh one, then the player hears the store is away.
+                try:
+                    out = self._handle_once(chat, user, command, admin, retry=False)
+                    if out is not None:
+                        return out
+                except StoreError as exc:
+                    log.warning("the store does not answer: %s", exc)
+                texts = Texts(self.last_language(chat.id))
+                return [messages.error(chat.id, texts, "error.store_down", {})]
         raise AssertionError("the last attempt always answers")
 
     def _handle_once(
@@ -173,6 +186,7 @@ class Service(Tables):
         except DamagedTable as exc:
             return self._damaged(chat, user, command, exc)
         texts = Texts(table.options.lang if table else self.settings.language)
+        self.note_language(chat.id, texts.lang)
         if isinstance(command, Command):
             cmd = command
         else:
@@ -276,7 +290,7 @@ class Service(Tables):
                         with ops.at_table(c):
                             try:
                                 out += self._due_table(c, now)
-                            except StoreBusy:
+                            except (StoreBusy, StoreDown):
                                 raise
                             except Exception:
                                 # One broken table must not stop every other table's clock.
@@ -285,7 +299,9 @@ class Service(Tables):
                     self.store.release(self.owner, claimed)
                 if not fresh:
                     return out
-        except StoreBusy:
+        except (StoreBusy, StoreDown) as exc:
+            if isinstance(exc, StoreDown):
+                log.warning("due work waits: %s", exc)
             return out  # the clock comes back: what is due stays due
 
     def _due_table(self, chat: str, now: float) -> list[Outbound]:
@@ -319,6 +335,15 @@ class Service(Tables):
             return self.store.load(chat)
         except DamagedTable:
             return None
+
+    def language(self, chat: str) -> str:
+        """The language of ``chat``'s table (the default if it has none), for a platform's
+        own words; never fails: while the store does not answer, the one last seen."""
+        try:
+            table = self.store.load(chat)
+        except StoreError:
+            return self.last_language(chat)
+        return table.options.lang if table else self.settings.language
 
     def playing_tables(self, user: str) -> list[str]:
         """The chats whose running games ``user`` has a seat in, for adapters that take a
@@ -365,6 +390,8 @@ class Service(Tables):
             due = self.store.due(now) if when <= now else []
         except StoreBusy:
             return self.clock() + BUSY_RETRY  # the store is locked: look again soon
+        except StoreDown:
+            return self.clock() + DOWN_RETRY  # the server is away: look again later
         if due and all(self.stuck.get(c, 0.0) > now for c in due):
             # Only damaged tables are due: look again when the first may be retried.
             return min(self.stuck[c] for c in due)

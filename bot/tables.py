@@ -32,6 +32,8 @@ from engine.errors import EngineError
 
 #: Games kept rebuilt in memory, most recently used; others are rebuilt from their record.
 CACHED_GAMES = 512
+#: Tables whose language is remembered for answers while the store is down.
+LANGUAGES_KEPT = 10_000
 #: What rebuilding a damaged record may raise besides the engine's own errors.
 DAMAGE = (EngineError, ValueError, TypeError, KeyError, AttributeError, RecursionError)
 
@@ -154,6 +156,22 @@ class Tables:
         self._games_lock = threading.Lock()
         # The ladders, rebuilt from the archived finished games and kept up to date.
         self.community = community.Community(store)
+        # Each recent table's language, to answer in it while the store does not answer.
+        self._languages: OrderedDict[str, str] = OrderedDict()
+
+    def note_language(self, chat: str, lang: str) -> None:
+        """Remember the language ``chat``'s table speaks (the most recent tables only)."""
+        with self._games_lock:
+            self._languages[chat] = lang
+            self._languages.move_to_end(chat)
+            while len(self._languages) > LANGUAGES_KEPT:
+                self._languages.popitem(last=False)
+
+    def last_language(self, chat: str) -> str:
+        """The language ``chat``'s table spoke when last seen, else the default: what an
+        answer is written in when the store cannot be read."""
+        with self._games_lock:
+            return self._languages.get(chat, self.settings.language)
 
     def load(self, chat: str) -> tuple[Table | None, dict[str, str | None] | None]:
         """The table of ``chat`` and, in the same read, whether each person at its running

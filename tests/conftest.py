@@ -1,10 +1,26 @@
-"""Shared test fixtures: where the project's shared files (rules, examples) live."""
+"""Shared test fixtures: where the project's shared files (rules, examples) live; and
+Hypothesis settings that hold on a busy machine."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis's default deadline (200 ms an example) and its too-slow health check measure
+# the machine, not the code: on a busy one an example takes ten times as long and the
+# test fails though nothing is wrong. Neither, for every property test (CI's profile,
+# which Hypothesis picks by itself there, already has neither).
+settings.register_profile(
+    "patient",
+    settings.default,
+    deadline=None,
+    suppress_health_check=list(
+        dict.fromkeys([*settings.default.suppress_health_check, HealthCheck.too_slow])
+    ),
+)
+settings.load_profile("patient")
 
 ROOT = Path(__file__).resolve().parents[1]
 

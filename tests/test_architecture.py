@@ -1,4 +1,4 @@
-"""The one direction of imports (DESIGN.md, README "How the code is laid out").
+"""The one direction of imports (DESIGN.md, docs/architecture.md).
 
 - ``engine`` imports only itself and the standard library;
 - ``render`` imports only ``engine`` (and Pillow);

@@ -17,6 +17,7 @@ import logging
 import sys
 from typing import TextIO
 
+import aiohttp
 import discord
 
 from bot.config import ConfigError, Settings
@@ -87,6 +88,9 @@ def main(settings: Settings) -> int:
             raise ConfigError(
                 f"Discord rejected the token in {settings.discord_token_env}"
             ) from None
+        except (OSError, aiohttp.ClientError) as exc:
+            # No network at start (or Discord away): one line, not discord.py's traceback.
+            raise ConfigError(f"cannot reach Discord ({type(exc).__name__})") from None
     finally:
         store.close()
     return 0

@@ -8,9 +8,18 @@ processes can share them.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from bot.store.base import DamagedTable, StaleTable, Store, StoreBusy, StoreError
+from bot.store.base import (
+    DamagedTable,
+    StaleTable,
+    Store,
+    StoreBusy,
+    StoreDown,
+    StoreError,
+    safe_url,
+)
 from bot.store.sqlite import SQLiteStore
 
 __all__ = [
@@ -20,12 +29,16 @@ __all__ = [
     "StaleTable",
     "Store",
     "StoreBusy",
+    "StoreDown",
     "StoreError",
     "open_store",
 ]
 
-#: How a storage location that names a PostgreSQL server begins.
+#: How a storage location that names a PostgreSQL server begins (in any case).
 URL_SCHEMES = ("postgresql://", "postgres://")
+#: What looks like a URL of some scheme (``pgsql://``, ``postgresql:/``): refused rather
+#: than taken for a file name, so a mistyped server address never becomes a local file.
+_URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
 
 def open_store(location: str | Path) -> Store:
@@ -33,11 +46,19 @@ def open_store(location: str | Path) -> Store:
     processes), else a file path (SQLite, the embedded default).
 
     Raises:
-        StoreError: if it cannot be opened or is not a store of this bot.
+        StoreError: if it cannot be opened or is not a store of this bot, or if it looks
+            like a URL of another scheme.
     """
-    if isinstance(location, str) and location.startswith(URL_SCHEMES):
-        # Imported here: a bot on a SQLite file never loads the PostgreSQL driver.
-        from bot.store.postgres import PostgresStore
+    if isinstance(location, str):
+        scheme, sep, rest = location.partition("://")
+        if sep and f"{scheme.lower()}://" in URL_SCHEMES:
+            # Imported here: a bot on a SQLite file never loads the PostgreSQL driver.
+            from bot.store.postgres import PostgresStore
 
-        return PostgresStore(location)
+            return PostgresStore(f"{scheme.lower()}://{rest}")
+        if _URL_LIKE.match(location):
+            raise StoreError(
+                f"{safe_url(location)}: not a storage location; use a postgresql:// URL or a "
+                "file path"
+            )
     return SQLiteStore(location)

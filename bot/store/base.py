@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+import urllib.parse
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -27,6 +29,12 @@ class StoreBusy(StoreError):
     the command is answered "busy, try again" and the bot goes on."""
 
 
+class StoreDown(StoreError):
+    """The store does not answer (a database server restarting, or away): the command is
+    answered "not answering, send it again in a minute" and the bot goes on; nothing of
+    the command happened, or it is found done when sent again."""
+
+
 class DamagedTable(StoreError):
     """A stored table that cannot be read back (its row is not a table of ours).
 
@@ -38,6 +46,39 @@ class DamagedTable(StoreError):
         self.chat = chat
         self.version = version
         self.detail = detail
+
+
+#: A URL's password: after ``user:`` in its userinfo (up to the last ``@``), or a
+#: ``password=`` parameter of its query.
+_USERINFO_PASSWORD = re.compile(r"(:/+[^:/@?#]*):(.*)@")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)([^&#]*)", re.IGNORECASE)
+
+
+def url_secrets(url: str) -> list[str]:
+    """The password of ``url`` as written and as decoded, in every place a URL can hold
+    one, longest first (so a line is cleaned of the whole before any part of it)."""
+    found: list[str] = []
+    m = _USERINFO_PASSWORD.search(url)
+    if m and m.group(2):
+        found.append(m.group(2))
+    found += [q.group(2) for q in _QUERY_PASSWORD.finditer(url) if q.group(2)]
+    decoded = [urllib.parse.unquote(f) for f in found]
+    return sorted({*found, *decoded} - {""}, key=len, reverse=True)
+
+
+def safe_url(url: str) -> str:
+    """``url`` without its password, fit for a log or an error line."""
+    text = _USERINFO_PASSWORD.sub(r"\1@", url, count=1)
+    text = _QUERY_PASSWORD.sub(r"\1***", text)
+    return without_secrets(text, url)
+
+
+def without_secrets(text: str, url: str) -> str:
+    """``text`` (an error line that may quote ``url`` or parts of it) with every form of
+    the URL's password replaced by ``***``."""
+    for secret in url_secrets(url):
+        text = text.replace(secret, "***")
+    return text
 
 
 def seated(table: Table) -> list[str]:

@@ -10,20 +10,24 @@ and the other is told :class:`StaleTable`. Due work is claimed row by row with
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from bot.store.base import (
     CLAIM_BATCH,
     StaleTable,
+    StoreDown,
     StoreError,
     finished_games,
     read_table,
+    safe_url,
     seated,
     to_json,
+    without_secrets,
 )
 from bot.table import STATUSES, Table
 
@@ -82,11 +86,14 @@ SCHEMA_VERSION = len(MIGRATIONS)
 _MIGRATION_LOCK = 0x67656E69
 #: Connections one process keeps at most (its command threads share them).
 POOL_SIZE = 8
+#: Seconds a command waits for a connection before the store counts as down: a server
+#: that restarts is back within it, one that is away is answered "not answering".
+WAIT = 5.0
 
 
 def shown(url: str) -> str:
     """``url`` without its password, fit for a log or an error line."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1@", url)
+    return safe_url(url)
 
 
 class PostgresStore:
@@ -105,18 +112,41 @@ class PostgresStore:
                 self._migrate(conn)
         except psycopg.Error as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StoreError(f"{shown(url)}: {first}") from None
+            # libpq may quote the URL it could not read, password and all.
+            raise StoreError(f"{shown(url)}: {without_secrets(first, url)}") from None
         # Autocommit: a read is one round trip; what must be atomic is one statement or
         # an explicit transaction.
+        # Each connection is checked as it is handed out: after a server restart the pool
+        # holds connections the server closed, and a command must not meet one of them.
         self._pool = ConnectionPool(
             url,
             min_size=1,
             max_size=pool_size,
             open=True,
-            timeout=30,
+            timeout=WAIT,
             name="genial",
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "connect_timeout": 5},
+            check=ConnectionPool.check_connection,
         )
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool; a server that cannot be reached, or a connection lost
+        on the way, is :class:`StoreDown` (the command is answered, the bot goes on)."""
+        try:
+            with ExitStack() as stack:
+                try:
+                    conn = stack.enter_context(self._pool.connection())
+                except PoolTimeout:
+                    # After an outage the pool waits between its attempts at reconnecting,
+                    # seconds after the server is back: this command connects on its own.
+                    conn = stack.enter_context(
+                        psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+                    )
+                yield conn
+        except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise StoreDown(f"{shown(self.url)}: {without_secrets(first, self.url)}") from None
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
         with conn.transaction():
@@ -136,7 +166,7 @@ class PostgresStore:
                 conn.execute("UPDATE genial_schema SET version = %s", (SCHEMA_VERSION,))
 
     def load(self, chat: str) -> Table | None:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 "SELECT data, version FROM tables WHERE chat = %s", (chat,)
             ).fetchone()
@@ -144,7 +174,7 @@ class PostgresStore:
 
     def load_seated(self, chat: str, key: str) -> tuple[Table | None, dict[str, str]]:
         # One statement sees one snapshot: the index as saved with the row's version.
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 "SELECT t.data, t.version, (SELECT jsonb_object_agg(n.chat, n.value)"
                 "  FROM seated AS s JOIN notes AS n ON n.chat = s.player AND n.key = %s"
@@ -174,7 +204,7 @@ class PostgresStore:
         # One statement, so one round trip and one transaction: the table, and the players
         # index brought to its seats (rows of people gone deleted, new ones added), or
         # nothing at all when the version check fails.
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 f"WITH saved AS ({write}),"
                 " gone AS (DELETE FROM seated WHERE chat IN (SELECT chat FROM saved)"
@@ -189,7 +219,7 @@ class PostgresStore:
             raise StaleTable(table.chat)
 
     def due(self, now: float) -> list[str]:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute(
                 "SELECT chat FROM tables WHERE due_at IS NOT NULL AND due_at <= %s"
                 " ORDER BY due_at, chat",
@@ -198,19 +228,19 @@ class PostgresStore:
         return [r[0] for r in rows]
 
     def next_due(self) -> float | None:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute("SELECT MIN(due_at) FROM tables").fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     def note(self, chat: str, key: str) -> str | None:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = conn.execute(
                 "SELECT value FROM notes WHERE chat = %s AND key = %s", (chat, key)
             ).fetchone()
         return None if row is None else str(row[0])
 
     def set_note(self, chat: str, key: str, value: str | None) -> None:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             if value is None:
                 conn.execute("DELETE FROM notes WHERE chat = %s AND key = %s", (chat, key))
             else:
@@ -221,7 +251,7 @@ class PostgresStore:
                 )
 
     def move(self, old: str, new: str) -> bool:
-        with self._pool.connection() as conn, conn.transaction():
+        with self._connection() as conn, conn.transaction():
             row = conn.execute(
                 "SELECT data FROM tables WHERE chat = %s FOR UPDATE", (old,)
             ).fetchone()
@@ -246,7 +276,7 @@ class PostgresStore:
 
     def archive(self, chat: str, finished_at: float, data: dict[str, Any]) -> None:
         text = json.dumps(data, separators=(",", ":"))
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             conn.execute(
                 "INSERT INTO finished (chat, finished_at, data) VALUES (%s, %s, %s)",
                 (chat, finished_at, text),
@@ -258,17 +288,17 @@ class PostgresStore:
         if chat is not None:
             query += " WHERE chat = %s"
             params = (chat,)
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute(query + " ORDER BY finished_at, id", params).fetchall()
         return finished_games(rows)
 
     def chats(self) -> list[str]:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute("SELECT chat FROM tables ORDER BY chat").fetchall()
         return [r[0] for r in rows]
 
     def playing(self, user: str) -> list[str]:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute(
                 "SELECT chat FROM seated WHERE player = %s ORDER BY chat", (user,)
             ).fetchall()
@@ -285,7 +315,7 @@ class PostgresStore:
         if chat is not None:
             where += " AND chat = %s"
             params += (chat,)
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             # SKIP LOCKED: rows another process is claiming right now are left to it.
             rows = conn.execute(
                 "UPDATE tables SET claimed_by = %s, claimed_until = %s WHERE chat IN ("
@@ -299,7 +329,7 @@ class PostgresStore:
     def release(self, owner: str, chats: list[str]) -> None:
         if not chats:
             return
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             conn.execute(
                 "UPDATE tables SET claimed_by = NULL, claimed_until = NULL"
                 " WHERE chat = ANY(%s) AND claimed_by = %s",
@@ -307,21 +337,21 @@ class PostgresStore:
             )
 
     def claimants(self) -> list[str]:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute(
                 "SELECT DISTINCT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
             ).fetchall()
         return sorted(str(r[0]) for r in rows)
 
     def release_owner(self, owner: str) -> None:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             conn.execute(
                 "UPDATE tables SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = %s",
                 (owner,),
             )
 
     def census(self, now: float) -> dict[str, int]:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute("SELECT status, COUNT(*) FROM tables GROUP BY status").fetchall()
             due = conn.execute(
                 "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= %s", (now,)

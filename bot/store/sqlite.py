@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +27,7 @@ from bot.store.base import (
     to_json,
 )
 from bot.table import STATUSES, Table
+from bot.texts import shown
 
 #: The schema step by step: ``MIGRATIONS[n]`` takes a database from version n to n + 1
 #: (``PRAGMA user_version``), so an older file is brought up to date when it is opened.
@@ -89,6 +91,13 @@ SCHEMA_VERSION = len(MIGRATIONS)
 BUSY_TIMEOUT = 10.0
 
 
+def _statements(script: str) -> list[str]:
+    """The statements of a migration step, to run one by one inside the caller's
+    transaction (``executescript`` would commit first). The steps hold no ``;`` inside a
+    string or a trigger."""
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+
 @contextmanager
 def _busy() -> Iterator[None]:
     """SQLite's "database is locked" (past the busy timeout) as :class:`StoreBusy`."""
@@ -111,8 +120,11 @@ class SQLiteStore:
             StoreError: if the file cannot be opened or is not a store of this bot.
         """
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot make its folder ({exc.strerror})") from None
         # One connection shared under a lock: adapters call the service from a thread pool.
         self._lock = threading.Lock()
         try:
@@ -120,17 +132,56 @@ class SQLiteStore:
                 self.path, timeout=busy_timeout, check_same_thread=False, isolation_level=None
             )
             if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
+                self._wal(busy_timeout)
                 self._db.execute("PRAGMA synchronous=NORMAL")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            self._migrate()
+            if self.path != ":memory:":
+                # A damaged page answers every later read with an error: say so at start.
+                check = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
+                if check != "ok":
+                    raise StoreError(f"{self.path}: damaged ({shown(check)})")
+        except sqlite3.DatabaseError as exc:
+            if "readonly" in str(exc).replace("-", "").replace(" ", "").lower():
+                raise StoreError(
+                    f"{self.path}: read-only, the bot must be able to write it"
+                ) from None
+            raise StoreError(f"{self.path}: {exc}") from None
+
+    def _wal(self, patience: float) -> None:
+        """Switch a file to write-ahead logging. The switch needs the file alone, and
+        SQLite answers "locked" at once, without its busy timeout, while another process
+        opening it reads it: so try again for up to ``patience`` seconds."""
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc).lower() or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+
+    def _migrate(self) -> None:
+        """Bring the schema up to date: the version is read and every step applied in one
+        ``BEGIN IMMEDIATE`` transaction, so of several processes opening a file at once
+        one migrates and the others find it done (never the same step twice). The version
+        is written even when up to date: a file the bot cannot write is found now, not at
+        the first move."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: made by a newer genial-bot (schema {version})")
             for step in range(version, SCHEMA_VERSION):
-                self._db.executescript(
-                    f"BEGIN; {MIGRATIONS[step]} PRAGMA user_version = {step + 1}; COMMIT;"
-                )
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: {exc}") from None
+                for statement in _statements(MIGRATIONS[step]):
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {max(version, SCHEMA_VERSION)}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     def load(self, chat: str) -> Table | None:
         with self._lock, _busy():

@@ -41,6 +41,8 @@ SECOND_POLLER = (
 
 #: Seconds a getUpdates request waits on the server for news (long polling).
 POLL_TIMEOUT = 30
+#: Seconds a stopping bot may take to stop cleanly before what it still does is cancelled.
+STOP_GRACE = 1.5
 #: How often Telegram's requests that failed on the network are retried at start.
 START_RETRIES = 5
 #: Retries after a flood wait (Telegram's 429), done by the rate limiter.
@@ -300,6 +302,27 @@ async def _run(service: Service, settings: TelegramSettings, token: str, secret:
     adapter = TelegramAdapter(service)
     app = build_application(token, settings)
     log.info("starting on Telegram (%s)", settings.mode)
-    await serve(
-        adapter, app, settings, stop, ready=lambda: log.info("running"), secret_token=secret
+    running = asyncio.Event()
+
+    def ready() -> None:
+        log.info("running")
+        running.set()
+
+    serving = asyncio.create_task(
+        serve(adapter, app, settings, stop, ready=ready, secret_token=secret)
     )
+    stopped = asyncio.create_task(stop.wait())
+    await asyncio.wait({serving, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    if not serving.done():
+        # Stopped by a signal. A running bot stops itself (it waits for the same event)
+        # within STOP_GRACE; one still starting (retrying a server it cannot reach) is
+        # given up at once: SIGTERM and Ctrl-C end the process at any moment.
+        if running.is_set():
+            await asyncio.wait({serving}, timeout=STOP_GRACE)
+        if not serving.done():
+            serving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await serving
+            return
+    serving.result()

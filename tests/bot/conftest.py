@@ -51,3 +51,19 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
         backends.current.update(name="sqlite", url=None)
         while backends.opened:
             backends.opened.pop().close()
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    """A PostgreSQL server of the test's own, which it may restart and stop
+    (``tests/bot/test_store_down.py``)."""
+    try:
+        srv = Server()
+    except FileNotFoundError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI: {exc}")
+        pytest.skip(f"{exc}: install PostgreSQL to test a server that restarts")
+    try:
+        yield srv
+    finally:
+        srv.stop()

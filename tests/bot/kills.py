@@ -39,6 +39,7 @@ from bot import games, players
 from bot.store import Store, open_store
 from bot.table import PLAYING, Table
 from engine.record import Record, new_game
+from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -62,8 +63,6 @@ MAX_RESUME_DELAY = 0.5
 COMMAND_MOMENTS = (AT_ONCE, DELAYED, DELAYED, AT_COMMIT, AT_COMMIT, AT_COMMIT)
 #: Whether a restart is killed while it resumes: one restart in four, dealt the same way.
 RESUME_KILLS = (True, False, False, False)
-#: Seconds to wait for the bot to act before the run is declared stuck.
-PATIENCE = 60.0
 POLL = 0.002
 
 # The narration of one move (bot/locales/en.toml, [turn]), after the message head or the

@@ -16,6 +16,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tests.patience import PATIENCE
+
 #: Where Debian and Ubuntu install the server binaries (``initdb``, ``pg_ctl``).
 BIN_GLOB = "/usr/lib/postgresql/*/bin"
 #: Settings for a server whose data may be lost: no waiting for the disk.
@@ -77,6 +79,7 @@ class Server:
             f"-c max_connections={max_connections}",
             *(FAST if fast else ()),
         ]
+        self._options = options
         self._run(
             "pg_ctl",
             "-D",
@@ -84,6 +87,8 @@ class Server:
             "-l",
             str(self.dir / "log"),
             "-w",
+            "-t",
+            str(int(PATIENCE)),  # pg_ctl waits 60 s for the server by default
             "-o",
             " ".join(options),
             "start",
@@ -98,6 +103,31 @@ class Server:
             capture_output=True,
             cwd=self.dir,
         )
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (an outage; :meth:`resume` ends it)."""
+        self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the halted server again on the same port, with the same data."""
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.dir / "data"),
+            "-l",
+            str(self.dir / "log"),
+            "-w",
+            "-t",
+            "300",
+            "-o",
+            " ".join(self._options),
+            "start",
+        )
+
+    def restart(self) -> None:
+        """Restart the server (``pg_ctl restart``): every open connection is closed."""
+        self.halt()
+        self.resume()
 
     def stop(self) -> None:
         try:

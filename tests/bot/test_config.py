@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, Settings, load_settings, parse_settings
+from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +82,7 @@ def run_bot(
         input="",
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
         env=env,
     )
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.patience import PATIENCE
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -18,7 +20,7 @@ def console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.Complete
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PATIENCE,
         env=env,
     )
 

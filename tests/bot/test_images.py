@@ -38,5 +38,5 @@ def test_spezial_hand_has_an_image(tmp_path: Path) -> None:
     assert rack.user == "id-bob" and rack.attachment.data.startswith(PNG)
     assert rack.text.splitlines()[0] == (
         "Genial Spezial at Test room: 20 tiles left to place. Play with /play <cell> <cell>,"
-        " for example /play J4 J5."
+        " for example /play J8 J9."
     )

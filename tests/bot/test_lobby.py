@@ -155,7 +155,7 @@ def test_only_host_or_admin_changes_options(room: Room) -> None:
         ("hello", "Commands start with a slash, like /help."),
         (
             "/play",
-            "Say which move: /play <tile> <cell> <cell>, like /play RG F7 F8 or /play 1 F7 F8.",
+            "Say which move: /play <tile> <cell> <cell>, like /play RG A2 B3 or /play 1 A2 B3.",
         ),
         ("/kick", "Say whom: /kick <seat number or name>."),
     ],

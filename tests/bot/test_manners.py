@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import random
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from bot.console import Console
 from bot.outbound import Chat, User
 from render import board_png
 from tests.bot.helpers import START, Clock, Room, make_service
+from tests.patience import wait_until
 
 # --- one public message per person's turn -----------------------------------------------
 
@@ -143,23 +143,18 @@ def test_the_console_acts_on_a_timeout_while_idle(tmp_path: Path) -> None:
     out = io.StringIO()
     room = Console(service, User("ada", "ada"), None, out, Chat("console", "console"), 0.02)
 
-    def wait_for(text: str) -> bool:
-        deadline = time.monotonic() + 20
-        while text not in out.getvalue():
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.01)
-        return True
+    def wait_for(text: str) -> None:
+        wait_until(lambda: text in out.getvalue(), f"the console's {text!r}")
 
     def lines() -> Iterator[str]:
         yield from ["/join", "bob: /join", "/option timeout 1m", "/start"]
         # (The lines are read ahead: the clock moves once the console has started the game.)
-        assert wait_for("The game begins")
+        wait_for("The game begins")
         # Nobody types: at half time the console reminds, at the end it moves by itself.
         clock.now = START + 30
-        assert wait_for("it is your turn at console")
+        wait_for("it is your turn at console")
         clock.now = START + 61
-        assert wait_for("Time is up for ada")
+        wait_for("Time is up for ada")
 
     assert room.run(lines()) == 0
     text = out.getvalue()

@@ -16,6 +16,7 @@ from bot.__main__ import start_operator
 from bot.config import ConfigError, Settings, parse_settings
 from tests.bot.backends import store_at
 from tests.bot.helpers import START, Clock, Room, make_service
+from tests.patience import PATIENCE
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("backend")
 
 def get(port: int, path: str) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=PATIENCE) as answer:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode()
@@ -167,3 +168,43 @@ def test_the_launcher_serves_the_configured_port(tmp_path: Path) -> None:
     finally:
         operator.close()
         operator.store.close()
+
+
+def test_processes_with_one_config_take_the_ports_of_a_range_in_turn(tmp_path: Path) -> None:
+    """Webhook workers start with one config: each serves health and metrics on the first
+    free port of ``metrics.port = "A-B"``; with every port taken the next one says so."""
+    import socket
+
+    from tests.bot.backends import location
+
+    for _ in range(100):  # two free ports side by side
+        with socket.socket() as a, socket.socket() as b:
+            a.bind(("127.0.0.1", 0))
+            first = int(a.getsockname()[1])
+            try:
+                b.bind(("127.0.0.1", first + 1))
+            except OSError:
+                continue
+        break
+    parsed = parse_settings({"metrics": {"port": f"{first}-{first + 1}"}})
+    assert (parsed.metrics_port, parsed.metrics_port_last) == (first, first + 1)
+    settings = Settings(
+        storage=location(tmp_path / "t.db"), metrics_port=first, metrics_port_last=first + 1
+    )
+    one = start_operator(settings)
+    two = start_operator(settings)
+    assert one is not None and two is not None
+    try:
+        assert (one.port, two.port) == (first, first + 1)
+        assert get(first, "/healthz") == (200, "ok\n")
+        assert get(first + 1, "/healthz") == (200, "ok\n")
+        where = rf"127.0.0.1:{first}-{first + 1}"
+        with pytest.raises(ConfigError, match=rf"^metrics.port: cannot serve on {where} "):
+            start_operator(settings)
+    finally:
+        for operator in (one, two):
+            operator.close()
+            operator.store.close()
+    for bad in ("9464-", "9470-9464", "0-5", "x-y", "9464-99999"):
+        with pytest.raises(ConfigError, match=r"metrics\.port must be"):
+            parse_settings({"metrics": {"port": bad}})

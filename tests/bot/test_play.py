@@ -153,12 +153,12 @@ def first_turn(tmp_path: Path) -> Room:
         (
             "/play RG A2",
             "I can't read RG A2 as a move. Type a tile and two cells, like"
-            " /play RG F7 F8, or a rack slot: /play 1 F7 F8.",
+            " /play RG A2 B3, or a rack slot: /play 1 A2 B3.",
         ),
         (
             "/play hello",
             "I can't read hello as a move. Type a tile and two cells, like"
-            " /play RG F7 F8, or a rack slot: /play 1 F7 F8.",
+            " /play RG A2 B3, or a rack slot: /play 1 A2 B3.",
         ),
         (
             "/play XG A2 B2",
@@ -214,12 +214,12 @@ def test_spezial_bad_moves(tmp_path: Path, shared: Path) -> None:
     room = seeded_room(tmp_path, shared, "07-spezial-2p", 0, ["Ada", "Bob"])
     # A bare /play: Genial Spezial names two cells, never a tile or a rack slot.
     assert room.error("Ada", "/play") == (
-        "Say which cells: /play <cell> <cell>, like /play J4 J5, and a colour for each"
-        " golden space if you like: /play J4 J5 P."
+        "Say which cells: /play <cell> <cell>, like /play J8 J9, and a colour for each"
+        " golden space if you like: /play J8 J9 P."
     )
     assert room.error("Ada", "/play J4") == (
-        "I can't read J4 as a move. Type two cells, like /play J4 J5, and colours for golden"
-        " spaces if you like: /play J4 J5 P."
+        "I can't read J4 as a move. Type two cells, like /play J8 J9, and colours for golden"
+        " spaces if you like: /play J8 J9 P."
     )
     assert room.error("Ada", "/swap") == (
         "No swap is offered now: /swap and /keep answer the offer after a turn."

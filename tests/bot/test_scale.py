@@ -27,6 +27,7 @@ from bot.table import Table
 from bot.texts import Texts
 from tests.bot.backends import location
 from tests.bot.helpers import START, Clock, Room, make_service, user
+from tests.patience import PATIENCE
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -230,7 +231,7 @@ def test_two_processes_do_each_due_table_once(tmp_path: Path) -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(60)
+        t.join(PATIENCE)
     reminded = sorted(o.chat for out in outs for o in out)
     assert reminded == [f"t{i:03}" for i in range(12)]  # each table once, by either process
 
@@ -285,13 +286,13 @@ def test_tables_do_not_wait_for_each_other(tmp_path: Path) -> None:
     def block_slow(chat: str) -> None:
         if chat == "slow" and not entered.is_set():
             entered.set()
-            assert release.wait(30)
+            assert release.wait(PATIENCE)
         inside.append(chat)
 
     store.before_load = block_slow
     slow = threading.Thread(target=service.handle, args=("slow", user("Bob"), "/join"))
     slow.start()
-    assert entered.wait(30)
+    assert entered.wait(PATIENCE)
     # The slow table's command is inside; another table's command goes through meanwhile,
     # and a second command at the slow table waits its turn.
     assert [o.kind for o in service.handle("fast", user("Cid"), "/join")] != ["error"]
@@ -301,8 +302,8 @@ def test_tables_do_not_wait_for_each_other(tmp_path: Path) -> None:
     second.join(0.2)
     assert second.is_alive() and inside.count("slow") == 0
     release.set()
-    slow.join(30)
-    second.join(30)
+    slow.join(PATIENCE)
+    second.join(PATIENCE)
     assert seats(service, "slow") == ["Ada", "Bob", "Dan"]
     assert len(service.locks) == 0  # a table's lock goes once nobody holds or waits for it
 
@@ -319,7 +320,7 @@ def test_a_console_game_is_continued_by_a_second_process(tmp_path: Path, backend
             input="".join(line + "\n" for line in lines),
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=PATIENCE,
             env=env,
         )
         assert result.returncode == 0, result.stderr

@@ -169,6 +169,41 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
         SQLiteStore(newer)
 
 
+def test_processes_opening_a_new_file_together_migrate_it_once(tmp_path: Path) -> None:
+    # Webhook workers started together open the same new file: each must find the schema
+    # made (or make it), none fail on a step another one ran meanwhile ("duplicate column
+    # name", or "database is locked" while another turns on write-ahead logging). Several
+    # openers at once, on several new files: before the fix most such starts failed.
+    import sqlite3
+    import threading
+
+    from bot.store.sqlite import SCHEMA_VERSION
+
+    for attempt in range(5):
+        path = tmp_path / f"new-{attempt}.db"
+        start = threading.Barrier(4)
+        errors: list[Exception] = []
+
+        def open_it(
+            path: Path = path, start: threading.Barrier = start, errors: list[Exception] = errors
+        ) -> None:
+            start.wait()
+            try:
+                SQLiteStore(path).close()
+            except Exception as exc:
+                errors.append(exc)
+
+        openers = [threading.Thread(target=open_it) for _ in range(4)]
+        for t in openers:
+            t.start()
+        for t in openers:
+            t.join()
+        assert errors == []
+        db = sqlite3.connect(path)
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        db.close()
+
+
 @both
 def test_a_players_tables_come_from_the_index_kept_with_each_save(tmp_path: Path) -> None:
     store = store_at(tmp_path / "t.db")

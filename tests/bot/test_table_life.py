@@ -20,6 +20,7 @@ from bot.outbound import User
 from bot.store.sqlite import SQLiteStore
 from bot.table import CLOSED, LOBBY, PLAYING
 from tests.bot.helpers import START, Clock, Room, make_service, user
+from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 INVALID = "The stored game cannot be read back"
@@ -33,7 +34,7 @@ def console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.Complete
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=PATIENCE,
         env=env,
     )
 
@@ -337,15 +338,26 @@ def test_a_locked_store_answers_busy_and_the_bot_goes_on(tmp_path: Path) -> None
 def test_a_short_lock_is_waited_for(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     service = make_service(db)
+    # The store's busy timeout outlasts the lock however slow the machine.
+    store = service.store = SQLiteStore(db, busy_timeout=PATIENCE)
     room = Room(service)
     holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
-    release = threading.Timer(0.3, lambda: holder.execute("ROLLBACK"))
-    release.start()
+    # The lock goes once the bot's save has begun, and so waits for it.
+    saving = threading.Event()
+    store._db.set_trace_callback(lambda sql: sql.startswith("BEGIN IMMEDIATE") and saving.set())
+
+    def release() -> None:
+        saving.wait(PATIENCE)
+        holder.execute("ROLLBACK")
+
+    releaser = threading.Thread(target=release)
+    releaser.start()
     try:
-        room.ok("Ada", "/join")  # waits (the busy timeout is 10 s), then goes through
+        room.ok("Ada", "/join")  # waits for the lock, then goes through
     finally:
-        release.join()
+        saving.set()  # (if the save never came: the lock goes all the same)
+        releaser.join()
         holder.close()
     assert [s.name for s in room.table().seats] == ["Ada"]
 

@@ -17,8 +17,10 @@ from bot.texts import (
     plural_category,
     plural_ids,
 )
-from engine.errors import REASONS
-from engine.tiles import COLOURS
+from engine.errors import REASONS, IllegalMove
+from engine.genial import GenialGame
+from engine.spezial import SpezialGame
+from engine.tiles import COLOURS, Tile
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
@@ -388,3 +390,43 @@ def test_rules_fit_one_message_and_name_every_number(lang: str) -> None:
     for number in ("2", "3", "4", "6", "18", "36"):
         assert re.search(rf"\b{number}\b", genial), number
     assert re.search(r"\b20\b", spezial)
+
+
+#: ``/play RG A2 B3``, ``/play 1 A2 B3`` (a rack slot), ``/play J8 J9 P`` (Genial Spezial).
+GENIAL_EXAMPLE = re.compile(r"/play ([1-6]|[A-Za-z]{2}) ([A-Z]\d{1,2}) ([A-Z]\d{1,2})\b")
+SPEZIAL_EXAMPLE = re.compile(r"/play ([A-Z]\d{1,2}) ([A-Z]\d{1,2})(?: ([BGOP]))?\b")
+DOCS = [BOT.parent / "README.md", *sorted((BOT.parent / "docs").glob("*.md"))]
+
+
+def _example_texts() -> list[tuple[str, str]]:
+    texts = [(f"{lang}:{key}", text) for lang in LANGUAGES for key, text in catalogue(lang).items()]
+    return texts + [(path.name, path.read_text()) for path in DOCS]
+
+
+def test_example_moves_can_be_the_first_move_of_any_game() -> None:
+    # A newcomer types the example first: in Genial it must touch a start symbol (RULES.md
+    # 2.3), on the board of every player count, whichever tile the rack slot holds.
+    bad = []
+    genial = spezial = 0
+    for where, text in _example_texts():
+        for slot_or_tile, cell1, cell2 in GENIAL_EXAMPLE.findall(text):
+            genial += 1
+            tile = "RG" if slot_or_tile.isdigit() else slot_or_tile.upper()
+            for players, mode in [(1, "solo"), (2, None), (3, None), (4, None), (4, "team")]:
+                game = GenialGame(players, mode, seed=0)
+                move = game.parse(f"{tile} {cell1} {cell2}")
+                game.racks[0][0] = Tile.of(move.first, move.second)
+                try:
+                    game.check(move)
+                except IllegalMove as exc:
+                    bad.append((where, f"{tile} {cell1} {cell2}", players, mode, exc.reason))
+        for cell1, cell2, colour in SPEZIAL_EXAMPLE.findall(text):
+            spezial += 1
+            for players in (2, 3, 4):
+                game = SpezialGame(players, seed=0)
+                try:
+                    game.check(game.parse(f"{cell1} {cell2} {colour}"))
+                except IllegalMove as exc:
+                    bad.append((where, f"{cell1} {cell2} {colour}", players, exc.reason))
+    assert bad == []
+    assert genial > 10 and spezial > 10

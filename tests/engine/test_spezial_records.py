@@ -14,6 +14,7 @@ import pytest
 from engine.errors import IllegalMove, InvalidRecord
 from engine.record import Record, replay, summary
 from engine.spezial import SpezialGame, board_layout
+from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEZIAL_EXAMPLES = ["07-spezial-2p", "08-spezial-3p", "09-spezial-4p"]
@@ -122,6 +123,7 @@ def run_replay(record: str | Path, stdin: str | None = None) -> subprocess.Compl
         text=True,
         cwd=ROOT,
         check=False,
+        timeout=PATIENCE,
     )
 
 

@@ -29,6 +29,7 @@ from tests.bot.discord.support import (
     text,
     world,
 )
+from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[3]
 #: The Discord adapter's parts each log under their own module's name, below this one.
@@ -88,7 +89,7 @@ def test_genial_bot_discord_needs_the_token(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
     )
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
@@ -235,7 +236,7 @@ async def test_racks_by_direct_message_say_where_to_play(tmp_path: Path) -> None
         assert text(dm).split("\n") == [
             w.rack_line(1),
             "Play with /play <tile or slot> <cell> <cell> in the table's channel (commands"
-            " do not work in this chat), for example /play 1 F7 F8.",
+            " do not work in this chat), for example /play 1 A2 B3.",
             f"To the table: {link}",
         ]
         # Never the channel's how-to, as if commands worked in direct messages.

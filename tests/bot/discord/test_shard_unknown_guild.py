@@ -16,7 +16,7 @@ from typing import Any
 
 import simcord
 
-from bot.discord.client import NOTE_GUILD
+from bot.discord.shards import NOTE_GUILD
 from bot.outbound import User
 from tests.bot.discord.test_shards import GUILD_ON_SHARD_0, HALF, Process, said, seat_two
 

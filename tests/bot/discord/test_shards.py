@@ -24,6 +24,7 @@ from bot.outbound import User
 from bot.service import Service
 from bot.store import SQLiteStore
 from tests.bot.discord.support import SETTINGS, EnvClock, text
+from tests.patience import PATIENCE
 
 
 def settings_for(*argv: str, platform: str = "discord") -> Settings:
@@ -76,14 +77,14 @@ def test_the_client_runs_the_named_shards(tmp_path: Path) -> None:
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_the_readmes_shard_commands_split_the_shards_between_two_processes(
+def test_the_documented_shard_commands_split_the_shards_between_two_processes(
     tmp_path: Path,
 ) -> None:
-    # The commands exactly as the README shows them ("Running at scale", Discord shards).
-    readme = (ROOT / "README.md").read_text()
+    # The commands exactly as docs/operating.md shows them ("Running at scale", Discord shards).
+    doc = (ROOT / "docs" / "operating.md").read_text()
     commands = [
         line.split("#")[0].split()[1:]
-        for line in readme.splitlines()
+        for line in doc.splitlines()
         if line.startswith(".venv/bin/genial-bot discord --shard-count")
     ]
     assert len(commands) == 2
@@ -161,7 +162,7 @@ def said(channel: simcord.ChannelHandle) -> list[str]:
 def test_each_process_does_its_own_shards_due_work(tmp_path: Path) -> None:
     db = tmp_path / "shared.sqlite3"
     zero, one = Process(db, 0), Process(db, 1)
-    step = threading.Barrier(2, timeout=120)
+    step = threading.Barrier(2, timeout=PATIENCE)
     chats: dict[str, str] = {}
     seen: list[dict[str, tuple[bool, int]]] = []
 

@@ -8,11 +8,11 @@ on demand (a 429 flood wait, a 502). Only the methods the bot uses are implement
 
 Faults (:meth:`FakeBotAPI.inject` for the next calls of a method, :meth:`FakeBotAPI.chaos`
 at a seeded rate): a 429 with ``retry_after``, a 502, a timeout (the request is carried
-out, the answer comes only after the client gave up), a dropped connection (carried out,
-then the connection closes without an answer), "message is not modified" and "message to
-edit not found" (someone deleted it) for edits. The world can turn against the bot too:
-:meth:`FakeBotAPI.kick` removes it from a group, :meth:`FakeBotAPI.block` has a user block
-it, both answered 403 as Telegram does.
+out, the client's read of the answer times out: see :data:`LATE`), a dropped connection
+(carried out, then the connection closes without an answer), "message is not modified"
+and "message to edit not found" (someone deleted it) for edits. The world can turn
+against the bot too: :meth:`FakeBotAPI.kick` removes it from a group,
+:meth:`FakeBotAPI.block` has a user block it, both answered 403 as Telegram does.
 
 Forum groups have topics (a message in one carries ``message_thread_id`` and
 ``is_topic_message``; the General topic carries neither, and a thread id that names no
@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from tests.patience import PATIENCE
 
 BOT_ID = 7_000_000_001
 #: Fields python-telegram-bot sends as plain strings (everything else is JSON).
@@ -98,8 +100,36 @@ class Call:
         return int(thread) if thread is not None else None
 
 
+#: The header of an answer that comes too late. A bot in this process does not wait for
+#: its timeout to run out: its HTTP client (httpx, patched by :func:`time_out_late_answers`)
+#: raises the read timeout at once, as it would once the bot's timeout ran out. So a timed
+#: out request costs no wall-clock time, and a bot's timeout need not be short for the
+#: tests to be quick, nor an answer quick for it not to time out when the machine is busy.
+LATE = "X-Fake-Answer-Too-Late"
+
+
+def time_out_late_answers() -> None:
+    """Patch httpx (once) so that an answer with the :data:`LATE` header times out."""
+    import httpx
+
+    client: Any = httpx.AsyncClient
+    if getattr(client.send, "_fake_late", False):
+        return
+    send = client.send
+
+    async def timing_out(self: Any, request: Any, *args: Any, **kw: Any) -> Any:
+        response = await send(self, request, *args, **kw)
+        if LATE in response.headers:
+            await response.aclose()
+            raise httpx.ReadTimeout("the answer came after the timeout", request=request)
+        return response
+
+    timing_out._fake_late = True  # type: ignore[attr-defined]
+    client.send = timing_out
+
+
 class _Late(Exception):
-    """The request was carried out; its answer is held back past the client's timeout."""
+    """The request was carried out; its answer comes after the client's timeout."""
 
     def __init__(self, result: Any) -> None:
         super().__init__("late")
@@ -122,6 +152,9 @@ class FakeBotAPI:
     """The Bot API of one bot, with a small world of users, groups and messages."""
 
     def __init__(self, token: str, username: str = "GenialTestBot") -> None:
+        # A bot in this process hears a late answer as a timeout (a bot in a process of
+        # its own does not: give it no timeout faults).
+        time_out_late_answers()
         self.token = token
         self.username = username
         self.calls: list[Call] = []
@@ -149,8 +182,6 @@ class FakeBotAPI:
         self.gone: set[int] = set()
         self.deleted: dict[tuple[int, int], dict[str, Any]] = {}
         self.blocked: set[int] = set()
-        #: How long a timed-out answer is held back (longer than the client waits).
-        self.stall = 1.0
         #: Every fault injected, as (method, fault).
         self.faults: list[tuple[str, str]] = []
         self._chaos: tuple[float, random.Random, tuple[str, ...], frozenset[str] | None] | None = (
@@ -715,13 +746,13 @@ class FakeBotAPI:
         if dropped:  # carried out, but the client hears nothing: the connection just ends
             request.close_connection = True
             return
-        if late:  # the client gives up waiting first
-            time.sleep(self.stall)
         data = json.dumps(answer).encode()
         try:
             request.send_response(status)
             request.send_header("Content-Type", "application/json")
             request.send_header("Content-Length", str(len(data)))
+            if late:  # the client gives up waiting first
+                request.send_header(LATE, "1")
             request.end_headers()
             request.wfile.write(data)
         except OSError:  # the bot hung up (a long poll cancelled at shutdown, a timeout)
@@ -765,7 +796,7 @@ def post_update(url: str, token: str, update: dict[str, Any]) -> int:
             "X-Telegram-Bot-Api-Secret-Token": webhook_secret(token),
         },
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=PATIENCE) as response:
         return int(response.status)
 
 
@@ -856,7 +887,7 @@ class BotRunner:
         self._stop: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
 
-    def start(self, timeout: float = 20) -> BotRunner:
+    def start(self, timeout: float = PATIENCE) -> BotRunner:
         self._thread = threading.Thread(target=self._main, daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):
@@ -865,7 +896,7 @@ class BotRunner:
             raise self.error
         return self
 
-    def stop(self, timeout: float = 20) -> None:
+    def stop(self, timeout: float = PATIENCE) -> None:
         """Stop the bot as SIGTERM would, and close its store (again: a no-op)."""
         thread, self._thread = self._thread, None
         if thread is None:
@@ -879,7 +910,7 @@ class BotRunner:
         if self.error is not None:
             raise self.error
 
-    def wait(self, *update_ids: int, timeout: float = 20) -> None:
+    def wait(self, *update_ids: int, timeout: float = PATIENCE) -> None:
         """Until the bot has handled these updates completely (answers sent)."""
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -889,7 +920,7 @@ class BotRunner:
                     raise AssertionError(f"updates {update_ids} not handled; error {self.error}")
                 self._cond.wait(left)
 
-    def tick(self, timeout: float = 20) -> None:
+    def tick(self, timeout: float = PATIENCE) -> None:
         """One look at the clock by the bot (what its periodic check does), waited for."""
         assert self._loop is not None
         asyncio.run_coroutine_threadsafe(self.adapter.tick(), self._loop).result(timeout)

@@ -36,7 +36,9 @@ from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from bot.table import LOBBY, PLAYING, Table
 from tests.bot.helpers import Clock
+from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
+from tests.patience import PATIENCE, wait_until
 
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
@@ -164,7 +166,7 @@ def test_commands_are_registered_in_every_language(api: FakeBotAPI, tmp_path: Pa
     }
     assert described["en"]["join"] == "take a seat at this chat's table"
     assert described["de"]["join"] == "an den Tisch dieses Chats setzen"
-    assert described["fr"]["play"] == "jouer un coup, comme /play RG F7 F8"
+    assert described["fr"]["play"] == "jouer un coup, comme /play RG A2 B3"
     # Polling starts without dropping what people sent while the bot was away.
     (delete,) = api.of("deleteWebhook")
     assert delete.params.get("drop_pending_updates") in (None, False)
@@ -311,14 +313,14 @@ def test_bad_commands_get_clear_answers(api: FakeBotAPI, tmp_path: Path) -> None
     assert answers(DAN, "/play RG A2 A3") == ["You are not seated at this table."]
     assert answers(other, "/play RG A2 A3") == [f"It is not your turn: {NAMES[mover]} is to move."]
     assert answers(mover, "/play hello") == [
-        "I can't read hello as a move. Type a tile and two cells, like /play RG F7 F8,"
-        " or a rack slot: /play 1 F7 F8."
+        "I can't read hello as a move. Type a tile and two cells, like /play RG A2 B3,"
+        " or a rack slot: /play 1 A2 B3."
     ]
     assert answers(mover, "/swap") == [
         "No swap is offered now: /swap and /keep answer the offer after a turn."
     ]
     assert answers(mover, "/play") == [
-        "Say which move: /play <tile> <cell> <cell>, like /play RG F7 F8 or /play 1 F7 F8."
+        "Say which move: /play <tile> <cell> <cell>, like /play RG A2 B3 or /play 1 A2 B3."
     ]
     # From the private chat, a move goes to the group's table; its error comes back there.
     assert answers(mover, "/play 9 A2 A3", chat=mover) == [
@@ -405,7 +407,7 @@ def test_webhook_mode(api: FakeBotAPI, tmp_path: Path) -> None:
                 headers={"Content-Type": "application/json", **headers},
             )
             try:
-                with urllib.request.urlopen(request, timeout=10) as response:
+                with urllib.request.urlopen(request, timeout=PATIENCE) as response:
                     return int(response.status)
             except urllib.error.HTTPError as exc:
                 return exc.code
@@ -524,10 +526,7 @@ def test_the_periodic_check_reminds_and_takes_over(api: FakeBotAPI, tmp_path: Pa
     clock.advance(31 * 60)
     # The bot's own periodic check (every 0.05 s here) finds the reminder due.
     expected = f"{NAMES[mover]}, it is your turn at {TITLE}: 29m left, then a computer"
-    deadline = time.monotonic() + 10
-    while not any(c.text.startswith(expected) for c in api.sent(GROUP)):
-        assert time.monotonic() < deadline, "no reminder"
-        time.sleep(0.02)
+    wait_until(lambda: any(c.text.startswith(expected) for c in api.sent(GROUP)), "a reminder")
     (reminder,) = [c for c in api.sent(GROUP) if c.text.startswith(expected)]
     assert reminder.params["entities"][0]["user"]["id"] == mover
     try:
@@ -556,7 +555,7 @@ def test_genial_bot_telegram_exits_2_on_a_rejected_token(api: FakeBotAPI, tmp_pa
         [sys.executable, "-m", "bot", "--config", str(config), "telegram"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
         env=env,
         cwd=tmp_path,
     )
@@ -591,13 +590,13 @@ def test_the_bot_process_runs_and_stops_on_sigterm(api: FakeBotAPI, tmp_path: Pa
     )
     try:
         api.say(GROUP, ADA, "/join")
-        deadline = time.monotonic() + 30
-        while not api.sent(GROUP):
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "the bot did not answer"
-            time.sleep(0.05)
+
+        def alive() -> str | None:
+            return None if process.poll() is None else str(process.communicate())
+
+        wait_until(lambda: api.sent(GROUP), "the bot's answer", alive=alive)
         process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=PATIENCE)
     finally:
         if process.poll() is None:
             process.kill()
@@ -951,10 +950,7 @@ def test_a_one_minute_timeout_fires_at_one_minute(api: FakeBotAPI, tmp_path: Pat
     room = Room(api, start_bot(api, tmp_path / "t.db", clock=clock, sleep=sleep))
 
     def until(check: Any, what: str) -> None:
-        deadline = time.monotonic() + 20
-        while not check():
-            assert time.monotonic() < deadline, what
-            time.sleep(0.01)
+        wait_until(check, what)
 
     # Nothing is due: the clock sleeps its longest (the runner's due_interval).
     until(lambda: sleep.asked, "the clock never slept")
@@ -1154,3 +1150,39 @@ def test_a_turn_ping_links_back_to_the_new_board(api: FakeBotAPI, tmp_path: Path
         else:
             assert pings == []
     assert pinged == 2
+
+
+def test_sigterm_while_the_bot_retries_an_unreachable_server_stops_it(tmp_path: Path) -> None:
+    """At start the bot retries a Bot API server it cannot reach for about half a minute;
+    SIGTERM then stops it cleanly (status 0) instead of being ignored until the retries
+    run out (which would end in "cannot reach the Bot API server", status 2)."""
+    closed = f"http://127.0.0.1:{free_port()}/bot"  # nothing listens: refused at once
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[bot]\nstorage = "{tmp_path / "t.db"}"\n[telegram]\nbase_url = "{closed}"\n'
+    )
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "GENIAL_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--config", str(config), "telegram"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        assert process.stderr is not None
+        seen = []
+        for line in process.stderr:  # until it says it is starting
+            seen.append(line)
+            if "starting on Telegram" in line:
+                break
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=PATIENCE)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    err = "".join(seen) + err
+    assert process.returncode == 0, err
+    assert "genial-bot: cannot reach" not in err and "Traceback" not in err

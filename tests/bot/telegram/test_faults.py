@@ -39,8 +39,6 @@ api = base.api
 stop_bots = base.stop_bots
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
-#: The bot waits this long for an answer; a timed-out answer comes after FakeBotAPI.stall.
-TIMEOUT_S = 0.5
 OTHER = -1009999999
 SENDING = frozenset(
     {
@@ -56,7 +54,9 @@ SENDING = frozenset(
 
 
 def bot(api: FakeBotAPI, tmp_path: Path, **kw: Any) -> Room:
-    return Room(api, start_bot(api, tmp_path / "t.db", timeout=TIMEOUT_S, **kw))
+    # The bot's own timeouts (python-telegram-bot's): a timed-out answer is one the fake
+    # marks as such, which the bot's HTTP client takes for a timeout at once (fake_api.LATE).
+    return Room(api, start_bot(api, tmp_path / "t.db", **kw))
 
 
 def expected(room: Room) -> list[str]:
@@ -123,13 +123,32 @@ def test_a_finished_table_leaves_nothing_behind_in_the_adapter(
     room.say(DAN, "/help", chat=DAN)  # someone else, elsewhere, after the game
     adapter = room.runner.adapter
     # No lock and no outbox of the group's table is kept once nothing is under way...
-    assert adapter._locks == {}
-    assert adapter._outbox == {}
+    assert adapter.locks._locks == {}
+    assert adapter.outbox.waiting == {}
     # ... and python-telegram-bot's marks for a persistence the bot does not use hold only
     # the last update's chat and person, not everyone who ever wrote.
-    app = adapter._app
+    app = adapter.api.app
     assert app._chat_ids_to_be_updated_in_persistence == {DAN}
     assert app._user_ids_to_be_updated_in_persistence == {DAN}
+
+
+def test_a_timed_out_answer_is_a_timeout_to_the_bot_and_carried_out(api: FakeBotAPI) -> None:
+    # What the bot meets under a timeout fault: python-telegram-bot's TimedOut, though
+    # Telegram posted the message.
+    import asyncio
+
+    from telegram import Bot
+    from telegram.error import TimedOut
+
+    async def send() -> None:
+        async with Bot(api.token, base_url=f"{api.base_url}/bot") as bot:
+            await bot.send_message(GROUP, "hello")
+
+    asyncio.run(send())  # the bot's getMe, and one message
+    api.inject("sendMessage", TIMEOUT)
+    with pytest.raises(TimedOut):
+        asyncio.run(send())
+    assert bot_texts(api, GROUP) == ["hello", "hello"]
 
 
 def test_a_timed_out_board_is_not_posted_again(api: FakeBotAPI, tmp_path: Path) -> None:

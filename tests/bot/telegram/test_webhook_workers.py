@@ -8,7 +8,6 @@ store connection, as two processes would have.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from bot.store.sqlite import SQLiteStore
 from bot.telegram.app import webhook_secret
 from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, post_update
+from tests.patience import wait_until
 
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
@@ -69,10 +69,10 @@ def test_two_workers_on_one_port_handle_each_update_once(api: FakeBotAPI, tmp_pa
             message = api.new_message(GROUP, who, text)
             assert post_update(url, TOKEN, {"update_id": update_id, "message": message})
             # The next one only when this one is handled, by whichever worker took it.
-            deadline = time.monotonic() + 20
-            while not any(update_id in w.handled for w in workers):
-                assert time.monotonic() < deadline, f"update {update_id} not handled"
-                time.sleep(0.01)
+            wait_until(
+                lambda update_id=update_id: any(update_id in w.handled for w in workers),
+                f"update {update_id} handled",
+            )
         handled = [w.handled for w in workers]
         assert handled[0] | handled[1] == set(range(1, len(lines) + 1))
         assert handled[0] & handled[1] == set()  # none handled twice

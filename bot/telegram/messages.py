@@ -1,0 +1,374 @@
+"""What each of the table service's outbounds becomes on Telegram.
+
+A message to the table is posted in its chat or forum topic: a photo with its caption (the
+board), a document (``/board`` at full size), an animation (the replay) or text, with our
+buttons and the mention of the player to act. The lobby is edited in place as people come
+and go, and so are the options when their button was pressed; only the newest turn message
+keeps its buttons. Errors go back where the command came from, as a reply.
+
+Racks and hints go only to a player's private chat. If it is not open (Telegram answers
+403), the group says how to see the tiles, once per player and game and again whenever the
+player asks: the "My tiles" button shows them in a pop-up that only the player sees.
+
+A request that finds the group became a supergroup moves the group's tables along
+(:meth:`~bot.telegram.tables.Tables.migrate`) and goes to the new chat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, replace
+
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    Message,
+    MessageEntity,
+    ReplyParameters,
+)
+from telegram import User as TelegramUser
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+
+from bot.commands import Abort, AddBot, Board, Command, Join, SetOption
+from bot.outbound import Button, Outbound, User, with_links
+from bot.service import Service
+from bot.telegram import limits as fmt
+from bot.telegram.botapi import BotAPI
+from bot.telegram.notes import NOTE_CLOSED, NOTE_LIVE, NOTE_LOBBY, NOTE_TOLD, Notes, read_told
+from bot.telegram.tables import Tables
+from bot.texts import Texts
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Origin:
+    """Where a command came from, so answers go back the way people expect: errors as a
+    reply (or a toast on the pressed button), the lobby edited in place."""
+
+    table: str  # the id of the table the command is for
+    chat: str  # where it was typed or clicked, as a table id (a chat, or a forum topic)
+    user: User
+    command: Command | None
+    message_id: int | None  # the typed message, or the message whose button was pressed
+    query: CallbackQuery | None = None
+    answered: bool = False
+
+    @property
+    def typed(self) -> bool:
+        return self.query is None
+
+
+class Messages:
+    """Posts, edits and sends privately what the service says, in Telegram's idiom."""
+
+    def __init__(self, service: Service, api: BotAPI, notes: Notes, tables: Tables) -> None:
+        self.service = service
+        self.api = api
+        self.notes = notes
+        self.tables = tables
+
+    async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
+        """One outbound, in Telegram's idiom. The outbox calls it in order, with the table's
+        lock held, and judges what it raises (see :func:`~bot.telegram.botapi.failure`)."""
+        if out.tables:  # /games: a link to each table's latest message
+            out = await self._with_links(out)
+        if out.user is not None and out.user != out.chat:
+            await self._send_private(out, origin)
+            return
+        if out.kind == "error":
+            # Errors go back where the command came from: a move sent from the private
+            # chat is answered there, not in the group.
+            where = origin.chat if origin is not None else out.chat
+            reply_to = origin.message_id if origin is not None and origin.typed else None
+            await self._send(where, out, reply_to=reply_to)
+            return
+        if out.kind == "lobby":
+            await self._show_lobby(out, origin)
+            return
+        if (
+            out.kind == "options"
+            and origin is not None
+            and origin.query is not None
+            and isinstance(origin.command, SetOption)
+            and origin.message_id is not None
+            and origin.chat == out.chat
+        ):
+            await self._edit(out, origin.message_id)
+            return
+        if out.kind in ("turn", "result") or (
+            origin is not None and isinstance(origin.command, Abort)
+        ):
+            await self._close_lobby(out.chat)
+        document = origin is not None and isinstance(origin.command, Board)
+        sent = await self._send(out.chat, out, document=document)
+        if out.kind in ("turn", "result"):
+            await self._retire_buttons(self.tables.current(out.chat), sent)
+            await self.notes.note_latest(self.tables.current(out.chat), sent)
+
+    async def _with_links(self, out: Outbound) -> Outbound:
+        """A listing of tables (/games) with a link to each table's latest message; a table
+        in a basic group says it has none (Telegram links only supergroups' messages)."""
+        texts = await self.tables.texts(out.chat)
+        links: dict[str, str] = {}
+        for table in out.tables:
+            link = await self.notes.latest_link(table)
+            if link is not None:
+                links[table] = texts("games.link", link=link)
+            elif _is_group(table) and not table.startswith(fmt.SUPERGROUP_PREFIX):
+                links[table] = texts("telegram.no_link")
+        return with_links(out, links)
+
+    async def _show_lobby(self, out: Outbound, origin: Origin | None) -> None:
+        """The lobby message, edited in place (the one whose Join was pressed, or the last
+        one posted, also before a restart) instead of posted again."""
+        noted = await self.notes.note_int(out.chat, NOTE_LOBBY)
+        target = noted
+        if (
+            origin is not None
+            and origin.query is not None
+            and isinstance(origin.command, (Join, AddBot))
+            and origin.chat == out.chat
+            and origin.message_id is not None
+        ):
+            target = origin.message_id
+        if target is not None and await self._edit(out, target):
+            if target != noted:
+                await self.notes.set_note(out.chat, NOTE_LOBBY, str(target))
+            return
+        sent = await self._send(out.chat, out)
+        await self.notes.set_note(self.tables.current(out.chat), NOTE_LOBBY, str(sent.message_id))
+
+    async def _close_lobby(self, table: str) -> None:
+        """The game began (or the table closed): the lobby's buttons go, they would only be
+        stale now, and the next lobby is a new message."""
+        message_id = await self.notes.note_int(table, NOTE_LOBBY)
+        if message_id is None:
+            return
+        await self.notes.set_note(table, NOTE_LOBBY, None)
+        chat, _thread = fmt.split_table(table)
+        try:
+            await self.api.retry(
+                self.api.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
+            )
+        except TelegramError as exc:
+            log.info("could not take the buttons off the lobby message: %s", exc)
+
+    async def _retire_buttons(self, table: str, newest: Message) -> None:
+        """A new turn message was posted: the buttons of the table's older messages go
+        (one edit each), so only the newest message looks pressable; the newest is noted
+        as live if it has buttons."""
+        for chat, message_id in await self.notes.live(table):
+            if (chat, message_id) == (newest.chat.id, newest.message_id):
+                continue
+            try:
+                await self.api.retry(
+                    self.api.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
+                )
+            except TelegramError as exc:  # deleted, too old, or already without buttons
+                log.info("could not take the buttons off message %s: %s", message_id, exc)
+        live = [[newest.chat.id, newest.message_id]] if newest.reply_markup else []
+        await self.notes.set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
+
+    async def _edit(self, out: Outbound, message_id: int) -> bool:
+        """Replace the text and buttons of one of our messages; ``False`` if it is gone."""
+        chat, _thread = fmt.split_table(out.chat)
+        text = fmt.fit(out.text, fmt.TEXT_LIMIT)
+        markup = await self._markup(out, out.chat)
+        try:
+            await self.api.retry(
+                self.api.bot.edit_message_text,
+                text,
+                chat_id=chat,
+                message_id=message_id,
+                reply_markup=markup,
+            )
+        except BadRequest as exc:
+            if "not modified" in str(exc).lower():
+                return True
+            log.info("could not edit message %s, sending a new one: %s", message_id, exc)
+            return False
+        except ChatMigrated as exc:  # the message stayed behind in the old group
+            await self.tables.migrate(chat, int(exc.new_chat_id))
+            return False
+        return True
+
+    async def _send_private(self, out: Outbound, origin: Origin | None) -> None:
+        """A rack or hint to one player's private chat; if that chat is not open, the group
+        says how to see the tiles: once per player and game, and again whenever the player
+        asks. Both facts are kept in the store, so a restart does not repeat the notice."""
+        user = out.user
+        assert user is not None
+        if out.kind == "ping":  # the turn message is posted already: it is the latest
+            link = await self.notes.latest_link(out.chat)
+            if link is not None:
+                texts = await self.tables.texts(out.chat)
+                out = replace(out, text=f"{out.text}\n{texts('notify.link', link=link)}")
+        if await asyncio.to_thread(self.service.note, user, NOTE_CLOSED) is None:
+            try:
+                sent = await self._send(user, out)
+                if sent.reply_markup is not None:
+                    await self.notes.add_live(out.chat, sent)
+                return
+            except Forbidden:
+                pass
+            except BadRequest as exc:
+                if "chat not found" not in str(exc).lower():
+                    raise
+            await self.notes.set_note(user, NOTE_CLOSED, "1")
+        if out.kind == "ping":
+            return  # a turn ping is private or nothing: the turn message already says it
+        asked = origin is not None and origin.typed and origin.user.id == user
+        table = await self.tables.table(out.chat)
+        game = str(table.seed) if table is not None else ""
+        told = read_told(await asyncio.to_thread(self.service.note, out.chat, NOTE_TOLD), game)
+        if not asked and user in told:
+            return
+        told.append(user)
+        await self.notes.set_note(out.chat, NOTE_TOLD, json.dumps({"game": game, "users": told}))
+        texts = await self.tables.texts(out.chat)
+        names = await self.tables.names(out.chat)
+        name = names.get(user, "")
+        buttons = [Button(texts("button.hand"), "/hand")] if out.kind == "rack" else []
+        notice = Outbound(
+            out.chat,
+            texts("telegram.unreachable", name=name),
+            "info",
+            buttons=tuple(buttons),
+            mentions=(user,),
+        )
+        reply_to = None
+        if asked and origin is not None and origin.chat == out.chat:
+            reply_to = origin.message_id
+        await self._send(out.chat, notice, reply_to=reply_to, private_link=True)
+
+    async def _send(
+        self,
+        chat: str,
+        out: Outbound,
+        *,
+        document: bool = False,
+        reply_to: int | None = None,
+        private_link: bool = False,
+    ) -> Message:
+        """One message to a chat or forum topic (``chat`` is a table id); if the group has
+        become a supergroup meanwhile, its tables move along and the message goes there."""
+        try:
+            return await self._post(
+                chat, out, document=document, reply_to=reply_to, private_link=private_link
+            )
+        except ChatMigrated as exc:
+            old, thread = fmt.split_table(chat)
+            await self.tables.migrate(old, int(exc.new_chat_id))
+            return await self._post(
+                fmt.table_id(int(exc.new_chat_id), thread),
+                replace(out, chat=self.tables.current(out.chat)),
+                document=document,
+                reply_to=None,  # the message replied to stayed in the old group
+                private_link=private_link,
+            )
+
+    async def _post(
+        self,
+        chat: str,
+        out: Outbound,
+        *,
+        document: bool = False,
+        reply_to: int | None = None,
+        private_link: bool = False,
+    ) -> Message:
+        """One message: a photo with its caption, a document, or text, with buttons and
+        the mention of the player to act."""
+        attachment = out.attachment
+        as_photo = attachment is not None and attachment.is_image and not document
+        limit = fmt.CAPTION_LIMIT if attachment is not None else fmt.TEXT_LIMIT
+        text = fmt.fit(out.text, limit)
+        markup = await self._markup(out, chat, full_size=as_photo, private_link=private_link)
+        entities = await self._mentions(out, text)
+        reply = as_reply(reply_to) if reply_to is not None else None
+        # The General topic of a forum, like any chat, is addressed without a thread id.
+        target, thread = fmt.split_table(chat)
+        if attachment is None:
+            return await self.api.retry(
+                self.api.bot.send_message,
+                target,
+                text,
+                message_thread_id=thread,
+                entities=entities,
+                reply_markup=markup,
+                reply_parameters=reply,
+                resend=False,
+            )
+        send = self.api.bot.send_photo if as_photo else self.api.bot.send_document
+        if attachment.is_animation and not document:
+            send = self.api.bot.send_animation  # the replay plays in the chat, like a GIF
+        return await self.api.retry(
+            send,
+            target,
+            InputFile(attachment.data, filename=attachment.filename),
+            message_thread_id=thread,
+            caption=text,
+            caption_entities=entities,
+            reply_markup=markup,
+            reply_parameters=reply,
+            resend=False,
+        )
+
+    async def _markup(
+        self, out: Outbound, chat: str, *, full_size: bool = False, private_link: bool = False
+    ) -> InlineKeyboardMarkup | None:
+        """Our buttons in rows, plus "Full size" under a turn's photo and, in a group, the
+        deep link that opens the private chat under the lobby (where racks arrive)."""
+        buttons: list[InlineKeyboardButton] = []
+        for button in out.buttons:
+            try:
+                data = fmt.callback_data(out.chat, chat, button.command)
+            except ValueError as exc:
+                log.warning("button left out: %s", exc)
+                continue
+            buttons.append(InlineKeyboardButton(button.label, callback_data=data))
+        texts: Texts | None = None
+        if full_size and out.kind in ("turn", "result"):
+            texts = texts or await self.tables.texts(out.chat)
+            buttons.append(
+                InlineKeyboardButton(
+                    texts("telegram.full_size"),
+                    callback_data=fmt.callback_data(out.chat, chat, "/board"),
+                )
+            )
+        layout = [[buttons[i] for i in row] for row in fmt.rows([b.text for b in buttons])]
+        if (private_link or out.kind == "lobby") and _is_group(chat):
+            texts = texts or await self.tables.texts(out.chat)
+            url = fmt.deep_link(self.api.username, out.chat)
+            layout.append([InlineKeyboardButton(texts("telegram.private_link"), url=url)])
+        return InlineKeyboardMarkup(layout) if layout else None
+
+    async def _mentions(self, out: Outbound, text: str) -> list[MessageEntity] | None:
+        """Mentions of the addressed players, so Telegram notifies them."""
+        if not out.mentions:
+            return None
+        names = await self.tables.names(out.chat)
+        wanted = [(user, names[user]) for user in out.mentions if user in names]
+        entities = [
+            MessageEntity(
+                MessageEntity.TEXT_MENTION,
+                offset,
+                length,
+                user=TelegramUser(int(user), names[user], is_bot=False),
+            )
+            for offset, length, user in fmt.mention_spans(text, wanted)
+        ]
+        return entities or None
+
+
+def as_reply(message_id: int) -> ReplyParameters:
+    return ReplyParameters(message_id, allow_sending_without_reply=True)
+
+
+def _is_group(chat: str) -> bool:
+    # Telegram's group and supergroup ids are negative; private chats' are the user's id.
+    return chat.startswith("-")
