@@ -270,3 +270,19 @@ def test_postgres_a_server_that_never_answers_is_given_up_after_ten_seconds() ->
         with pytest.raises(StoreError, match="timeout expired"):
             PostgresStore(f"postgresql://genial@127.0.0.1:{port}/genial")
         assert 9 < time.monotonic() - start < 20
+
+
+def test_postgres_the_pool_is_opened_as_psycopg_pool_will_require(pg_url: str) -> None:
+    """psycopg_pool warns that a pool not told ``open=`` will one day start closed: the
+    store says it, so a newer psycopg_pool cannot leave it without connections."""
+    import warnings
+
+    from bot.store.postgres import PostgresStore
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        store = PostgresStore(pg_url)
+        try:
+            assert store.load("c") is None
+        finally:
+            store.close()
