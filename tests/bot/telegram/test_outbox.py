@@ -1,7 +1,8 @@
-"""A table's outbox on its own, each case the gap a surviving mutant showed
-(docs/mutation.md): what each failure means (:func:`bot.telegram.botapi.failure`, with
-Telegram's own words), which chat a message was for when Telegram says the chat is gone,
-and what the operator's log says at each turn.
+"""A table's outbox and the Bot API's retries on their own, each case the gap a surviving
+mutant showed (docs/mutation.md): what each failure means
+(:func:`bot.telegram.botapi.failure`, with Telegram's own words), which chat a message was
+for when Telegram says the chat is gone, how often and after which pauses a request is
+sent again, and what the operator's log says at each turn.
 
 The outbox runs here against stand-ins: a ``deliver_one`` that fails as scripted, and a
 service that records the ``/abort`` it is sent.
@@ -19,7 +20,7 @@ import pytest
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.outbound import Chat, Outbound, User
-from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, UNKNOWN, failure
+from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Origin
 from bot.telegram.outbox import Outbox
 
@@ -210,3 +211,68 @@ def test_a_table_that_cannot_be_closed_says_so(caplog: pytest.LogCaptureFixture)
         asyncio.run(box.deliver([Outbound(GROUP, "board", "turn")], None))
     assert len(service.handled) == 1
     assert logged(caplog) == [(logging.ERROR, f"could not close table {GROUP}")]
+
+
+# --- BotAPI.retry: network errors sent again, with growing pauses ---------------------------
+
+
+class Flaky:
+    """A request that fails with the given errors, one a call, then answers "ok"."""
+
+    def __init__(self, *errors: Exception) -> None:
+        self.errors = list(errors)
+        self.calls = 0
+
+    async def __call__(self) -> str:
+        self.calls += 1
+        if self.errors:
+            raise self.errors.pop(0)
+        return "ok"
+
+
+def refused() -> Exception:
+    return caused(NetworkError("refused"), httpx.ConnectError("refused"))
+
+
+@pytest.fixture
+def pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr("bot.telegram.botapi.asyncio.sleep", sleep)
+    return slept
+
+
+def test_network_errors_are_sent_again_after_doubling_pauses(
+    pauses: list[float], caplog: pytest.LogCaptureFixture
+) -> None:
+    api = BotAPI(send_retries=3, backoff=0.5)
+    call = Flaky(refused(), refused(), refused())
+    with caplog.at_level(logging.WARNING):
+        assert asyncio.run(api.retry(call)) == "ok"
+    assert call.calls == 4 and pauses == [0.5, 1.0, 2.0]
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.telegram.botapi"] == [
+        "network error (refused); trying again in 0.5 s",
+        "network error (refused); trying again in 1.0 s",
+        "network error (refused); trying again in 2.0 s",
+    ]
+
+
+def test_the_last_network_error_is_raised_after_the_retries(pauses: list[float]) -> None:
+    api = BotAPI(send_retries=2, backoff=0.5)
+    call = Flaky(*(refused() for _ in range(5)))
+    with pytest.raises(NetworkError, match="refused"):
+        asyncio.run(api.retry(call))
+    assert call.calls == 3  # the first try and two retries
+
+
+def test_a_timeout_is_sent_again_unless_it_was_a_new_message(pauses: list[float]) -> None:
+    api = BotAPI(send_retries=3, backoff=0.5)
+    edit = Flaky(TimedOut())  # an edit or a button's answer: repeated freely
+    assert asyncio.run(api.retry(edit)) == "ok" and edit.calls == 2
+    post = Flaky(TimedOut())  # a new message: Telegram may have posted it
+    with pytest.raises(TimedOut):
+        asyncio.run(api.retry(post, resend=False))
+    assert post.calls == 1
