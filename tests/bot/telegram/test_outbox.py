@@ -1,0 +1,278 @@
+"""A table's outbox and the Bot API's retries on their own, each case the gap a surviving
+mutant showed (docs/mutation.md): what each failure means
+(:func:`bot.telegram.botapi.failure`, with Telegram's own words), which chat a message was
+for when Telegram says the chat is gone, how often and after which pauses a request is
+sent again, and what the operator's log says at each turn.
+
+The outbox runs here against stand-ins: a ``deliver_one`` that fails as scripted, and a
+service that records the ``/abort`` it is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+import httpx
+import pytest
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+from bot.outbound import Chat, Outbound, User
+from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, UNKNOWN, BotAPI, failure
+from bot.telegram.messages import Origin
+from bot.telegram.outbox import Outbox
+
+GROUP = "-100123"
+ADA = "11"
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+def caused(exc: Exception, cause: BaseException) -> Exception:
+    exc.__cause__ = cause
+    return exc
+
+
+@pytest.mark.parametrize(
+    ("exc", "meaning"),
+    [
+        ("flood", AGAIN),
+        (Forbidden("Forbidden: bot was blocked by the user"), GONE),
+        (Forbidden("Forbidden: bot was kicked from the supergroup chat"), GONE),
+        (Forbidden("Forbidden: bot is not a member of the channel chat"), GONE),
+        (Forbidden("Forbidden: user is deactivated"), GONE),
+        (BadRequest("Bad Request: chat not found"), GONE),
+        (BadRequest("Bad Request: group chat was deleted"), GONE),
+        (Forbidden("Forbidden: bot can't initiate conversation with a user"), GIVE_UP),
+        (BadRequest("Bad Request: message is too long"), GIVE_UP),
+        (BadRequest("Bad Request: can't parse entities"), GIVE_UP),
+        (caused(TimedOut(), httpx.PoolTimeout("pool")), AGAIN),
+        (caused(TimedOut(), httpx.ConnectTimeout("connect")), AGAIN),
+        (caused(TimedOut(), httpx.ReadTimeout("read")), UNKNOWN),
+        (TimedOut(), UNKNOWN),
+        (caused(NetworkError("refused"), httpx.ConnectError("refused")), AGAIN),
+        (caused(NetworkError("dropped"), httpx.RemoteProtocolError("dropped")), UNKNOWN),
+        (NetworkError("Bad Gateway"), AGAIN),
+        (ValueError("not Telegram's"), GIVE_UP),
+    ],
+)
+def test_what_a_failure_means_for_its_message(exc: Exception | str, meaning: str) -> None:
+    # A flood wait is made here: python-telegram-bot warns of its type when one is made.
+    assert failure(RetryAfter(3) if exc == "flood" else exc) == meaning
+
+
+class Service:
+    """Records the commands the outbox sends; ``fails`` makes them raise."""
+
+    def __init__(self, fails: bool = False) -> None:
+        self.fails = fails
+        self.handled: list[tuple[str, str, str, str, bool]] = []
+
+    def handle(self, chat: Chat, user: User, text: str, *, admin: bool = False) -> list[Any]:
+        self.handled.append((chat.id, user.id, user.name, text, admin))
+        if self.fails:
+            raise RuntimeError("the store is down")
+        return []
+
+
+class Messages:
+    """Delivers, or raises the next scripted failure for the outbound's text."""
+
+    def __init__(self, **failures: Exception) -> None:
+        self.failures = failures
+        self.delivered: list[str] = []
+
+    async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
+        fault = self.failures.pop(out.text, None)
+        if fault is not None:
+            raise fault
+        self.delivered.append(out.text)
+
+
+def outbox(messages: Messages, service: Service, first_name: str | None = "Genial Bot") -> Outbox:
+    api = SimpleNamespace(bot=SimpleNamespace(id=42, first_name=first_name))
+    return Outbox(service, api, messages)  # type: ignore[arg-type]
+
+
+def typed_privately() -> Origin:
+    """Ada's /play for the group's table, typed in her private chat with the bot."""
+    return Origin(GROUP, ADA, User(ADA, "Ada"), None, 7)
+
+
+def logged(caplog: pytest.LogCaptureFixture) -> list[tuple[int, str]]:
+    return [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "bot.telegram.outbox"]
+
+
+def test_what_telegram_did_not_take_waits_in_order(caplog: pytest.LogCaptureFixture) -> None:
+    messages = Messages(board=RetryAfter(3))
+    box = outbox(messages, Service())
+    outs = [Outbound(GROUP, "board", "turn"), Outbound(GROUP, "rack", "rack", user=ADA)]
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(box.deliver(outs, None))
+    assert messages.delivered == []
+    assert [out.text for out, _ in box.waiting[GROUP]] == ["board", "rack"]
+    assert logged(caplog) == [
+        (
+            logging.WARNING,
+            f"could not deliver a turn message of table {GROUP} "
+            "(Flood control exceeded. Retry in 3 seconds); it waits",
+        )
+    ]
+    asyncio.run(box.flush(GROUP))  # the clock's next look
+    assert messages.delivered == ["board", "rack"] and GROUP not in box.waiting
+
+
+def test_a_gone_group_closes_its_table_even_for_a_command_typed_privately(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    gone = Forbidden("Forbidden: bot was kicked from the supergroup chat")
+    messages = Messages(board=gone)
+    service = Service()
+    box = outbox(messages, service)
+    outs = [Outbound(GROUP, "board", "turn"), Outbound(GROUP, "later", "info")]
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(box.deliver(outs, typed_privately()))
+    # Closed as an admin's /abort would, in the bot's own name; what waited is forgotten.
+    assert service.handled == [(GROUP, "42", "Genial Bot", "/abort", True)]
+    assert messages.delivered == [] and GROUP not in box.waiting
+    assert logged(caplog) == [
+        (
+            logging.WARNING,
+            f"closed table {GROUP}: its chat is gone for the bot "
+            "(Forbidden: bot was kicked from the supergroup chat)",
+        )
+    ]
+
+
+def test_a_bot_without_a_first_name_closes_the_table_as_genial() -> None:
+    service = Service()
+    box = outbox(Messages(board=BadRequest("Bad Request: chat not found")), service, None)
+    asyncio.run(box.deliver([Outbound(GROUP, "board", "turn")], None))
+    assert service.handled == [(GROUP, "42", "Genial", "/abort", True)]
+
+
+def test_a_player_who_blocked_the_bot_loses_their_rack_not_the_table(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    messages = Messages(rack=Forbidden("Forbidden: bot was blocked by the user"))
+    service = Service()
+    box = outbox(messages, service)
+    outs = [Outbound(GROUP, "rack", "rack", user=ADA), Outbound(GROUP, "board", "turn")]
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(box.deliver(outs, None))
+    assert service.handled == []
+    assert messages.delivered == ["board"]
+    assert logged(caplog) == [
+        (
+            logging.WARNING,
+            "could not deliver a rack message: Forbidden: bot was blocked by the user",
+        )
+    ]
+
+
+def test_a_message_that_may_have_arrived_is_not_sent_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    messages = Messages(board=TimedOut())
+    box = outbox(messages, Service())
+    outs = [Outbound(GROUP, "board", "turn"), Outbound(GROUP, "later", "info")]
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(box.deliver(outs, None))
+    assert messages.delivered == ["later"] and GROUP not in box.waiting
+    assert logged(caplog) == [
+        (
+            logging.WARNING,
+            f"a turn message of table {GROUP} may not have arrived (Timed out); not sent again",
+        )
+    ]
+
+
+def test_a_failure_that_is_no_telegram_answer_is_logged_with_its_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    messages = Messages(board=ValueError("a bug"))
+    box = outbox(messages, Service())
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(box.deliver([Outbound(GROUP, "board", "turn")], None))
+    (record,) = [r for r in caplog.records if r.name == "bot.telegram.outbox"]
+    assert (record.levelno, record.getMessage()) == (
+        logging.ERROR,
+        "could not deliver a turn message",
+    )
+    assert record.exc_info is not None and isinstance(record.exc_info[1], ValueError)
+
+
+def test_a_table_that_cannot_be_closed_says_so(caplog: pytest.LogCaptureFixture) -> None:
+    service = Service(fails=True)
+    box = outbox(Messages(board=BadRequest("Bad Request: chat not found")), service)
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(box.deliver([Outbound(GROUP, "board", "turn")], None))
+    assert len(service.handled) == 1
+    assert logged(caplog) == [(logging.ERROR, f"could not close table {GROUP}")]
+
+
+# --- BotAPI.retry: network errors sent again, with growing pauses ---------------------------
+
+
+class Flaky:
+    """A request that fails with the given errors, one a call, then answers "ok"."""
+
+    def __init__(self, *errors: Exception) -> None:
+        self.errors = list(errors)
+        self.calls = 0
+
+    async def __call__(self) -> str:
+        self.calls += 1
+        if self.errors:
+            raise self.errors.pop(0)
+        return "ok"
+
+
+def refused() -> Exception:
+    return caused(NetworkError("refused"), httpx.ConnectError("refused"))
+
+
+@pytest.fixture
+def pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr("bot.telegram.botapi.asyncio.sleep", sleep)
+    return slept
+
+
+def test_network_errors_are_sent_again_after_doubling_pauses(
+    pauses: list[float], caplog: pytest.LogCaptureFixture
+) -> None:
+    api = BotAPI(send_retries=3, backoff=0.5)
+    call = Flaky(refused(), refused(), refused())
+    with caplog.at_level(logging.WARNING):
+        assert asyncio.run(api.retry(call)) == "ok"
+    assert call.calls == 4 and pauses == [0.5, 1.0, 2.0]
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.telegram.botapi"] == [
+        "network error (refused); trying again in 0.5 s",
+        "network error (refused); trying again in 1.0 s",
+        "network error (refused); trying again in 2.0 s",
+    ]
+
+
+def test_the_last_network_error_is_raised_after_the_retries(pauses: list[float]) -> None:
+    api = BotAPI(send_retries=2, backoff=0.5)
+    call = Flaky(*(refused() for _ in range(5)))
+    with pytest.raises(NetworkError, match="refused"):
+        asyncio.run(api.retry(call))
+    assert call.calls == 3  # the first try and two retries
+
+
+def test_a_timeout_is_sent_again_unless_it_was_a_new_message(pauses: list[float]) -> None:
+    api = BotAPI(send_retries=3, backoff=0.5)
+    edit = Flaky(TimedOut())  # an edit or a button's answer: repeated freely
+    assert asyncio.run(api.retry(edit)) == "ok" and edit.calls == 2
+    post = Flaky(TimedOut())  # a new message: Telegram may have posted it
+    with pytest.raises(TimedOut):
+        asyncio.run(api.retry(post, resend=False))
+    assert post.calls == 1

@@ -1,0 +1,142 @@
+"""/top, /stats and /history at their edges, each the gap a surviving mutant showed
+(docs/mutation.md): what an archived game keeps, mentions as a platform writes them,
+people known from solo games only, chats that played Genial Spezial only, solo bests and
+win rates in /stats, and a move told in two sentences.
+
+Ratings shown are the two-newcomer update worked out by hand in test_ratings: 1086 for
+the winner, 954 for the loser.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot import community
+from bot.community import Community
+from bot.ratings import RatedGame, SeatResult
+from bot.store import SQLiteStore
+from bot.table import Options, Seat, Table
+from bot.texts import Texts
+from engine.record import Record, replay
+from engine.tiles import Colour
+
+TEXTS = Texts("en")
+
+
+def a_community(names: dict[str, str]) -> Community:
+    known = Community(SQLiteStore(":memory:"))
+    known.names.update(names)
+    return known
+
+
+def won(known: Community, chat: str, winner: str, loser: str, kind: str = "genial",
+        at: float = 1.0, lowest: tuple[int, int] = (5, 3)) -> None:  # fmt: skip
+    seats = (SeatResult(winner, 0, 1, lowest[0]), SeatResult(loser, 1, 2, lowest[1]))
+    known.ladder.apply(RatedGame(chat, kind, "standard", at, seats))
+
+
+def test_an_archived_game_keeps_the_seats_options_title_and_record() -> None:
+    seats = [Seat("Ada", "u1"), Seat("Bob", level="easy", left=True, left_user="u2")]
+    record = {"game": "genial", "players": 2, "moves": []}
+    table = Table("c1", "Kitchen", status="playing", seats=seats, options=Options(), record=record)
+    row = community.archive_row(table, 12.5)
+    assert row == {
+        "chat": "c1",
+        "title": "Kitchen",
+        "finished_at": 12.5,
+        "seats": [
+            {"name": "Ada", "user": "u1", "level": None, "left": False, "left_user": None},
+            {"name": "Bob", "user": None, "level": "easy", "left": True, "left_user": "u2"},
+        ],
+        "options": json.loads(json.dumps(row["options"])),
+        "record": record,
+    }
+    assert row["options"]["game"] == "genial"
+
+
+def test_a_person_is_found_by_a_mention_as_platforms_write_it() -> None:
+    known = a_community({"123": "Ada"})
+    won(known, "c1", "123", "456")
+    for target in ("<@123>", "<@!123>", "@123", "@Ada", " Ada ", "123"):
+        assert known.find("c1", target) == "123", target
+
+
+def test_a_person_with_solo_games_only_is_found_at_that_chat_only() -> None:
+    known = a_community({"u9": "Sol"})
+    known.ladder.apply(RatedGame("c1", "genial", "solo", 1.0, (SeatResult("u9", 0, 1, 8),)))
+    assert known.find("c1", "Sol") == "u9"
+    assert known.find("c2", "Sol") is None
+
+
+def test_top_of_a_chat_that_played_genial_spezial_only() -> None:
+    known = a_community({"ann": "Ann", "bob": "Bob"})
+    won(known, "c1", "ann", "bob", kind="spezial")
+    assert community.top_lines(known, "c1", 1, TEXTS) == [
+        "Genial Spezial: the ladder here (rank. name: rating · games · wins)",
+        "1. Ann: 1086 · 1 · 1",
+        "2. Bob: 954 · 1 · 0",
+    ]
+
+
+def test_stats_of_genial_spezial_only_and_a_whole_win_rate() -> None:
+    known = a_community({"ann": "Ann", "bob": "Bob"})
+    won(known, "c1", "ann", "bob", kind="spezial", lowest=(6, 2))
+    head, per_game = community.stats(known, "c1", "ann", TEXTS)
+    assert head == ["Ann at this table:"]
+    assert [(g.game, g.lines, g.history) for g in per_game] == [
+        (
+            "spezial",
+            [
+                "Genial Spezial: rating 1086, games 1, wins 1 (100%), average lowest colour "
+                "6.0, best game 6",
+                "Genial Spezial everywhere (all chats): rating 1086, games 1, wins 1",
+            ],
+            [1086],
+        )
+    ]
+
+
+def test_stats_win_rate_of_one_in_three() -> None:
+    known = a_community({"ann": "Ann", "bob": "Bob"})
+    won(known, "c1", "ann", "bob", at=1.0)
+    won(known, "c1", "bob", "ann", at=2.0)
+    won(known, "c1", "bob", "ann", at=3.0)
+    _, (genial,) = community.stats(known, "c1", "ann", TEXTS)
+    assert "wins 1 (33%)" in genial.lines[0]  # 100 / 3 = 33.3
+
+
+def test_stats_shows_solo_bests() -> None:
+    known = a_community({"ann": "Ann"})
+    for at, lowest in ((1.0, 7), (2.0, 11), (3.0, 9)):
+        seats = (SeatResult("ann", 0, 1, lowest),)
+        known.ladder.apply(RatedGame("c1", "genial", "solo", at, seats))
+    head, per_game = community.stats(known, "c1", "ann", TEXTS)
+    assert head == ["Ann at this table:", "Solo game: games 3, best lowest colour 11"]
+    assert per_game == []
+    # Elsewhere only the global bests would count, and this chat has none of its own.
+    head, _ = community.stats(known, "c2", "ann", TEXTS)
+    assert head == ["Ann at this table:", "Ann has no finished game here yet."]
+
+
+def test_stats_names_a_person_as_their_games_knew_them() -> None:
+    """Ada played as "Ada"; asking about herself under a new display name, /stats still
+    names her as her games did (the asker's name stands in only before a first game)."""
+    known = a_community({"u1": "Ada"})
+    won(known, "c1", "u1", "u2")
+    head, _ = community.stats(known, "c1", "u1", TEXTS, asker="Ada L.")
+    assert head[0] == "Ada at this table:"
+    head, _ = community.stats(known, "c1", "u3", TEXTS, asker="Cy")
+    assert head == ["Cy at this table:", "Cy has no finished game here yet."]
+
+
+def test_history_tells_a_bonus_as_a_second_sentence_of_its_move(shared: Path) -> None:
+    # Example 01's move 27: Bob's OY J6 I6 brings his yellow to 18 (from the engine), a
+    # bonus placement: one line, two sentences.
+    record = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    game = replay(Record.from_dict({**record, "moves": record["moves"][:27]}))
+    assert game.score(1)[Colour.YELLOW] == 18 and record["moves"][26] == "OY J6 I6"
+    moves = len(record["moves"])
+    line = community.history_lines(record, ["Ann", "Bob"], moves - 26, TEXTS)[0]
+    assert line.startswith("27. Bob placed OY J6 I6: ")
+    assert line.endswith(". Genial! 18 in yellow: bonus placement.")

@@ -1,0 +1,288 @@
+"""The stores when things go wrong, each the gap a surviving mutant showed
+(docs/mutation.md): damaged rows, a statement failing inside a transaction, a write lock
+held past the busy timeout, a table made at a move's target meanwhile, the pool's
+connections, an unreachable server; and what the rows hold (compact JSON, WAL).
+
+A failure inside a transaction is made with a trigger that raises on one marked value,
+so the rest of the store goes on as usual.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from bot.store import DamagedTable, SQLiteStore, StoreBusy, StoreError
+from bot.table import PLAYING, Seat, Table
+from tests.bot import backends
+from tests.bot.backends import schema_url, store_at
+
+#: Runs a test on SQLite and on PostgreSQL.
+both = pytest.mark.usefixtures("backend")
+
+
+def sample(
+    chat: str = "c", version: int = 0, due_at: float | None = None, user: str = "u1"
+) -> Table:
+    return Table(
+        chat=chat,
+        title="Kitchen",
+        version=version,
+        status=PLAYING,
+        seats=[Seat("Ada", user), Seat("Computer 1", None, "greedy")],
+        record={"game": "genial", "mode": "standard", "players": 2, "moves": []},
+        due_at=due_at,
+    )
+
+
+def raw(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    """Run one statement on the current backend's database of ``db``, beside the store."""
+    location = backends.location(db)
+    if backends.current["name"] == "postgres":
+        with psycopg.connect(location, autocommit=True) as conn:
+            cur = conn.execute(sql.encode())
+            return cur.fetchall() if cur.description else []
+    conn = sqlite3.connect(location, isolation_level=None)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+# --- damaged rows ------------------------------------------------------------------------
+
+
+@both
+def test_a_damaged_row_names_its_table_version_and_fault(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    store = store_at(db)
+    store.save(sample("c"), None)
+    raw(db, "UPDATE tables SET data = '{not json', version = 7 WHERE chat = 'c'")
+    for read in (lambda: store.load("c"), lambda: store.load_seated("c", "notify")):
+        with pytest.raises(DamagedTable) as info:
+            read()
+        assert (info.value.chat, info.value.version, info.value.detail) == (
+            "c",
+            7,
+            "JSONDecodeError",
+        )
+        assert str(info.value) == "c: damaged table (JSONDecodeError)"
+
+
+@both
+def test_a_damaged_archive_row_is_skipped_and_the_rows_after_it_kept(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    store = store_at(db)
+    for n in range(3):
+        store.archive("a", float(n), {"n": n})
+    raw(db, "UPDATE finished SET data = '{not json' WHERE finished_at = 1")
+    assert [(g["n"], g["finished_at"]) for g in store.archived()] == [(0, 0.0), (2, 2.0)]
+
+
+# --- what the rows hold ------------------------------------------------------------------
+
+
+@both
+def test_rows_are_compact_json(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    store = store_at(db)
+    store.archive("a", 1.0, {"chat": "a", "n": [1, 2], "s": {"k": None}})
+    assert raw(db, "SELECT data FROM finished") == [('{"chat":"a","n":[1,2],"s":{"k":null}}',)]
+    store.save(sample("a"), None)
+    (saved,) = raw(db, "SELECT data FROM tables")[0]
+    assert store.move("a", "z")  # the move rewrites the row's JSON with the new chat
+    (moved,) = raw(db, "SELECT data FROM tables")[0]
+    assert saved.startswith('{"chat":"a","title":"Kitchen",')
+    assert moved.startswith('{"chat":"z","title":"Kitchen",')
+    for text in (saved, moved):
+        assert ", " not in text and '": ' not in text
+
+
+def test_a_table_as_stored_is_compact_json() -> None:
+    from bot.store.base import to_json
+
+    text = to_json(sample("a"))
+    assert text.startswith('{"chat":"a","title":"Kitchen","version":0,"status":"playing",')
+    assert ", " not in text and '": ' not in text
+
+
+def test_a_store_file_is_in_wal_mode_in_a_new_folder(tmp_path: Path) -> None:
+    path = tmp_path / "one" / "two" / "t.db"  # neither folder exists yet
+    store = SQLiteStore(path)
+    store.save(sample(), None)
+    store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+@both
+def test_claims_of_one_deadline_come_in_chat_order(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    for chat in ("c", "a", "d", "b"):
+        store.save(sample(chat, due_at=10.0), None)
+    assert store.claim(10.0, "me", 0.0, 60.0) == ["a", "b", "c", "d"]
+
+
+# --- SQLite: a statement failing inside a transaction ---------------------------------------
+
+
+def boom(path: Path, trigger: str) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"CREATE TRIGGER boom {trigger} BEGIN SELECT RAISE(ABORT, 'boom'); END")
+    conn.close()
+
+
+def test_a_save_that_fails_midway_leaves_nothing_and_the_store_usable(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    store = SQLiteStore(path)
+    boom(path, "BEFORE INSERT ON seated WHEN NEW.player = 'u-boom'")
+    with pytest.raises(sqlite3.IntegrityError, match="boom"):
+        store.save(sample("c", user="u-boom"), None)  # the table's row went in first
+    assert store.load("c") is None
+    store.save(sample("d"), None)
+    assert store.load("d") == sample("d") and store.playing("u1") == ["d"]
+
+
+def test_a_move_that_fails_midway_leaves_the_table_where_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    store = SQLiteStore(path)
+    store.save(sample("a"), None)
+    store.set_note("a", "lobby", "5")
+    boom(path, "BEFORE UPDATE ON notes")
+    with pytest.raises(sqlite3.IntegrityError, match="boom"):
+        store.move("a", "z")  # the table and the players index moved first
+    assert store.chats() == ["a"] and store.playing("u1") == ["a"]
+    assert store.note("a", "lobby") == "5"
+    store.save(sample("b"), None)
+    assert store.chats() == ["a", "b"]
+
+
+def test_a_claim_that_fails_midway_claims_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    store = SQLiteStore(path)
+    store.save(sample("a", due_at=1.0), None)
+    store.save(sample("b", due_at=2.0), None)
+    boom(path, "BEFORE UPDATE OF claimed_by ON tables WHEN NEW.chat = 'b'")
+    with pytest.raises(sqlite3.IntegrityError, match="boom"):
+        store.claim(5.0, "me", 0.0, 60.0)  # "a" was claimed first
+    assert store.claimants() == []
+    store.save(sample("c"), None)
+    assert store.chats() == ["a", "b", "c"]
+
+
+def test_a_write_lock_held_past_the_busy_timeout_is_busy(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    store = SQLiteStore(path, busy_timeout=0.2)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        start = time.monotonic()
+        with pytest.raises(StoreBusy):
+            store.save(sample(), None)
+        assert time.monotonic() - start < 2.5  # SQLite's own default would wait 5 s
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    store.save(sample(), None)
+    assert store.chats() == ["c"]
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pg_url(postgres_url: str, tmp_path: Path) -> str:
+    """A fresh schema on the test server."""
+    return schema_url(postgres_url, str(tmp_path))
+
+
+def test_postgres_a_table_made_at_the_target_meanwhile_stops_a_move(pg_url: str) -> None:
+    """Another process makes a table at the new id and commits only once this move has
+    looked (and found none): the move's update waits for it, then is refused."""
+    from bot.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url)
+    try:
+        store.save(sample("old"), None)
+        other = psycopg.connect(pg_url)  # a transaction left open
+        other.execute(
+            "INSERT INTO tables (chat, version, status, data) VALUES ('new', 0, 'lobby', '{}')"
+        )
+        result: list[bool] = []
+        mover = threading.Thread(target=lambda: result.append(store.move("old", "new")))
+        mover.start()
+        time.sleep(0.5)  # the move is waiting on the other's row
+        other.commit()
+        other.close()
+        mover.join(10)
+        assert result == [False]
+        assert store.chats() == ["new", "old"]
+        assert store.load("old") == sample("old")
+    finally:
+        store.close()
+
+
+def test_postgres_a_held_connection_does_not_stop_the_others(pg_url: str) -> None:
+    from bot.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url)
+    try:
+        store.save(sample("c"), None)
+        done = threading.Event()
+        with store._pool.connection():  # one command thread busy with a long statement
+            reader = threading.Thread(target=lambda: (store.load("c"), done.set()))
+            reader.start()
+            assert done.wait(3)  # with one connection it would wait 5 s for this one
+        reader.join()
+    finally:
+        store.close()
+
+
+def test_postgres_an_unreachable_server_says_why() -> None:
+    from tests.bot.pgserver import free_port
+
+    with pytest.raises(StoreError) as info:
+        from bot.store.postgres import PostgresStore
+
+        PostgresStore(f"postgresql://genial:s3cret@127.0.0.1:{free_port()}/genial")
+    assert str(info.value).endswith("Connection refused")
+
+
+def test_postgres_a_server_that_never_answers_is_given_up_after_ten_seconds() -> None:
+    """A port that takes the connection and then says nothing (a server hung, a firewall
+    that swallows packets): the bot's start fails after the connect timeout instead of
+    hanging for good."""
+    import socket
+
+    from bot.store.postgres import PostgresStore
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)  # the kernel completes the handshake; nobody ever answers
+        port = silent.getsockname()[1]
+        start = time.monotonic()
+        with pytest.raises(StoreError, match="timeout expired"):
+            PostgresStore(f"postgresql://genial@127.0.0.1:{port}/genial")
+        assert 9 < time.monotonic() - start < 20
+
+
+def test_postgres_the_pool_is_opened_as_psycopg_pool_will_require(pg_url: str) -> None:
+    """psycopg_pool warns that a pool not told ``open=`` will one day start closed: the
+    store says it, so a newer psycopg_pool cannot leave it without connections."""
+    import warnings
+
+    from bot.store.postgres import PostgresStore
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        store = PostgresStore(pg_url)
+        try:
+            assert store.load("c") is None
+        finally:
+            store.close()
