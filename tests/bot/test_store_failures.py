@@ -286,3 +286,45 @@ def test_postgres_the_pool_is_opened_as_psycopg_pool_will_require(pg_url: str) -
             assert store.load("c") is None
         finally:
             store.close()
+
+
+# --- passwords kept out of error lines --------------------------------------------------------
+
+
+def test_a_query_password_is_shown_as_stars() -> None:
+    from bot.store.base import safe_url
+
+    assert safe_url("postgresql://h/db?sslmode=require&password=pw") == (
+        "postgresql://h/db?sslmode=require&password=***"
+    )
+    assert safe_url("postgresql://ann:s3cret@h:5432/db") == "postgresql://ann@h:5432/db"
+
+
+def test_a_password_inside_another_is_cleaned_as_a_whole() -> None:
+    """The userinfo's password "ab" holds the query's "b": the longer goes first, or "ab"
+    in a line would leave its "a" behind."""
+    from bot.store.base import without_secrets
+
+    url = "postgresql://ann:ab@h/db?password=b"
+    assert without_secrets('password "ab" refused, then "b"', url) == (
+        'password "***" refused, then "***"'
+    )
+
+
+def test_postgres_a_connection_the_server_closed_is_not_handed_to_a_command(
+    pg_url: str,
+) -> None:
+    """After a server restart the pool holds connections the server closed: each is
+    checked as it is handed out, and a command gets a live one."""
+    from bot.store.postgres import PostgresStore
+
+    store = PostgresStore(pg_url)
+    try:
+        store.save(sample("c"), None)
+        with store._pool.connection() as conn:
+            pid = conn.info.backend_pid
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        assert store.load("c") == sample("c")
+    finally:
+        store.close()
