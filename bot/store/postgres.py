@@ -99,8 +99,13 @@ def shown(url: str) -> str:
 class PostgresStore:
     """Tables in a PostgreSQL database at ``url`` (``postgresql://user@host:5432/genial``)."""
 
-    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE, wait: float = WAIT) -> None:
         """Connect, and bring the schema up to date.
+
+        Args:
+            pool_size: connections kept at most.
+            wait: seconds a statement waits for a pooled connection before it connects on
+                its own (and, failing that, the store counts as down).
 
         Raises:
             StoreError: if the server cannot be reached, or the database was made by a
@@ -123,7 +128,7 @@ class PostgresStore:
             min_size=1,
             max_size=pool_size,
             open=True,
-            timeout=WAIT,
+            timeout=wait,
             name="genial",
             kwargs={"autocommit": True, "connect_timeout": 5},
             check=ConnectionPool.check_connection,
