@@ -89,11 +89,22 @@ POOL_SIZE = 8
 #: Seconds a command waits for a connection before the store counts as down: a server
 #: that restarts is back within it, one that is away is answered "not answering".
 WAIT = 5.0
+#: Seconds a new connection may take to be made while the bot runs.
+CONNECT_TIMEOUT = 5
 
 
 def shown(url: str) -> str:
     """``url`` without its password, fit for a log or an error line."""
     return safe_url(url)
+
+
+def _failure(url: str, exc: BaseException) -> str:
+    """The error line of a failure at ``url``: the URL and the first line of what psycopg
+    said, without the password (libpq may quote the URL it could not read, password and
+    all)."""
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else type(exc).__name__
+    return f"{shown(url)}: {without_secrets(first, url)}"
 
 
 class PostgresStore:
@@ -116,9 +127,7 @@ class PostgresStore:
             with psycopg.connect(url, connect_timeout=10) as conn:
                 self._migrate(conn)
         except psycopg.Error as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            # libpq may quote the URL it could not read, password and all.
-            raise StoreError(f"{shown(url)}: {without_secrets(first, url)}") from None
+            raise StoreError(_failure(url, exc)) from None
         # Autocommit: a read is one round trip; what must be atomic is one statement or
         # an explicit transaction.
         # Each connection is checked as it is handed out: after a server restart the pool
@@ -130,7 +139,7 @@ class PostgresStore:
             open=True,
             timeout=wait,
             name="genial",
-            kwargs={"autocommit": True, "connect_timeout": 5},
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
             check=ConnectionPool.check_connection,
         )
 
@@ -146,12 +155,11 @@ class PostgresStore:
                     # After an outage the pool waits between its attempts at reconnecting,
                     # seconds after the server is back: this command connects on its own.
                     conn = stack.enter_context(
-                        psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+                        psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
                     )
                 yield conn
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StoreDown(f"{shown(self.url)}: {without_secrets(first, self.url)}") from None
+            raise StoreDown(_failure(self.url, exc)) from None
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
         with conn.transaction():
