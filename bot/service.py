@@ -21,10 +21,9 @@ import logging
 import os
 import socket
 import time
-import uuid
 from typing import Any
 
-from bot import clock, lobby, messages, ops, play, show, social
+from bot import clock, letters, lobby, messages, ops, play, show, social
 from bot.commands import (
     Abort,
     AddBot,
@@ -42,7 +41,7 @@ from bot.messages import Scene
 from bot.outbound import Chat, Outbound, User
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
 from bot.table import CLOSED, PLAYING, Options, Table
-from bot.tables import Context, Handler, Reject, Tables
+from bot.tables import LETTER_LEASE, Context, Handler, Reject, Tables
 from bot.texts import NAME_LIMIT, Texts, shown
 
 log = logging.getLogger(__name__)
@@ -113,14 +112,13 @@ class Service(Tables):
         """Takes the arguments of :class:`bot.tables.Tables`: the store, the settings, and
         the clock, random source and pictures switch (injected so tests control them)."""
         super().__init__(*args, **kwargs)
-        #: Who this service is among the processes sharing the store (claims of due work).
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._release_orphans()
 
     def _release_orphans(self) -> None:
-        """Claims of due work held by processes of this machine that are gone (killed, then
-        restarted) are given up at once instead of after their lease, so a restarted bot
-        goes on where it stopped. Claims of other machines wait for their lease."""
+        """Claims of due work and of letters held by processes of this machine that are
+        gone (killed, then restarted) are given up at once instead of after their lease, so
+        a restarted bot goes on where it stopped and says what its predecessor could not.
+        Claims of other machines wait for their lease."""
         host = socket.gethostname()
         for owner in self.store.claimants():
             name, _, rest = owner.partition(":")
@@ -401,6 +399,64 @@ class Service(Tables):
             # Only damaged tables are due: look again when the first may be retried.
             return min(self.stuck[c] for c in due)
         return when
+
+    # --- for adapters: the outbox ------------------------------------------------------
+
+    def waiting(self, chat: str | None = None) -> list[Outbound]:
+        """What waits in the stored outbox to be delivered (``chat``: for that table only),
+        oldest first, now claimed by this process: what a command or the clock said that no
+        platform delivered yet (the bot was killed before it could, or the platform did not
+        take it). Deliver each, then call :meth:`delivered`, or :meth:`undelivered` if the
+        platform did not take it. Tables whose letters another live process is delivering
+        are left to it. Nothing while the store does not answer."""
+        try:
+            found = self.store.letters(self.owner, self.clock(), LETTER_LEASE, chat=chat)
+        except StoreError as exc:
+            log.warning("the outbox waits: %s", exc)
+            return []
+        out = []
+        for kept in found:
+            try:
+                out.append(letters.outbound(kept))
+            except ValueError as exc:
+                log.warning("dropped a letter of table %s: %s", kept.chat, exc)
+                self._quietly(self.store.posted, [kept.id])
+        return out
+
+    def delivered(self, out: Outbound) -> None:
+        """``out`` was delivered (or will never be: the platform refused it for good), so
+        it leaves the outbox. Answers that were never stored need no call."""
+        if out.stored is not None:
+            self._quietly(self.store.posted, [out.stored.id])
+
+    def undelivered(self, outs: list[Outbound]) -> None:
+        """The platform did not take ``outs`` now: they wait in the outbox (those never
+        stored are stored now) for the next try by any process (:meth:`waiting`)."""
+        kept = [out.stored.id for out in outs if out.stored is not None]
+        fresh = [letters.letter(out) for out in outs if out.stored is None]
+        if kept:
+            self._quietly(self.store.unclaim, self.owner, kept)
+        if fresh:
+            self._quietly(self.store.post, fresh, owner=None, now=self.clock(), lease=0.0)
+
+    def forget_waiting(self, chat: str) -> None:
+        """Nothing more is delivered to ``chat``'s table: its chat is gone for the bot."""
+        self._quietly(self.store.drop_letters, chat)
+
+    def anything_waiting(self) -> bool:
+        """Whether letters wait in the outbox (an adapter's clock then looks again soon)."""
+        try:
+            return self.store.waiting() > 0
+        except StoreError:
+            return True  # the store is away: look again soon, when it may be back
+
+    def _quietly(self, call: Any, *args: Any, **kwargs: Any) -> None:
+        """A change to the outbox that may fail while the store does not answer: the
+        letter then waits (and may be delivered once more) rather than stop the delivery."""
+        try:
+            call(*args, **kwargs)
+        except StoreError as exc:
+            log.warning("the outbox could not be updated: %s", exc)
 
     # --- for adapters: what they must remember across restarts --------------------------
 
