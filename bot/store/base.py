@@ -254,7 +254,8 @@ class Store(Protocol):
 
     def move(self, old: str, new: str) -> bool:
         """Move a table, its notes and its waiting letters to another chat id (a Telegram
-        group that became a supergroup). False, changing nothing, if ``old`` has no table or ``new`` has one."""
+        group that became a supergroup). False, changing nothing, if ``old`` has no table
+        or ``new`` has one."""
         ...
 
     def archive(self, chat: str, finished_at: float, data: dict[str, Any]) -> None:
