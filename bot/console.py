@@ -62,12 +62,16 @@ class Console:
         self.out.flush()
 
     def resume(self) -> None:
-        """A game left running in the store (an earlier session) is shown again."""
+        """A game left running in the store (an earlier session) is shown again: what the
+        earlier session was stopped before it printed, else the board."""
+        told = self.service.waiting(self.chat.id)
+        for outbound in told:
+            self.show(outbound)
         try:
             table = self.service.table(self.chat.id)
         except StoreError:  # locked by another process for long: the room opens anyway
             return
-        if table is None or table.status != PLAYING:
+        if table is None or table.status != PLAYING or told:
             return
         self.say("/board")
         if table.seat_of(self.me.id) is not None:
@@ -136,6 +140,10 @@ class Console:
         return sent
 
     def show(self, outbound: Outbound) -> None:
+        """Print one outbound. It leaves the stored outbox first: a console stopped while
+        printing it never prints it again, so nothing is ever told twice (the board the
+        next session shows tells the rest)."""
+        self.service.delivered(outbound)
         head = "[genial]" if outbound.user is None else f"[genial -> {outbound.user}, privately]"
         pad = " " * 4
         lines = outbound.text.splitlines() or [""]

@@ -21,6 +21,7 @@ import logging
 import os
 import socket
 import time
+from dataclasses import replace
 from typing import Any
 
 from bot import clock, letters, lobby, messages, ops, play, show, social
@@ -38,7 +39,7 @@ from bot.commands import (
 )
 from bot.looks import SeatLook
 from bot.messages import Scene
-from bot.outbound import Chat, Outbound, User
+from bot.outbound import Chat, Outbound, Stored, User
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
 from bot.table import CLOSED, PLAYING, Options, Table
 from bot.tables import LETTER_LEASE, Context, Handler, Reject, Tables
@@ -429,15 +430,28 @@ class Service(Tables):
         if out.stored is not None:
             self._quietly(self.store.posted, [out.stored.id])
 
-    def undelivered(self, outs: list[Outbound]) -> None:
+    def undelivered(self, outs: list[Outbound]) -> list[Outbound]:
         """The platform did not take ``outs`` now: they wait in the outbox (those never
-        stored are stored now) for the next try by any process (:meth:`waiting`)."""
+        stored are stored now) for the next try by any process (:meth:`waiting`). Returns
+        them as they wait (marked with where they are stored, if the store answered)."""
         kept = [out.stored.id for out in outs if out.stored is not None]
-        fresh = [letters.letter(out) for out in outs if out.stored is None]
+        fresh = [out for out in outs if out.stored is None]
         if kept:
             self._quietly(self.store.unclaim, self.owner, kept)
-        if fresh:
-            self._quietly(self.store.post, fresh, owner=None, now=self.clock(), lease=0.0)
+        if not fresh:
+            return list(outs)
+        now = self.clock()
+        sent = [letters.letter(out) for out in fresh]
+        try:
+            ids = self.store.post(sent, owner=None, now=now, lease=0.0)
+        except StoreError as exc:
+            log.warning("the outbox could not be updated: %s", exc)
+            return list(outs)
+        stored = iter(
+            replace(out, stored=Stored(id_, letters.key_of(kept_), now))
+            for out, kept_, id_ in zip(fresh, sent, ids, strict=True)
+        )
+        return [out if out.stored is not None else next(stored) for out in outs]
 
     def forget_waiting(self, chat: str) -> None:
         """Nothing more is delivered to ``chat``'s table: its chat is gone for the bot."""

@@ -269,11 +269,15 @@ class Updates:
                 log.exception("the service failed on a command")
                 texts = await self.tables.texts(origin.table)
                 outs = [Outbound(origin.table, texts("telegram.failed"), "error")]
+            said = outs
             try:
                 outs = await self._answer_press(origin, outs)
             finally:
                 if origin.query is not None and not origin.answered:
                     await self._answer(origin.query, "", alert=False)
+            for out in said:  # answered on the pressed button: done with
+                if out.stored is not None and out not in outs:
+                    await asyncio.to_thread(self.service.delivered, out)
             await self.outbox.deliver(outs, origin)
             await self.clock.due(origin.table)
         # The command may have brought a deadline nearer (a game started, an option set).
