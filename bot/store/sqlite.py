@@ -299,9 +299,7 @@ class SQLiteStore:
         self, owner: str, now: float, lease: float, *, chat: str | None = None
     ) -> list[Letter]:
         # Chats another live claim holds are left out whole: their order is that owner's.
-        where = (
-            "chat NOT IN (SELECT chat FROM outbox WHERE claimed_by <> ? AND claimed_until > ?)"
-        )
+        where = "chat NOT IN (SELECT chat FROM outbox WHERE claimed_by <> ? AND claimed_until > ?)"
         params: tuple[object, ...] = (owner, now)
         if chat is not None:
             where += " AND chat = ?"
