@@ -457,10 +457,20 @@ class Service(Tables):
         """Nothing more is delivered to ``chat``'s table: its chat is gone for the bot."""
         self._quietly(self.store.drop_letters, chat)
 
+    def waiting_tables(self) -> list[str]:
+        """The tables with letters in the outbox, whoever holds them, the one waiting
+        longest first: for adapters that deliver only some tables (a shard's), one table at
+        a time (each with ``waiting(chat)``). None while the store does not answer."""
+        try:
+            return self.store.waiting()
+        except StoreError as exc:
+            log.warning("the outbox waits: %s", exc)
+            return []
+
     def anything_waiting(self) -> bool:
         """Whether letters wait in the outbox (an adapter's clock then looks again soon)."""
         try:
-            return self.store.waiting() > 0
+            return bool(self.store.waiting())
         except StoreError:
             return True  # the store is away: look again soon, when it may be back
 

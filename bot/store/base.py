@@ -230,8 +230,9 @@ class Store(Protocol):
         """Forget every letter of ``chat`` (its chat is gone: nobody can be told)."""
         ...
 
-    def waiting(self) -> int:
-        """How many letters wait in the outbox (claimed or not)."""
+    def waiting(self) -> list[str]:
+        """The chats with letters in the outbox (claimed or not), the one with the oldest
+        letter first, at most :data:`CLAIM_BATCH`."""
         ...
 
     def due(self, now: float) -> list[str]:

@@ -342,10 +342,12 @@ class PostgresStore:
         with self._connection() as conn:
             conn.execute("DELETE FROM outbox WHERE chat = %s", (chat,))
 
-    def waiting(self) -> int:
+    def waiting(self) -> list[str]:
         with self._connection() as conn:
-            row = conn.execute("SELECT COUNT(*) FROM outbox").fetchone()
-        return 0 if row is None else int(row[0])
+            rows = conn.execute(
+                "SELECT chat FROM outbox GROUP BY chat ORDER BY MIN(id) LIMIT %s", (CLAIM_BATCH,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
 
     def due(self, now: float) -> list[str]:
         with self._connection() as conn:

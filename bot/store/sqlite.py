@@ -342,9 +342,12 @@ class SQLiteStore:
         with self._lock, _busy():
             self._db.execute("DELETE FROM outbox WHERE chat = ?", (chat,))
 
-    def waiting(self) -> int:
+    def waiting(self) -> list[str]:
         with self._lock, _busy():
-            return int(self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
+            rows = self._db.execute(
+                "SELECT chat FROM outbox GROUP BY chat ORDER BY MIN(id) LIMIT ?", (CLAIM_BATCH,)
+            ).fetchall()
+        return [r[0] for r in rows]
 
     def due(self, now: float) -> list[str]:
         with self._lock, _busy():

@@ -64,8 +64,7 @@ class Clock:
         """Everything due by the clock: computer players' turns, reminders, timeouts."""
         # Letters waiting in the store: Telegram did not take them before, or the process
         # that wrote them was stopped before it could post them.
-        waiting = await asyncio.to_thread(self.service.waiting)
-        for table in dict.fromkeys(out.chat for out in waiting):
+        for table in await asyncio.to_thread(self.service.waiting_tables):
             async with self.locks.hold(table):
                 await self.outbox.flush(table)
         now = self.service.clock()
