@@ -110,7 +110,8 @@ class Outbound:
     buttons: tuple[Button, ...] = ()
     mentions: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
-    stored: Stored | None = None
+    #: Not part of what the message says: two outbounds saying the same are equal.
+    stored: Stored | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

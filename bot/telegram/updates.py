@@ -275,8 +275,9 @@ class Updates:
             finally:
                 if origin.query is not None and not origin.answered:
                     await self._answer(origin.query, "", alert=False)
+            left = {id(out) for out in outs}
             for out in said:  # answered on the pressed button: done with
-                if out.stored is not None and out not in outs:
+                if out.stored is not None and id(out) not in left:
                     await asyncio.to_thread(self.service.delivered, out)
             await self.outbox.deliver(outs, origin)
             await self.clock.due(origin.table)

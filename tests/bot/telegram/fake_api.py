@@ -187,6 +187,10 @@ class FakeBotAPI:
         self._chaos: tuple[float, random.Random, tuple[str, ...], frozenset[str] | None] | None = (
             None
         )
+        #: What happens to the next request that matches (see :meth:`cut_at`), and the
+        #: requests cut so far.
+        self.cut: tuple[Callable[[Call], bool], Callable[[], None]] | None = None
+        self.cuts: list[Call] = []
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, Iterator[int]] = {}
@@ -332,6 +336,13 @@ class FakeBotAPI:
         fault only on edits); ``rate=0`` ends it."""
         with self._cond:
             self._chaos = (rate, random.Random(seed), faults, methods) if rate > 0 else None
+
+    def cut_at(self, matches: Callable[[Call], bool], then: Callable[[], None]) -> None:
+        """The next request that ``matches`` is cut off: ``then`` runs (it kills the bot
+        that sent it) and the request is never carried out nor answered, as a post the bot
+        was killed before it reached Telegram. Once."""
+        with self._cond:
+            self.cut = (matches, then)
 
     def kick(self, chat: int) -> None:
         """The bot is removed from group ``chat``: everything it sends there is refused."""
@@ -723,6 +734,17 @@ class FakeBotAPI:
         params, files = _parse_body(request.headers.get("Content-Type", ""), body)
         call = Call(method, params, files)
         late = dropped = False
+        with self._cond:
+            cut = self.cut
+            if cut is not None and cut[0](call):
+                self.cut = None
+                self.cuts.append(call)
+            else:
+                cut = None
+        if cut is not None:  # the bot dies with this request under way: never carried out
+            cut[1]()
+            request.close_connection = True
+            return
         try:
             if prefix != f"/bot{self.token}":
                 raise ApiError(401, "Unauthorized")
