@@ -18,8 +18,10 @@ sent again: such a request has mostly reached Telegram, which was only slow to a
 double board would confuse the table more than a missing one, which the next board's
 position makes up for. Edits and button answers are repeated freely ("not modified" means
 done). A table whose chat is gone for the bot (removed from the group, the group deleted,
-the private chat blocked) is closed as an admin's ``/abort`` would close it, so its computer
-players stop; a player who blocked the bot only loses their private racks.
+its forum topic deleted, the private chat blocked) is closed as an admin's ``/abort`` would
+close it, so its computer players stop; a player who blocked the bot only loses their
+private racks. A table whose forum topic is closed keeps its game and its waiting messages,
+tells nobody, and delivers them when the topic is reopened (or someone writes there).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from telegram.error import TelegramError
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.store.base import CLAIM_BATCH
-from bot.telegram.botapi import AGAIN, GONE, UNKNOWN, BotAPI, failure
+from bot.telegram.botapi import AGAIN, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Messages, Origin
 
 log = logging.getLogger(__name__)
@@ -82,6 +84,9 @@ class Outbox:
         self.origins: dict[int, Origin] = {}
         # Tables with letters Telegram did not take: a command there tries them first.
         self.held: set[str] = set()
+        # Tables whose forum topic is closed: their letters wait, untried, until it is
+        # reopened (or someone writes there, which only an open topic allows).
+        self.paused: set[str] = set()
 
     async def deliver(self, outs: Sequence[Outbound], origin: Origin | None) -> None:
         """Send each outbound in Telegram's idiom: what a command or the clock changed
@@ -93,7 +98,12 @@ class Outbox:
             assert out.stored is not None
             if origin is not None:
                 self.origins[out.stored.id] = origin
-        for table in dict.fromkeys(out.chat for out in stored):
+        tables = dict.fromkeys(out.chat for out in stored)
+        if origin is not None and origin.chat in self.paused:
+            # A command from the topic: it is open again, and what waited goes first.
+            self.paused.discard(origin.chat)
+            tables = {origin.chat: None, **tables}
+        for table in tables:
             await self.flush(table)
         fresh = [out for out in outs if out.stored is None]
         for n, out in enumerate(fresh):
@@ -110,7 +120,9 @@ class Outbox:
         """Deliver a table's waiting letters, oldest first, until Telegram refuses one for
         now (it waits, with the rest, for the next try). A letter whose outcome is unknown
         counts as sent (see the module's words); one Telegram will never take is given up;
-        if the table's chat is gone for the bot, the table is closed."""
+        if the table's chat is gone for the bot, the table is closed. While the table's
+        forum topic is closed, what goes to the topic waits and the private letters (racks)
+        go out."""
         done: set[int] = set()
         while True:
             batch = await asyncio.to_thread(self.service.waiting, table)
@@ -118,18 +130,31 @@ class Outbox:
             if not letters:
                 self.held.discard(table)
                 return
+            held: list[Outbound] = []
             for n, out in enumerate(letters):
                 assert out.stored is not None
                 done.add(out.stored.id)
-                what = await self._send(out, self.origins.get(out.stored.id), table)
+                origin = self.origins.get(out.stored.id)
+                if table in self.paused and _destination(out, origin) == table:
+                    held.append(out)
+                    continue
+                what = await self._send(out, origin, table)
                 if what == AGAIN:
-                    await asyncio.to_thread(self.service.undelivered, letters[n:])
+                    await asyncio.to_thread(self.service.undelivered, held + letters[n:])
                     self.held.add(table)
                     return
+                if what == PAUSED:
+                    self.paused.add(table)
+                    held.append(out)
+                    continue
                 if what == GONE:
                     return
                 await asyncio.to_thread(self.service.delivered, out)
                 self.origins.pop(out.stored.id, None)
+            if held:
+                await asyncio.to_thread(self.service.undelivered, held)
+                self.held.add(table)
+                return
             if len(batch) < CLAIM_BATCH:
                 self.held.discard(table)
                 return
@@ -150,6 +175,9 @@ class Outbox:
                     exc,
                 )
                 return AGAIN
+            if what == PAUSED and _destination(out, origin) == out.chat:
+                log.info("the forum topic of table %s is closed: its messages wait", out.chat)
+                return PAUSED
             if what == GONE and _destination(out, origin) == out.chat:
                 await self._gone(out.chat, exc)
                 return GONE
@@ -166,12 +194,19 @@ class Outbox:
                 log.exception("could not deliver a %s message", out.kind)
         return ""
 
+    async def reopened(self, table: str) -> None:
+        """The table's forum topic was reopened: what waited goes out now. Call with the
+        table's lock held."""
+        self.paused.discard(table)
+        await self.flush(table)
+
     async def _gone(self, table: str, why: BaseException) -> None:
         """The table's chat is gone for the bot (it was removed from the group, the group
         was deleted, the player blocked it): the table is closed as a chat admin's
         ``/abort`` would close it, so its computer players stop, and what waited to be
         posted there is forgotten. Call with the table's lock held."""
         self.held.discard(table)
+        self.paused.discard(table)
         me = User(str(self.api.bot.id), str(self.api.bot.first_name or "Genial"))
         try:
             await asyncio.to_thread(self.service.handle, Chat(table), me, "/abort", admin=True)

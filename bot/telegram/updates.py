@@ -158,6 +158,21 @@ class Updates:
             return
         await asyncio.to_thread(self.service.set_note, _where(msg), NOTE_TOPIC, edited.name)
 
+    async def on_topic_closed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A forum topic was closed: its table's messages wait until it is reopened."""
+        msg = update.effective_message
+        if msg is not None and msg.is_topic_message:
+            self.outbox.paused.add(_where(msg))
+
+    async def on_topic_reopened(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A forum topic was reopened: what waited for its table goes out now."""
+        msg = update.effective_message
+        if msg is None or not msg.is_topic_message:
+            return
+        table = _where(msg)
+        async with self.locks.hold(table):
+            await self.outbox.reopened(table)
+
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update", exc_info=context.error)
 

@@ -111,7 +111,7 @@ def test_an_accepted_command_is_stored_until_delivered(tmp_path: Path) -> None:
 def test_answers_that_change_nothing_are_not_stored(tmp_path: Path) -> None:
     bot = make_service(tmp_path / "t.db")
     bot.handle("c", ADA, "/join")
-    for text in ("/help", "/players", "/play RG A1 A2", "/nonsense"):
+    for text in ("/help", "/score", "/play RG A1 A2", "/nonsense"):
         assert all(o.stored is None for o in bot.handle("c", BOB, text)), text
 
 

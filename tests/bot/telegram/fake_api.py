@@ -170,8 +170,9 @@ class FakeBotAPI:
         self.answers: dict[str, dict[str, Any]] = {}
         #: The query id of each button-press update.
         self.queries: dict[int, str] = {}
-        #: The message that opened each forum topic, by (chat, thread id).
+        #: The message that opened each forum topic, by (chat, thread id); the closed ones.
         self.topics: dict[tuple[int, int], dict[str, Any]] = {}
+        self.closed_topics: set[tuple[int, int]] = set()
         #: Groups that became supergroups: old chat id -> new.
         self.migrated: dict[int, int] = {}
         self._failures: dict[str, list[ApiError | str]] = {}
@@ -286,6 +287,45 @@ class FakeBotAPI:
         }
         with self._cond:
             self.messages[(chat_id, message["message_id"])] = message
+        return self.push("message", message)
+
+    def close_topic(self, chat_id: int, thread: int, user_id: int) -> int:
+        """``user`` closes a topic: the bot gets the service message (its update id), and
+        Telegram refuses its messages there ("TOPIC_CLOSED") until it is reopened."""
+        with self._cond:
+            self.closed_topics.add((chat_id, thread))
+        return self._topic_service(chat_id, thread, user_id, {"forum_topic_closed": {}})
+
+    def reopen_topic(
+        self, chat_id: int, thread: int, user_id: int, *, announce: bool = True
+    ) -> int:
+        """``user`` reopens a topic; with ``announce`` the bot gets the service message (its
+        update id; else 0)."""
+        with self._cond:
+            self.closed_topics.discard((chat_id, thread))
+        if not announce:
+            return 0
+        return self._topic_service(chat_id, thread, user_id, {"forum_topic_reopened": {}})
+
+    def delete_topic(self, chat_id: int, thread: int) -> None:
+        """A topic is deleted with its messages: Telegram tells the bot nothing, and answers
+        its messages there with "message thread not found"."""
+        with self._cond:
+            self.topics.pop((chat_id, thread), None)
+
+    def _topic_service(
+        self, chat_id: int, thread: int, user_id: int, field_: dict[str, Any]
+    ) -> int:
+        message = {
+            "message_id": self._next_message_id(chat_id),
+            "message_thread_id": thread,
+            "is_topic_message": True,
+            "date": int(time.time()),
+            "chat": self.chats[chat_id],
+            "from": self.users[user_id],
+            "reply_to_message": self.topics[(chat_id, thread)],
+            **field_,
+        }
         return self.push("message", message)
 
     def migrate(self, old: int, new: int, user_id: int, *, announce: bool = True) -> list[int]:
@@ -590,6 +630,8 @@ class FakeBotAPI:
             opening = self.topics.get((chat, int(thread)))
             if opening is None:  # not a forum, or no such topic (General has no thread id)
                 raise ApiError(400, "Bad Request: message thread not found")
+            if (chat, int(thread)) in self.closed_topics:
+                raise ApiError(400, "Bad Request: TOPIC_CLOSED")
             topic = {
                 "message_thread_id": int(thread),
                 "is_topic_message": True,

@@ -22,7 +22,7 @@ import pytest
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.outbound import Chat, Outbound, Stored, User
-from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, UNKNOWN, BotAPI, failure
+from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Origin
 from bot.telegram.outbox import Outbox
 
@@ -47,6 +47,9 @@ def caused(exc: Exception, cause: BaseException) -> Exception:
         (Forbidden("Forbidden: user is deactivated"), GONE),
         (BadRequest("Bad Request: chat not found"), GONE),
         (BadRequest("Bad Request: group chat was deleted"), GONE),
+        (BadRequest("Bad Request: message thread not found"), GONE),
+        (BadRequest("Bad Request: TOPIC_DELETED"), GONE),
+        (BadRequest("Bad Request: TOPIC_CLOSED"), PAUSED),
         (Forbidden("Forbidden: bot can't initiate conversation with a user"), GIVE_UP),
         (BadRequest("Bad Request: message is too long"), GIVE_UP),
         (BadRequest("Bad Request: can't parse entities"), GIVE_UP),
