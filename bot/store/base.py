@@ -304,7 +304,8 @@ class Store(Protocol):
 
     def census(self, now: float) -> dict[str, int]:
         """For the operator: how many tables are in each status (``lobby``, ``playing``,
-        ``closed``), and under ``due`` how many have something due at ``now``."""
+        ``closed``), under ``due`` how many have something due at ``now``, and under
+        ``waiting`` how many letters wait in the outbox to be delivered."""
         ...
 
     def close(self) -> None: ...

@@ -493,9 +493,11 @@ class PostgresStore:
             due = conn.execute(
                 "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= %s", (now,)
             ).fetchone()
+            waiting = conn.execute("SELECT COUNT(*) FROM outbox").fetchone()
         counts = {status: 0 for status in STATUSES}
         counts.update((str(status), int(n)) for status, n in rows)
-        return {**counts, "due": 0 if due is None else int(due[0])}
+        counts["due"] = 0 if due is None else int(due[0])
+        return {**counts, "waiting": 0 if waiting is None else int(waiting[0])}
 
     def close(self) -> None:
         self._pool.close()

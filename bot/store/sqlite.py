@@ -503,7 +503,9 @@ class SQLiteStore:
             due = self._db.execute(
                 "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= ?", (now,)
             ).fetchone()[0]
-        return {**{status: 0 for status in STATUSES}, **dict(rows), "due": int(due)}
+            waiting = self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+        counts = {**{status: 0 for status in STATUSES}, **dict(rows), "due": int(due)}
+        return {**counts, "waiting": int(waiting)}
 
     def close(self) -> None:
         with self._lock, _busy():

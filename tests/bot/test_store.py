@@ -372,13 +372,13 @@ def test_open_store_picks_the_backend_by_the_location(pg_url: str, tmp_path: Pat
 @both
 def test_census_counts_tables_by_status_and_the_due_ones(tmp_path: Path) -> None:
     store = store_at(tmp_path / "t.db")
-    assert store.census(0.0) == {"lobby": 0, "playing": 0, "closed": 0, "due": 0}
+    assert store.census(0.0) == {"lobby": 0, "playing": 0, "closed": 0, "due": 0, "waiting": 0}
     store.save(sample("a", due_at=10.0), None)
     store.save(sample("b", due_at=20.0), None)
     lobby = sample("c")
     lobby.status = LOBBY
-    store.save(lobby, None)
-    assert store.census(15.0) == {"lobby": 1, "playing": 2, "closed": 0, "due": 1}
+    store.save(lobby, None, [Letter("c", "{}"), Letter("c", "{}")], owner="p", now=1.0, lease=9)
+    assert store.census(15.0) == {"lobby": 1, "playing": 2, "closed": 0, "due": 1, "waiting": 2}
     assert store.census(20.0)["due"] == 2
 
 
