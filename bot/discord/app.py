@@ -9,34 +9,75 @@ intent is needed), put its token in ``GENIAL_DISCORD_TOKEN`` and invite it with 
 Read Message History (to tell whether the lobby scrolled away), Embed Links and Attach
 Files (with ``threads = true`` also Create Public Threads and Send Messages in Threads). The
 slash commands are registered at every start.
+
+SIGTERM and Ctrl-C stop the bot within :data:`STOP_GRACE` at any moment, start-up included
+(discord.py retrying Discord, or its gateway): the connection is closed, and a command or
+computer game still under way in a worker thread after the grace is given up as a kill
+would give it up (the store keeps what was saved; a claim of due work is released by the
+next start). The exit status is 0.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
 import logging
+import os
+import signal
 import sys
-from typing import TextIO
+import time
+from collections.abc import Callable
+from typing import Any, TextIO, TypeVar
 
 import aiohttp
 import discord
 
 from bot.config import ConfigError, Settings
 from bot.discord.client import GenialClient
+from bot.discord.failures import why
 from bot.service import Service
 from bot.store import open_store
 
+log = logging.getLogger(__name__)
+
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 HIDDEN = "[token]"
+#: Seconds from SIGTERM or Ctrl-C until the process ends at the latest: the connection to
+#: Discord is closed, then commands still in worker threads are waited for within what is
+#: left of it.
+STOP_GRACE = 1.5
+#: Failures of the network (or of Discord's side) that discord.py logs with a traceback
+#: while it retries: one line each in our log, since nothing of ours failed.
+NETWORK = (
+    OSError,
+    aiohttp.ClientError,
+    asyncio.TimeoutError,
+    discord.GatewayNotFound,
+    discord.ConnectionClosed,
+    discord.DiscordServerError,
+)
+
+T = TypeVar("T")
 
 
 class HideSecret(logging.Formatter):
-    """A formatter that replaces a secret wherever it appears in a formatted line."""
+    """A formatter that replaces a secret wherever it appears in a formatted line, and
+    writes discord.py's retries after a network failure in one line, without the
+    traceback (the record itself is left as it is for the other handlers)."""
 
     def __init__(self, secret: str, fmt: str = LOG_FORMAT) -> None:
         super().__init__(fmt)
         self._secret = secret
 
     def format(self, record: logging.LogRecord) -> str:
+        exc = record.exc_info[1] if record.exc_info else None
+        if record.name.startswith("discord.") and isinstance(exc, NETWORK):
+            record = logging.makeLogRecord(record.__dict__)
+            record.msg = f"{record.getMessage()} ({why(exc)})"
+            record.args = None
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
         text = super().format(record)
         return text.replace(self._secret, HIDDEN) if self._secret else text
 
@@ -69,21 +110,109 @@ def build(settings: Settings, service: Service) -> GenialClient:
     return client
 
 
+class Workers(concurrent.futures.ThreadPoolExecutor):
+    """The event loop's worker threads (every call into the service runs in one), which
+    know the calls still under way, so a stopping bot waits for them only so long."""
+
+    def __init__(self) -> None:
+        super().__init__(thread_name_prefix="genial-worker")
+        self._running: set[concurrent.futures.Future[Any]] = set()
+
+    def submit(
+        self, fn: Callable[..., T], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future[T]:
+        future = super().submit(fn, *args, **kwargs)
+        self._running.add(future)
+        future.add_done_callback(self._running.discard)
+        return future
+
+    def finish(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the calls under way; whether all ended."""
+        concurrent.futures.wait(list(self._running), timeout=max(0.0, timeout))
+        return not self._running
+
+
+class Stop:
+    """SIGTERM and Ctrl-C (SIGINT): when the stop was asked for, if it was."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.at: float | None = None
+
+    def __call__(self) -> None:
+        if self.at is None:
+            self.at = time.monotonic()
+            log.info("stopping")
+        self.event.set()
+
+    def left(self) -> float:
+        """Seconds left of the grace (all of it if no stop was asked for)."""
+        return STOP_GRACE if self.at is None else self.at + STOP_GRACE - time.monotonic()
+
+
+async def serve(client: GenialClient, token: str, stop: Stop) -> None:
+    """Run the client until it ends or ``stop`` is asked for (SIGTERM, Ctrl-C), whatever it
+    is doing then: logging in, retrying Discord or its gateway, or running. A failure to
+    start is raised as discord.py raised it."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # not on Windows
+            loop.add_signal_handler(sig, stop)
+    running = asyncio.create_task(client.start(token), name="genial-discord")
+    stopped = asyncio.create_task(stop.event.wait())
+    try:
+        await asyncio.wait({running, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        if not client.is_closed():
+            try:
+                await asyncio.wait_for(client.close(), timeout=max(0.0, stop.left()))
+            except Exception as exc:  # (a timeout among them) the process ends anyway
+                log.info("the connection to Discord was not closed cleanly: %s", why(exc))
+        if not running.done():
+            running.cancel()
+        await asyncio.wait({running})
+    if stop.at is None:
+        running.result()  # it ended by itself: a failure to start is raised
+    elif not running.cancelled() and running.exception() is not None:
+        log.info("stopped while starting: %s", why(running.exception() or Exception()))
+
+
+def run(client: GenialClient, token: str, workers: Workers, stop: Stop) -> None:
+    """:func:`serve` on an event loop of its own whose worker threads are ``workers``;
+    unlike ``asyncio.run``, the loop's end does not wait for calls still in them."""
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(workers)
+    try:
+        loop.run_until_complete(serve(client, token, stop))
+    finally:
+        try:
+            tasks = asyncio.all_tasks(loop)
+            for task in tasks:
+                task.cancel()
+            if tasks:
+                loop.run_until_complete(asyncio.wait(tasks))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+
+
 def main(settings: Settings) -> int:
-    """Run the bot until it is stopped; the exit status.
+    """Run the bot until it is stopped (SIGTERM, Ctrl-C); the exit status: 0.
 
     Raises:
-        ConfigError: if the token is missing or Discord rejects it.
+        ConfigError: if the token is missing, Discord rejects it or cannot be reached.
     """
     token = settings.token("discord")
     if not token:
         raise ConfigError(f"set the environment variable {settings.discord_token_env}")
     configure_logging(token)
     store = open_store(settings.storage)
+    workers, stop = Workers(), Stop()
     try:
         client = build(settings, Service(store, settings))
         try:
-            client.run(token, log_handler=None)
+            run(client, token, workers, stop)
         except discord.LoginFailure:
             raise ConfigError(
                 f"Discord rejected the token in {settings.discord_token_env}"
@@ -91,6 +220,17 @@ def main(settings: Settings) -> int:
         except (OSError, aiohttp.ClientError) as exc:
             # No network at start (or Discord away): one line, not discord.py's traceback.
             raise ConfigError(f"cannot reach Discord ({type(exc).__name__})") from None
+        except discord.HTTPException as exc:
+            # Discord answered an error at start (a 5xx after discord.py's retries).
+            raise ConfigError(f"cannot reach Discord ({why(exc)})") from None
+        if not workers.finish(stop.left()):
+            # A command or a computer game in a worker thread, past the grace: given up as
+            # a kill would (the store keeps what was saved; the next start releases the
+            # claim of this process's due work). Closing the store would wait for it.
+            log.warning("stopped with work under way in a worker thread, given up")
+            logging.shutdown()
+            os._exit(0)
     finally:
         store.close()
+        workers.shutdown(wait=False, cancel_futures=True)
     return 0
