@@ -26,6 +26,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
@@ -207,6 +208,22 @@ def main(settings: Settings) -> int:
     if not token:
         raise ConfigError(f"set the environment variable {settings.discord_token_env}")
     configure_logging(token)
+    main_thread = threading.current_thread() is threading.main_thread()
+    # Until the event loop's own handlers take over (opening the store, which may wait for
+    # a server), SIGTERM is Ctrl-C: it interrupts the start, and the bot stops cleanly.
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main_thread else None
+    try:
+        return _main(settings, token)
+    except KeyboardInterrupt:
+        log.info("stopped while starting")
+        return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(settings: Settings, token: str) -> int:
+    log.info("opening the store")
     store = open_store(settings.storage)
     workers, stop = Workers(), Stop()
     try:

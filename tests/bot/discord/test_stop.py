@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.discord.local_discord import LocalDiscord, silent_port
+from tests.bot.discord.local_discord import LocalDiscord, closed_port, silent_port
 from tests.patience import PATIENCE, wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -28,8 +28,9 @@ TOKEN = "MTIz.not-a-real-token.x"
 class Bot:
     """``genial-bot discord`` as a process, its standard error read line by line."""
 
-    def __init__(self, folder: Path, env: dict[str, str]) -> None:
-        (folder / "config.toml").write_text(f'[bot]\nstorage = "{folder / "t.db"}"\n')
+    def __init__(self, folder: Path, env: dict[str, str], storage: str | None = None) -> None:
+        storage = storage or str(folder / "t.db")
+        (folder / "config.toml").write_text(f'[bot]\nstorage = "{storage}"\n')
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.bot.discord.local_discord", "discord"],
             stdout=subprocess.DEVNULL,
@@ -94,17 +95,34 @@ def local() -> Iterator[list[LocalDiscord]]:
         server.close()
 
 
-def start(tmp_path: Path, bots: list[Bot], env: dict[str, str]) -> Bot:
-    bot = Bot(tmp_path, env)
+def start(tmp_path: Path, bots: list[Bot], env: dict[str, str], storage: str | None = None) -> Bot:
+    bot = Bot(tmp_path, env, storage)
     bots.append(bot)
     return bot
 
 
-def assert_stopped_cleanly(bot: Bot, status: int) -> None:
+def assert_stopped_cleanly(bot: Bot, status: int, said: str = "stopping") -> None:
     assert status == 0, bot.text
     assert "Traceback" not in bot.text
     assert "genial-bot:" not in bot.text  # no failure line: stopped, not given up
-    assert bot.said("stopping")
+    assert bot.said(said)
+
+
+def test_sigterm_while_the_store_is_opened(tmp_path: Path, bots: list[Bot]) -> None:
+    """A PostgreSQL server that takes the connection and never answers: the store waits
+    10 s for it, then the bot would stop with status 2."""
+    sock, port = silent_port()
+    try:
+        gateway = f"ws://127.0.0.1:{closed_port()}/gateway"
+        env = {
+            "GENIAL_TEST_DISCORD_API": f"http://127.0.0.1:{closed_port()}/api/v10",
+            "GENIAL_TEST_DISCORD_GATEWAY": gateway,
+        }
+        bot = start(tmp_path, bots, env, f"postgresql://postgres@127.0.0.1:{port}/genial")
+        bot.wait_for("opening the store")
+        assert_stopped_cleanly(bot, bot.stop(), "stopped while starting")
+    finally:
+        sock.close()
 
 
 def test_sigterm_while_logging_in_over_a_silent_network(tmp_path: Path, bots: list[Bot]) -> None:
