@@ -48,8 +48,10 @@ HIDDEN = "[token]"
 #: Discord is closed, then commands still in worker threads are waited for within what is
 #: left of it.
 STOP_GRACE = 1.5
-#: Failures of the network (or of Discord's side) that discord.py logs with a traceback
-#: while it retries: one line each in our log, since nothing of ours failed.
+#: discord.py's log lines as it retries the gateway after a failure of the network (or of
+#: Discord's side), which it writes with a traceback: one line each in our log, since
+#: nothing of ours failed. (An exception in one of our event handlers keeps its traceback.)
+RETRIES = ("Attempting a reconnect", "Failed to connect for shard_id")
 NETWORK = (
     OSError,
     aiohttp.ClientError,
@@ -73,7 +75,8 @@ class HideSecret(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         exc = record.exc_info[1] if record.exc_info else None
-        if record.name.startswith("discord.") and isinstance(exc, NETWORK):
+        retry = isinstance(record.msg, str) and record.msg.startswith(RETRIES)
+        if record.name.startswith("discord.") and retry and isinstance(exc, NETWORK):
             record = logging.makeLogRecord(record.__dict__)
             record.msg = f"{record.getMessage()} ({why(exc)})"
             record.args = None

@@ -8,6 +8,7 @@ measures how long the stop takes."""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord.app import HideSecret
 from tests.bot.discord.local_discord import LocalDiscord, closed_port, silent_port
 from tests.patience import PATIENCE, wait_until
 
@@ -194,3 +196,24 @@ def test_a_busy_worker_thread_does_not_hold_the_stop(
     bot.wait_for("a worker thread is busy now")  # for an hour
     assert_stopped_cleanly(bot, bot.stop())
     assert bot.said("stopped with work under way in a worker thread, given up")
+
+
+def test_only_discord_py_s_retries_lose_their_traceback() -> None:
+    """A retry after a network failure is one line; an exception in one of our event
+    handlers, which discord.py logs the same way, keeps its traceback."""
+    formatter = HideSecret("secret-token")
+
+    def record(msg: str, *args: object) -> logging.LogRecord:
+        try:
+            raise ConnectionRefusedError(111, "Connect call failed secret-token")
+        except OSError:
+            info = sys.exc_info()
+        return logging.LogRecord("discord.client", logging.ERROR, "x", 1, msg, args, info)
+
+    retry = formatter.format(record("Attempting a reconnect in %.2fs", 1.5))
+    assert retry.splitlines() == [retry]
+    assert retry.endswith(
+        "WARNING discord.client: Attempting a reconnect in 1.50s (ConnectionRefusedError)"
+    )
+    ours = formatter.format(record("Ignoring exception in %s", "on_resumed"))
+    assert "Traceback" in ours and "secret-token" not in ours and "[token]" in ours
