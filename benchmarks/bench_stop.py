@@ -8,6 +8,8 @@ moments issue 23 found the signal ignored or fatal. Goal: within 2 s.
 - Discord, running: connected to that local Discord's gateway.
 - Discord, running with a worker thread busy (a call that would last an hour, as a long
   computer game): given up after the grace.
+- Telegram, running with a worker thread busy, the same way
+  (``tests/bot/telegram/busy_launch.py``).
 
     .venv/bin/python benchmarks/bench_stop.py [--rounds 5]
 """
@@ -29,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.bot.discord.local_discord import LocalDiscord, closed_port  # noqa: E402
+from tests.bot.telegram.fake_api import FakeBotAPI  # noqa: E402
+from tests.bot.telegram.post_kills import TOKEN  # noqa: E402
 
 #: The longest a round may take before it counts as stuck.
 CEILING = 300
@@ -91,8 +95,23 @@ def discord_round(
     return one
 
 
+def telegram_busy(folder: Path) -> float:
+    api = FakeBotAPI(TOKEN).start()
+    try:
+        (folder / "config.toml").write_text(
+            f'[bot]\nstorage = "{folder / "t.db"}"\n[telegram]\nbase_url = "{api.base_url}"\n'
+        )
+        command = [sys.executable, "-m", "tests.bot.telegram.busy_launch", "telegram"]
+        return stop_time(
+            command, {"GENIAL_TELEGRAM_TOKEN": TOKEN}, folder, "a worker thread is busy now"
+        )
+    finally:
+        api.close()
+
+
 CASES: dict[str, Callable[[Path], float]] = {
     "telegram, while starting (retrying the Bot API server)": telegram_starting,
+    "telegram, running with a worker thread busy": telegram_busy,
     "discord, while starting (retrying the gateway)": discord_round(
         "cannot reach Discord's gateway yet", gateway=False
     ),

@@ -20,7 +20,6 @@ next start). The exit status is 0.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import logging
 import os
@@ -28,8 +27,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
-from typing import Any, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
 import aiohttp
 import discord
@@ -39,6 +37,7 @@ from bot.discord.client import GenialClient
 from bot.discord.failures import why
 from bot.service import Service
 from bot.store import open_store
+from bot.workers import Workers, run_loop
 
 log = logging.getLogger(__name__)
 
@@ -114,28 +113,6 @@ def build(settings: Settings, service: Service) -> GenialClient:
     return client
 
 
-class Workers(concurrent.futures.ThreadPoolExecutor):
-    """The event loop's worker threads (every call into the service runs in one), which
-    know the calls still under way, so a stopping bot waits for them only so long."""
-
-    def __init__(self) -> None:
-        super().__init__(thread_name_prefix="genial-worker")
-        self._running: set[concurrent.futures.Future[Any]] = set()
-
-    def submit(
-        self, fn: Callable[..., T], /, *args: Any, **kwargs: Any
-    ) -> concurrent.futures.Future[T]:
-        future = super().submit(fn, *args, **kwargs)
-        self._running.add(future)
-        future.add_done_callback(self._running.discard)
-        return future
-
-    def finish(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for the calls under way; whether all ended."""
-        concurrent.futures.wait(list(self._running), timeout=max(0.0, timeout))
-        return not self._running
-
-
 class Stop:
     """SIGTERM and Ctrl-C (SIGINT): when the stop was asked for, if it was."""
 
@@ -183,22 +160,9 @@ async def serve(client: GenialClient, token: str, stop: Stop) -> None:
 
 
 def run(client: GenialClient, token: str, workers: Workers, stop: Stop) -> None:
-    """:func:`serve` on an event loop of its own whose worker threads are ``workers``;
-    unlike ``asyncio.run``, the loop's end does not wait for calls still in them."""
-    loop = asyncio.new_event_loop()
-    loop.set_default_executor(workers)
-    try:
-        loop.run_until_complete(serve(client, token, stop))
-    finally:
-        try:
-            tasks = asyncio.all_tasks(loop)
-            for task in tasks:
-                task.cancel()
-            if tasks:
-                loop.run_until_complete(asyncio.wait(tasks))
-            loop.run_until_complete(loop.shutdown_asyncgens())
-        finally:
-            loop.close()
+    """:func:`serve` on an event loop of its own whose worker threads are ``workers``
+    (see :func:`bot.workers.run_loop`)."""
+    run_loop(serve(client, token, stop), workers)
 
 
 def main(settings: Settings) -> int:
@@ -213,16 +177,26 @@ def main(settings: Settings) -> int:
     configure_logging(token)
     main_thread = threading.current_thread() is threading.main_thread()
     # Until the event loop's own handlers take over (opening the store, which may wait for
-    # a server), SIGTERM is Ctrl-C: it interrupts the start, and the bot stops cleanly.
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main_thread else None
+    # a server), SIGTERM interrupts the start as an exit with status 0. Not as Ctrl-C's
+    # KeyboardInterrupt: one raised inside psycopg's connection attempt could come out
+    # again after it was handled, and Python then ends itself by SIGINT (status -2).
+    previous = signal.signal(signal.SIGTERM, _exit_at_start) if main_thread else None
     try:
         return _main(settings, token)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _StoppedAtStart):
         log.info("stopped while starting")
         return 0
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+class _StoppedAtStart(SystemExit):
+    """SIGTERM before the event loop runs: an exit with status 0 wherever it surfaces."""
+
+
+def _exit_at_start(signum: int, frame: object) -> None:
+    raise _StoppedAtStart(0)
 
 
 def _main(settings: Settings, token: str) -> int:
