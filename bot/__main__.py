@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from bot import memory, ops, players
+from bot import memory, ops, tools
 from bot.config import ConfigError, Settings, load_settings
 from bot.console import Console
 from bot.outbound import User
@@ -75,20 +75,6 @@ def with_shards(args: argparse.Namespace, platform: str, settings: Settings) -> 
         if not ids or ids[0] < 0 or ids[-1] >= count:
             raise ConfigError(f"--shard-ids must be numbers from 0 to {count - 1}")
     return dataclasses.replace(settings, discord_shard_count=count, discord_shard_ids=ids)
-
-
-def check_levels(settings: Settings) -> None:
-    """Every configured computer level must be one the engine offers.
-
-    Raises:
-        ConfigError: naming the first level that is not.
-    """
-    offered = players.levels()
-    for level in settings.levels:
-        if level not in offered:
-            raise ConfigError(
-                f"{settings.source}: computer.levels: {level!r} is not one of {', '.join(offered)}"
-            )
 
 
 def choose_platform(requested: str | None, settings: Settings) -> str:
@@ -199,10 +185,13 @@ def start_operator(settings: Settings) -> ops.Operator | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if tools.tool_of(argv) is not None:
+        return tools.main(argv)
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings(args.config)
-        check_levels(settings)
+        tools.check_levels(settings)
         platform = choose_platform(args.platform, settings)
         settings = with_shards(args, platform, settings)
         if platform == "console":
