@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--name", help="your name in the room (default: your login name)")
     console.add_argument("--seed", type=int, help="seed for seat order and tiles (replayable)")
     console.add_argument("--no-images", action="store_true", help="text only, no images")
+    console.add_argument(
+        "--metrics",
+        metavar="HOST:PORT",
+        help="serve /healthz and /metrics there, like 127.0.0.1:9464 (default: [metrics])",
+    )
     shards = parser.add_argument_group("discord")
     shards.add_argument("--shard-count", type=int, help="shards of the bot in all processes")
     shards.add_argument("--shard-ids", help="the shards this process runs, like 0,1")
@@ -86,9 +91,41 @@ def choose_platform(requested: str | None, settings: Settings) -> str:
     return "console"
 
 
+def with_metrics(args: argparse.Namespace, settings: Settings) -> Settings:
+    """The settings with the console's ``--metrics HOST:PORT`` and ``--db`` put in, so
+    the operator's view serves the console's store.
+
+    Raises:
+        ConfigError: ``--metrics`` is not a host and a port.
+    """
+    settings = dataclasses.replace(settings, storage=args.db or settings.storage)
+    if args.metrics is None:
+        return settings
+    host, sep, port = args.metrics.rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError("--metrics must be a host and a port, like 127.0.0.1:9464")
+    return dataclasses.replace(
+        settings, metrics_listen=host.strip("[]"), metrics_port=int(port), metrics_port_last=0
+    )
+
+
 def run_console(args: argparse.Namespace, settings: Settings) -> int:
     name = args.name or settings.name or _login_name()
-    store = open_store(args.db or settings.storage)
+    settings = with_metrics(args, settings)
+    operator = start_operator(settings)
+    if operator is not None:
+        where = f"http://{settings.metrics_listen}:{operator.port}"
+        print(f"health and metrics: {where}/healthz {where}/metrics", file=sys.stderr)
+    try:
+        return _console(args, settings, name)
+    finally:
+        if operator is not None:
+            operator.close()
+            operator.store.close()
+
+
+def _console(args: argparse.Namespace, settings: Settings, name: str) -> int:
+    store = open_store(settings.storage)
     rng = random.Random(args.seed)
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
     images = None if args.no_images else Path(args.images or settings.images)
