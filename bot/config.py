@@ -7,9 +7,11 @@ variables that hold them.
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +26,17 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
     "discord": frozenset({"token_env", "threads", "dm"}),
     "metrics": frozenset({"port", "listen"}),
+    "log": frozenset({"level", "format"}),
 }
+#: ``[log] level``: the lowest level of the lines written.
+LOG_LEVELS = ("debug", "info", "warning", "error")
+#: ``[log] format``: ``text`` lines, or ``json`` lines (one object a line) for a collector.
+LOG_FORMATS = ("text", "json")
+#: A setting from the environment: ``GENIAL_BOT__STORAGE`` is ``[bot] storage``.
+_ENVIRON = re.compile(r"GENIAL_([A-Z0-9]+)__([A-Z0-9_]+)")
+#: What looks like a URL of some scheme (as :func:`bot.store.open_store` tells them): never
+#: taken for a path relative to the config file.
+_URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
 
 class ConfigError(ValueError):
@@ -72,6 +84,9 @@ class Settings:
     #: config each serve on the first free port of it. 0: the one port only.
     metrics_port_last: int = 0
     metrics_listen: str = "127.0.0.1"
+    #: ``[log]``: the lowest level written, and ``text`` or ``json`` lines.
+    log_level: str = "info"
+    log_format: str = "text"
     source: str = field(default="(defaults)", compare=False)
 
     def token(self, platform: str, environ: Mapping[str, str] | None = None) -> str | None:
@@ -103,12 +118,14 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
     for section, values in data.items():
         allowed = _SECTIONS.get(section)
         if allowed is None:
-            raise ConfigError(f"{where}unknown section [{section}]")
+            hint = _did_you_mean(section, _SECTIONS, "[{}]")
+            raise ConfigError(f"{where}unknown section [{section}]{hint}")
         if not isinstance(values, Mapping):
             raise ConfigError(f"{where}{section} must be a section like [{section}]")
         for key in values:
             if key not in allowed:
-                raise ConfigError(f"{where}unknown setting {section}.{key}")
+                hint = _did_you_mean(key, allowed, section + ".{}")
+                raise ConfigError(f"{where}unknown setting {section}.{key}{hint}")
     bot = data.get("bot", {})
     computer = data.get("computer", {})
     console = data.get("console", {})
@@ -156,6 +173,15 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
             out["metrics_port"], out["metrics_port_last"] = _ports(metrics["port"])
         if "listen" in metrics:
             out["metrics_listen"] = _text("metrics", "listen", metrics["listen"])
+        log = data.get("log", {})
+        for key, choices in (("level", LOG_LEVELS), ("format", LOG_FORMATS)):
+            if key in log:
+                value = _text("log", key, log[key]).lower()
+                if value not in choices:
+                    raise ConfigError(
+                        f"log.{key} must be one of {', '.join(choices)}, not {value!r}"
+                    )
+                out[f"log_{key}"] = value
     except ConfigError as exc:
         raise ConfigError(f"{where}{exc}") from None
     settings = Settings(**out)
@@ -217,15 +243,71 @@ def _ports(value: object) -> tuple[int, int]:
     raise ConfigError(why)
 
 
-def load_settings(path: str | Path | None = None) -> Settings:
-    """Settings from ``path``, or from ``config.toml`` if it exists, else the defaults.
+def _did_you_mean(word: str, known: Iterable[str], shape: str) -> str:
+    """`` (did you mean [bot]?)`` for a near miss of a known name, else nothing."""
+    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f" (did you mean {shape.format(close[0])}?)" if close else ""
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """The settings given by environment variables, as decoded TOML: ``GENIAL_BOT__STORAGE``
+    is ``[bot] storage``, ``GENIAL_METRICS__PORT=9464`` ``[metrics] port = 9464``. A value
+    is read as a TOML value if it is one (``9464``, ``true``, ``["greedy"]``), else as text.
+    """
+    env = os.environ if environ is None else environ
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(env):
+        m = _ENVIRON.fullmatch(name)
+        if m is None:
+            continue
+        raw = env[name]
+        try:
+            value = tomllib.loads(f"value = {raw}")["value"]
+        except tomllib.TOMLDecodeError:
+            value = raw
+        out.setdefault(m.group(1).lower(), {})[m.group(2).lower()] = value
+    return out
+
+
+def _relative_to(folder: Path, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with the relative paths of files and folders (written or default: the
+    store, the console's images) taken from ``folder``."""
+    out = {section: dict(values) for section, values in data.items()}
+    defaults = Settings()
+    for section, key in (("bot", "storage"), ("console", "images")):
+        values = out.setdefault(section, {})
+        value = values.get(key, getattr(defaults, key))
+        if not isinstance(value, str) or not value.strip():
+            continue  # parse_settings names it
+        if _URL_LIKE.match(value) or value == ":memory:" or Path(value).is_absolute():
+            continue
+        values[key] = str(folder / value)
+    return out
+
+
+def load_settings(
+    path: str | Path | None = None, environ: Mapping[str, str] | None = None
+) -> Settings:
+    """Settings from ``path``, or from ``config.toml`` if it exists, else the defaults;
+    then those of the environment (``GENIAL_BOT__STORAGE``: :func:`from_environment`),
+    which win. Relative paths in a file are taken from the file's folder.
 
     Raises:
-        ConfigError: the file named cannot be read, is not TOML, or has a bad setting.
+        ConfigError: the file named cannot be read, is not TOML, or has a bad setting;
+            or an environment variable names an unknown or invalid one.
     """
+    overrides = from_environment(environ)
+    if overrides:
+        names = sorted(
+            n for n in (os.environ if environ is None else environ) if _ENVIRON.fullmatch(n)
+        )
+        # Checked alone first, so an error names the variable rather than the file.
+        parse_settings(overrides, f"environment ({', '.join(names)})")
     if path is None:
         if not Path(DEFAULT_PATH).exists():
-            return Settings()
+            return (
+                parse_settings(overrides, "(defaults and environment)") if overrides else Settings()
+            )
         path = DEFAULT_PATH
     try:
         text = Path(path).read_text("utf-8")
@@ -237,4 +319,8 @@ def load_settings(path: str | Path | None = None) -> Settings:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    if all(isinstance(v, Mapping) for v in data.values()):  # else parse_settings names it
+        data = _relative_to(Path(path).parent, data)
+    for section, values in overrides.items():
+        data.setdefault(section, {}).update(values)
     return parse_settings(data, str(path))
