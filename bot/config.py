@@ -270,13 +270,12 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, dict
 
 
 def _relative_to(folder: Path, data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` with the relative paths of files and folders (written or default: the
-    store, the console's images) taken from ``folder``."""
+    """``data`` with the relative paths it writes (the store, the console's images)
+    taken from ``folder``. The defaults stay in the current folder."""
     out = {section: dict(values) for section, values in data.items()}
-    defaults = Settings()
     for section, key in (("bot", "storage"), ("console", "images")):
-        values = out.setdefault(section, {})
-        value = values.get(key, getattr(defaults, key))
+        values = out.get(section, {})
+        value = values.get(key)
         if not isinstance(value, str) or not value.strip():
             continue  # parse_settings names it
         if _URL_LIKE.match(value) or value == ":memory:" or Path(value).is_absolute():

@@ -128,7 +128,8 @@ def test_paths_are_taken_from_the_config_files_folder(
     (folder / "bot.toml").write_text('[bot]\nstorage = "data/genial.sqlite3"\n')
     monkeypatch.chdir(tmp_path)
     s = load_settings("etc/bot.toml", environ={})
-    assert (s.storage, s.images) == ("etc/data/genial.sqlite3", "etc/out")
+    # The default of a setting left out stays in the current folder.
+    assert (s.storage, s.images) == ("etc/data/genial.sqlite3", "out")
     (folder / "bot.toml").write_text(
         '[bot]\nstorage = "postgresql://genial@127.0.0.1/genial"\n[console]\nimages = "/srv/out"\n'
     )
