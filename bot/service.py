@@ -24,7 +24,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from bot import clock, letters, lobby, messages, ops, play, show, social
+from bot import clock, letters, lobby, messages, ops, play, privacy, show, social
 from bot.commands import (
     Abort,
     AddBot,
@@ -68,6 +68,7 @@ HANDLERS: dict[type[Command], Handler] = {
     **play.HANDLERS,
     **show.HANDLERS,
     **social.HANDLERS,
+    **privacy.HANDLERS,
 }
 
 
