@@ -266,7 +266,7 @@ def _check(
         )
     if filled:
         raise BackupError(
-            f"{where}: not empty ({', '.join(filled)} has rows); restore into a new store"
+            f"{where}: not empty (rows in {', '.join(filled)}); restore into a new store"
         )
     for table, columns, _ in sections:
         known = columns_of.get(table)

@@ -250,3 +250,37 @@ def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
         ["systemd-analyze", "verify", str(here)], capture_output=True, text=True, timeout=PATIENCE
     )
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
+
+
+def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
+    """Every series an alert rule of deploy/alerts.yaml reads is one /metrics serves."""
+    from prometheus_client.exposition import generate_latest
+
+    from bot import ops
+    from bot.store import open_store
+
+    rules = yaml.safe_load((ROOT / "deploy" / "alerts.yaml").read_text())
+    (group,) = rules["groups"]
+    exprs = {rule["alert"]: rule["expr"] for rule in group["rules"]}
+    assert len(exprs) == 5 and all(rule["for"] for rule in group["rules"])
+    ops.record_command("play", 0.01)  # so the counters have a sample to show
+    store = open_store(tmp_path / "t.db")
+    operator = ops.Operator(store, "127.0.0.1", 0)
+    try:
+        served = generate_latest(ops.REGISTRY).decode()
+    finally:
+        operator.close()
+        store.close()
+    series = set(re.findall(r"^(genial_\w+)", served, re.MULTILINE))
+    wanted = {name for expr in exprs.values() for name in re.findall(r"\bgenial_\w+", expr)}
+    assert wanted == {
+        "genial_due_backlog",
+        "genial_turn_seconds_bucket",
+        "genial_platform_errors_total",
+        "genial_commands_total",
+        "genial_open_tables",
+    }
+    # Platform errors have no sample until one is counted; the family is registered.
+    assert wanted - {"genial_platform_errors_total"} <= series
+    families = {(m.name, m.type) for m in ops.REGISTRY.collect()}
+    assert ("genial_platform_errors", "counter") in families
