@@ -15,7 +15,9 @@ consistent moment even while the bot runs. Values are JSON's own, except bytes (
 
 A restore goes into an empty store of the same schema version only (a restore never
 mixes two stores' games, and a backup of another version is restored with that version,
-then upgraded by starting the newer bot), in one transaction: all of it or nothing.
+then upgraded by starting the newer bot), in one transaction: all of it or nothing. The
+file is read twice, once to check every line and once to load it, and neither the store
+nor the file is ever held in memory whole.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ import datetime
 import decimal
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -73,71 +76,104 @@ def decode(value: Any) -> Any:
 
 # -- reading a store -----------------------------------------------------------------
 
-
-def _sqlite_tables(db: sqlite3.Connection) -> Iterator[tuple[str, list[str], list[Any]]]:
-    names = [
-        r[0]
-        for r in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            " ORDER BY name"
-        )
-    ]
-    for name in names:
-        if name in _SKIPPED:
-            continue
-        columns = [r[1] for r in db.execute(f'PRAGMA table_info("{name}")')]
-        cursor = db.execute(f'SELECT * FROM "{name}" ORDER BY rowid')
-        yield name, columns, list(cursor)
+#: Rows inserted by one statement of a restore.
+BATCH = 500
 
 
-def _sqlite_dump(path: str) -> tuple[int, Iterator[tuple[str, list[str], list[Any]]]]:
+class _Writer:
+    """Writes the lines of a backup to ``out`` and counts the rows of each table."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.counts: dict[str, int] = {}
+        self._table = ""
+
+    def header(self, location: str, version: int, source: str) -> None:
+        if version == 0:
+            raise BackupError(f"{shown(location)}: not a store of genial-bot")
+        header = {"genial_backup": FORMAT, "schema": version, "from": source}
+        self.out.write(json.dumps(header) + "\n")
+
+    def table(self, name: str, columns: list[str]) -> None:
+        self.out.write(json.dumps({"table": name, "columns": columns}) + "\n")
+        self._table = name
+        self.counts[name] = 0
+
+    def rows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for row in rows:
+            self.out.write(json.dumps([encode(v) for v in row], separators=(",", ":")) + "\n")
+            self.counts[self._table] += 1
+
+
+def _sqlite_dump(path: str, writer: _Writer) -> None:
     if not Path(path).is_file():
         raise BackupError(f"{path}: no such store (a SQLite file or a postgresql:// URL)")
     # Opened read-only and not through open_store: a backup never migrates what it saves.
     uri = Path(path).resolve().as_uri() + "?mode=ro"
     try:
         db = sqlite3.connect(uri, uri=True, isolation_level=None)
-        db.execute("BEGIN")  # one snapshot of the write-ahead log for every table
-        version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        tables = list(_sqlite_tables(db))
-        db.execute("COMMIT")
-        db.close()
+        try:
+            db.execute("BEGIN")  # one snapshot of the write-ahead log for every table
+            writer.header(path, int(db.execute("PRAGMA user_version").fetchone()[0]), "sqlite")
+            names = [
+                r[0]
+                for r in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                    " AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                )
+            ]
+            for name in names:
+                if name in _SKIPPED:
+                    continue
+                writer.table(name, [r[1] for r in db.execute(f'PRAGMA table_info("{name}")')])
+                writer.rows(db.execute(f'SELECT * FROM "{name}" ORDER BY rowid'))
+            db.execute("COMMIT")
+        finally:
+            db.close()
     except sqlite3.DatabaseError as exc:
         raise BackupError(f"{path}: {exc}") from None
-    return version, iter(tables)
 
 
-def _postgres_dump(url: str) -> tuple[int, Iterator[tuple[str, list[str], list[Any]]]]:
+def _postgres_dump(url: str, writer: _Writer) -> None:
     import psycopg
 
     try:
         with psycopg.connect(url, connect_timeout=10) as conn:
+            # One snapshot for every table, read while the bot goes on writing.
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             known = conn.execute("SELECT to_regclass('genial_schema')").fetchone()
             row = None
             if known is not None and known[0] is not None:
                 row = conn.execute("SELECT version FROM genial_schema").fetchone()
-            version = 0 if row is None else int(row[0])
+            writer.header(url, 0 if row is None else int(row[0]), "postgresql")
             names = [
-                r[0]
+                str(r[0])
                 for r in conn.execute(
                     "SELECT table_name FROM information_schema.tables"
                     " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
                     " ORDER BY table_name"
                 )
             ]
-            tables = []
             for name in names:
                 if name in _SKIPPED:
                     continue
-                cursor = conn.execute(f'SELECT * FROM "{name}" ORDER BY 1')
-                columns = [c.name for c in cursor.description or []]
-                tables.append((name, columns, cursor.fetchall()))
-    except psycopg.errors.UndefinedTable:
-        raise BackupError(f"{safe_url(url)}: not a store of genial-bot") from None
+                columns = [
+                    str(r[0])
+                    for r in conn.execute(
+                        "SELECT column_name FROM information_schema.columns"
+                        " WHERE table_schema = current_schema() AND table_name = %s"
+                        " ORDER BY ordinal_position",
+                        (name,),
+                    )
+                ]
+                writer.table(name, columns)
+                listed = ", ".join(f'"{c}"' for c in columns)
+                # A server-side cursor: the rows come a batch at a time.
+                with conn.cursor(name="genial_backup") as cursor:
+                    cursor.execute(f'SELECT {listed} FROM "{name}" ORDER BY 1')
+                    writer.rows(cursor)
     except psycopg.Error as exc:
         raise BackupError(_failure(url, exc)) from None
-    return version, iter(tables)
 
 
 def _failure(url: str, exc: BaseException) -> str:
@@ -152,22 +188,12 @@ def backup(location: str, out: IO[str]) -> dict[str, int]:
     Raises:
         BackupError: the store cannot be read.
     """
+    writer = _Writer(out)
     if _is_url(location):
-        version, tables = _postgres_dump(location)
-        source = "postgresql"
+        _postgres_dump(location, writer)
     else:
-        version, tables = _sqlite_dump(location)
-        source = "sqlite"
-    if version == 0:
-        raise BackupError(f"{shown(location)}: not a store of genial-bot")
-    counts: dict[str, int] = {}
-    out.write(json.dumps({"genial_backup": FORMAT, "schema": version, "from": source}) + "\n")
-    for name, columns, rows in tables:
-        out.write(json.dumps({"table": name, "columns": columns}) + "\n")
-        for row in rows:
-            out.write(json.dumps([encode(v) for v in row], separators=(",", ":")) + "\n")
-        counts[name] = len(rows)
-    return counts
+        _sqlite_dump(location, writer)
+    return writer.counts
 
 
 def shown(location: str) -> str:
@@ -177,17 +203,23 @@ def shown(location: str) -> str:
 
 # -- reading a backup ----------------------------------------------------------------
 
-Section = tuple[str, list[str], list[list[Any]]]
+#: What a backup's lines say, one at a time: its schema version, a table's name and
+#: columns, or a row's values.
+Header = int
+TableLine = tuple[str, list[str]]
+Row = list[Any]
 
 
-def read_backup(lines: Iterable[str], name: str = "backup") -> tuple[int, list[Section]]:
-    """The schema version and the tables (name, columns, rows) of a backup file.
+def scan(lines: Iterable[str], name: str = "backup") -> Iterator[Header | TableLine | Row]:
+    """The lines of a backup file, checked and decoded: first its schema version, then
+    each table's (name, columns) followed by its rows.
 
     Raises:
         BackupError: naming the first line that is not a backup's.
     """
-    sections: list[Section] = []
-    version = 0
+    columns: list[str] | None = None
+    table = ""
+    seen = False
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -202,60 +234,96 @@ def read_backup(lines: Iterable[str], name: str = "backup") -> tuple[int, list[S
             schema = item.get("schema")
             if isinstance(schema, bool) or not isinstance(schema, int) or schema < 1:
                 raise BackupError(f"{where}: the header has no schema version")
-            version = schema
+            seen = True
+            yield schema
         elif isinstance(item, dict):
-            table, columns = item.get("table"), item.get("columns")
+            got, named = item.get("table"), item.get("columns")
             if (
-                not isinstance(table, str)
-                or not isinstance(columns, list)
-                or not all(isinstance(c, str) for c in columns)
+                not isinstance(got, str)
+                or not isinstance(named, list)
+                or not all(isinstance(c, str) for c in named)
             ):
                 raise BackupError(f"{where}: a table's line needs its name and columns")
-            sections.append((table, columns, []))
+            table, columns = got, named
+            yield table, columns
         elif isinstance(item, list):
-            if not sections:
+            if columns is None:
                 raise BackupError(f"{where}: a row before any table's line")
-            table, columns, rows = sections[-1]
             if len(item) != len(columns):
                 raise BackupError(
                     f"{where}: a row of {len(item)} values in {table}, which has"
                     f" {len(columns)} columns"
                 )
             try:
-                rows.append([decode(v) for v in item])
+                yield [decode(v) for v in item]
             except ValueError as exc:
                 raise BackupError(f"{where}: {exc}") from None
         else:
             raise BackupError(f"{where}: not a line of a genial-bot backup")
-    if version == 0:
+    if not seen:
         raise BackupError(f"{name}: empty, not a genial-bot backup")
-    return version, sections
+
+
+def outline(lines: Iterable[str], name: str = "backup") -> tuple[int, list[TableLine]]:
+    """The schema version and the tables of a backup, every line checked on the way.
+
+    Raises:
+        BackupError: naming the first line that is not a backup's.
+    """
+    version = 0
+    tables: list[TableLine] = []
+    for item in scan(lines, name):
+        if isinstance(item, int):
+            version = item
+        elif isinstance(item, tuple):
+            tables.append(item)
+    return version, tables
 
 
 # -- writing a store -----------------------------------------------------------------
 
+#: Inserts rows into one table of the store being restored: (table, columns, rows).
+Insert = Callable[[str, list[str], list[Row]], None]
 
-def restore(location: str, version: int, sections: list[Section]) -> dict[str, int]:
-    """Load a backup's tables into the empty store at ``location`` (made if need be);
-    returns the rows loaded per table.
+
+def restore(location: str, lines: Callable[[], Iterable[str]], name: str) -> dict[str, int]:
+    """Load the backup that ``lines()`` reads (once to check it, once to load it) into
+    the empty store at ``location``, made if need be; the rows loaded per table.
 
     Raises:
-        BackupError: the store is not empty, has another schema version or lacks a table
-            or column of the backup; nothing was loaded.
+        BackupError: the backup is not one, or the store is not empty, has another schema
+            version or lacks a table or column of the backup; nothing was loaded.
         StoreError: the store cannot be opened.
     """
+    version, tables = outline(lines(), name)
     # Opening the store makes its tables (or checks them) at this version's schema.
     open_store(location).close()
-    if _is_url(location):
-        return _postgres_restore(location, version, sections)
-    return _sqlite_restore(location, version, sections)
+    loader = _postgres_loader if _is_url(location) else _sqlite_loader
+    counts: dict[str, int] = {}
+    with loader(location, version, tables) as insert:
+        table, columns, batch = "", list[str](), list[Row]()
+        for item in scan(lines(), name):
+            if isinstance(item, tuple):
+                if batch:
+                    insert(table, columns, batch)
+                (table, columns), batch = item, []
+                counts[table] = 0
+            elif isinstance(item, list):
+                batch.append(item)
+                counts[table] += 1
+                if len(batch) >= BATCH:
+                    insert(table, columns, batch)
+                    batch = []
+        if batch:
+            insert(table, columns, batch)
+    return counts
 
 
 def _check(
     where: str,
     version: int,
     have: int,
-    sections: list[Section],
+    tables: list[TableLine],
     columns_of: dict[str, list[str]],
     filled: list[str],
 ) -> None:
@@ -268,7 +336,7 @@ def _check(
         raise BackupError(
             f"{where}: not empty (rows in {', '.join(filled)}); restore into a new store"
         )
-    for table, columns, _ in sections:
+    for table, columns in tables:
         known = columns_of.get(table)
         if known is None:
             raise BackupError(f"{where}: has no table {table!r} of the backup")
@@ -277,11 +345,18 @@ def _check(
             raise BackupError(f"{where}: table {table} has no column {missing[0]!r}")
 
 
-def _sqlite_restore(path: str, version: int, sections: list[Section]) -> dict[str, int]:
+@contextmanager
+def _sqlite_loader(path: str, version: int, tables: list[TableLine]) -> Iterator[Insert]:
     try:
         db = sqlite3.connect(path, isolation_level=None, timeout=10)
     except sqlite3.Error as exc:
         raise BackupError(f"{path}: {exc}") from None
+
+    def insert(table: str, columns: list[str], rows: list[Row]) -> None:
+        listed = ", ".join(f'"{c}"' for c in columns)
+        marks = ", ".join("?" for _ in columns)
+        db.executemany(f'INSERT INTO "{table}" ({listed}) VALUES ({marks})', rows)
+
     try:
         db.execute("BEGIN IMMEDIATE")
         have = int(db.execute("PRAGMA user_version").fetchone()[0])
@@ -293,15 +368,9 @@ def _sqlite_restore(path: str, version: int, sections: list[Section]) -> dict[st
         ]
         columns_of = {n: [r[1] for r in db.execute(f'PRAGMA table_info("{n}")')] for n in names}
         filled = [n for n in names if db.execute(f'SELECT 1 FROM "{n}" LIMIT 1').fetchone()]
-        _check(path, version, have, sections, columns_of, filled)
-        counts = {}
-        for table, columns, rows in sections:
-            listed = ", ".join(f'"{c}"' for c in columns)
-            marks = ", ".join("?" for _ in columns)
-            db.executemany(f'INSERT INTO "{table}" ({listed}) VALUES ({marks})', rows)
-            counts[table] = len(rows)
+        _check(path, version, have, tables, columns_of, filled)
+        yield insert
         db.execute("COMMIT")
-        return counts
     except sqlite3.Error as exc:
         raise BackupError(f"{path}: {exc}") from None
     finally:
@@ -310,7 +379,8 @@ def _sqlite_restore(path: str, version: int, sections: list[Section]) -> dict[st
         db.close()
 
 
-def _postgres_restore(url: str, version: int, sections: list[Section]) -> dict[str, int]:
+@contextmanager
+def _postgres_loader(url: str, version: int, tables: list[TableLine]) -> Iterator[Insert]:
     import psycopg
 
     try:
@@ -330,15 +400,15 @@ def _postgres_restore(url: str, version: int, sections: list[Section]) -> dict[s
                 for n in sorted(columns_of)
                 if n not in _SKIPPED and conn.execute(f'SELECT 1 FROM "{n}" LIMIT 1').fetchone()
             ]
-            _check(safe_url(url), version, have, sections, columns_of, filled)
-            counts = {}
-            for table, columns, rows in sections:
+            _check(safe_url(url), version, have, tables, columns_of, filled)
+
+            def insert(table: str, columns: list[str], rows: list[Row]) -> None:
                 kinds = [types[table, c] for c in columns]
                 listed = ", ".join(f'"{c}"' for c in columns)
                 marks = ", ".join("%s" for _ in columns)
                 with conn.cursor() as cur:
-                    # OVERRIDING SYSTEM VALUE: a key column made GENERATED ALWAYS takes the
-                    # backup's keys too.
+                    # OVERRIDING SYSTEM VALUE: a key column made GENERATED ALWAYS takes
+                    # the backup's keys too.
                     cur.executemany(
                         f'INSERT INTO "{table}" ({listed}) OVERRIDING SYSTEM VALUE'
                         f" VALUES ({marks})",
@@ -347,8 +417,10 @@ def _postgres_restore(url: str, version: int, sections: list[Section]) -> dict[s
                             for row in rows
                         ],
                     )
-                counts[table] = len(rows)
-                # Keys made by a sequence (BIGSERIAL) go on after the restored ones.
+
+            yield insert
+            # Keys made by a sequence (BIGSERIAL) go on after the restored ones.
+            for table, columns in tables:
                 for column in columns:
                     found = conn.execute(
                         "SELECT pg_get_serial_sequence(%s, %s)", (f'"{table}"', column)
@@ -359,7 +431,6 @@ def _postgres_restore(url: str, version: int, sections: list[Section]) -> dict[s
                             f' FROM "{table}"), false)',
                             (found[0],),
                         )
-            return counts
     except psycopg.Error as exc:
         raise BackupError(_failure(url, exc)) from None
 
@@ -380,14 +451,17 @@ def restore_file(path: str, location: str) -> dict[str, int]:
     Raises:
         BackupError: the file cannot be read or is not a backup, or the store refuses it.
     """
+
+    def lines() -> Iterator[str]:
+        with open(path, encoding="utf-8") as f:
+            yield from f
+
     try:
-        with open(path, encoding="utf-8") as lines:
-            version, sections = read_backup(lines, path)
+        return restore(location, lines, path)
     except OSError as exc:
         raise BackupError(f"{path}: cannot read the backup ({exc.strerror})") from None
     except UnicodeDecodeError:
         raise BackupError(f"{path}: not a genial-bot backup (not UTF-8 text)") from None
-    return restore(location, version, sections)
 
 
 def backup_file(location: str, path: str) -> dict[str, int]:

@@ -235,3 +235,46 @@ def test_a_backup_of_nothing_and_a_password_kept_out(
 def test_values_round_trip() -> None:
     for value in (None, 0, -3, 1.5, "naïve", b"\x00\xff", True):
         assert backup.decode(json.loads(json.dumps(backup.encode(value)))) == value
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_all_or_nothing_in_batches(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """More rows than one statement inserts; a row the store refuses at the very end (a
+    key twice) leaves the store as empty as it was."""
+    source = str(tmp_path / "s.sqlite3")
+    store = open_store(source)
+    count = backup.BATCH * 2 + 7
+    for n in range(count):
+        store.set_note(f"chat-{n}", "k", f"v{n}")
+    store.close()
+    good = tmp_path / "good.jsonl"
+    assert main(["backup", str(good), "--db", source]) == 0
+    bad = tmp_path / "bad.jsonl"
+    lines = good.read_text().splitlines()
+    at = lines.index(json.dumps({"table": "notes", "columns": ["chat", "key", "value"]}))
+    lines.insert(at + count + 1, json.dumps(["chat-0", "k", "again"]))
+    bad.write_text("\n".join(lines) + "\n")
+    target = (
+        schema_url(postgres_url, f"{tmp_path}/batches")
+        if kind == "postgres"
+        else str(tmp_path / "t.sqlite3")
+    )
+    capsys.readouterr()
+    assert main(["restore", str(bad), "--db", target]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("genial-bot: ") and err.count("\n") == 1
+    check = open_store(target)
+    try:
+        assert check.notes_of("chat-1") == {}
+    finally:
+        check.close()
+    assert main(["restore", str(good), "--db", target]) == 0
+    assert f"notes {count}" in capsys.readouterr().out
+    check = open_store(target)
+    try:
+        assert check.notes_of(f"chat-{count - 1}") == {"k": f"v{count - 1}"}
+        assert sum(len(check.notes_of(f"chat-{n}")) for n in range(count)) == count
+    finally:
+        check.close()
