@@ -115,17 +115,7 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
         ConfigError: naming the first unknown or invalid setting.
     """
     where = f"{source}: "
-    for section, values in data.items():
-        allowed = _SECTIONS.get(section)
-        if allowed is None:
-            hint = _did_you_mean(section, _SECTIONS, "[{}]")
-            raise ConfigError(f"{where}unknown section [{section}]{hint}")
-        if not isinstance(values, Mapping):
-            raise ConfigError(f"{where}{section} must be a section like [{section}]")
-        for key in values:
-            if key not in allowed:
-                hint = _did_you_mean(key, allowed, section + ".{}")
-                raise ConfigError(f"{where}unknown setting {section}.{key}{hint}")
+    _check_names(data, where)
     bot = data.get("bot", {})
     computer = data.get("computer", {})
     console = data.get("console", {})
@@ -193,6 +183,27 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
     return settings
 
 
+def _check_names(data: Mapping[str, Any], where: str) -> None:
+    """Every section and key of ``data`` is one of ours.
+
+    Raises:
+        ConfigError: naming the first that is not, with a near miss it may have meant.
+    """
+    for section, values in data.items():
+        allowed = _SECTIONS.get(section)
+        if allowed is None:
+            hint = _did_you_mean(section, _SECTIONS, "[{}]")
+            raise ConfigError(f"{where}unknown section [{section}]{hint}")
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"{where}{section} must be a section like [{section}]")
+        for key in values:
+            if key not in allowed:
+                # A token written in the file is no near miss of token_env: that names the
+                # variable that holds the token, and must not get the token itself.
+                hint = "" if key == "token" else _did_you_mean(key, allowed, section + ".{}")
+                raise ConfigError(f"{where}unknown setting {section}.{key}{hint}")
+
+
 def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
     out: dict[str, Any] = {}
     if "base_url" in section:
@@ -254,8 +265,16 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, dict
     is ``[bot] storage``, ``GENIAL_METRICS__PORT=9464`` ``[metrics] port = 9464``. A value
     is read as a TOML value if it is one (``9464``, ``true``, ``["greedy"]``), else as text.
     """
+    return _environment(environ)[0]
+
+
+def _environment(
+    environ: Mapping[str, str] | None,
+) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, str], str]]:
+    """:func:`from_environment`, and the variable of each (section, key) it gives."""
     env = os.environ if environ is None else environ
     out: dict[str, dict[str, Any]] = {}
+    names: dict[tuple[str, str], str] = {}
     for name in sorted(env):
         m = _ENVIRON.fullmatch(name)
         if m is None:
@@ -265,8 +284,30 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, dict
             value = tomllib.loads(f"value = {raw}")["value"]
         except tomllib.TOMLDecodeError:
             value = raw
-        out.setdefault(m.group(1).lower(), {})[m.group(2).lower()] = value
-    return out
+        section, key = m.group(1).lower(), m.group(2).lower()
+        out.setdefault(section, {})[key] = value
+        names[section, key] = name
+    return out, names
+
+
+def _parse_with(
+    data: dict[str, Any],
+    source: str,
+    overrides: Mapping[str, Mapping[str, Any]],
+    names: Mapping[tuple[str, str], str],
+) -> Settings:
+    """Settings of ``data`` (from ``source``) with the environment's ``overrides`` put in;
+    an error about a setting the environment gave names its variable, not the file."""
+    for section, values in overrides.items():
+        data.setdefault(section, {}).update(values)
+    try:
+        return parse_settings(data, source)
+    except ConfigError as exc:
+        text = str(exc)
+        for (section, key), name in names.items():
+            if text.startswith(f"{source}: {section}.{key} "):
+                raise ConfigError(f"environment ({name}): {text[len(source) + 2 :]}") from None
+        raise
 
 
 def _relative_to(folder: Path, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -295,18 +336,15 @@ def load_settings(
         ConfigError: the file named cannot be read, is not TOML, or has a bad setting;
             or an environment variable names an unknown or invalid one.
     """
-    overrides = from_environment(environ)
-    if overrides:
-        names = sorted(
-            n for n in (os.environ if environ is None else environ) if _ENVIRON.fullmatch(n)
-        )
-        # Checked alone first, so an error names the variable rather than the file.
-        parse_settings(overrides, f"environment ({', '.join(names)})")
+    overrides, names = _environment(environ)
+    for (section, key), name in names.items():
+        # A name the bot does not know is named by its variable, not by the file.
+        _check_names({section: {key: None}}, f"environment ({name}): ")
     if path is None:
         if not Path(DEFAULT_PATH).exists():
-            return (
-                parse_settings(overrides, "(defaults and environment)") if overrides else Settings()
-            )
+            if not overrides:
+                return Settings()
+            return _parse_with({}, "(defaults)", overrides, names)
         path = DEFAULT_PATH
     try:
         text = Path(path).read_text("utf-8")
@@ -318,8 +356,6 @@ def load_settings(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    if all(isinstance(v, Mapping) for v in data.values()):  # else parse_settings names it
-        data = _relative_to(Path(path).parent, data)
-    for section, values in overrides.items():
-        data.setdefault(section, {}).update(values)
-    return parse_settings(data, str(path))
+    if not all(isinstance(v, Mapping) for v in data.values()):
+        return parse_settings(data, str(path))  # it names the value that is no section
+    return _parse_with(_relative_to(Path(path).parent, data), str(path), overrides, names)

@@ -140,7 +140,9 @@ def test_paths_are_taken_from_the_config_files_folder(
     assert load_settings(folder / "bot.toml", environ={}).storage == "pgsql://db/genial"
 
 
-def test_the_environment_wins_over_the_file(tmp_path: Path) -> None:
+def test_the_environment_wins_over_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "config.toml"
     path.write_text('[bot]\nstorage = "a.db"\nlanguage = "de"\n[metrics]\nport = 1\n')
     env = {
@@ -156,8 +158,20 @@ def test_the_environment_wins_over_the_file(tmp_path: Path) -> None:
     assert s.storage == "postgresql://genial@db:5432/genial"
     assert (s.metrics_port, s.discord_dm, s.language) == (9464, True, "de")
     assert (s.levels, s.level, s.log_format) == (("greedy", "strong"), "strong", "json")
-    # Without a file too.
+    # Without the environment: the file's own, its path from its folder.
     assert load_settings(tmp_path / "config.toml", environ={}).storage == str(tmp_path / "a.db")
+    # A setting that needs another: one from the file, one from the environment.
+    path.write_text('[telegram]\nwebhook_url = "https://bot.example.org/genial"\n')
+    s = load_settings(path, environ={"GENIAL_TELEGRAM__MODE": "webhook"})
+    assert (s.telegram.mode, s.telegram.webhook_url) == (
+        "webhook",
+        "https://bot.example.org/genial",
+    )
+    # Without a file: the environment alone.
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / "empty")
+    s = load_settings(None, environ=env)
+    assert (s.storage, s.metrics_port) == ("postgresql://genial@db:5432/genial", 9464)
 
 
 @pytest.mark.parametrize(
@@ -175,6 +189,10 @@ def test_the_environment_wins_over_the_file(tmp_path: Path) -> None:
         (
             {"GENIAL_SERVER__PORT": "1"},
             "environment (GENIAL_SERVER__PORT): unknown section [server]",
+        ),
+        (
+            {"GENIAL_COMPUTER__DEFAULT": "wizard"},
+            "environment (GENIAL_COMPUTER__DEFAULT): computer.default 'wizard' is not one of",
         ),
     ],
 )
