@@ -29,7 +29,11 @@ PLATFORMS = ("console", "telegram", "discord")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="genial-bot", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="genial-bot",
+        description=__doc__,
+        epilog="The operator's commands: genial-bot backup|restore|check-config --help.",
+    )
     parser.add_argument("--config", help="settings file (default: config.toml if present)")
     parser.add_argument(
         "platform",
