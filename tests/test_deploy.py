@@ -284,3 +284,35 @@ def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
     assert wanted - {"genial_platform_errors_total"} <= series
     families = {(m.name, m.type) for m in ops.REGISTRY.collect()}
     assert ("genial_platform_errors", "counter") in families
+
+
+def doc_section(title: str) -> str:
+    text = (ROOT / "docs" / "operating.md").read_text()
+    section = text.split(f"\n## {title}\n", 1)[1]
+    return re.split(r"\n## ", section, maxsplit=1)[0]
+
+
+def test_the_step_by_step_config_is_one_the_bot_takes(tmp_path: Path) -> None:
+    """docs/operating.md's config of two processes passes the bot's own check, and its
+    alert rules are the ones of deploy/alerts.yaml."""
+    import textwrap
+    import tomllib
+
+    from bot.tools import check_levels
+
+    section = doc_section("From nothing to two processes on PostgreSQL")
+    blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.DOTALL)
+    (config,) = [textwrap.dedent(text) for kind, text in blocks if kind == "toml"]
+    path = tmp_path / "config.toml"
+    path.write_text(config)
+    settings = load_settings(path, environ={})
+    check_levels(settings)
+    assert settings.telegram.mode == "webhook"
+    assert (settings.metrics_port, settings.metrics_port_last) == (9464, 9465)
+    assert settings.storage == "postgresql://genial@127.0.0.1:5432/genial"
+    assert tomllib.loads(config)["bot"]["storage"].count(":") == 2  # no password in it
+    shown = yaml.safe_load(re.findall(r"```yaml\n(.*?)```", doc_section("What to watch"), re.S)[0])
+    rules = yaml.safe_load((ROOT / "deploy" / "alerts.yaml").read_text())["groups"][0]["rules"]
+    for rule in shown:
+        (same,) = [r for r in rules if r["alert"] == rule["alert"]]
+        assert (same["expr"], same["for"]) == (rule["expr"], rule["for"])
