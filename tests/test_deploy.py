@@ -233,23 +233,73 @@ def test_compose_runs_two_bots_on_one_postgresql() -> None:
     ]
 
 
-def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
-    unit = (ROOT / "deploy" / "genial-bot.service").read_text()
-    lines = {line.partition("=")[0]: line.partition("=")[2] for line in unit.splitlines()}
+def unit_lines(name: str) -> dict[str, str]:
+    text = (ROOT / "deploy" / name).read_text()
+    return {line.partition("=")[0]: line.partition("=")[2] for line in text.splitlines()}
+
+
+UNITS = ("genial-bot.service", "genial-bot-backup.service", "genial-bot-backup.timer")
+BOT = str(Path(sys.executable).parent / "genial-bot")
+
+
+def test_the_systemd_units_verify(tmp_path: Path) -> None:
+    lines = unit_lines("genial-bot.service")
     assert lines["Restart"] == "on-failure"
     assert lines["EnvironmentFile"] == "/etc/genial-bot/env"
     assert lines["User"] not in ("", "root")
+    unit = (ROOT / "deploy" / "genial-bot.service").read_text()
     assert "TOKEN" not in unit.replace("GENIAL_TELEGRAM_TOKEN=...", "")
-    exe = shlex.split(lines["ExecStart"])[0]
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze is not installed here")
-    # The installed bot where the unit expects it: this checkout's.
-    here = tmp_path / "genial-bot.service"
-    here.write_text(unit.replace(exe, str(Path(sys.executable).parent / "genial-bot")))
+    # The installed bot where the units expect it: this checkout's.
+    for name in UNITS:
+        text = (ROOT / "deploy" / name).read_text()
+        (tmp_path / name).write_text(text.replace("/opt/genial-bot/.venv/bin/genial-bot", BOT))
     result = subprocess.run(
-        ["systemd-analyze", "verify", str(here)], capture_output=True, text=True, timeout=PATIENCE
+        ["systemd-analyze", "verify", *(str(tmp_path / n) for n in UNITS)],
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
     )
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
+
+
+def test_the_backup_units_commands_make_a_dated_backup_and_drop_old_ones(
+    tmp_path: Path,
+) -> None:
+    """The nightly backup's ExecStart and ExecStartPost, run as systemd would (its ``%%``
+    is a ``%``), in a folder standing for /var/lib/genial."""
+    import os
+
+    from bot.store import open_store
+
+    lines = unit_lines("genial-bot-backup.service")
+    assert lines["Type"] == "oneshot"
+    assert unit_lines("genial-bot-backup.timer")["Persistent"] == "true"
+    state = tmp_path / "state"
+    state.mkdir()
+    config = tmp_path / "config.toml"
+    config.write_text(f'[bot]\nstorage = "{state / "genial.sqlite3"}"\n')
+    open_store(state / "genial.sqlite3").close()
+    old = state / "backup-2000-01-01.jsonl"
+    old.write_text("{}\n")
+    os.utime(old, (0, 0))
+    recent = state / "backup-2099-01-01.jsonl"  # younger than two weeks: kept
+    recent.write_text("{}\n")
+
+    def run(command: str) -> None:
+        command = command.replace("%%", "%").replace("/opt/genial-bot/.venv/bin/genial-bot", BOT)
+        command = command.replace("/etc/genial-bot/config.toml", str(config))
+        command = command.replace("/var/lib/genial", str(state))
+        subprocess.run(shlex.split(command), cwd=state, check=True, timeout=PATIENCE)
+
+    run(lines["ExecStart"])
+    made = sorted(p.name for p in state.glob("backup-*.jsonl"))
+    (new,) = [n for n in made if n not in (old.name, recent.name)]
+    assert re.fullmatch(r"backup-\d{4}-\d{2}-\d{2}\.jsonl", new)
+    assert '"genial_backup": 1' in (state / new).read_text().splitlines()[0]
+    run(lines["ExecStartPost"])
+    assert sorted(p.name for p in state.glob("backup-*.jsonl")) == sorted([new, recent.name])
 
 
 def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
