@@ -8,6 +8,7 @@ variables that hold them.
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import os
 import re
 import tomllib
@@ -102,6 +103,28 @@ def _text(section: str, key: str, value: object) -> str:
     return value.strip()
 
 
+#: A host name (RFC 1123 labels) for ``listen``.
+_HOSTNAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
+)
+
+
+def _host(section: str, value: object) -> str:
+    """``listen``: an IP address or a host name to serve on, without a port."""
+    text = _text(section, "listen", value)
+    try:
+        ipaddress.ip_address(text)
+        return text
+    except ValueError:
+        pass
+    if _HOSTNAME.fullmatch(text) and not text.replace(".", "").isdigit():
+        return text
+    raise ConfigError(
+        f"{section}.listen must be an address like 127.0.0.1 (the port goes in {section}.port),"
+        f" not {text!r}"
+    )
+
+
 def _switch(section: str, key: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"{section}.{key} must be true or false")
@@ -162,7 +185,7 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
         if "port" in metrics:
             out["metrics_port"], out["metrics_port_last"] = _ports(metrics["port"])
         if "listen" in metrics:
-            out["metrics_listen"] = _text("metrics", "listen", metrics["listen"])
+            out["metrics_listen"] = _host("metrics", metrics["listen"])
         log = data.get("log", {})
         for key, choices in (("level", LOG_LEVELS), ("format", LOG_FORMATS)):
             if key in log:
@@ -224,7 +247,7 @@ def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
             )
         out["webhook_url"] = url
     if "listen" in section:
-        out["listen"] = _text("telegram", "listen", section["listen"])
+        out["listen"] = _host("telegram", section["listen"])
     if "port" in section:
         port = section["port"]
         if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:

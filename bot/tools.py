@@ -8,12 +8,17 @@ standard error with exit status 2, never a traceback nor a password.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 
 from bot import backup, players
 from bot.config import ConfigError, Settings, load_settings
-from bot.store import StoreError
+from bot.store import URL_SCHEMES, StoreError
+from bot.store.base import safe_url
+
+#: What looks like a URL of some scheme (as :func:`bot.store.open_store` tells them).
+_URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
 TOOLS = ("backup", "restore", "check-config")
 
@@ -87,6 +92,23 @@ def check_levels(settings: Settings) -> None:
             )
 
 
+def check_storage(settings: Settings) -> None:
+    """``bot.storage`` names a store the bot can open: a ``postgresql://`` URL or a file
+    path, never a URL of another scheme (the store refuses it at start too). Nothing is
+    opened or made.
+
+    Raises:
+        ConfigError: naming what it is instead.
+    """
+    location = settings.storage
+    scheme, sep, _ = location.partition("://")
+    if _URL_LIKE.match(location) and not (sep and f"{scheme.lower()}://" in URL_SCHEMES):
+        raise ConfigError(
+            f"{settings.source}: bot.storage {safe_url(location)!r} is not a storage location;"
+            " use a postgresql:// URL or a file path"
+        )
+
+
 def check_config(path: str | None) -> int:
     """Check the settings at ``path`` as the bot does at start, without starting it.
 
@@ -95,5 +117,6 @@ def check_config(path: str | None) -> int:
     """
     settings = load_settings(path)
     check_levels(settings)
+    check_storage(settings)
     print(f"{settings.source}: ok")
     return 0

@@ -41,6 +41,8 @@ def test_settings_are_read() -> None:
     assert (s.levels, s.level, s.images, s.name) == (("greedy", "strong"), "strong", "pics", "ada")
     assert s.token("telegram", {"TG": "123:abc"}) == "123:abc"
     assert s.token("discord", {"TG": "123:abc"}) is None
+    for host in ("0.0.0.0", "::1", "localhost", "bot-1.example.org"):
+        assert parse_settings({"metrics": {"listen": host}}).metrics_listen == host
 
 
 @pytest.mark.parametrize(
@@ -59,6 +61,13 @@ def test_settings_are_read() -> None:
         ({"metrics": {"port": 70000}}, "metrics.port must be a port number from 1 to 65535"),
         ({"telegram": {"port": "8443"}}, "telegram.port must be a port number"),
         ({"discord": {"dm": "yes"}}, "discord.dm must be true or false"),
+        (
+            {"metrics": {"listen": "127.0.0.1:9464"}},
+            "metrics.listen must be an address like 127.0.0.1 (the port goes in metrics.port),"
+            " not '127.0.0.1:9464'",
+        ),
+        ({"telegram": {"listen": "300.1.1.1"}}, "telegram.listen must be an address like"),
+        ({"telegram": {"listen": "bot host"}}, "telegram.listen must be an address like"),
         ({"bot": {"language": "es"}}, "bot.language must be one of en, de, nl, fr"),
         ({"bot": {"timeout": "soon"}}, "bot.timeout 'soon' is not a duration"),
         ({"bot": {"timeout": True}}, "bot.timeout must be a duration"),
@@ -220,6 +229,16 @@ def test_check_config_says_ok_or_what_is_wrong(tmp_path: Path) -> None:
     bad = run_bot("--config", "config.toml", "check-config", cwd=tmp_path, env=env)
     assert bad.returncode == 2
     assert bad.stderr.startswith("genial-bot: config.toml: computer.levels: 'wizard' is not one")
+    (tmp_path / "config.toml").write_text('[bot]\nstorage = "pgsql://genial:pw@db/genial"\n')
+    bad = run_bot("check-config", cwd=tmp_path, env=env)
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "genial-bot: config.toml: bot.storage 'pgsql://genial@db/genial' is not a storage"
+        " location; use a postgresql:// URL or a file path\n",
+    )
+    assert not (tmp_path / "pgsql:").exists()
+    (tmp_path / "config.toml").write_text('[computer]\nlevels = ["greedy", "wizard"]\n')
+    bad = run_bot("--config", "config.toml", "check-config", cwd=tmp_path, env=env)
     # The same check at start: the bot does not start either.
     start = run_bot("console", cwd=tmp_path, env=env)
     assert (start.returncode, start.stderr) == (2, bad.stderr)
