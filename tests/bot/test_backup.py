@@ -100,6 +100,10 @@ def test_sqlite_to_postgresql_and_back_the_games_go_on(
         assert main(["backup", str(tmp_path / "two.jsonl"), "--db", url]) == 0
         capsys.readouterr()
         assert rows_of(tmp_path / "two.jsonl") == rows_of(tmp_path / "one.jsonl")
+        # The outbox came along, boards' bytes and all (the service keeps what it said
+        # there until a platform delivers it; here none does).
+        outbox = rows_of(tmp_path / "one.jsonl")["outbox"]
+        assert any('{"base64": "iVBORw0KGgo' in row for row in outbox)
         room.play_out(random.Random(8))
         assert room.table().status != PLAYING
         finished = moved.store.archived()
