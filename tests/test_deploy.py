@@ -312,7 +312,7 @@ def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
     rules = yaml.safe_load((ROOT / "deploy" / "alerts.yaml").read_text())
     (group,) = rules["groups"]
     exprs = {rule["alert"]: rule["expr"] for rule in group["rules"]}
-    assert len(exprs) == 5 and all(rule["for"] for rule in group["rules"])
+    assert len(exprs) == 6 and all(rule["for"] for rule in group["rules"])
     ops.record_command("play", 0.01)  # so the counters have a sample to show
     store = open_store(tmp_path / "t.db")
     operator = ops.Operator(store, "127.0.0.1", 0)
@@ -329,6 +329,7 @@ def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
         "genial_platform_errors_total",
         "genial_commands_total",
         "genial_open_tables",
+        "genial_outbox_waiting",
     }
     # Platform errors have no sample until one is counted; the family is registered.
     assert wanted - {"genial_platform_errors_total"} <= series
