@@ -64,7 +64,18 @@ def engine_reject(ctx: Context, game: Game, exc: EngineError) -> Reject:
     if not ctx.texts.has(key):
         key = "error.unknown_reason"
     name = ctx.scene.names(game)[game.to_move] if not game.over else ""
-    return Reject(key, text=exc.text, reason=exc.reason, name=name)
+    text = exc.text
+    if exc.reason == "unknown_colour" and games.is_spezial(game):
+        text = _bad_letter(text)
+    return Reject(key, text=text, reason=exc.reason, name=name)
+
+
+def _bad_letter(text: str) -> str:
+    """The first letter after a Genial Spezial move's two cells that names none of its four
+    colours (``E4 F4 R``: ``R``), so the answer quotes the one letter that was wrong."""
+    allowed = {c.value for c in games.SPEZIAL_COLOURS}
+    letters = "".join(text.split()[2:])
+    return next((ch for ch in letters if ch.upper() not in allowed), text)
 
 
 def after_moves(
@@ -154,11 +165,10 @@ def hint(tables: Tables, ctx: Context, cmd: Hint) -> None:
     tx = ctx.texts
     lines = [tx("hint.title", table=ctx.scene.title)]
     for number, (best, _value) in enumerate(players.best(game.view(seat), HINTS), 1):
-        if games.is_spezial(game):
-            points = ""
-        else:
-            made = game.points_of(best)
-            points = narrate.points_text(tx, made, made)
+        # Both games say what the move scores (Genial Spezial's golden point to the
+        # default colour, as its placement without a colour named scores it).
+        made = game.points_of(best)
+        points = narrate.points_text(tx, made, made)
         lines.append(
             tx("hint.line", number=number, move=games.format_move(game, best), points=points)
         )

@@ -1,0 +1,78 @@
+"""The rough edges a new player met (issue 27, item 4): each answer here was wrong or
+unclear before, and the expected words are worked out from the rules or by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot import games
+from bot.table import PLAYING, Seat, Table
+from tests.bot.helpers import Clock, Room, make_service, user
+
+
+def seeded_room(tmp_path: Path, shared: Path, example: str, upto: int, names: list[str]) -> Room:
+    """A table in the middle of a sample game: the record's first ``upto`` moves played."""
+    record = json.loads((shared / "examples" / f"{example}.json").read_text())
+    record["moves"] = record["moves"][:upto]
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    table = Table(
+        chat="chat-1",
+        title="Test room",
+        version=100,
+        status=PLAYING,
+        host=user(names[0]).id,
+        seats=[Seat(n, user(n).id) for n in names],
+        record=record,
+        seed=7,
+        turn_started=clock(),
+    )
+    service.store.save(table, None)
+    room = Room(service)
+    for n in names:
+        room.person(n)
+    return room
+
+
+def test_spezial_colour_error_quotes_the_bad_letter(tmp_path: Path, shared: Path) -> None:
+    """Genial Spezial scores in blue, green, orange and purple only: red is a colour of the
+    tiles of Genial, not of this game. L2 L3 covers a golden space (the sample game's third
+    move names O there), so a colour is asked for; the answer quotes the one bad letter and
+    lists this game's four colours."""
+    room = seeded_room(tmp_path, shared, "07-spezial-2p", 2, ["Ada", "Bob"])
+    four = "use B (blue), G (green), O (orange) or P (purple)."
+    assert room.error("Ada", "/play L2 L3 R") == f"R is not a colour of Genial Spezial: {four}"
+    assert room.error("Ada", "/play L2 L3 X") == f"X is not a colour of Genial Spezial: {four}"
+    room.ok("Ada", "/play L2 L3 O")
+
+
+def test_spezial_hint_shows_points(tmp_path: Path) -> None:
+    """A Genial Spezial hint says what each move scores, as Genial's does, and no line ends
+    in spaces. The first hint's points are checked against the score track after playing
+    that move: what the hint promised is what the track gained."""
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/option spezial")
+    room.ok("Ada", "/option hints on")
+    room.ok("Ada", "/start")
+    (hint,) = room.ok("Ada", "/hint")
+    lines = hint.text.splitlines()
+    assert lines[0] == "Good moves for you at Test room:"
+    assert len(lines) >= 2
+    for line in lines:
+        assert line == line.rstrip()
+    first = lines[1]
+    assert first.startswith("1. /play ")
+    move, points = first[len("1. /play ") :].split("  ")
+    before = room.game().score(0)
+    room.ok("Ada", f"/play {move}")
+    after = room.game().score(0)
+    names = {"B": "blue", "G": "green", "O": "orange", "P": "purple"}
+    gained = [
+        f"+{after[c] - before[c]} {names[c.value]}"
+        for c in games.SPEZIAL_COLOURS
+        if after[c] != before[c]
+    ]
+    assert points == (", ".join(gained) or "no points")
