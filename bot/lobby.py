@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 
-from bot import games, messages, social
+from bot import games, messages, narrate, social
 from bot.commands import Abort, AddBot, Join, Kick, Leave, Rematch, SetOption, ShowOptions, Start
 from bot.deadlines import schedule
 from bot.table import CLOSED, MAX_SEATS, PLAYING, Options, Seat
@@ -103,6 +103,10 @@ def kick(tables: Tables, ctx: Context, cmd: Kick) -> None:
     seat_no = find_seat(ctx, cmd.target)
     seat = t.seats[seat_no]
     assert ctx.user is not None
+    if seat.user == ctx.user.id:
+        # Kicking oneself would hand a solo game to a computer whose result then counts
+        # as the person's: giving up a seat is /leave, ending the table /abort.
+        raise Reject("error.kick_self", number=seat_no + 1)
     if t.status == PLAYING and seat.computer:
         raise Reject("error.kick_computer", name=ctx.scene.name(seat))
     vacate(tables, ctx, seat_no, ctx.texts("lobby.kicked", name=seat.name, by=ctx.user.name))
@@ -112,7 +116,7 @@ def find_seat(ctx: Context, target: str) -> int:
     """A seat by number (``2``), mention (``<@123>``, ``@ada``) or user id, or name.
 
     Raises:
-        Reject: ``error.kick_who`` for no such seat, ``error.kick_ambiguous`` naming
+        Reject: ``error.kick_no_seat`` for a seat number nobody sits in, ``error.kick_who`` for no such player, ``error.kick_ambiguous`` naming
             the seats a shared name could mean.
     """
     t = ctx.table
@@ -121,7 +125,7 @@ def find_seat(ctx: Context, target: str) -> int:
         number = int(key)
         if 1 <= number <= len(t.seats):
             return number - 1
-        raise Reject("error.kick_who", target=target)
+        raise Reject("error.kick_no_seat", number=number, count=len(t.seats))
     m = _MENTION.fullmatch(key)
     ids = [key] if m is None else [g for g in m.groups() if g]
     for i, s in enumerate(t.seats):
@@ -215,6 +219,9 @@ def start(tables: Tables, ctx: Context, cmd: Start) -> None:
     scene = ctx.scene
     names = ", ".join(f"{i}. {name}" for i, name in enumerate(scene.names(), 1))
     intro = [ctx.texts("start.text", game=scene.game_title(game), players=names)]
+    if games.mode(game) == "team":
+        first, second = narrate.side_names(game, scene.names(game), ctx.texts)
+        intro.append(ctx.texts("start.teams", first=first, second=second))
     schedule(t, game, ctx.now, new_turn=True)
     ctx.out.append(messages.turn(scene, game, intro))
     if not games.is_spezial(game):  # Genial Spezial has no hidden tiles to send

@@ -67,7 +67,25 @@ def engine_reject(ctx: Context, game: Game, exc: EngineError) -> Reject:
     text = exc.text
     if exc.reason == "unknown_colour" and games.is_spezial(game):
         text = _bad_letter(text)
+    symbol = _start_symbol(game, text) if exc.reason == "occupied" else None
+    if symbol is not None:
+        key, text = "error.start_symbol", symbol
     return Reject(key, text=text, reason=exc.reason, name=name)
+
+
+def _start_symbol(game: Game, text: str) -> str | None:
+    """The label of a printed start symbol among the cells of the Genial move ``text``
+    (``BY A1 A2``), if one is: taken, but by no tile."""
+    if games.is_spezial(game):
+        return None
+    for label in text.split()[1:3]:
+        try:
+            cell = game.area.parse_label(label)
+        except EngineError:
+            continue
+        if game.area.index.get(cell) in game.start_cells:
+            return label
+    return None
 
 
 def _bad_letter(text: str) -> str:
@@ -160,6 +178,8 @@ def hint(tables: Tables, ctx: Context, cmd: Hint) -> None:
         raise Reject("error.hints_off")
     seat = my_seat(ctx)
     game = tables.game(ctx)
+    if game.to_move == seat and game.awaiting == "swap":
+        raise Reject("error.swap_pending")
     if game.to_move != seat or game.awaiting != "place":
         raise Reject("error.hint_not_now")
     tx = ctx.texts

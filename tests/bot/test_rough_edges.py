@@ -76,3 +76,48 @@ def test_spezial_hint_shows_points(tmp_path: Path) -> None:
         if after[c] != before[c]
     ]
     assert points == (", ".join(gained) or "no points")
+
+
+def test_kicking_my_own_seat_is_refused(tmp_path: Path) -> None:
+    """In a solo game /kick 1 would hand the game to a computer whose result then counts
+    as the person's solo best: refused, naming the two commands that do what was meant."""
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/start")
+    answer = "Seat 1 is your own: /leave gives it up, /abort closes the table."
+    assert room.error("Ada", "/kick 1") == answer
+    assert room.error("Ada", "/kick Ada") == answer
+    assert room.playing()
+
+
+def test_kicking_an_empty_seat_says_nobody_sits_there(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/leave")  # the table stays open, with nobody seated
+    assert room.error("Bob", "/kick 1") == "Nobody sits in seat 1 (seated now: 0)."
+    room.ok("Bob", "/join")
+    assert room.error("Bob", "/kick 3") == "Nobody sits in seat 3 (seated now: 1)."
+
+
+def test_hint_during_a_swap_offer_asks_for_the_swap_first(tmp_path: Path, shared: Path) -> None:
+    """The sample game's move 15 is a swap decision: after 14 moves the offer stands."""
+    room = seeded_room(tmp_path, shared, "01-genial-standard-2p", 14, ["Ada", "Bob"])
+    t = room.table()
+    t.options.hints = True
+    room.service.store.save(t, t.version)
+    assert room.game().awaiting == "swap"
+    mover = room.to_move()
+    assert room.error(mover, "/hint") == "First decide on the swap: /swap or /keep."
+
+
+def test_the_team_game_start_names_the_teams(tmp_path: Path) -> None:
+    """Seats 1 and 3 play against seats 2 and 4 (RULES: the team game); seats follow the
+    order of joining."""
+    room = Room(make_service(tmp_path / "t.db"))
+    for name in ("Ada", "Bob", "Cy", "Dan"):
+        room.ok(name, "/join")
+    room.ok("Ada", "/option team")
+    out = room.ok("Ada", "/start")
+    lines = out[0].text.splitlines()
+    assert lines[0] == "The game begins: Genial, team game. Seats: 1. Ada, 2. Bob, 3. Cy, 4. Dan."
+    assert lines[1] == "Teams: Ada & Cy against Bob & Dan."

@@ -213,7 +213,7 @@ def test_kick_by_seat_number_and_mention_when_names_are_shared(tmp_path: Path) -
     assert [s.user for s in room.table().seats] == ["id-ann", "id-cy"]
     (out,) = room.ok("Cy", "/kick 1", admin=True)
     assert [s.user for s in room.table().seats] == ["id-cy"]
-    assert room.error("Cy", "/kick 3", admin=True).startswith("There is no player 3 here")
+    assert room.error("Cy", "/kick 3", admin=True) == "Nobody sits in seat 3 (seated now: 1)."
 
 
 # --- a game every person has left -------------------------------------------------------
