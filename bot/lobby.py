@@ -116,8 +116,9 @@ def find_seat(ctx: Context, target: str) -> int:
     """A seat by number (``2``), mention (``<@123>``, ``@ada``) or user id, or name.
 
     Raises:
-        Reject: ``error.kick_no_seat`` for a seat number nobody sits in, ``error.kick_who`` for no such player, ``error.kick_ambiguous`` naming
-            the seats a shared name could mean.
+        Reject: ``error.kick_no_seat`` for a seat number nobody sits in,
+            ``error.kick_who`` for no such player, ``error.kick_ambiguous`` naming the
+            seats a shared name could mean.
     """
     t = ctx.table
     key = target.strip()
