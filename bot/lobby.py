@@ -205,6 +205,10 @@ def start(tables: Tables, ctx: Context, cmd: Start) -> None:
     o = t.options
     if n == 0:
         raise Reject("error.no_players")
+    if all(s.computer for s in t.seats):
+        # A game of computers alone is watched by nobody, holds the table (and a console)
+        # until it ends, and counts on no ladder.
+        raise Reject("error.no_person")
     if o.game == "spezial" and n not in games.SPEZIAL_SEATS:
         raise Reject("error.spezial_players", count=n)
     if o.team and n != 4:

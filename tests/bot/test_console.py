@@ -65,8 +65,12 @@ def test_a_newcomer_plays_a_computer_with_images(tmp_path: Path) -> None:
 
 
 def test_computer_players_finish_a_game(tmp_path: Path) -> None:
-    result = console(tmp_path, ["/addbot", "/addbot random", "/start"], "--db", "x.db")
+    """Computers alone do not start a game (it would hold the console until its end);
+    once the person who started one leaves, the computers finish it."""
+    lines = ["/addbot", "/addbot random", "/start", "/join", "/start", "/leave"]
+    result = console(tmp_path, lines, "--db", "x.db")
     assert result.returncode == 0, result.stderr
+    assert "Only computer players are seated: /join first, then /start." in result.stdout
     assert "[genial] Game over: Genial.\n" in result.stdout
     assert (tmp_path / "x.db").exists()
 
