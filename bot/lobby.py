@@ -72,7 +72,8 @@ def add_bot(tables: Tables, ctx: Context, cmd: AddBot) -> None:
 def leave(tables: Tables, ctx: Context, cmd: Leave) -> None:
     t = need_table(ctx)
     seat_no = my_seat(ctx)
-    vacate(tables, ctx, seat_no, ctx.texts("lobby.left", name=t.seats[seat_no].name))
+    name = ctx.scene.person_name(t.seats[seat_no])
+    vacate(tables, ctx, seat_no, ctx.texts("lobby.left", name=name))
 
 
 def vacate(tables: Tables, ctx: Context, seat_no: int, news: str) -> None:
@@ -90,10 +91,11 @@ def vacate(tables: Tables, ctx: Context, seat_no: int, news: str) -> None:
     t.players = list(t.seats)
     t.pass_host()
     game = tables.game(ctx)
-    lines = [news, ctx.texts("turn.taken_over", name=seat.name)]
+    name = ctx.scene.person_name(t.seats[seat_no])
+    lines = [news, ctx.texts("turn.taken_over", name=name)]
     if game.to_move == seat_no:
         schedule(t, game, ctx.now, new_turn=False)
-        lines.append(ctx.texts("turn.next_computer", name=seat.name))
+        lines.append(ctx.texts("turn.next_computer", name=name))
     ctx.out.append(ctx.scene.chat_message(lines))
 
 
@@ -109,7 +111,8 @@ def kick(tables: Tables, ctx: Context, cmd: Kick) -> None:
         raise Reject("error.kick_self", number=seat_no + 1)
     if t.status == PLAYING and seat.computer:
         raise Reject("error.kick_computer", name=ctx.scene.name(seat))
-    vacate(tables, ctx, seat_no, ctx.texts("lobby.kicked", name=seat.name, by=ctx.user.name))
+    name = ctx.scene.person_name(seat)
+    vacate(tables, ctx, seat_no, ctx.texts("lobby.kicked", name=name, by=ctx.user.name))
 
 
 def find_seat(ctx: Context, target: str) -> int:
@@ -142,7 +145,7 @@ def find_seat(ctx: Context, target: str) -> int:
         return matches[0]
     if not matches or not folded:
         raise Reject("error.kick_who", target=target)
-    seats = ", ".join(f"{i + 1}. {ctx.scene.name(t.seats[i])}" for i in matches)
+    seats = ", ".join(f"{i + 1}. {t.seats[i].name}" for i in matches)
     raise Reject("error.kick_ambiguous", target=target, seats=seats, number=matches[0] + 1)
 
 
@@ -222,7 +225,8 @@ def start(tables: Tables, ctx: Context, cmd: Start) -> None:
     t.players = list(t.seats)
     t.pending, t.pending_cells = [], []
     scene = ctx.scene
-    names = ", ".join(f"{i}. {name}" for i, name in enumerate(scene.names(), 1))
+    # Numbered already: a name two seats share needs no number of its own here.
+    names = ", ".join(f"{i}. {seat.name}" for i, seat in enumerate(t.seats, 1))
     intro = [ctx.texts("start.text", game=scene.game_title(game), players=names)]
     if games.mode(game) == "team":
         first, second = narrate.side_names(game, scene.names(game), ctx.texts)

@@ -4,9 +4,11 @@ unclear before, and the expected words are worked out from the rules or by hand.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 from bot import games
+from bot.outbound import User
 from bot.table import PLAYING, Seat, Table
 from tests.bot.helpers import Clock, Room, make_service, user
 
@@ -121,3 +123,27 @@ def test_the_team_game_start_names_the_teams(tmp_path: Path) -> None:
     lines = out[0].text.splitlines()
     assert lines[0] == "The game begins: Genial, team game. Seats: 1. Ada, 2. Bob, 3. Cy, 4. Dan."
     assert lines[1] == "Teams: Ada & Cy against Bob & Dan."
+
+
+def test_two_seats_of_one_name_are_told_apart(tmp_path: Path) -> None:
+    """Two people may both be called Ann: every text that names a seat says which one by
+    its seat number; lists that number their seats already stay as they are."""
+    room = Room(make_service(tmp_path / "t.db"))
+    room.people["Ann2"] = User("id-ann-2", "Ann")
+    room.ok("Ann", "/join")
+    room.ok("Ann2", "/join")
+    out = room.ok("Ann", "/start")
+    turn = out[0].text.splitlines()
+    assert turn[:2] == ["The game begins: Genial. Seats: 1. Ann, 2. Ann.", "Ann (1), your turn."]
+    (score,) = room.ok("Ann2", "/score")
+    zero = "R0 G0 B0 O0 Y0 P0 (lowest colour: 0)"
+    assert score.text.splitlines()[1:] == [f"Ann (1): {zero}", f"Ann (2): {zero}"]
+    room.play_turn(random.Random(1))
+    (board,) = room.ok("Ann", "/board")
+    assert board.text.splitlines()[1] == "Ann (2), your turn."
+    # Ann of seat 2 leaves: a computer player takes over her seat, named as hers.
+    (left, *_) = room.ok("Ann2", "/leave")
+    assert left.text.splitlines()[:2] == [
+        "Ann (2) leaves the table.",
+        "A computer player takes over the seat of Ann (2).",
+    ]

@@ -211,7 +211,7 @@ def test_kick_by_seat_number_and_mention_when_names_are_shared(tmp_path: Path) -
     assert room.error("Cy", "/kick @Ann", admin=True).startswith("More than one player")
     # A mention names the person, a number the seat.
     (out,) = room.ok("Cy", "/kick <@id-ann-2>", admin=True)
-    assert out.text.startswith("Cy removes Ann from the table.")
+    assert out.text.startswith("Cy removes Ann (2) from the table.")  # which Ann: seat 2
     assert [s.user for s in room.table().seats] == ["id-ann", "id-cy"]
     (out,) = room.ok("Cy", "/kick 1", admin=True)
     assert [s.user for s in room.table().seats] == ["id-cy"]
