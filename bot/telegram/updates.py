@@ -40,7 +40,7 @@ from bot.telegram.messages import Origin, as_reply
 from bot.telegram.notes import NOTE_TOPIC, Notes
 from bot.telegram.outbox import Outbox, TableLocks
 from bot.telegram.tables import Tables
-from bot.texts import Texts
+from bot.texts import Texts, shown_name
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +218,7 @@ class Updates:
             await self.api.retry(
                 self.api.bot.send_message,
                 msg.chat.id,
-                texts("telegram.welcome", name=user.name),
+                texts("telegram.welcome", name=shown_name(user.name)),
                 resend=False,
             )
             return True

@@ -147,3 +147,20 @@ def test_two_seats_of_one_name_are_told_apart(tmp_path: Path) -> None:
         "Ann (2) leaves the table.",
         "A computer player takes over the seat of Ann (2).",
     ]
+
+
+def test_a_name_never_becomes_a_mention(tmp_path: Path) -> None:
+    """Discord shows ``<@123456789>`` as the chip of user 123456789 and Telegram links
+    ``@durov`` to that account: names keep the look of their at sign (the full-width ＠,
+    U+FF20) and mention nobody. The players the bot means to address are its mentions."""
+    room = Room(make_service(tmp_path / "t.db"))
+    room.people["chip"] = User("111", "<@123456789>")
+    room.people["durov"] = User("222", "@durov")
+    (lobby,) = room.ok("chip", "/join")
+    assert lobby.text.splitlines()[0] == "<\uff20123456789> sits down."
+    (lobby,) = room.ok("durov", "/join")
+    assert lobby.text.splitlines()[0] == "\uff20durov sits down."
+    out = room.ok("chip", "/start")
+    assert all("@" not in o.text for o in out)
+    assert out[0].text.splitlines()[1] == "<\uff20123456789>, your turn."
+    assert out[0].mentions == ("111",)
