@@ -261,7 +261,8 @@ def rematch(tables: Tables, ctx: Context, cmd: Rematch) -> None:
     if t.seat_of(ctx.user.id) is not None:
         t.host, t.host_name = ctx.user.id, ctx.user.name
     t.pass_host()
-    news = ctx.texts("rematch.ready", name=ctx.user.name, host=t.host_name or ctx.user.name)
+    # Anyone seated may start (not the host alone); the button's own word in this language.
+    news = ctx.texts("rematch.ready", name=ctx.user.name, start=ctx.texts("button.start"))
     ctx.out.append(messages.lobby(ctx.scene, [news]))
 
 

@@ -164,3 +164,39 @@ def test_a_name_never_becomes_a_mention(tmp_path: Path) -> None:
     assert all("@" not in o.text for o in out)
     assert out[0].text.splitlines()[1] == "<\uff20123456789>, your turn."
     assert out[0].mentions == ("111",)
+
+
+def test_the_rematch_lobby_says_anyone_seated_may_start(tmp_path: Path) -> None:
+    """/start is open to every seated person (the host's say is needed only for someone
+    not seated), so the rematch lobby says so, with the button's own word: German's
+    button reads "Starten"."""
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/option lang de")
+    room.ok("Ada", "/start")
+    room.play_out(random.Random(3))
+    (lobby,) = room.ok("Bob", "/rematch")
+    assert lobby.text.splitlines()[0] == (
+        "Bob deckt den Tisch noch einmal: dieselben Plätze, dieselben Optionen."
+        " Wer am Tisch sitzt, kann Starten drücken."
+    )
+    room.ok("Ada", "/start")  # Ada is seated, not the host: she may
+    assert room.playing()
+
+
+def test_stats_in_a_chat_without_a_table_speak_of_no_table(tmp_path: Path) -> None:
+    """/stats in a private chat began "Ada at this table:" where there is no table."""
+    room = Room(make_service(tmp_path / "t.db"), "id-ada", "")
+    (stats,) = room.ok("Ada", "/stats")
+    assert stats.text.splitlines() == ["Statistics of Ada:", "Ada has no finished game here yet."]
+
+
+def test_which_table_names_no_group() -> None:
+    """A table of a Telegram forum topic is not "the group": the private chat's question
+    which table is meant says where the table is played, in every language."""
+    from bot.texts import Texts
+
+    for lang, group in (("en", "group"), ("de", "gruppe"), ("nl", "groep"), ("fr", "groupe")):
+        text = Texts(lang)("telegram.which_table", tables="A, B")
+        assert group not in text.casefold(), lang
