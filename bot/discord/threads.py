@@ -13,6 +13,7 @@ import discord
 
 from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
 from bot.discord.failures import why
+from bot.discord.lobby import NOTE_ANNOUNCE
 from bot.discord.parts import Part
 from bot.discord.views import view_for
 from bot.outbound import Button, Outbound
@@ -93,7 +94,10 @@ class Threads(Part):
         text = texts("discord.thread_opened", name=who, thread=thread.mention)
         view = view_for((Button(texts("button.join"), "/join"),), str(thread.id), "announce")
         try:
-            await self._send(channel, Outbound(chat, text), view=view)
+            sent = await self._send(channel, Outbound(chat, text), view=view)
         except Exception as exc:
             log.warning("could not announce the thread in channel %s: %s", chat, why(exc))
+        else:
+            # Its Join button comes off once the thread's game runs (Lobby.retire).
+            await self._set_note(str(thread.id), NOTE_ANNOUNCE, f"{chat}:{sent.id}")
         return str(thread.id)
