@@ -200,3 +200,14 @@ def test_which_table_names_no_group() -> None:
     for lang, group in (("en", "group"), ("de", "gruppe"), ("nl", "groep"), ("fr", "groupe")):
         text = Texts(lang)("telegram.which_table", tables="A, B")
         assert group not in text.casefold(), lang
+
+
+def test_a_solo_game_left_to_a_computer_is_not_my_best(tmp_path: Path) -> None:
+    """/leave hands a solo game to a computer, which plays it to the end at once: its
+    result is not the person's solo best (before, it was counted as theirs)."""
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/start")
+    assert room.ok("Ada", "/leave")[-1].kind == "result"
+    (stats,) = room.ok("Ada", "/stats")
+    assert stats.text.splitlines() == ["Statistics of Ada:", "Ada has no finished game here yet."]
