@@ -29,11 +29,14 @@ PLATFORMS = ("console", "telegram", "discord")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # The module's docstring without its reStructuredText markup: --help is read as text.
+    about = (__doc__ or "").replace("``", "")
     parser = argparse.ArgumentParser(
         prog="genial-bot",
-        description=__doc__,
+        description=about,
         epilog="The operator's commands: genial-bot backup|restore|check-config --help.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--config", help="settings file (default: config.toml if present)")
     parser.add_argument(
         "platform",
@@ -59,6 +62,16 @@ def build_parser() -> argparse.ArgumentParser:
     shards.add_argument("--shard-count", type=int, help="shards of the bot in all processes")
     shards.add_argument("--shard-ids", help="the shards this process runs, like 0,1")
     return parser
+
+
+def _version() -> str:
+    """The installed package's version (``unknown`` when run from a bare checkout)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("genial-bot")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def with_shards(args: argparse.Namespace, platform: str, settings: Settings) -> Settings:

@@ -88,7 +88,7 @@ def due_step(tables: Tables, chat: str, now: float) -> tuple[list[Outbound], boo
             except EngineError:
                 ctx.game = None  # half a turn was played: rebuild next time
                 raise
-        intro = [ctx.texts("turn.timed_out", name=seat.name)] if timed_out else []
+        intro = [ctx.texts("turn.timed_out", name=ctx.scene.name(seat))] if timed_out else []
         after_moves(tables, ctx, game, events, seat_no, intro)
         return _finish(tables, ctx)
 
@@ -104,7 +104,8 @@ def _finish(tables: Tables, ctx: Context) -> tuple[list[Outbound], bool] | None:
 def reminder(ctx: Context, seat: Seat, left: float) -> Outbound:
     """The reminder at half time, naming the person and the time they have left."""
     # The time left as it is (two units, rounded down): "1m" with 1 s left misleads.
-    text = ctx.texts("turn.reminder", name=seat.name, table=ctx.scene.title, left=format_left(left))
+    name = ctx.scene.name(seat)
+    text = ctx.texts("turn.reminder", name=name, table=ctx.scene.title, left=format_left(left))
     mentions = (seat.user,) if seat.user else ()
     return Outbound(ctx.table.chat, text, "reminder", mentions=mentions)
 

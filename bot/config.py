@@ -152,15 +152,7 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
                 raise ConfigError(f"bot.language must be one of {', '.join(LANGUAGES)}")
             out["language"] = lang
         if "timeout" in bot:
-            raw = bot["timeout"]
-            if isinstance(raw, bool) or not isinstance(raw, str | int):
-                raise ConfigError('bot.timeout must be a duration like "24h" or "off"')
-            try:
-                out["timeout"] = parse_duration(str(raw))
-            except CommandError:
-                raise ConfigError(
-                    f'bot.timeout {raw!r} is not a duration like "24h", "30m" or "off"'
-                ) from None
+            out["timeout"] = _timeout(bot["timeout"])
         if "levels" in computer:
             levels = computer["levels"]
             if not isinstance(levels, list) or not levels:
@@ -382,3 +374,39 @@ def load_settings(
     if not all(isinstance(v, Mapping) for v in data.values()):
         return parse_settings(data, str(path))  # it names the value that is no section
     return _parse_with(_relative_to(Path(path).parent, data), str(path), overrides, names)
+
+
+#: What every bot.timeout message ends with: the unit is part of the value, and its bounds.
+_TIMEOUT_HOW = (
+    'a duration with its unit from 1 minute to 14 days, like "30m", "24h", "2d", or "off"'
+)
+
+
+def _timeout(raw: object) -> int:
+    """Seconds of ``bot.timeout``: a duration with its unit (a bare number is refused, not
+    taken silently as hours), 1 minute to 14 days, or off.
+
+    Raises:
+        ConfigError: saying what was wrong, the unit and the bounds.
+    """
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        raise ConfigError(f"bot.timeout must be {_TIMEOUT_HOW}")
+    text = str(raw).strip().lower()
+    if isinstance(raw, int) or re.fullmatch(r"[0-9]{1,9}", text):
+        if int(text) == 0:
+            return 0
+        raise ConfigError(
+            f'bot.timeout {raw!r} has no unit: write "{int(text)}m" or "{int(text)}h"'
+            f" ({_TIMEOUT_HOW})"
+        )
+    try:
+        return parse_duration(text)
+    except CommandError:
+        pass
+    size = re.fullmatch(r"([0-9]{1,6})\s*([smhd])", text)
+    if size is not None:
+        seconds = int(size.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[size.group(2)]
+        bound = "shorter than 1 minute" if seconds < 60 else "longer than 14 days"
+        raise ConfigError(f"bot.timeout {raw!r} is {bound}: it must be {_TIMEOUT_HOW}")
+    quoted = str(raw) if len(str(raw)) <= 20 else str(raw)[:20] + "…"
+    raise ConfigError(f"bot.timeout {quoted!r} is not {_TIMEOUT_HOW}")

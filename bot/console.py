@@ -28,6 +28,8 @@ from bot.texts import Texts
 CHAT = Chat("console", "console")
 _SPEAKER = re.compile(r"([\w.-]{1,32})\s*:\s*(/.*)")
 _VERSION = re.compile(r"\s+#\d+$")
+#: An image the console wrote: its number first.
+_NUMBERED = re.compile(r"[0-9]{4}-")
 QUIT = frozenset({"/quit", "/exit"})
 #: Longest sleep between two looks at the clock (the service's next due time may move
 #: while the room sleeps: another process shares the store, or a test moves the clock).
@@ -52,7 +54,6 @@ class Console:
         self.out = out
         self.chat = chat
         self.max_wait = max_wait
-        self._written = 0
 
     def welcome(self) -> None:
         texts = Texts(self.service.settings.language)
@@ -167,9 +168,22 @@ class Console:
         assert attachment is not None
         if self.images is None:
             return "(not saved)"
-        self.images.mkdir(parents=True, exist_ok=True)
-        self._written += 1
+        folder = self._folder(outbound.chat)
+        folder.mkdir(parents=True, exist_ok=True)
+        # Numbered on from the images already there: a later session (or a game resumed
+        # after a restart) never overwrites what an earlier one wrote.
+        taken = [int(p.name[:4]) for p in folder.iterdir() if _NUMBERED.match(p.name)]
+        number = max(taken, default=0) + 1
         who = f"{outbound.user}-" if outbound.user else ""
-        path = self.images / f"{self._written:04d}-{who}{attachment.filename}"
+        path = folder / f"{number:04d}-{who}{attachment.filename}"
         path.write_bytes(attachment.data)
         return str(path)
+
+    def _folder(self, chat: str) -> Path:
+        """A folder per game (named by its seed, so a game resumed later goes on in its own
+        folder); images from before any game in the images folder itself."""
+        assert self.images is not None
+        table = self.service.table(chat)
+        if table is None or table.record is None:
+            return self.images
+        return self.images / f"game-{table.seed:016x}"

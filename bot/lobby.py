@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 
-from bot import games, messages, social
+from bot import games, messages, narrate, social
 from bot.commands import Abort, AddBot, Join, Kick, Leave, Rematch, SetOption, ShowOptions, Start
 from bot.deadlines import schedule
 from bot.table import CLOSED, MAX_SEATS, PLAYING, Options, Seat
@@ -72,7 +72,8 @@ def add_bot(tables: Tables, ctx: Context, cmd: AddBot) -> None:
 def leave(tables: Tables, ctx: Context, cmd: Leave) -> None:
     t = need_table(ctx)
     seat_no = my_seat(ctx)
-    vacate(tables, ctx, seat_no, ctx.texts("lobby.left", name=t.seats[seat_no].name))
+    name = ctx.scene.person_name(t.seats[seat_no])
+    vacate(tables, ctx, seat_no, ctx.texts("lobby.left", name=name))
 
 
 def vacate(tables: Tables, ctx: Context, seat_no: int, news: str) -> None:
@@ -90,10 +91,11 @@ def vacate(tables: Tables, ctx: Context, seat_no: int, news: str) -> None:
     t.players = list(t.seats)
     t.pass_host()
     game = tables.game(ctx)
-    lines = [news, ctx.texts("turn.taken_over", name=seat.name)]
+    name = ctx.scene.person_name(t.seats[seat_no])
+    lines = [news, ctx.texts("turn.taken_over", name=name)]
     if game.to_move == seat_no:
         schedule(t, game, ctx.now, new_turn=False)
-        lines.append(ctx.texts("turn.next_computer", name=seat.name))
+        lines.append(ctx.texts("turn.next_computer", name=name))
     ctx.out.append(ctx.scene.chat_message(lines))
 
 
@@ -103,17 +105,23 @@ def kick(tables: Tables, ctx: Context, cmd: Kick) -> None:
     seat_no = find_seat(ctx, cmd.target)
     seat = t.seats[seat_no]
     assert ctx.user is not None
+    if seat.user == ctx.user.id:
+        # Kicking oneself would hand a solo game to a computer whose result then counts
+        # as the person's: giving up a seat is /leave, ending the table /abort.
+        raise Reject("error.kick_self", number=seat_no + 1)
     if t.status == PLAYING and seat.computer:
         raise Reject("error.kick_computer", name=ctx.scene.name(seat))
-    vacate(tables, ctx, seat_no, ctx.texts("lobby.kicked", name=seat.name, by=ctx.user.name))
+    name = ctx.scene.person_name(seat)
+    vacate(tables, ctx, seat_no, ctx.texts("lobby.kicked", name=name, by=ctx.user.name))
 
 
 def find_seat(ctx: Context, target: str) -> int:
     """A seat by number (``2``), mention (``<@123>``, ``@ada``) or user id, or name.
 
     Raises:
-        Reject: ``error.kick_who`` for no such seat, ``error.kick_ambiguous`` naming
-            the seats a shared name could mean.
+        Reject: ``error.kick_no_seat`` for a seat number nobody sits in,
+            ``error.kick_who`` for no such player, ``error.kick_ambiguous`` naming the
+            seats a shared name could mean.
     """
     t = ctx.table
     key = target.strip()
@@ -121,7 +129,7 @@ def find_seat(ctx: Context, target: str) -> int:
         number = int(key)
         if 1 <= number <= len(t.seats):
             return number - 1
-        raise Reject("error.kick_who", target=target)
+        raise Reject("error.kick_no_seat", number=number, count=len(t.seats))
     m = _MENTION.fullmatch(key)
     ids = [key] if m is None else [g for g in m.groups() if g]
     for i, s in enumerate(t.seats):
@@ -137,7 +145,7 @@ def find_seat(ctx: Context, target: str) -> int:
         return matches[0]
     if not matches or not folded:
         raise Reject("error.kick_who", target=target)
-    seats = ", ".join(f"{i + 1}. {ctx.scene.name(t.seats[i])}" for i in matches)
+    seats = ", ".join(f"{i + 1}. {t.seats[i].name}" for i in matches)
     raise Reject("error.kick_ambiguous", target=target, seats=seats, number=matches[0] + 1)
 
 
@@ -200,6 +208,10 @@ def start(tables: Tables, ctx: Context, cmd: Start) -> None:
     o = t.options
     if n == 0:
         raise Reject("error.no_players")
+    if all(s.computer for s in t.seats):
+        # A game of computers alone is watched by nobody, holds the table (and a console)
+        # until it ends, and counts on no ladder.
+        raise Reject("error.no_person")
     if o.game == "spezial" and n not in games.SPEZIAL_SEATS:
         raise Reject("error.spezial_players", count=n)
     if o.team and n != 4:
@@ -213,8 +225,12 @@ def start(tables: Tables, ctx: Context, cmd: Start) -> None:
     t.players = list(t.seats)
     t.pending, t.pending_cells = [], []
     scene = ctx.scene
-    names = ", ".join(f"{i}. {name}" for i, name in enumerate(scene.names(), 1))
+    # Numbered already: a name two seats share needs no number of its own here.
+    names = ", ".join(f"{i}. {seat.name}" for i, seat in enumerate(t.seats, 1))
     intro = [ctx.texts("start.text", game=scene.game_title(game), players=names)]
+    if games.mode(game) == "team":
+        first, second = narrate.side_names(game, scene.names(game), ctx.texts)
+        intro.append(ctx.texts("start.teams", first=first, second=second))
     schedule(t, game, ctx.now, new_turn=True)
     ctx.out.append(messages.turn(scene, game, intro))
     if not games.is_spezial(game):  # Genial Spezial has no hidden tiles to send
@@ -245,7 +261,8 @@ def rematch(tables: Tables, ctx: Context, cmd: Rematch) -> None:
     if t.seat_of(ctx.user.id) is not None:
         t.host, t.host_name = ctx.user.id, ctx.user.name
     t.pass_host()
-    news = ctx.texts("rematch.ready", name=ctx.user.name, host=t.host_name or ctx.user.name)
+    # Anyone seated may start (not the host alone); the button's own word in this language.
+    news = ctx.texts("rematch.ready", name=ctx.user.name, start=ctx.texts("button.start"))
     ctx.out.append(messages.lobby(ctx.scene, [news]))
 
 

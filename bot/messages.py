@@ -43,9 +43,24 @@ class Scene:
         return Button(self.texts(key, **params), f"{command} #{self.table.version}")
 
     def name(self, seat: Seat) -> str:
+        """The seat's name as texts show it: told apart from another seat of the same
+        name by its number ("Ann (2)"), and marked when a computer took it over."""
+        name = self.person_name(seat)
         if seat.left:
-            return self.texts("seat.taken_over", name=seat.name)
-        return seat.name
+            return self.texts("seat.taken_over", name=name)
+        return name
+
+    def person_name(self, seat: Seat) -> str:
+        """The name of the person of a seat, with its seat number when another seat of
+        the same game (or lobby) carries the same name."""
+        seats = self.players if any(s is seat for s in self.players) else self.table.seats
+        folded = seat.name.casefold()
+        if sum(s.name.casefold() == folded for s in seats) < 2:
+            return seat.name
+        number = next((i for i, s in enumerate(seats) if s is seat), None)
+        if number is None:
+            return seat.name
+        return self.texts("seat.twin", name=seat.name, number=number + 1)
 
     @property
     def players(self) -> list[Seat]:
@@ -205,7 +220,7 @@ def prompt(
     lines: list[str] = []
     buttons: list[Button] = []
     if seat.computer:
-        lines.append(tx("turn.next_computer", name=seat.name))
+        lines.append(tx("turn.next_computer", name=scene.person_name(seat)))
     elif game.awaiting == "swap":
         side = games.side_of(game, seat_no)
         lowest = ", ".join(tx.colour(c.value) for c in game.lowest_colours(side))

@@ -64,7 +64,36 @@ def engine_reject(ctx: Context, game: Game, exc: EngineError) -> Reject:
     if not ctx.texts.has(key):
         key = "error.unknown_reason"
     name = ctx.scene.names(game)[game.to_move] if not game.over else ""
-    return Reject(key, text=exc.text, reason=exc.reason, name=name)
+    text = exc.text
+    if exc.reason == "unknown_colour" and games.is_spezial(game):
+        text = _bad_letter(text)
+    symbol = _start_symbol(game, text) if exc.reason == "occupied" else None
+    if symbol is not None:
+        key, text = "error.start_symbol", symbol
+    return Reject(key, text=text, reason=exc.reason, name=name)
+
+
+def _start_symbol(game: Game, text: str) -> str | None:
+    """The label of a printed start symbol among the cells of the Genial move ``text``
+    (``BY A1 A2``), if one is: taken, but by no tile."""
+    if games.is_spezial(game):
+        return None
+    for label in text.split()[1:3]:
+        try:
+            cell = game.area.parse_label(label)
+        except EngineError:
+            continue
+        if game.area.index.get(cell) in game.start_cells:
+            return label
+    return None
+
+
+def _bad_letter(text: str) -> str:
+    """The first letter after a Genial Spezial move's two cells that names none of its four
+    colours (``E4 F4 R``: ``R``), so the answer quotes the one letter that was wrong."""
+    allowed = {c.value for c in games.SPEZIAL_COLOURS}
+    letters = "".join(text.split()[2:])
+    return next((ch for ch in letters if ch.upper() not in allowed), text)
 
 
 def after_moves(
@@ -149,16 +178,17 @@ def hint(tables: Tables, ctx: Context, cmd: Hint) -> None:
         raise Reject("error.hints_off")
     seat = my_seat(ctx)
     game = tables.game(ctx)
+    if game.to_move == seat and game.awaiting == "swap":
+        raise Reject("error.swap_pending")
     if game.to_move != seat or game.awaiting != "place":
         raise Reject("error.hint_not_now")
     tx = ctx.texts
     lines = [tx("hint.title", table=ctx.scene.title)]
     for number, (best, _value) in enumerate(players.best(game.view(seat), HINTS), 1):
-        if games.is_spezial(game):
-            points = ""
-        else:
-            made = game.points_of(best)
-            points = narrate.points_text(tx, made, made)
+        # Both games say what the move scores (Genial Spezial's golden point to the
+        # default colour, as its placement without a colour named scores it).
+        made = game.points_of(best)
+        points = narrate.points_text(tx, made, made)
         lines.append(
             tx("hint.line", number=number, move=games.format_move(game, best), points=points)
         )

@@ -178,7 +178,8 @@ class Ladder:
         self.games += 1
         if game.mode == "solo":
             for seat in game.seats:
-                if not is_computer(seat.player):
+                # A solo game the person left was finished by a computer: not theirs.
+                if not is_computer(seat.player) and not seat.left:
                     for scope in (game.chat, GLOBAL):
                         self._solo(scope, seat.player, seat.lowest)
             return

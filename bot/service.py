@@ -43,7 +43,7 @@ from bot.outbound import Chat, Outbound, Stored, User
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
 from bot.table import CLOSED, PLAYING, Options, Table
 from bot.tables import LETTER_LEASE, Context, Handler, Reject, Tables
-from bot.texts import NAME_LIMIT, Texts, shown
+from bot.texts import NAME_LIMIT, Texts, shown_name
 
 log = logging.getLogger(__name__)
 
@@ -143,8 +143,8 @@ class Service(Tables):
         if isinstance(chat, str):
             chat = Chat(chat)
         # Names and titles come from the platform: shown short and without bidi tricks.
-        chat = Chat(chat.id, shown(chat.title, NAME_LIMIT))
-        user = User(user.id, shown(user.name, NAME_LIMIT) or user.id[:NAME_LIMIT])
+        chat = Chat(chat.id, shown_name(chat.title))
+        user = User(user.id, shown_name(user.name) or user.id[:NAME_LIMIT])
         start = time.perf_counter()
         with ops.at_table(chat.id):
             try:

@@ -35,7 +35,12 @@ def top(tables: Tables, ctx: Context, cmd: Top) -> None:
     scope = ratings.GLOBAL if cmd.everyone else ctx.chat.id
     lines = community.top_lines(tables.community, scope, cmd.page, ctx.texts)
     if lines is None:
-        raise Reject("top.empty_global" if cmd.everyone else "top.empty")
+        if cmd.everyone:
+            raise Reject("top.empty_global")
+        if community.top_lines(tables.community, ratings.GLOBAL, 1, ctx.texts) is not None:
+            # A private chat (or a new group) has no ladder of its own: say where one is.
+            raise Reject("top.empty_here")
+        raise Reject("top.empty")
     ctx.out.append(ctx.scene.chat_message(lines))
 
 

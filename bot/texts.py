@@ -60,6 +60,18 @@ def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
     return cleaned
 
 
+#: What would make a name a mention: Telegram links ``@durov`` to that account, Discord
+#: shows ``<@123>`` as the chip of that user (``<@&1>`` a role's, ``@everyone``). A name
+#: keeps the look of its at sign, as the full-width one that no platform reads.
+_MENTION_SIGNS = str.maketrans({"@": "\uff20"})
+
+
+def shown_name(text: str, limit: int = NAME_LIMIT) -> str:
+    """A display name or chat title made safe to show (:func:`shown`) that never becomes a
+    mention of anyone on any platform."""
+    return shown(text, limit).translate(_MENTION_SIGNS)
+
+
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
     if PLURAL_CATEGORIES & set(data) and (
         "other" not in data or not set(data) <= PLURAL_CATEGORIES

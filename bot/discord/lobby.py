@@ -31,6 +31,9 @@ SCROLLED = 5
 #: A note (kept in the store across restarts): the message id of the table's open lobby,
 #: options or turn message.
 NOTE_MESSAGE = "discord.message.{kind}"
+#: A note by a thread's table: the channel message that announced the thread, with its
+#: Join button ("channel id:message id"), until the game there runs.
+NOTE_ANNOUNCE = "discord.announce"
 
 
 class Lobby(Part):
@@ -104,6 +107,20 @@ class Lobby(Part):
             await self._strip(chat, old)
         if outbound.kind == "result" or outbound.buttons or outbound.mentions:
             await self.retire_all(chat, IN_PLACE)
+            await self._retire_announcement(chat)
+
+    async def _retire_announcement(self, chat: str) -> None:
+        """The Join button comes off the channel's announcement of a thread's table once
+        its game runs (it would seat nobody)."""
+        noted = await self._note(chat, NOTE_ANNOUNCE)
+        if noted is None:
+            return
+        await self._set_note(chat, NOTE_ANNOUNCE, None)
+        channel, _, message = noted.partition(":")
+        try:
+            await self._channel(channel).get_partial_message(int(message)).edit(view=None)
+        except Exception as exc:
+            log.info("could not take the Join button off message %s: %s", message, why(exc))
 
     async def retire_all(self, chat: str, kinds: Iterable[str] = (*IN_PLACE, "turn")) -> None:
         """Take the buttons off the table's lobby, options or turn message (``kinds``)."""

@@ -13,13 +13,14 @@ import discord
 
 from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
 from bot.discord.failures import why
+from bot.discord.lobby import NOTE_ANNOUNCE
 from bot.discord.parts import Part
 from bot.discord.views import view_for
 from bot.outbound import Button, Outbound
 from bot.service import Service
 from bot.store import StoreError
 from bot.table import CLOSED, LOBBY, MAX_SEATS, Table
-from bot.texts import Texts
+from bot.texts import Texts, shown_name
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,8 @@ class Threads(Part):
             # beats opening a second one (a full one lets /join open a new thread).
             return gathering
         texts = Texts(service.settings.language)
-        name = texts("discord.thread_name", name=interaction.user.display_name)[:100]
+        who = shown_name(interaction.user.display_name)  # never a mention chip
+        name = texts("discord.thread_name", name=who)[:100]
         try:
             thread = await channel.create_thread(
                 name=name,
@@ -99,12 +101,13 @@ class Threads(Part):
             log.warning("could not open a thread in channel %s, playing there: %s", chat, why(exc))
             return chat
         await self._set_note(chat, NOTE_THREAD, str(thread.id))
-        text = texts(
-            "discord.thread_opened", name=interaction.user.display_name, thread=thread.mention
-        )
+        text = texts("discord.thread_opened", name=who, thread=thread.mention)
         view = view_for((Button(texts("button.join"), "/join"),), str(thread.id), "announce")
         try:
-            await self._send(channel, Outbound(chat, text), view=view)
+            sent = await self._send(channel, Outbound(chat, text), view=view)
         except Exception as exc:
             log.warning("could not announce the thread in channel %s: %s", chat, why(exc))
+        else:
+            # Its Join button comes off once the thread's game runs (Lobby.retire).
+            await self._set_note(str(thread.id), NOTE_ANNOUNCE, f"{chat}:{sent.id}")
         return str(thread.id)

@@ -33,6 +33,8 @@ NOTE_CLOSED = "telegram.closed"
 #: The table's latest turn (or result) message, for links to it (/games, turn pings):
 #: {"message": message id, "username": the group's public username or null}.
 NOTE_LATEST = "telegram.latest"
+#: By the id a table had before its group became a supergroup: the table's id now.
+NOTE_MOVED = "telegram.moved"
 
 
 class Notes:

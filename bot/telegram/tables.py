@@ -16,7 +16,7 @@ import logging
 from bot.service import Service
 from bot.table import Table
 from bot.telegram import limits as fmt
-from bot.telegram.notes import NOTE_LATEST, NOTE_LIVE, NOTE_LOBBY, Notes
+from bot.telegram.notes import NOTE_LATEST, NOTE_LIVE, NOTE_LOBBY, NOTE_MOVED, Notes
 from bot.texts import Texts
 
 log = logging.getLogger(__name__)
@@ -44,13 +44,15 @@ class Tables:
             return {}
         return {s.user: s.name for s in table.seats if s.user is not None}
 
-    async def migrate(self, old: int, new: int) -> None:
+    async def migrate(self, old: int, new: int) -> list[str]:
         """Move the tables of group ``old`` (and of its topics) to supergroup ``new``. The
         message ids noted for the old chat mean nothing in the new one: forgotten, so the
-        next lobby there is a new message. Doing it twice changes nothing."""
+        next lobby there is a new message. Doing it twice changes nothing. Returns the
+        ids the tables moved to (none the second time)."""
         old_id, new_id = str(old), str(new)
         prefix = old_id + fmt.TOPIC_SEPARATOR
         tables = await asyncio.to_thread(self.service.chats)
+        moved: list[str] = []
         for table in tables:
             if table != old_id and not table.startswith(prefix):
                 continue
@@ -63,6 +65,19 @@ class Tables:
             await self.notes.set_note(target, NOTE_LATEST, None)  # a basic group's: no link
             live = [e for e in await self.notes.live(target) if e[0] != old]
             await self.notes.set_note(target, NOTE_LIVE, json.dumps([list(e) for e in live]))
+            await self.notes.set_note(table, NOTE_MOVED, target)  # for old buttons there
+            moved.append(target)
+        return moved
+
+    async def moved_to(self, table: str) -> str | None:
+        """Where the table of ``table`` went with its group (a supergroup), if it moved and
+        no table was opened there since."""
+        target = self._moved.get(table)
+        if target is None:
+            target = await asyncio.to_thread(self.service.note, table, NOTE_MOVED)
+        if target is None or await self.table(table) is not None:
+            return None
+        return target
 
     def current(self, table: str) -> str:
         """The id a table has now (it moved if its group became a supergroup)."""

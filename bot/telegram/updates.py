@@ -40,7 +40,7 @@ from bot.telegram.messages import Origin, as_reply
 from bot.telegram.notes import NOTE_TOPIC, Notes
 from bot.telegram.outbox import Outbox, TableLocks
 from bot.telegram.tables import Tables
-from bot.texts import Texts
+from bot.texts import Texts, shown_name
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,15 @@ class Updates:
             await self._answer(query, texts("error.stale"), alert=False)
             return
         table, text = target
+        moved = await self.tables.moved_to(table)
+        if moved is not None:
+            # A button left in a group that became a supergroup: say where the table went
+            # (not "no table in this chat").
+            texts = await self.tables.texts(moved)
+            there = await self.tables.table(moved)
+            title = shown_name((there.title if there else "") or moved)
+            await self._answer(query, texts("telegram.moved_there", title=title), alert=True)
+            return
         try:
             cmd: Command | None = parse_command(text)
         except CommandError:
@@ -148,7 +157,25 @@ class Updates:
         # Not while a command of the old chat's table is under way (it may be moving the
         # table itself, if Telegram refused one of its messages).
         async with self.locks.hold(str(old)):
-            await self.tables.migrate(old, new)
+            moved = await self.tables.migrate(old, new)
+        for table in moved:
+            # A message in the new chat: links to the table (/games, turn pings) lead
+            # there at once, not only after the next turn.
+            texts = await self.tables.texts(table)
+            chat, thread = fmt.split_table(table)
+            try:
+                sent = await self.api.retry(
+                    self.api.bot.send_message,
+                    chat,
+                    texts("telegram.moved_here"),
+                    message_thread_id=thread,
+                    resend=False,
+                )
+            except TelegramError as exc:
+                log.warning("could not tell table %s that it moved: %s", table, exc)
+                continue
+            if isinstance(sent, Message):
+                await self.notes.note_latest(table, sent)
 
     async def on_topic_renamed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A forum topic got a new name: its table is called so from now on."""
@@ -218,7 +245,7 @@ class Updates:
             await self.api.retry(
                 self.api.bot.send_message,
                 msg.chat.id,
-                texts("telegram.welcome", name=user.name),
+                texts("telegram.welcome", name=shown_name(user.name)),
                 resend=False,
             )
             return True

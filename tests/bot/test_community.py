@@ -119,7 +119,7 @@ def test_top_and_stats_after_two_games_against_a_computer(tmp_path: Path) -> Non
     average = sum(lowest[0] for _, lowest in results) / 2
     best = max(lowest[0] for _, lowest in results)
     assert stats.text.splitlines() == [
-        "Ada at this table:",
+        "Statistics of Ada:",
         f"Genial: rating {ada.points}, games 2, wins {wins[0]} ({round(50 * wins[0])}%), "
         f"average lowest colour {average:.1f}, best game {best}",
         # The same two games are all Ada played anywhere: the global ladder agrees.
@@ -158,7 +158,7 @@ def test_stats_shows_the_chat_ladder_and_the_global_one(tmp_path: Path) -> None:
     wins = sum(won for _, won in shown)
     (stats,) = rooms[0].ok("Ada", "/stats")
     lines = stats.text.splitlines()
-    assert lines[0] == "Ada at this table:"
+    assert lines[0] == "Statistics of Ada:"
     assert lines[1].startswith(f"Genial: rating {here_points}, games 1, wins {here_won} (")
     assert lines[2:] == [
         f"Genial everywhere (all chats): rating {everywhere}, games 2, wins {wins}"
@@ -182,7 +182,7 @@ def test_stats_shows_the_chat_ladder_and_the_global_one(tmp_path: Path) -> None:
     assert rooms[1].ok("Ada", "/top global 2")[0].text.splitlines()[1] == "No players on page 2."
     # Someone who finished no game anywhere: no ladder line at all.
     assert rooms[0].ok("Bob", "/stats")[0].text.splitlines() == [
-        "Bob at this table:",
+        "Statistics of Bob:",
         "Bob has no finished game here yet.",
     ]
 
@@ -215,7 +215,10 @@ def test_top_pages_ten_rows(tmp_path: Path) -> None:
     everyone = other.ok("Ada", "/top global")[0].text.splitlines()
     assert len(everyone) == 12 and everyone[-1] == "More: /top global 2"
     assert other.ok("Ada", "/top global 2")[0].text.splitlines()[1:] == second[1:]
-    assert other.error("Ada", "/top").startswith("No rated game has finished here yet")
+    # This chat has no ladder of its own (a private chat, a new group): where one is.
+    assert other.error("Ada", "/top") == (
+        "No rated game has finished in this chat yet: /top global shows the ladder of all chats."
+    )
 
 
 def test_history_tells_the_last_moves_of_a_known_record(tmp_path: Path, shared: Path) -> None:
@@ -503,7 +506,7 @@ def test_a_person_known_only_from_a_seat_they_left_is_found_by_name(tmp_path: Pa
         again = Room(service)
         (stats,) = again.ok("Cy", "/stats Bob")
         lines = stats.text.splitlines()
-        assert lines[0] == "Bob at this table:"
+        assert lines[0] == "Statistics of Bob:"
         assert lines[1] == (
             f"Genial: rating 954, games 1, wins 0 (0%), average lowest colour "
             f"{lowest[1]:.1f}, best game {lowest[1]}"
@@ -551,8 +554,8 @@ def test_an_ambiguous_name_is_not_answered_with_one_of_them(tmp_path: Path) -> N
     # "ann" starts both names and is neither: nobody is picked.
     assert room.error("Cy", "/stats ann") == "Nobody called ann has played here."
     # A whole name wins over the start of another; a longer start picks one.
-    assert room.ok("Cy", "/stats anna")[0].text.splitlines()[0] == "Anna at this table:"
-    assert room.ok("Cy", "/stats Annab")[0].text.splitlines()[0] == "Annabel at this table:"
+    assert room.ok("Cy", "/stats anna")[0].text.splitlines()[0] == "Statistics of Anna:"
+    assert room.ok("Cy", "/stats Annab")[0].text.splitlines()[0] == "Statistics of Annabel:"
 
 
 def test_a_turn_that_begins_again_is_not_pinged_again(tmp_path: Path) -> None:

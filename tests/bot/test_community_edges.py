@@ -83,7 +83,7 @@ def test_stats_of_genial_spezial_only_and_a_whole_win_rate() -> None:
     known = a_community({"ann": "Ann", "bob": "Bob"})
     won(known, "c1", "ann", "bob", kind="spezial", lowest=(6, 2))
     head, per_game = community.stats(known, "c1", "ann", TEXTS)
-    assert head == ["Ann at this table:"]
+    assert head == ["Statistics of Ann:"]
     assert [(g.game, g.lines, g.history) for g in per_game] == [
         (
             "spezial",
@@ -112,11 +112,11 @@ def test_stats_shows_solo_bests() -> None:
         seats = (SeatResult("ann", 0, 1, lowest),)
         known.ladder.apply(RatedGame("c1", "genial", "solo", at, seats))
     head, per_game = community.stats(known, "c1", "ann", TEXTS)
-    assert head == ["Ann at this table:", "Solo game: games 3, best lowest colour 11"]
+    assert head == ["Statistics of Ann:", "Solo game: games 3, best lowest colour 11"]
     assert per_game == []
     # Elsewhere only the global bests would count, and this chat has none of its own.
     head, _ = community.stats(known, "c2", "ann", TEXTS)
-    assert head == ["Ann at this table:", "Ann has no finished game here yet."]
+    assert head == ["Statistics of Ann:", "Ann has no finished game here yet."]
 
 
 def test_stats_names_a_person_as_their_games_knew_them() -> None:
@@ -125,9 +125,9 @@ def test_stats_names_a_person_as_their_games_knew_them() -> None:
     known = a_community({"u1": "Ada"})
     won(known, "c1", "u1", "u2")
     head, _ = community.stats(known, "c1", "u1", TEXTS, asker="Ada L.")
-    assert head[0] == "Ada at this table:"
+    assert head[0] == "Statistics of Ada:"
     head, _ = community.stats(known, "c1", "u3", TEXTS, asker="Cy")
-    assert head == ["Cy at this table:", "Cy has no finished game here yet."]
+    assert head == ["Statistics of Cy:", "Cy has no finished game here yet."]
 
 
 def test_history_tells_a_bonus_as_a_second_sentence_of_its_move(shared: Path) -> None:

@@ -70,10 +70,17 @@ def test_restart_with_computer_players_continues_identically(tmp_path: Path) -> 
 
 
 def test_a_table_of_computer_players_plays_to_the_end(tmp_path: Path) -> None:
+    """A table of computers alone does not start (nobody would play or watch it); once
+    the only person leaves a running game, the computers play it to the end."""
     room = Room(make_service(tmp_path / "t.db"))
     room.ok("Ada", "/addbot")
     room.ok("Ada", "/addbot random")
-    out = room.ok("Ada", "/start")
+    assert room.error("Ada", "/start") == (
+        "Only computer players are seated: /join first, then /start."
+    )
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/start")
+    out = room.ok("Ada", "/leave")
     assert out[-1].kind == "result"
     assert room.table().status == LOBBY
 
@@ -166,8 +173,12 @@ def test_thinking_that_loses_the_race_is_dropped(
     """A computer player thinks outside the lock; if the table changes meanwhile (here an
     /abort arrives), its move is not played."""
     room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
     room.ok("Ada", "/addbot")
     room.ok("Ada", "/addbot")
+    t = room.table()
+    t.seats.append(t.seats.pop(0))  # a computer player moves first
+    room.service.store.save(t, t.version)
     real = players.choose
 
     def think_slowly(view: object, level: str, seed: int) -> object:
@@ -177,7 +188,7 @@ def test_thinking_that_loses_the_race_is_dropped(
 
     monkeypatch.setattr(players, "choose", think_slowly)
     out = room.service.handle(room.chat, room.person("Ada"), "/start")
-    assert [o.kind for o in out] == ["turn"]
+    assert [o.kind for o in out] == ["turn", "rack"]  # and Ada's tiles, privately
     assert room.service.due(room.service.clock()) == []
     t = room.table()
     assert t.status == CLOSED and t.record["moves"] == []

@@ -71,6 +71,20 @@ def test_settings_are_read() -> None:
         ({"bot": {"language": "es"}}, "bot.language must be one of en, de, nl, fr"),
         ({"bot": {"timeout": "soon"}}, "bot.timeout 'soon' is not a duration"),
         ({"bot": {"timeout": True}}, "bot.timeout must be a duration"),
+        # A bare number was taken as hours, silently: the unit is asked for.
+        (
+            {"bot": {"timeout": 30}},
+            'bot.timeout 30 has no unit: write "30m" or "30h" (a duration with its unit'
+            ' from 1 minute to 14 days, like "30m", "24h", "2d", or "off")',
+        ),
+        ({"bot": {"timeout": "30"}}, "bot.timeout '30' has no unit"),
+        # 30 s and 15 days are durations, outside the bounds of a turn.
+        (
+            {"bot": {"timeout": "30s"}},
+            "bot.timeout '30s' is shorter than 1 minute: it must be a duration with its"
+            ' unit from 1 minute to 14 days, like "30m", "24h", "2d", or "off"',
+        ),
+        ({"bot": {"timeout": "15d"}}, "bot.timeout '15d' is longer than 14 days: it must be"),
         ({"bot": {"storage": ""}}, "bot.storage must be a non-empty text"),
         ({"computer": {"levels": []}}, "computer.levels must be a list"),
         ({"computer": {"default": "strong", "levels": ["greedy"]}}, "computer.default 'strong'"),

@@ -59,14 +59,19 @@ def test_a_newcomer_plays_a_computer_with_images(tmp_path: Path) -> None:
     for name in images:
         path = tmp_path / name
         assert path.read_bytes().startswith(b"\x89PNG")
-        assert path.parent == tmp_path / "out"
+        assert path.parent.parent == tmp_path / "out"  # a folder per game
+        assert path.parent.name.startswith("game-")
     # Racks are written as files for their owner only: ada's.
     assert any("-ada-rack-" in name for name in images)
 
 
 def test_computer_players_finish_a_game(tmp_path: Path) -> None:
-    result = console(tmp_path, ["/addbot", "/addbot random", "/start"], "--db", "x.db")
+    """Computers alone do not start a game (it would hold the console until its end);
+    once the person who started one leaves, the computers finish it."""
+    lines = ["/addbot", "/addbot random", "/start", "/join", "/start", "/leave"]
+    result = console(tmp_path, lines, "--db", "x.db")
     assert result.returncode == 0, result.stderr
+    assert "Only computer players are seated: /join first, then /start." in result.stdout
     assert "[genial] Game over: Genial.\n" in result.stdout
     assert (tmp_path / "x.db").exists()
 
@@ -164,3 +169,40 @@ def test_games_in_the_console_names_the_table_without_a_link(tmp_path: Path) -> 
     assert out.getvalue() == (
         "[genial -> ada, privately] My running tables (1):\n    console: Genial, your turn\n"
     )
+
+
+def test_images_of_each_game_have_a_folder_and_are_never_overwritten(tmp_path: Path) -> None:
+    """Image numbers began at 0001 on every start, so a second run overwrote the first's
+    images in one out/. Each game now writes into a folder of its own, and a later run
+    into the same folder numbers on after what is there."""
+    lines = ["/join", "/addbot", "/start"]
+    first = console(tmp_path, lines, "--db", "a.db")
+    assert first.returncode == 0, first.stderr
+    written = sorted((tmp_path / "out").rglob("*.png"))
+    before = {p: p.read_bytes() for p in written}
+    assert written and all(p.parent.name.startswith("game-") for p in written)
+    # The same seed deals the same game into the same folder: numbered on, none replaced.
+    again = console(tmp_path, lines, "--db", "b.db")
+    assert again.returncode == 0, again.stderr
+    assert all(p.read_bytes() == data for p, data in before.items())
+    assert len(list((tmp_path / "out").rglob("*.png"))) == 2 * len(written)
+    # Another seed, another game, another folder.
+    other = console(tmp_path, lines, "--db", "c.db", "--seed", "4")
+    assert other.returncode == 0, other.stderr
+    folders = {p.parent for p in (tmp_path / "out").rglob("*.png")}
+    assert len(folders) == 2
+
+
+def test_help_is_plain_text_and_version_is_told(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = [sys.executable, "-m", "bot"]
+    shown = subprocess.run(
+        [*run, "--help"], capture_output=True, text=True, env=env, timeout=PATIENCE
+    )
+    assert shown.returncode == 0 and "``" not in shown.stdout
+    assert "--version" in shown.stdout
+    told = subprocess.run(
+        [*run, "--version"], capture_output=True, text=True, env=env, timeout=PATIENCE
+    )
+    assert told.returncode == 0
+    assert told.stdout.startswith("genial-bot ") and told.stdout.strip() != "genial-bot"

@@ -192,6 +192,7 @@ def test_first_racks_go_to_every_player_privately(tmp_path: Path) -> None:
     first = chat[0]
     assert first.text.splitlines() == [
         "The game begins: Genial, team game. Seats: 1. Ada, 2. Bob, 3. Cy, 4. Dee.",
+        "Teams: Ada & Cy against Bob & Dee.",
         "Ada, your turn.",
         "96 tiles left in the bag.",
     ]

@@ -62,7 +62,8 @@ class Room:
         return [block for block in blocks(printed) if block is not None], written
 
     def files(self) -> list[str]:
-        return [p.name for p in self.images.iterdir()] if self.images.exists() else []
+        # The console writes each game's images into a folder of its own.
+        return [p.name for p in self.images.rglob("*") if p.is_file()]
 
     def table(self) -> Table:
         table = self.console.service.table(self.console.chat.id)

@@ -174,7 +174,7 @@ def first_turn(tmp_path: Path) -> Room:
             "/play 1 A2 A4",
             "The two cells of {far} do not touch: a tile covers two neighbouring cells.",
         ),
-        ("/play 1 A1 A2", "A cell of {start} is taken already: place on two empty cells."),
+        ("/play 1 A1 A2", "A1 is a start symbol: place on two empty cells."),
         ("/play 1 L1 A2", "L1 is not on this game's board: the picture shows the cell labels."),
         ("/play 1 C3 C4", "Your first tile must touch a start symbol that no tile touches yet."),
         ("/swap", "No swap is offered now: /swap and /keep answer the offer after a turn."),

@@ -190,6 +190,19 @@ def test_solo_games_are_personal_bests_not_ratings() -> None:
     assert ladder.solo_best("ann") == best  # global too
 
 
+def test_a_solo_game_left_is_no_personal_best() -> None:
+    """A person who leaves a solo game hands it to a computer: its result (21 here) is the
+    computer's, so the best stays the 14 Ann made herself, in one game."""
+    ladder = rebuild(
+        [
+            game(seat("ann", 0, 1, 14), mode="solo", at=1),
+            game(seat("ann", 0, 1, 21, left=True), mode="solo", at=2),
+        ]
+    )
+    best = ladder.solo_best("ann", "g1")
+    assert best is not None and (best.games, best.best) == (1, 14)
+
+
 def test_ratings_per_chat_and_global_and_per_game() -> None:
     ladder = rebuild(
         [

@@ -51,9 +51,10 @@ def score_line(name: str, score: dict[object, int]) -> str:
 def test_console_scores_of_a_finished_game_after_someone_joins(
     tmp_path: Path, images: bool
 ) -> None:
-    # Issue 16's first reproduction: two computer players finish a game, then alice joins
-    # and asks for the scores (an IndexError before) and the board (a ValueError before).
-    lines = ["alice: /addbot", "alice: /addbot", "alice: /start", "alice: /join"]
+    # Issue 16's first reproduction: two computer players finish a game (bob, who started
+    # it, left at once), then alice joins and asks for the scores (an IndexError before)
+    # and the board (a ValueError before).
+    lines = ["bob: /join", "bob: /addbot", "bob: /start", "bob: /leave", "alice: /join"]
     lines += ["alice: /score", "alice: /board"]
     flags = ("--db", "r5.db", *(() if images else ("--no-images",)))
     result = console(tmp_path, lines, *flags)
@@ -65,12 +66,12 @@ def test_console_scores_of_a_finished_game_after_someone_joins(
     # The finished game's scores under its own players' names, worked out from its record.
     table = SQLiteStore(tmp_path / "r5.db").load("console")
     assert table is not None and table.record is not None
-    assert [s.name for s in table.seats] == ["Computer 1", "Computer 2", "alice"]
+    assert [s.name for s in table.seats] == ["Computer 1", "alice"]
     game = games.rebuild(table.record)
     assert game.over
     scores = f"[genial] Scores, Genial, after {len(game.moves)} moves:\n"
-    scores += f"    {score_line('Computer 1', game.score(0))}\n"
-    scores += f"    {score_line('Computer 2', game.score(1))}\n"
+    scores += f"    {score_line('bob (computer)', game.score(0))}\n"
+    scores += f"    {score_line('Computer 1', game.score(1))}\n"
     assert scores in out
     board = f"[genial] Genial after {len(game.moves)} moves.\n"
     assert board in out
@@ -101,16 +102,17 @@ def test_console_board_of_an_aborted_game_after_a_new_join(tmp_path: Path) -> No
 def test_service_finished_computer_game_then_a_join(tmp_path: Path) -> None:
     # The first reproduction through the service, with images (the board's names).
     room = Room(make_service(tmp_path / "t.db", seed=1, pictures=True))
-    room.ok("Alice", "/addbot")
-    room.ok("Alice", "/addbot")
-    room.ok("Alice", "/start")
+    room.ok("Bob", "/join")
+    room.ok("Bob", "/addbot")
+    room.ok("Bob", "/start")
+    room.ok("Bob", "/leave")  # the computers finish the game
     assert not room.playing()
     room.ok("Alice", "/join")
     game = room.game()
     (scores,) = room.ok("Alice", "/score")
     assert scores.text.splitlines()[1:] == [
-        score_line("Computer 1", game.score(0)),
-        score_line("Computer 2", game.score(1)),
+        score_line("Bob (computer)", game.score(0)),
+        score_line("Computer 1", game.score(1)),
     ]
     (board,) = room.ok("Alice", "/board")
     assert board.attachment is not None and board.attachment.is_image
@@ -209,11 +211,11 @@ def test_kick_by_seat_number_and_mention_when_names_are_shared(tmp_path: Path) -
     assert room.error("Cy", "/kick @Ann", admin=True).startswith("More than one player")
     # A mention names the person, a number the seat.
     (out,) = room.ok("Cy", "/kick <@id-ann-2>", admin=True)
-    assert out.text.startswith("Cy removes Ann from the table.")
+    assert out.text.startswith("Cy removes Ann (2) from the table.")  # which Ann: seat 2
     assert [s.user for s in room.table().seats] == ["id-ann", "id-cy"]
     (out,) = room.ok("Cy", "/kick 1", admin=True)
     assert [s.user for s in room.table().seats] == ["id-cy"]
-    assert room.error("Cy", "/kick 3", admin=True).startswith("There is no player 3 here")
+    assert room.error("Cy", "/kick 3", admin=True) == "Nobody sits in seat 3 (seated now: 1)."
 
 
 # --- a game every person has left -------------------------------------------------------

@@ -318,6 +318,9 @@ async def test_a_table_in_its_own_thread(tmp_path: Path) -> None:
         assert turn.raw_mentions == [ada.id]
         assert labels(turn) == ["My tiles"]
         assert len(w.public()) == 1
+        # The channel's announcement keeps no Join button while the game runs.
+        [announcement] = w.public()
+        assert labels(announcement) == []
 
 
 @pytest.mark.asyncio

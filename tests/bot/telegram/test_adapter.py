@@ -931,6 +931,37 @@ def test_a_group_that_becomes_a_supergroup_keeps_its_game(api: FakeBotAPI, tmp_p
     assert all(c.status == 200 for c in api.calls if c.chat == old)
 
 
+def test_after_an_upgrade_links_and_old_buttons_lead_to_the_new_chat(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """After an announced upgrade /games linked nowhere until the next board, and a button
+    left in the old group answered "There is no table in this chat yet". The bot now says
+    in the new chat that the table plays on there (and /games links to that message), and
+    an old button says where the table went."""
+    old, new = -4343, -1004343000000
+    api.group(old, "Family", kind="group")
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join", chat=old)
+    room.say(CAROL, "/join", chat=old)
+    room.say(ADA, "/start", chat=old)
+    button = api.last_message(old, "My tiles")
+    room.runner.wait(*api.migrate(old, new, ADA))
+    (notice,) = api.sent(new)
+    assert notice.text == "This group became a supergroup: its table plays on here."
+    here = api.last_message(new)["message_id"]
+    room.say(ADA, "/games", chat=ADA)
+    # A private supergroup's link: its id without the -100, then the message id.
+    assert api.sent(ADA)[-1].text.splitlines()[1] == (
+        f"Family: Genial, your turn (latest message: https://t.me/c/4343000000/{here})"
+    )
+    update = room.press(ADA, button, "My tiles")
+    answer = api.answers[api.queries[update]]
+    assert answer["text"] == (
+        "This group became a supergroup, and its table went with it: play on in Family."
+    )
+    assert answer.get("show_alert") is True
+
+
 def test_a_message_refused_for_an_upgraded_group_moves_the_table(
     api: FakeBotAPI, tmp_path: Path
 ) -> None:
