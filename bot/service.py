@@ -24,7 +24,7 @@ import time
 import uuid
 from typing import Any
 
-from bot import clock, lobby, messages, ops, play, show, social
+from bot import clock, lobby, messages, ops, pages, play, show, social
 from bot.commands import (
     Abort,
     AddBot,
@@ -37,7 +37,7 @@ from bot.commands import (
     Start,
     parse_command,
 )
-from bot.looks import SeatLook
+from bot.looks import PageLook, SeatLook
 from bot.messages import Scene
 from bot.outbound import Chat, Outbound, User
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
@@ -422,3 +422,22 @@ class Service(Tables):
             if moved:
                 self.forget(old)
             return moved
+
+    # --- for the web page: a table as its page shows it -------------------------------
+
+    def page_look(self, chat: str, user: str | None = None) -> PageLook | None:
+        """The web page of ``chat``'s table for ``user``: a seated player's page holds their
+        rack and legal cells; anyone else's (``user=None``) the public board only. ``None``
+        if the chat has no table."""
+        return pages.look(self, chat, user)
+
+    def preview(self, chat: str, user: str, move: str) -> dict[str, int] | None:
+        """The points ``user``'s placement ``move`` (as typed after ``/play``) would score
+        now, by colour letter, changing nothing; ``None`` if it is no legal placement of
+        theirs now."""
+        return pages.seat_preview(self, chat, user, move)
+
+    def replay_board(self, chat: str, placed: int) -> str | None:
+        """The board of ``chat``'s finished game after ``placed`` moves, as SVG (the page's
+        replay slider); ``None`` while a game runs or without a game."""
+        return pages.replay_at(self, chat, placed)
