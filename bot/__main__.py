@@ -19,13 +19,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bot import memory, ops, players
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, WebSettings, load_settings
 from bot.console import Console
 from bot.outbound import User
 from bot.service import Service
 from bot.store import StoreError, open_store
 
-PLATFORMS = ("console", "telegram", "discord")
+PLATFORMS = ("console", "telegram", "discord", "web")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--name", help="your name in the room (default: your login name)")
     console.add_argument("--seed", type=int, help="seed for seat order and tiles (replayable)")
     console.add_argument("--no-images", action="store_true", help="text only, no images")
+    console.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the web board there and print its links (docs/web.md)",
+    )
     shards = parser.add_argument_group("discord")
     shards.add_argument("--shard-count", type=int, help="shards of the bot in all processes")
     shards.add_argument("--shard-ids", help="the shards this process runs, like 0,1")
@@ -106,8 +111,21 @@ def run_console(args: argparse.Namespace, settings: Settings) -> int:
     rng = random.Random(args.seed)
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
     images = None if args.no_images else Path(args.images or settings.images)
+    web = _console_web(args.web, settings)
+    board = None
+    if web is not None:
+        from bot.web.server import WebBoard  # only with --web or [web] port
+
+        board = WebBoard(service, web.url)
     console = Console(service, User(name, name), images)
     try:
+        if board is not None and web is not None:
+            from bot.web import links
+
+            board.deliver = console.delivered
+            console.links = links(board)
+            port = board.start_in_thread(web.listen, web.port)
+            print(f"web board: {web.url} (port {port})")
         console.welcome()
         console.resume()
         return console.run(_lines())
@@ -118,7 +136,24 @@ def run_console(args: argparse.Namespace, settings: Settings) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     finally:
+        if board is not None:
+            board.stop_thread()
         store.close()
+
+
+def _console_web(given: str | None, settings: Settings) -> WebSettings | None:
+    """The console's web board: ``--web HOST:PORT``, else ``[web]`` if its port is set.
+
+    Raises:
+        ConfigError: for a ``--web`` that is not ``HOST:PORT``.
+    """
+    if given is None:
+        return settings.web if settings.web.port else None
+    host, _, port = given.rpartition(":")
+    if not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError("--web must be HOST:PORT, like 127.0.0.1:8080")
+    public = settings.web.public_url
+    return WebSettings(listen=host, port=int(port), public_url=public)
 
 
 def _lines() -> Iterator[str]:
@@ -145,6 +180,9 @@ def _login_name() -> str:
 
 def run_platform(platform: str, settings: Settings) -> int:
     """A chat platform's adapter: the module ``bot.<platform>`` with ``main(settings)``."""
+    if platform == "web":
+        web: int = importlib.import_module("bot.web").main(settings)
+        return web
     if not settings.token(platform):
         env = settings.telegram_token_env if platform == "telegram" else settings.discord_token_env
         raise ConfigError(f"set the environment variable {env} to the {platform} bot's token")

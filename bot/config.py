@@ -24,6 +24,7 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
     "discord": frozenset({"token_env", "threads", "dm"}),
     "metrics": frozenset({"port", "listen"}),
+    "web": frozenset({"listen", "port", "public_url"}),
 }
 
 
@@ -42,6 +43,20 @@ class TelegramSettings:
     webhook_url: str = ""
     listen: str = "127.0.0.1"
     port: int = 8443
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """The web board (docs/web.md): served on ``listen``:``port`` (0: off), its links made
+    with ``public_url`` (default: ``http://listen:port``)."""
+
+    listen: str = "127.0.0.1"
+    port: int = 0
+    public_url: str = ""
+
+    @property
+    def url(self) -> str:
+        return self.public_url or f"http://{self.listen}:{self.port}"
 
 
 @dataclass(frozen=True)
@@ -72,6 +87,7 @@ class Settings:
     #: config each serve on the first free port of it. 0: the one port only.
     metrics_port_last: int = 0
     metrics_listen: str = "127.0.0.1"
+    web: WebSettings = field(default_factory=WebSettings)
     source: str = field(default="(defaults)", compare=False)
 
     def token(self, platform: str, environ: Mapping[str, str] | None = None) -> str | None:
@@ -156,6 +172,8 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
             out["metrics_port"], out["metrics_port_last"] = _ports(metrics["port"])
         if "listen" in metrics:
             out["metrics_listen"] = _text("metrics", "listen", metrics["listen"])
+        if "web" in data:
+            out["web"] = _parse_web(data["web"])
     except ConfigError as exc:
         raise ConfigError(f"{where}{exc}") from None
     settings = Settings(**out)
@@ -197,6 +215,23 @@ def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
     if settings.mode == "webhook" and not settings.webhook_url:
         raise ConfigError('telegram.mode = "webhook" needs telegram.webhook_url')
     return settings
+
+
+def _parse_web(section: Mapping[str, Any]) -> WebSettings:
+    out: dict[str, Any] = {}
+    if "listen" in section:
+        out["listen"] = _text("web", "listen", section["listen"])
+    if "port" in section:
+        port = section["port"]
+        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port < 65536:
+            raise ConfigError("web.port must be a port number from 1 to 65535, or 0 (off)")
+        out["port"] = port
+    if "public_url" in section:
+        url = _text("web", "public_url", section["public_url"]).rstrip("/")
+        if not url.startswith(("https://", "http://")):
+            raise ConfigError("web.public_url must be an address like https://genial.example.org")
+        out["public_url"] = url
+    return WebSettings(**out)
 
 
 def _ports(value: object) -> tuple[int, int]:

@@ -49,7 +49,10 @@ WORDS = (
 
 
 def words(texts: Texts) -> dict[str, str]:
-    return {w: texts(f"web.{w}") for w in WORDS}
+    """The page's words, and each colour's name under ``colour_<letter>``."""
+    out = {w: texts(f"web.{w}") for w in WORDS}
+    out.update({f"colour_{c.value}": texts(f"colour.{c.value}") for c in COLOURS})
+    return out
 
 
 def symbols() -> dict[str, str]:

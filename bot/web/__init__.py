@@ -1,3 +1,68 @@
 """The web board platform: every table's page, live, and each seat's page to play by taps
-(see docs/web.md). :class:`bot.web.server.WebBoard` serves it inside another platform's
-process or, through :func:`main`, in a process of its own (``genial-bot web``)."""
+(docs/web.md). :class:`bot.web.server.WebBoard` serves it inside another platform's process
+(the console's ``--web``) or, through :func:`main`, in a process of its own
+(``genial-bot web``) on a store shared with the bot's processes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from bot.config import Settings
+from bot.outbound import Outbound
+from bot.service import Service
+from bot.store import open_store
+from bot.web.server import WebBoard
+
+log = logging.getLogger(__name__)
+
+#: Public messages under which a link to the table's page is shown.
+LINKED = frozenset({"turn", "result", "lobby"})
+
+
+def links(board: WebBoard) -> Callable[[Outbound], str | None]:
+    """What a host platform prints under a message: the seat link under a player's
+    private rack, the table link under a turn, a result or a lobby; and the pages of the
+    message's table look at once (a typed move shows without waiting for the poll)."""
+
+    def link(outbound: Outbound) -> str | None:
+        board.poke([outbound.chat])
+        if outbound.user is not None and outbound.kind == "rack":
+            return board.seat_link(outbound.chat, outbound.user)
+        if outbound.user is None and outbound.kind in LINKED:
+            return board.table_link(outbound.chat)
+        return None
+
+    return link
+
+
+def main(settings: Settings) -> int:
+    """``genial-bot web``: the pages of every table on the configured store. Moves made on
+    a page here are refused (this process cannot speak in the chats): the bot's own
+    process serves the seat pages; this one serves every watcher."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    web = settings.web
+    if not web.port:
+        from bot.config import ConfigError
+
+        raise ConfigError("genial-bot web needs [web] port (docs/web.md)")
+    store = open_store(settings.storage)
+    service = Service(store, settings, pictures=False)
+    board = WebBoard(service, web.url)
+
+    async def serve() -> None:
+        port = await board.start(web.listen, web.port)
+        log.info("web board on %s:%d, links %s", web.listen, port, web.url)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await board.stop()
+
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        store.close()
+    return 0

@@ -78,7 +78,8 @@
       side.scores.forEach(([letter, points]) => {
         const td = document.createElement("td");
         text(td, points);
-        if (look.sides.length > 0 && side.lowest.includes(letter)) td.className = "low";
+        const started = side.scores.some(([, p]) => p > 0);
+        if (started && side.lowest.includes(letter)) td.className = "low";
         tr.appendChild(td);
       });
       t.appendChild(tr);
@@ -251,7 +252,9 @@
     const data = await res.json();
     if (moveText() !== asked) return;
     if (!res.ok) return say(data.error);
-    const parts = Object.entries(data.points).map(([l, p]) => "+" + p + " " + l);
+    const parts = Object.entries(data.points).map(
+      ([l, p]) => "+" + p + " " + (look.words["colour_" + l] || l),
+    );
     text($("hint-line"), look.words.points + ": " + (parts.join("  ") || "0"));
   }
 
