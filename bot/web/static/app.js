@@ -154,6 +154,11 @@
   }
 
   function render() {
+    // What a test (or an extension) may read without the script's variables.
+    body.dataset.version = String(look.version);
+    body.dataset.myTurn = String(Boolean(look.my_turn));
+    body.dataset.awaiting = look.awaiting || "";
+    body.dataset.over = String(look.over);
     document.documentElement.lang = look.lang;
     text($("title"), look.title);
     document.title = look.title + " · Genial";
@@ -300,7 +305,6 @@
       if (look && data.version !== look.version) reset();
       look = data;
       say("");
-      body.dataset.version = String(data.version);
       render();
     };
     source.onerror = () => {
