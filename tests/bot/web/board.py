@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bot.outbound import Outbound
+from bot.outbound import Outbound, User
 from bot.service import Service
 from bot.web.server import Limits, WebBoard
 from tests.bot.helpers import Clock, Room, make_service
@@ -110,9 +110,17 @@ class Events:
         self.conn.close()
 
 
-def started_room(tmp_path: Path, names: tuple[str, ...] = ("Ann", "Bob"), **options: str) -> Room:
+def started_room(
+    tmp_path: Path,
+    names: tuple[str, ...] = ("Ann", "Bob"),
+    ids: tuple[str, ...] = (),
+    **options: str,
+) -> Room:
+    """A running game of ``names`` (ids ``id-<name>``, or ``ids`` as a platform's)."""
     service = make_service(tmp_path / "t.db", clock=Clock())
     room = Room(service)
+    for name, uid in zip(names, ids, strict=False):
+        room.people[name] = User(uid, name)
     for name in names:
         room.say(name, "/join")
     for option in options.values():
