@@ -287,3 +287,29 @@ def test_no_byte_to_a_watcher_or_other_seat_holds_a_rack_or_the_draw_order(
         assert sorted(
             x.decode() for x in re.findall(rb'"name": "(\w\w)"', rack_of(sent["Ann"])[0])
         ) == sorted(ann_rack)
+
+
+def test_genial_spezial_is_played_on_the_page_to_its_end(tmp_path: Path) -> None:
+    room = started_room(tmp_path, ("Ann", "Bob"), game="Spezial")
+    with running(room) as site:
+        look = site.state()
+        assert look["game"] == "spezial" and look["board"].count('class="cell"') > 200
+        for _ in range(400):
+            table = site.service.table(site.chat)
+            assert table is not None
+            if table.status != "playing":
+                break
+            name = next(n for n in ("Ann", "Bob") if site.state(n)["my_turn"])
+            mine = site.state(name)
+            assert mine["rack"] == []  # Genial Spezial has no hidden tiles
+            first = sorted(mine["cells"])[0]
+            move = f"{first} {mine['cells'][first][0]}"
+            status, points = site.get(
+                f"/api/t/{site.tid}/preview?seat={site.token(name)}&move={move.replace(' ', '+')}"
+            )
+            assert status == 200, points
+            status, answer = site.command(name, "play", move)
+            assert status == 200, answer
+        table = site.service.table(site.chat)
+        assert table is not None and table.status != "playing"
+        assert site.state()["over"] and site.state()["result"]
