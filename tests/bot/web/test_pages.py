@@ -313,3 +313,71 @@ def test_genial_spezial_is_played_on_the_page_to_its_end(tmp_path: Path) -> None
         table = site.service.table(site.chat)
         assert table is not None and table.status != "playing"
         assert site.state()["over"] and site.state()["result"]
+
+
+def test_a_move_by_another_process_on_the_store_shows_live(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        watcher = Events(site.port, f"/api/t/{site.tid}/events")
+        first = watcher.next()
+        # Another bot process on the same store: a service of its own, its own caches.
+        from tests.bot.helpers import Clock, Room, make_service
+
+        other = Room(make_service(tmp_path / "t.db", clock=Clock()))
+        other.people.update(room.people)
+        move = _first_move(site, "Ann")
+        other.ok("Ann", f"/play {move}")
+        now = watcher.next()
+        assert now["version"] == first["version"] + 1 and now["turn"] == "Bob to move"
+        watcher.close()
+
+
+def test_hints_on_the_page_are_said_to_the_player_alone(tmp_path: Path) -> None:
+    room = started_room(tmp_path, hints="hints on")
+    with running(room) as site:
+        status, answer = site.command("Ann", "hint")
+        assert status == 200 and answer["ok"] and answer["said"]
+        assert all(o.kind != "hint" for o in site.delivered if o.user is None)
+        status, answer = site.command("Bob", "hint")  # not his turn
+        assert status == 409 and answer["error"]
+
+
+def test_the_page_speaks_the_tables_language(tmp_path: Path) -> None:
+    room = started_room(tmp_path, lang="lang de")
+    with running(room) as site:
+        look = site.state("Ann")
+        assert look["lang"] == "de" and look["words"]["confirm"] == "Legen"
+        assert look["turn"] == "Ann ist am Zug" and look["words"]["colour_R"] == "Rot"
+
+
+def test_the_clock_of_a_timed_table(tmp_path: Path) -> None:
+    room = started_room(tmp_path, timeout="timeout 24h")
+    with running(room) as site:
+        table = site.service.table(site.chat)
+        assert table is not None and table.turn_started is not None
+        assert site.state()["deadline"] == table.turn_started + 24 * 3600
+
+
+def test_a_finished_game_replays_from_the_empty_board(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        status, answer = site.get(f"/api/t/{site.tid}/replay/0")
+        assert status == 409 and answer["error"] == "no finished game to replay"
+        room.ok("Ann", "/abort", admin=True)
+        status, answer = site.get(f"/api/t/{site.tid}/replay/0")
+        # Aborted before a placement: the empty board, no tile on it.
+        assert status == 200 and 'fill="#24262e" stroke' not in answer["board"]
+        status, answer = site.get(f"/api/t/{site.tid}/replay/x")
+        assert status == 400
+
+
+def test_open_pages_are_limited_per_address(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room, Limits(pages_burst=100, live_per_address=2)) as site:
+        streams = [Events(site.port, f"/api/t/{site.tid}/events") for _ in range(2)]
+        for s in streams:
+            s.next()
+        status, answer = site.get(f"/api/t/{site.tid}/events")
+        assert status == 429 and answer["error"] == "too many open pages from this address"
+        for s in streams:
+            s.close()
