@@ -181,7 +181,7 @@ def _login_name() -> str:
 def run_platform(platform: str, settings: Settings) -> int:
     """A chat platform's adapter: the module ``bot.<platform>`` with ``main(settings)``."""
     if platform == "web":
-        web: int = importlib.import_module("bot.web").main(settings)
+        web: int = importlib.import_module(f"bot.{platform}").main(settings)
         return web
     if not settings.token(platform):
         env = settings.telegram_token_env if platform == "telegram" else settings.discord_token_env

@@ -24,7 +24,7 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
     "discord": frozenset({"token_env", "threads", "dm"}),
     "metrics": frozenset({"port", "listen"}),
-    "web": frozenset({"listen", "port", "public_url"}),
+    "web": frozenset({"listen", "port", "public_url", "telegram_app"}),
 }
 
 
@@ -53,6 +53,9 @@ class WebSettings:
     listen: str = "127.0.0.1"
     port: int = 0
     public_url: str = ""
+    #: The short name of the bot's Mini App (BotFather's /newapp): Telegram's buttons
+    #: open the page as ``t.me/<bot>/<app>?startapp=<table id>``.
+    telegram_app: str = ""
 
     @property
     def url(self) -> str:
@@ -231,6 +234,8 @@ def _parse_web(section: Mapping[str, Any]) -> WebSettings:
         if not url.startswith(("https://", "http://")):
             raise ConfigError("web.public_url must be an address like https://genial.example.org")
         out["public_url"] = url
+    if "telegram_app" in section:
+        out["telegram_app"] = _text("web", "telegram_app", section["telegram_app"])
     return WebSettings(**out)
 
 

@@ -166,7 +166,7 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
 
 
 def preview(game: Game, seat: int, text: str) -> dict[str, int] | None:
-    """The points a placement (``RG F7 F8``, ``1 F7 F8``, Spezial ``F7 F8``) of ``seat``
+    """The points a placement (``RG A2 B3``, ``1 A2 B3``, Spezial ``J4 J5``) of ``seat``
     would score now, by colour letter; ``None`` if it is not a legal placement now."""
     if game.over or game.to_move != seat or getattr(game, "awaiting", "place") != "place":
         return None

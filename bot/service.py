@@ -22,9 +22,10 @@ import os
 import socket
 import time
 import uuid
+from dataclasses import replace
 from typing import Any
 
-from bot import clock, lobby, messages, ops, pages, play, show, social
+from bot import clock, lobby, messages, ops, pages, play, show, social, weblinks
 from bot.commands import (
     Abort,
     AddBot,
@@ -39,7 +40,7 @@ from bot.commands import (
 )
 from bot.looks import PageLook, SeatLook
 from bot.messages import Scene
-from bot.outbound import Chat, Outbound, User
+from bot.outbound import Button, Chat, Outbound, User
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
 from bot.table import CLOSED, PLAYING, Options, Table
 from bot.tables import Context, Handler, Reject, Tables
@@ -436,6 +437,20 @@ class Service(Tables):
         now, by colour letter, changing nothing; ``None`` if it is no legal placement of
         theirs now."""
         return pages.seat_preview(self, chat, user, move)
+
+    def web_links(self, out: Outbound) -> Outbound:
+        """``out`` with a link button to its table's web page under a turn, a result or a
+        lobby, when ``[web] public_url`` is set (docs/web.md); else ``out`` itself. For
+        platforms, which show the button their way (Telegram: a Mini App link)."""
+        base = self.settings.web.public_url
+        if not base or out.user is not None or out.kind not in weblinks.LINKED:
+            return out
+        signer = getattr(self, "_web_signer", None)
+        if signer is None:
+            signer = self._web_signer = weblinks.Signer(weblinks.web_secret(self), self.clock)
+        tid = signer.note_table(self, out.chat)
+        label = Texts(self.language(out.chat))("web.open")
+        return replace(out, buttons=(*out.buttons, Button(label, "", url=f"{base}/t/{tid}")))
 
     def replay_board(self, chat: str, placed: int) -> str | None:
         """The board of ``chat``'s finished game after ``placed`` moves, as SVG (the page's

@@ -108,6 +108,8 @@ class Delivery(Part):
         """Send each outbound in Discord's idiom. A private one that fails is logged and
         skipped (the person can ask again); a public one waits in its table's outbox until
         Discord takes it."""
+        if self.service.settings.web.public_url:  # the web board's link (docs/web.md)
+            out = [await asyncio.to_thread(self.service.web_links, o) for o in out]
         chats: list[str] = []
         pings: list[Outbound] = []
         for outbound in out:

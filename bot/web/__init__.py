@@ -14,11 +14,9 @@ from bot.outbound import Outbound
 from bot.service import Service
 from bot.store import open_store
 from bot.web.server import WebBoard
+from bot.weblinks import LINKED
 
 log = logging.getLogger(__name__)
-
-#: Public messages under which a link to the table's page is shown.
-LINKED = frozenset({"turn", "result", "lobby"})
 
 
 def links(board: WebBoard) -> Callable[[Outbound], str | None]:
