@@ -25,7 +25,8 @@ from bot.outbound import User
 from bot.service import Service
 from bot.store import StoreError, open_store
 
-PLATFORMS = ("console", "telegram", "discord", "web")
+WEB = "web"
+PLATFORMS = ("console", "telegram", "discord", WEB)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -180,7 +181,7 @@ def _login_name() -> str:
 
 def run_platform(platform: str, settings: Settings) -> int:
     """A chat platform's adapter: the module ``bot.<platform>`` with ``main(settings)``."""
-    if platform == "web":
+    if platform == WEB:
         web: int = importlib.import_module(f"bot.{platform}").main(settings)
         return web
     if not settings.token(platform):
@@ -192,6 +193,10 @@ def run_platform(platform: str, settings: Settings) -> int:
         if exc.name != f"bot.{platform}":
             raise
         raise ConfigError(f"the {platform} adapter is not part of this version yet") from None
+    if settings.web.port:  # the web board beside the platform, on its service (docs/web.md)
+        board = importlib.import_module(f"bot.{WEB}")
+        token = settings.token("telegram") if platform == "telegram" else None
+        Service.on_start.append(lambda service: board.start_beside(service, settings, token))
     operator = start_operator(settings)
     # A bot that runs for weeks: give the memory it frees back now and then (bot/memory.py).
     memory.keep_giving_back()

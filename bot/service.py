@@ -22,8 +22,9 @@ import os
 import socket
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from bot import clock, lobby, messages, ops, pages, play, show, social, weblinks
 from bot.commands import (
@@ -106,9 +107,19 @@ def _plays_spezial(table: Table | None) -> bool:
     return table.options.game == "spezial"
 
 
+#: How a platform carries out a command that came from a web page: ``(chat, user, text)``
+#: in, what the service said out (the platform has delivered it in the chat meanwhile).
+PageRunner = Callable[[str, User, str], list[Outbound]]
+
+
 class Service(Tables):
     """The platform-neutral bot: tables, games, computer players and deadlines. The
     commands' handlers live in one module per concern (see :data:`HANDLERS`)."""
+
+    #: Called with every service made in this process, once it is ready: the launcher
+    #: starts the web board on the chat platform's own service this way (a platform never
+    #: imports another). Empty unless the launcher adds to it.
+    on_start: ClassVar[list[Callable[[Service], None]]] = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Takes the arguments of :class:`bot.tables.Tables`: the store, the settings, and
@@ -117,6 +128,17 @@ class Service(Tables):
         #: Who this service is among the processes sharing the store (claims of due work).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._release_orphans()
+        #: The chat platform's way to carry out a web page's command (see
+        #: :meth:`set_page_runner`).
+        self.page_runner: PageRunner | None = None
+        for start in Service.on_start:
+            start(self)
+
+    def set_page_runner(self, run: PageRunner | None) -> None:
+        """How this process's chat platform carries out a command from a web page (in its
+        order with the table's other commands, delivering what the service says and
+        letting computer players answer), called from any thread."""
+        self.page_runner = run
 
     def _release_orphans(self) -> None:
         """Claims of due work held by processes of this machine that are gone (killed, then
@@ -439,18 +461,26 @@ class Service(Tables):
         return pages.seat_preview(self, chat, user, move)
 
     def web_links(self, out: Outbound) -> Outbound:
-        """``out`` with a link button to its table's web page under a turn, a result or a
-        lobby, when ``[web] public_url`` is set (docs/web.md); else ``out`` itself. For
-        platforms, which show the button their way (Telegram: a Mini App link)."""
-        base = self.settings.web.public_url
-        if not base or out.user is not None or out.kind not in weblinks.LINKED:
+        """``out`` with a link button to its table's web page when ``[web] public_url`` is
+        set (docs/web.md): the table's page under a turn, a result or a lobby; the player's
+        own page (a signed, expiring link) under their rack and their turn ping, when the
+        board runs in this process (``[web] port``), so its moves can be carried out. Else
+        ``out`` itself. For platforms, which show the button their way."""
+        web = self.settings.web
+        seat = out.user is not None and out.kind in weblinks.SEAT_LINKED and web.port
+        if not web.public_url or not (seat or (out.user is None and out.kind in weblinks.LINKED)):
             return out
         signer = getattr(self, "_web_signer", None)
         if signer is None:
             signer = self._web_signer = weblinks.Signer(weblinks.web_secret(self), self.clock)
         tid = signer.note_table(self, out.chat)
-        label = Texts(self.language(out.chat))("web.open")
-        return replace(out, buttons=(*out.buttons, Button(label, "", url=f"{base}/t/{tid}")))
+        texts = Texts(self.language(out.chat))
+        if out.user is not None:
+            url = f"{web.public_url}/s/{signer.seat_token(tid, out.user)}"
+            button = Button(texts("web.play"), "", url=url)
+        else:
+            button = Button(texts("web.open"), "", url=f"{web.public_url}/t/{tid}")
+        return replace(out, buttons=(*out.buttons, button))
 
     def replay_board(self, chat: str, placed: int) -> str | None:
         """The board of ``chat``'s finished game after ``placed`` moves, as SVG (the page's

@@ -35,6 +35,8 @@ ID_LENGTH = 20
 TOKEN_LIFE = 7 * 24 * 3600.0
 #: Public messages that carry a link to their table's page.
 LINKED = frozenset({"turn", "result", "lobby"})
+#: Private messages that carry a link to the player's own page.
+SEAT_LINKED = frozenset({"rack", "ping"})
 #: Longest token looked at (anything longer is refused unread).
 MAX_TOKEN = 1024
 

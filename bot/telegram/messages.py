@@ -29,6 +29,7 @@ from telegram import (
     Message,
     MessageEntity,
     ReplyParameters,
+    WebAppInfo,
 )
 from telegram import User as TelegramUser
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
@@ -327,6 +328,11 @@ class Messages:
         deep link that opens the private chat under the lobby (where racks arrive)."""
         buttons: list[InlineKeyboardButton] = []
         for button in out.buttons:
+            if button.url and "/s/" in button.url and not _is_group(chat):
+                # The player's own page, in their private chat: opened as a Mini App.
+                app = WebAppInfo(button.url)
+                buttons.append(InlineKeyboardButton(button.label, web_app=app))
+                continue
             if button.url:  # the table's web page: in Telegram, the bot's Mini App
                 buttons.append(InlineKeyboardButton(button.label, url=self._app_url(button.url)))
                 continue

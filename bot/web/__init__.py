@@ -35,6 +35,21 @@ def links(board: WebBoard) -> Callable[[Outbound], str | None]:
     return link
 
 
+#: The boards started beside a chat platform in this process (kept from the collector).
+_BESIDE: list[WebBoard] = []
+
+
+def start_beside(service: Service, settings: Settings, telegram_token: str | None) -> None:
+    """Serve the web board from a thread of its own on a chat platform's service (``[web]
+    port`` set): its pages' moves go through that platform (:meth:`Service.set_page_runner`)
+    and its messages carry links to the pages."""
+    web = settings.web
+    board = WebBoard(service, web.url, telegram_token=telegram_token)
+    port = board.start_in_thread(web.listen, web.port)
+    log.info("web board on %s:%d, links %s", web.listen, port, web.url)
+    _BESIDE.append(board)
+
+
 def main(settings: Settings) -> int:
     """``genial-bot web``: the pages of every table on the configured store. Moves made on
     a page here are refused (this process cannot speak in the chats): the bot's own

@@ -395,7 +395,7 @@ class WebBoard:
             raise _refuse(400, "no table version")
         if word == "play" and (not isinstance(move, str) or not _MOVE.fullmatch(move.strip())):
             raise _refuse(400, "not a placement")
-        if self.deliver is None:
+        if self.deliver is None and self.service.page_runner is None:
             raise _refuse(503, "moves are taken by the bot's own process")
         text = COMMANDS[word]
         if word == "play":
@@ -414,6 +414,9 @@ class WebBoard:
         seat = None if table is None else table.seat_of(user)
         name = table.seats[seat].name if table is not None and seat is not None else user
         title = table.title if table is not None else ""
+        runner = self.service.page_runner
+        if runner is not None:  # the chat platform of this process carries it out
+            return runner(chat, User(user, name), text)
         out = self.service.handle(Chat(chat, title), User(user, name), text)
         told = [o for o in out if o.kind != "error"]
         if told and self.deliver is not None:
