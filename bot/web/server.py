@@ -153,6 +153,8 @@ class WebBoard:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
+        #: The port it listens on, once started.
+        self.port = 0
         self._page = _static(PAGE).decode("utf-8")
 
     # --- links -------------------------------------------------------------------------
@@ -472,7 +474,8 @@ class WebBoard:
         await site.start()
         server = site._server
         sockets = getattr(server, "sockets", None) or []
-        return int(sockets[0].getsockname()[1]) if sockets else port
+        self.port = int(sockets[0].getsockname()[1]) if sockets else port
+        return self.port
 
     async def stop(self) -> None:
         await self.live.close()

@@ -109,3 +109,23 @@ def test_console_links_open_the_pages_and_a_page_move_is_told_in_the_room(tmp_pa
         )
     finally:
         board.stop_thread()
+
+
+def test_the_launcher_hook_starts_the_board_on_each_new_service(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import web as web_platform
+    from bot.service import Service
+
+    settings = Settings(web=WebSettings(port=0, public_url="http://127.0.0.1"))
+    monkeypatch.setattr(Service, "on_start", [])
+    monkeypatch.setattr(web_platform, "_BESIDE", [])
+    Service.on_start.append(lambda s: web_platform.start_beside(s, settings, None))
+    service = make_service(tmp_path / "t.db", settings=settings)
+    (board,) = web_platform._BESIDE
+    try:
+        assert board.service is service
+        status = urlopen(f"http://127.0.0.1:{board.port}/static/app.js", timeout=PATIENCE).status
+        assert status == 200
+    finally:
+        board.stop_thread()
