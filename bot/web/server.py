@@ -55,8 +55,9 @@ _MOVE = re.compile(r"(?:[1-6]|[A-Za-z]{2})?\s*[A-Za-z]{1,2}\d{1,2}\s+[A-Za-z]{1,
 _ID = re.compile(rf"[A-Za-z0-9_-]{{{ID_LENGTH}}}")
 #: Commands a page may send, as typed.
 COMMANDS = {"play": "/play", "swap": "/swap", "keep": "/keep", "hint": "/hint"}
-#: Looks kept ready to send (by table, version and seat).
-LOOKS_KEPT = 1024
+#: Tables whose looks are kept ready to send (each table's latest version only: the
+#: watchers' look and each seat's).
+LOOKS_KEPT = 256
 #: Content-Security-Policy of every answer: nothing inline, nothing from elsewhere.
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -148,7 +149,7 @@ class WebBoard:
         self._moves = Buckets(self.limits.moves_burst, self.limits.moves_rate, clock)
         self._open: dict[str, int] = {}
         self._chats: dict[str, str] = {}
-        self._looks: OrderedDict[tuple[str, int, str | None], Any] = OrderedDict()
+        self._looks: OrderedDict[str, tuple[int, dict[str | None, bytes]]] = OrderedDict()
         self._building: dict[tuple[str, int, str | None], asyncio.Future[bytes]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
@@ -200,9 +201,9 @@ class WebBoard:
         if user is not None and (table.status != PLAYING or table.seat_of(user) is None):
             user = None  # no seat: the watcher's look, shared
         key = (chat, table.version, user)
-        kept = self._looks.get(key)
-        if kept is not None:
-            return table.version, kept
+        version, kept = self._looks.get(chat, (None, {}))
+        if version == table.version and user in kept:
+            return table.version, kept[user]
         building = self._building.get(key)
         if building is None:
             building = asyncio.get_running_loop().create_future()
@@ -217,7 +218,14 @@ class WebBoard:
                 raise
             finally:
                 del self._building[key]
-            self._looks[key] = data
+            version, kept = self._looks.pop(chat, (None, {}))
+            if version is not None and version > table.version:
+                self._looks[chat] = (version, kept)  # a newer one came meanwhile: kept
+            else:
+                if version != table.version:
+                    kept = {}  # an older version's looks are never sent again
+                kept[user] = data
+                self._looks[chat] = (table.version, kept)
             while len(self._looks) > LOOKS_KEPT:
                 self._looks.popitem(last=False)
             return table.version, data

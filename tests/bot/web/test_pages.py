@@ -381,3 +381,25 @@ def test_open_pages_are_limited_per_address(tmp_path: Path) -> None:
         assert status == 429 and answer["error"] == "too many open pages from this address"
         for s in streams:
             s.close()
+
+
+def test_a_look_is_built_once_per_version_however_many_ask(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        built: list[str | None] = []
+        real = site.service.page_look
+
+        def counting(chat: str, user: str | None = None) -> object:
+            built.append(user)
+            return real(chat, user)
+
+        site.service.page_look = counting  # type: ignore[method-assign]
+        for _ in range(5):
+            site.state()
+        assert built == [None]  # five watchers' loads, one build
+        status, _ = site.command("Ann", "play", _first_move(site, "Ann"))
+        assert status == 200
+        built.clear()
+        for _ in range(3):
+            site.state()
+        assert built == [None]  # a new version: built once again
