@@ -5,7 +5,9 @@ fills it with ``--tables`` tables, then prints:
 
 - turns per second and p95 per turn with 1, 2, ... processes (``--procs``) each playing its
   share of ``--played`` tables to their end, round robin, people on both seats (no
-  computer thinking), without images and (``--images N``) with images at N tables;
+  computer thinking), without images and (``--images N``) with images at N tables; a turn
+  is the command and marking its messages delivered, as a platform does once it posted
+  them (they are written to the stored outbox with the move);
 - a private-chat command (``playing_tables``) with all those tables stored, alone and while
   turns are played at other tables (how much they wait for it);
 - deadline catch-up after downtime: ``Service.due`` with 1,000 and 5,000 tables due
@@ -127,6 +129,8 @@ def worker(url: str, first: int, last: int, pictures: bool, start_at: float, log
             seat = game.to_move
             t0 = time.perf_counter()
             out = service.handle(Chat(f"t{i}"), people(i)[seat], command)
+            for said in out:  # posted: its letter leaves the outbox, as a platform says
+                service.delivered(said)
             times.append(time.perf_counter() - t0)
             errors = [o.text for o in out if o.kind == "error"]
             assert not errors, (i, command, errors)
@@ -195,7 +199,8 @@ def private_chat(url: str, tables: int, rounds: int = 200) -> tuple[float, float
             text = games.format_move(game, rng.choice(game.legal_moves()))
             command = f"/{text}" if text in ("swap", "keep") else f"/play {text}"
             t0 = time.perf_counter()
-            service.handle(Chat(f"t{i}"), people(i)[game.to_move], command)
+            for said in service.handle(Chat(f"t{i}"), people(i)[game.to_move], command):
+                service.delivered(said)
             out.append((time.perf_counter() - t0) * 1000)
         return out
 

@@ -123,7 +123,7 @@ def run_console(args: argparse.Namespace, settings: Settings) -> int:
         if board is not None and web is not None:
             from bot.web import links
 
-            board.deliver = console.delivered
+            board.deliver = console.told_elsewhere
             console.links = links(board)
             port = board.start_in_thread(web.listen, web.port)
             print(f"web board: {web.url} (port {port})")

@@ -68,12 +68,16 @@ class Console:
         self.out.flush()
 
     def resume(self) -> None:
-        """A game left running in the store (an earlier session) is shown again."""
+        """A game left running in the store (an earlier session) is shown again: what the
+        earlier session was stopped before it printed, else the board."""
+        told = self.service.waiting(self.chat.id)
+        for outbound in told:
+            self.show(outbound)
         try:
             table = self.service.table(self.chat.id)
         except StoreError:  # locked by another process for long: the room opens anyway
             return
-        if table is None or table.status != PLAYING:
+        if table is None or table.status != PLAYING or told:
             return
         self.say("/board")
         if table.seat_of(self.me.id) is not None:
@@ -116,7 +120,7 @@ class Console:
         board) and computer players may be due."""
         self._typed.put("")
 
-    def delivered(self, sent: list[Outbound]) -> None:
+    def told_elsewhere(self, sent: list[Outbound]) -> None:
         """What a command made elsewhere (the web board) says in the room; then the room
         looks at the clock."""
         for outbound in sent:
@@ -154,7 +158,11 @@ class Console:
         return sent
 
     def show(self, outbound: Outbound) -> None:
-        with self._showing:
+        """Print one outbound. It leaves the stored outbox first: a console stopped while
+        printing it never prints it again, so nothing is ever told twice (the board the
+        next session shows tells the rest)."""
+        with self._showing:  # the web board's thread prints too (``--web``)
+            self.service.delivered(outbound)
             self._show(outbound)
 
     def _show(self, outbound: Outbound) -> None:

@@ -132,6 +132,11 @@ class _StoreFigures(Collector):
         yield GaugeMetricFamily(
             "genial_due_backlog", "Tables whose deadline has passed.", value=census["due"]
         )
+        yield GaugeMetricFamily(
+            "genial_outbox_waiting",
+            "Messages stored and not yet delivered to their platform.",
+            value=census["waiting"],
+        )
 
 
 class Operator:

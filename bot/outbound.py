@@ -76,6 +76,20 @@ class Attachment:
 
 
 @dataclass(frozen=True, slots=True)
+class Stored:
+    """Where an outbound waits in the stored outbox until it is delivered (see
+    :meth:`bot.service.Service.delivered`)."""
+
+    #: The outbox letter: ids grow in the order the bot said things.
+    id: int
+    #: A random number fixed when it was stored, the same for every try at delivering it:
+    #: an idempotency key for platforms that take one (Discord's message nonce).
+    key: int
+    #: When it was stored (the service clock's seconds).
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
 class Outbound:
     """One message from the bot.
 
@@ -84,6 +98,10 @@ class Outbound:
     lists the user ids the message addresses (the player to move), for platforms that ping.
     ``tables`` names, for a listing of tables (``/games``), the table of each of the text's
     last lines, in order, so a platform can add a link to each (see :func:`with_links`).
+    ``stored`` is set for what a command or the clock changed at the table: it waits in the
+    store until the platform says it was delivered, and is delivered after a restart if the
+    bot stopped before (answers that changed nothing are not stored: asked again, they come
+    again).
     """
 
     chat: str
@@ -94,6 +112,8 @@ class Outbound:
     buttons: tuple[Button, ...] = ()
     mentions: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
+    #: Not part of what the message says: two outbounds saying the same are equal.
+    stored: Stored | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

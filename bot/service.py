@@ -21,12 +21,11 @@ import logging
 import os
 import socket
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from bot import clock, lobby, messages, ops, pages, play, show, social, weblinks
+from bot import clock, letters, lobby, messages, ops, pages, play, show, social, weblinks
 from bot.commands import (
     Abort,
     AddBot,
@@ -41,10 +40,10 @@ from bot.commands import (
 )
 from bot.looks import PageLook, SeatLook
 from bot.messages import Scene
-from bot.outbound import Button, Chat, Outbound, User
+from bot.outbound import Button, Chat, Outbound, Stored, User
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
 from bot.table import CLOSED, PLAYING, Options, Table
-from bot.tables import Context, Handler, Reject, Tables
+from bot.tables import LETTER_LEASE, Context, Handler, Reject, Tables
 from bot.texts import NAME_LIMIT, Texts, shown
 
 log = logging.getLogger(__name__)
@@ -125,8 +124,6 @@ class Service(Tables):
         """Takes the arguments of :class:`bot.tables.Tables`: the store, the settings, and
         the clock, random source and pictures switch (injected so tests control them)."""
         super().__init__(*args, **kwargs)
-        #: Who this service is among the processes sharing the store (claims of due work).
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._release_orphans()
         #: The chat platform's way to carry out a web page's command (see
         #: :meth:`set_page_runner`).
@@ -141,9 +138,10 @@ class Service(Tables):
         self.page_runner = run
 
     def _release_orphans(self) -> None:
-        """Claims of due work held by processes of this machine that are gone (killed, then
-        restarted) are given up at once instead of after their lease, so a restarted bot
-        goes on where it stopped. Claims of other machines wait for their lease."""
+        """Claims of due work and of letters held by processes of this machine that are
+        gone (killed, then restarted) are given up at once instead of after their lease, so
+        a restarted bot goes on where it stopped and says what its predecessor could not.
+        Claims of other machines wait for their lease."""
         host = socket.gethostname()
         for owner in self.store.claimants():
             name, _, rest = owner.partition(":")
@@ -424,6 +422,87 @@ class Service(Tables):
             # Only damaged tables are due: look again when the first may be retried.
             return min(self.stuck[c] for c in due)
         return when
+
+    # --- for adapters: the outbox ------------------------------------------------------
+
+    def waiting(self, chat: str | None = None) -> list[Outbound]:
+        """What waits in the stored outbox to be delivered (``chat``: for that table only),
+        oldest first, now claimed by this process: what a command or the clock said that no
+        platform delivered yet (the bot was killed before it could, or the platform did not
+        take it). Deliver each, then call :meth:`delivered`, or :meth:`undelivered` if the
+        platform did not take it. Tables whose letters another live process is delivering
+        are left to it. Nothing while the store does not answer."""
+        try:
+            found = self.store.letters(self.owner, self.clock(), LETTER_LEASE, chat=chat)
+        except StoreError as exc:
+            log.warning("the outbox waits: %s", exc)
+            return []
+        out = []
+        for kept in found:
+            try:
+                out.append(letters.outbound(kept))
+            except ValueError as exc:
+                log.warning("dropped a letter of table %s: %s", kept.chat, exc)
+                self._quietly(self.store.posted, [kept.id])
+        return out
+
+    def delivered(self, out: Outbound) -> None:
+        """``out`` was delivered (or will never be: the platform refused it for good), so
+        it leaves the outbox. Answers that were never stored need no call."""
+        if out.stored is not None:
+            self._quietly(self.store.posted, [out.stored.id])
+
+    def undelivered(self, outs: list[Outbound]) -> list[Outbound]:
+        """The platform did not take ``outs`` now: they wait in the outbox (those never
+        stored are stored now) for the next try by any process (:meth:`waiting`). Returns
+        them as they wait (marked with where they are stored, if the store answered)."""
+        kept = [out.stored.id for out in outs if out.stored is not None]
+        fresh = [out for out in outs if out.stored is None]
+        if kept:
+            self._quietly(self.store.unclaim, self.owner, kept)
+        if not fresh:
+            return list(outs)
+        now = self.clock()
+        sent = [letters.letter(out) for out in fresh]
+        try:
+            ids = self.store.post(sent, owner=None, now=now, lease=0.0)
+        except StoreError as exc:
+            log.warning("the outbox could not be updated: %s", exc)
+            return list(outs)
+        stored = iter(
+            replace(out, stored=Stored(id_, letters.key_of(kept_), now))
+            for out, kept_, id_ in zip(fresh, sent, ids, strict=True)
+        )
+        return [out if out.stored is not None else next(stored) for out in outs]
+
+    def forget_waiting(self, chat: str) -> None:
+        """Nothing more is delivered to ``chat``'s table: its chat is gone for the bot."""
+        self._quietly(self.store.drop_letters, chat)
+
+    def waiting_tables(self) -> list[str]:
+        """The tables with letters in the outbox, whoever holds them, the one waiting
+        longest first: for adapters that deliver only some tables (a shard's), one table at
+        a time (each with ``waiting(chat)``). None while the store does not answer."""
+        try:
+            return self.store.waiting()
+        except StoreError as exc:
+            log.warning("the outbox waits: %s", exc)
+            return []
+
+    def anything_waiting(self) -> bool:
+        """Whether letters wait in the outbox (an adapter's clock then looks again soon)."""
+        try:
+            return bool(self.store.waiting())
+        except StoreError:
+            return True  # the store is away: look again soon, when it may be back
+
+    def _quietly(self, call: Any, *args: Any, **kwargs: Any) -> None:
+        """A change to the outbox that may fail while the store does not answer: the
+        letter then waits (and may be delivered once more) rather than stop the delivery."""
+        try:
+            call(*args, **kwargs)
+        except StoreError as exc:
+            log.warning("the outbox could not be updated: %s", exc)
 
     # --- for adapters: what they must remember across restarts --------------------------
 

@@ -10,20 +10,23 @@ loads a table, hands the command to its handler and saves what changed.
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 import threading
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot import community, games
+from bot import community, games, letters
 from bot.config import Settings
 from bot.games import Game
 from bot.messages import Scene
-from bot.outbound import Chat, Outbound, User
+from bot.outbound import Chat, Outbound, Stored, User
 from bot.store import DamagedTable, StaleTable, Store
 from bot.store.base import seated
 from bot.table import CLOSED, LOBBY, PLAYING, Table
@@ -34,6 +37,10 @@ from engine.errors import EngineError
 CACHED_GAMES = 512
 #: Tables whose language is remembered for answers while the store is down.
 LANGUAGES_KEPT = 10_000
+#: Seconds a process holds the letters it is delivering: another process delivers them
+#: when it was killed before it could (one on the same machine at once: see
+#: :meth:`bot.service.Service`), so longer than any delivery with its retries takes.
+LETTER_LEASE = 120.0
 #: What rebuilding a damaged record may raise besides the engine's own errors.
 DAMAGE = (EngineError, ValueError, TypeError, KeyError, AttributeError, RecursionError)
 
@@ -144,6 +151,9 @@ class Tables:
             pictures: send board and rack images (off for a text-only console).
         """
         self.store = store
+        #: Who this service is among the processes sharing the store (claims of due work
+        #: and of letters to deliver).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.settings = settings or Settings()
         self.clock = clock
         self.rng = rng or random.Random()
@@ -188,13 +198,23 @@ class Tables:
         return table, {person: notes.get(person) for person in seated(table)}
 
     def save(self, ctx: Context) -> bool:
-        """Store the context's table over the version it was loaded as; False if another
-        process changed the table first (then nothing of this command happened)."""
+        """Store the context's table over the version it was loaded as, and in the same
+        transaction what the command says about it (the outbox: claimed by this process,
+        which delivers it now); False if another process changed the table first (then
+        nothing of this command happened, and nothing is said)."""
+        sent = [letters.letter(out) for out in ctx.out]
+        now = self.clock()
         try:
-            self.store.save(ctx.table, ctx.loaded)
+            ids = self.store.save(
+                ctx.table, ctx.loaded, sent, owner=self.owner, now=now, lease=LETTER_LEASE
+            )
         except StaleTable:
             ctx.game = None
             return False
+        ctx.out = [
+            replace(out, stored=Stored(id_, letters.key_of(kept), now))
+            for out, kept, id_ in zip(ctx.out, sent, ids, strict=True)
+        ]
         self._after_save(ctx)
         return True
 

@@ -60,6 +60,7 @@ SERVICE_INTERNALS = (
     "bot.social",
     "bot.clock",
     "bot.deadlines",
+    "bot.letters",
     "bot.pages",
 )
 #: The process entry point chooses and starts a platform, so it may name them.

@@ -140,8 +140,7 @@ class GenialClient(discord.Client):
         # Back after a gateway disconnect: the network is, most likely, so what waits in
         # the outboxes goes out now rather than after the longest wait.
         log.info("the gateway connection is back")
-        for chat in list(self._delivery.outbox):
-            await self._delivery.flush(chat, eager=True)
+        await self._delivery.flush_all(self._clock.deliverable, eager=True)
         self.wake()
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -58,6 +58,14 @@ class Clock(Part):
         self._nap: asyncio.Task[None] | None = None
         self._woken = False
 
+    async def deliverable(self, chat: str) -> bool:
+        """Whether this process delivers the table's waiting letters now: no command is
+        being carried out there (it delivers them), and it is in one of this process's
+        shards."""
+        if self.lock(chat).locked():
+            return False
+        return self.shards.running() is None or await self.shards.ours(chat)
+
     def lock(self, chat: str) -> asyncio.Lock:
         """The table's lock, held while a command is carried out there."""
         return self.locks.setdefault(chat, asyncio.Lock())
@@ -82,6 +90,8 @@ class Clock(Part):
         except Exception:
             log.exception("could not read the next due time")
             return self.max_sleep
+        # Letters of a process stopped elsewhere wait for its claim to run out: the clock's
+        # longest sleep looks at them again (a restart here hands them over at once).
         waiting = self.delivery.retry_at.values()
         due = min([*([due] if due is not None else []), *waiting], default=None)
         if due is None:
@@ -111,10 +121,9 @@ class Clock(Part):
     async def tick(self) -> None:
         """Everything due now at tables nobody is acting at this moment."""
         service = self.service
-        now = service.clock()
-        held = [c for c, at in self.delivery.retry_at.items() if at <= now]
-        for chat in held:
-            await self.delivery.flush(chat)
+        # Letters waiting in the store: Discord did not take them before (tried again once
+        # their wait is over), or the process that wrote them was stopped before it could.
+        await self.delivery.flush_all(self.deliverable)
         due = await asyncio.to_thread(service.due_tables)
         idle = [c for c in due if not self.lock(c).locked()]
         if self.shards.running() is not None:

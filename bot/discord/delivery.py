@@ -1,12 +1,16 @@
 """The table service's outbounds out to Discord: private ones at once, public ones through
 the table's outbox, in order, until Discord takes them.
 
-When Discord misbehaves (rate limits, server errors, timeouts, dropped connections, a
-missing permission), a table's public messages wait in its outbox, in order, and go out
-once Discord takes them again: each carries a nonce Discord enforces, so a message whose
-answer was lost on the way is not posted twice. A table whose channel is gone (deleted,
-or the bot removed from the server) is closed as an admin's ``/abort`` would close it, so
-its computer players stop.
+What a command or the clock changed at a table is said through the service's stored
+outbox: written with the change itself, it waits in the store until Discord took it, so a
+bot killed between the commit and the post says it after the restart (any process on the
+store does). When Discord misbehaves (rate limits, server errors, timeouts, dropped
+connections, a missing permission), a table's public messages wait there, in order, and go
+out once Discord takes them again: each carries the nonce fixed when it was stored, which
+Discord enforces, so a message whose answer was lost on the way (or whose bot was killed
+before it heard the answer) is not posted twice. A table whose channel is gone (deleted, or
+the bot removed from the server) is closed as an admin's ``/abort`` would close it, so its
+computer players stop.
 
 Failures to post or to send a direct message are logged and never stop the table.
 """
@@ -15,20 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
 
-from bot.discord.failures import DROP, GONE, RETRY, failure, why
+from bot.discord.failures import DROP, GONE, failure, why
 from bot.discord.links import Links
 from bot.discord.lobby import IN_PLACE, Lobby
 from bot.discord.parts import Part
 from bot.discord.private import Private, Reply
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
+from bot.store.base import CLAIM_BATCH
 from bot.table import CLOSED
 
 log = logging.getLogger(__name__)
@@ -44,7 +47,7 @@ PATIENCE = 24 * 3600.0
 
 @dataclass
 class Pending:
-    """A public message waiting in a table's outbox."""
+    """A public message being posted from a table's outbox."""
 
     outbound: Outbound
     reply: Reply | None
@@ -57,8 +60,9 @@ class Pending:
 
 
 class Delivery(Part):
-    """What the service says, posted in the table's channel or answered privately; the
-    outboxes of this process's tables (nothing here needs to survive a restart)."""
+    """What the service says, posted in the table's channel or answered privately, from
+    the stored outbox; what this process remembers of it (the interaction each letter
+    answers, when to try a table again) needs no restart."""
 
     def __init__(
         self,
@@ -84,8 +88,10 @@ class Delivery(Part):
         self.wake = wake
         #: One table's public messages go out one after another (each reads and writes notes).
         self.posting: dict[str, asyncio.Lock] = {}
-        #: Public messages Discord did not take yet, per table, in order.
-        self.outbox: dict[str, deque[Pending]] = {}
+        #: The interaction each letter this process is delivering answers, by letter.
+        self.replies: dict[int, Reply] = {}
+        #: Letters whose person was told privately what the channel did not get.
+        self.told: set[int] = set()
         #: When to try a table's outbox again, and how many tries failed in a row.
         self.retry_at: dict[str, float] = {}
         self.failures: dict[str, int] = {}
@@ -94,7 +100,6 @@ class Delivery(Part):
 
     def forget(self, chat: str) -> None:
         """No message waits for the table any more."""
-        self.outbox.pop(chat, None)
         self.retry_at.pop(chat, None)
         self.failures.pop(chat, None)
         self.told_to_wait.discard(chat)
@@ -105,82 +110,130 @@ class Delivery(Part):
         return self.posting.setdefault(chat, asyncio.Lock())
 
     async def deliver(self, out: list[Outbound], reply: Reply | None) -> None:
-        """Send each outbound in Discord's idiom. A private one that fails is logged and
-        skipped (the person can ask again); a public one waits in its table's outbox until
-        Discord takes it."""
-        if self.service.settings.web.public_url:  # the web board's link (docs/web.md)
-            out = [await asyncio.to_thread(self.service.web_links, o) for o in out]
+        """Send each outbound in Discord's idiom. What a command changed comes stored and
+        goes out through its table's outbox; of the answers that changed nothing, a private
+        one is sent at once (one that fails is logged and skipped: the person can ask
+        again) and a public one is stored to wait in the outbox like the rest."""
         chats: list[str] = []
-        pings: list[Outbound] = []
+        public: list[Outbound] = []
         for outbound in out:
-            if outbound.kind == "ping":
-                pings.append(outbound)  # after the turn message, so its link leads there
-                continue
-            if outbound.user is None and not (
-                reply is not None and (outbound.kind == "error" or reply.quiet)
-            ):
-                pending = Pending(outbound, reply, secrets.randbits(63), self.service.clock())
-                self.outbox.setdefault(outbound.chat, deque()).append(pending)
+            if outbound.stored is not None:
+                if reply is not None:
+                    self.replies[outbound.stored.id] = reply
                 chats.append(outbound.chat)
-                continue
-            try:
-                await self.private.deliver(outbound, reply)
-            except Exception as exc:
-                log.warning(
-                    "could not deliver a %s message for table %s: %s",
-                    outbound.kind,
-                    outbound.chat,
-                    why(exc),
-                )
+            elif _public(outbound, reply):
+                public.append(outbound)
+                chats.append(outbound.chat)
+            else:
+                await self._private(outbound, reply)
+        if public:
+            for kept in await asyncio.to_thread(self.service.undelivered, public):
+                if kept.stored is not None and reply is not None:
+                    self.replies[kept.stored.id] = reply
         for chat in dict.fromkeys(chats):
             # A new message tries the waiting ones again at once (unless Discord said how
             # long to wait): people act at their own pace, and Discord may be back.
             await self.flush(chat, eager=True)
-        for ping in pings:
-            try:
-                await self.private.deliver(ping, reply)
-            except Exception as exc:
-                log.warning("could not ping %s for table %s: %s", ping.user, ping.chat, why(exc))
+
+    async def flush_all(
+        self, ours: Callable[[str], Awaitable[bool]], *, eager: bool = False
+    ) -> None:
+        """The waiting letters of every table ``ours`` says this process delivers now (the
+        clock's look; the gateway back): not those of a table a command is busy at, which
+        delivers them with its interaction, nor another shard's."""
+        for chat in await asyncio.to_thread(self.service.waiting_tables):
+            if await ours(chat):
+                await self.flush(chat, eager=eager)
 
     async def flush(self, chat: str, *, eager: bool = False) -> None:
-        """Post a table's waiting public messages, in order, until Discord refuses one (then
-        the clock tries again later) or the outbox is empty."""
+        """Deliver a table's waiting letters in order: private ones at once, public ones
+        until Discord refuses one (then those wait, and the clock tries again later); the
+        turn pings last, so their link leads to the board."""
         gone: BaseException | None = None
+        pings: list[Outbound] = []
         async with self.post_lock(chat):
-            box = self.outbox.get(chat)
             early = self.retry_at.get(chat, 0.0) > self.service.clock()
-            if box and early and (not eager or chat in self.told_to_wait):
-                return  # waiting for Discord: the clock tries again
-            while box:
-                pending = box[0]
-                try:
-                    await self._post(pending)
-                except Exception as exc:
-                    what, wait = failure(exc)
-                    if what == GONE:
-                        gone = exc
-                        break
-                    await self._held_back(chat, pending, exc, what, wait)
-                    if what == RETRY and box and box[0] is pending:
-                        return
-                    continue
-                box.popleft()
-                self.failures.pop(chat, None)
-            self.forget(chat)
+            holding = early and (not eager or chat in self.told_to_wait)
+            done: set[int] = set()
+            while gone is None:
+                batch = await asyncio.to_thread(self.service.waiting, chat)
+                todo = [o for o in batch if o.stored is not None and o.stored.id not in done]
+                held: list[Outbound] = []
+                for outbound in todo:
+                    assert outbound.stored is not None
+                    letter = outbound.stored.id
+                    done.add(letter)
+                    reply = self.replies.get(letter)
+                    if outbound.kind == "ping":
+                        pings.append(outbound)
+                        continue
+                    if not _public(outbound, reply):
+                        await self._private(outbound, reply)
+                        continue
+                    if holding:
+                        held.append(outbound)
+                        continue
+                    pending = Pending(
+                        outbound,
+                        reply,
+                        outbound.stored.key,
+                        outbound.stored.since,
+                        letter in self.told,
+                    )
+                    try:
+                        await self._post(pending)
+                    except Exception as exc:
+                        what, wait = failure(exc)
+                        if what == GONE:
+                            gone = exc
+                            break
+                        if await self._held_back(chat, pending, exc, what, wait):
+                            holding = True
+                            held.append(outbound)
+                        else:
+                            await self._done(outbound)
+                        continue
+                    await self._done(outbound)
+                    self.failures.pop(chat, None)
+                if held:
+                    await asyncio.to_thread(self.service.undelivered, held)
+                if not todo or len(batch) < CLAIM_BATCH:
+                    break
+            if not holding:
+                self.forget(chat)
+        for ping in pings:
+            await self._private(ping, self.replies.get(ping.stored.id) if ping.stored else None)
         if gone is not None:
             await self.gone(chat, why(gone))
 
+    async def _private(self, outbound: Outbound, reply: Reply | None) -> None:
+        """One outbound for one person (or the person who acted): sent once; a failure is
+        logged and the message given up (the person can ask again)."""
+        try:
+            await self.private.deliver(await self._linked(outbound), reply)
+        except Exception as exc:
+            what = "ping" if outbound.kind == "ping" else f"{outbound.kind} message"
+            log.warning("could not deliver a %s for table %s: %s", what, outbound.chat, why(exc))
+        await self._done(outbound)
+
+    async def _done(self, outbound: Outbound) -> None:
+        """The outbound is delivered (or given up): it leaves the outbox."""
+        if outbound.stored is not None:
+            await asyncio.to_thread(self.service.delivered, outbound)
+            self.replies.pop(outbound.stored.id, None)
+            self.told.discard(outbound.stored.id)
+
     async def _held_back(
         self, chat: str, pending: Pending, exc: BaseException, what: str, wait: float | None
-    ) -> None:
-        """A public message Discord did not take: wait and try again (or, if Discord will
-        never take it or it waited too long, give it up); the person who acted is told
-        privately what the channel did not get."""
+    ) -> bool:
+        """A public message Discord did not take: wait and try again (True), or, if
+        Discord will never take it or it waited too long, give it up (False); the person
+        who acted is told privately what the channel did not get."""
         now = self.service.clock()
         kind = pending.outbound.kind
-        if what == DROP or now - pending.since > PATIENCE:
+        again = not (what == DROP or now - pending.since > PATIENCE)
+        if not again:
             log.warning("gave up a %s message for table %s: %s", kind, chat, why(exc))
-            self.outbox[chat].popleft()
         else:
             tries = self.failures[chat] = self.failures.get(chat, 0) + 1
             if wait is None:
@@ -200,14 +253,23 @@ class Delivery(Part):
         reply = pending.reply
         if reply is not None and not pending.told:
             pending.told = True
+            if pending.outbound.stored is not None:
+                self.told.add(pending.outbound.stored.id)
             # At least the person who acted learns at once what happened.
             try:
                 await self.private.answer(reply, pending.outbound)
             except Exception as answer_exc:
                 log.info("could not answer privately either: %s", why(answer_exc))
+        return again
+
+    async def _linked(self, outbound: Outbound) -> Outbound:
+        """With the web board's link button when it is on (docs/web.md)."""
+        if not self.service.settings.web.public_url:
+            return outbound
+        return await asyncio.to_thread(self.service.web_links, outbound)
 
     async def _post(self, pending: Pending) -> None:
-        outbound = pending.outbound
+        outbound = await self._linked(pending.outbound)
         if outbound.kind in IN_PLACE:
             await self.lobby.in_place(outbound, pending.reply, pending.nonce)
         else:
@@ -222,6 +284,7 @@ class Delivery(Part):
         would (its computer players stop), and forget what waited to be posted there."""
         self.forget(chat)
         service = self.service
+        await asyncio.to_thread(service.forget_waiting, chat)
         try:
             table = await asyncio.to_thread(service.table, chat)
         except Exception:
@@ -240,4 +303,13 @@ class Delivery(Part):
             return
         # What /abort says goes nowhere: there is no channel to say it in.
         self.forget(chat)
+        await asyncio.to_thread(service.forget_waiting, chat)
         log.warning("closed table %s: its channel is gone (%s)", chat, reason)
+
+
+def _public(outbound: Outbound, reply: Reply | None) -> bool:
+    """Whether an outbound is posted in the table's channel: one for the whole table,
+    unless it answers the person who acted only (an error, or a quiet command)."""
+    return outbound.user is None and not (
+        reply is not None and (outbound.kind == "error" or reply.quiet)
+    )

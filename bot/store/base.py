@@ -6,7 +6,8 @@ import dataclasses
 import json
 import re
 import urllib.parse
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.table import PLAYING, Table
@@ -14,6 +15,23 @@ from bot.table import PLAYING, Table
 #: Tables one :meth:`Store.claim` takes at most: a process works through a backlog batch by
 #: batch, and others take the rest meanwhile.
 CLAIM_BATCH = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Letter:
+    """A message in the outbox: what a command or the clock said for a chat, kept from the
+    commit that made it until a platform has delivered it.
+
+    ``body`` is the message as JSON text (see :mod:`bot.outbound`), ``attachment`` its
+    file's bytes (a board image) if it has one; ``id`` and ``since`` are given by the store
+    (``id`` grows with every letter, so letters go out in the order they were written).
+    """
+
+    chat: str
+    body: str
+    attachment: bytes | None = None
+    id: int = 0
+    since: float = 0.0
 
 
 class StaleTable(Exception):
@@ -155,15 +173,66 @@ class Store(Protocol):
         """
         ...
 
-    def save(self, table: Table, loaded_version: int | None) -> None:
-        """Write a table in one transaction.
+    def save(
+        self,
+        table: Table,
+        loaded_version: int | None,
+        letters: Sequence[Letter] = (),
+        *,
+        owner: str | None = None,
+        now: float = 0.0,
+        lease: float = 0.0,
+    ) -> list[int]:
+        """Write a table, and the letters saying what changed, in one transaction.
 
         Args:
             loaded_version: the version the table had when loaded, ``None`` for a new table.
+            letters: what to post about it; they wait in the outbox, claimed by ``owner``
+                (the process that delivers them now) until ``now + lease``.
+
+        Returns:
+            The letters' ids, in order.
 
         Raises:
-            StaleTable: the stored table is not at ``loaded_version`` any more.
+            StaleTable: the stored table is not at ``loaded_version`` any more (then no
+                letter was written either).
         """
+        ...
+
+    def post(
+        self, letters: Sequence[Letter], *, owner: str | None, now: float, lease: float
+    ) -> list[int]:
+        """Put letters in the outbox without a table change (an answer the platform did not
+        take when it was sent), claimed by ``owner`` until ``now + lease`` or by nobody
+        (``owner=None``: any process delivers them). Returns their ids, in order."""
+        ...
+
+    def letters(
+        self, owner: str, now: float, lease: float, *, chat: str | None = None
+    ) -> list[Letter]:
+        """Claim the waiting letters for ``owner`` until ``now + lease`` and return them,
+        in the order they were written, at most :data:`CLAIM_BATCH` (``chat``: of that chat
+        only). A chat with a letter claimed by another owner, whose claim has not run out,
+        is left to that owner entirely, so a chat's letters go out in order, by one process
+        at a time; ``owner``'s own claims are renewed."""
+        ...
+
+    def posted(self, ids: Sequence[int]) -> None:
+        """The letters ``ids`` were delivered: they leave the outbox."""
+        ...
+
+    def unclaim(self, owner: str, ids: Sequence[int]) -> None:
+        """``owner`` gives up its claim on letters ``ids`` (the platform did not take them
+        now): they wait for the next try, by any process."""
+        ...
+
+    def drop_letters(self, chat: str) -> None:
+        """Forget every letter of ``chat`` (its chat is gone: nobody can be told)."""
+        ...
+
+    def waiting(self) -> list[str]:
+        """The chats with letters in the outbox (claimed or not), the one with the oldest
+        letter first, at most :data:`CLAIM_BATCH`."""
         ...
 
     def due(self, now: float) -> list[str]:
@@ -185,8 +254,9 @@ class Store(Protocol):
         ...
 
     def move(self, old: str, new: str) -> bool:
-        """Move a table and its notes to another chat id (a Telegram group that became a
-        supergroup). False, changing nothing, if ``old`` has no table or ``new`` has one."""
+        """Move a table, its notes and its waiting letters to another chat id (a Telegram
+        group that became a supergroup). False, changing nothing, if ``old`` has no table
+        or ``new`` has one."""
         ...
 
     def archive(self, chat: str, finished_at: float, data: dict[str, Any]) -> None:
@@ -224,16 +294,18 @@ class Store(Protocol):
         ...
 
     def claimants(self) -> list[str]:
-        """The owners holding claims now (expired or not)."""
+        """The owners holding claims now (expired or not), of due work or of letters."""
         ...
 
     def release_owner(self, owner: str) -> None:
-        """Give up every claim of ``owner`` (a process known to be gone)."""
+        """Give up every claim of ``owner``, of due work and of letters (a process known
+        to be gone)."""
         ...
 
     def census(self, now: float) -> dict[str, int]:
         """For the operator: how many tables are in each status (``lobby``, ``playing``,
-        ``closed``), and under ``due`` how many have something due at ``now``."""
+        ``closed``), under ``due`` how many have something due at ``now``, and under
+        ``waiting`` how many letters wait in the outbox to be delivered."""
         ...
 
     def close(self) -> None: ...

@@ -10,7 +10,7 @@ and the other is told :class:`StaleTable`. Due work is claimed row by row with
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
@@ -19,6 +19,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from bot.store.base import (
     CLAIM_BATCH,
+    Letter,
     StaleTable,
     StoreDown,
     StoreError,
@@ -79,11 +80,26 @@ MIGRATIONS = (
     );
     CREATE INDEX IF NOT EXISTS finished_chat ON finished (chat, finished_at);
     """,
+    # The outbox: what a command or the clock said, kept from the commit until delivered.
+    """
+    CREATE TABLE IF NOT EXISTS outbox (
+        id            BIGSERIAL PRIMARY KEY,
+        chat          TEXT NOT NULL,
+        since         DOUBLE PRECISION NOT NULL,
+        body          TEXT NOT NULL,
+        attachment    BYTEA,
+        claimed_by    TEXT,
+        claimed_until DOUBLE PRECISION
+    );
+    CREATE INDEX IF NOT EXISTS outbox_chat ON outbox (chat, id);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: Any number will do, as long as it is the same for every process: it makes processes
 #: starting together take turns at migrating.
 _MIGRATION_LOCK = 0x67656E69
+#: The same, for processes claiming letters of the outbox.
+_OUTBOX_LOCK = 0x67656E6A
 #: Connections one process keeps at most (its command threads share them).
 POOL_SIZE = 8
 #: Seconds a command waits for a connection before the store counts as down: a server
@@ -199,7 +215,16 @@ class PostgresStore:
             return None, {}
         return read_table(chat, row[0], row[1]), dict(row[2] or {})
 
-    def save(self, table: Table, loaded_version: int | None) -> None:
+    def save(
+        self,
+        table: Table,
+        loaded_version: int | None,
+        letters: Sequence[Letter] = (),
+        *,
+        owner: str | None = None,
+        now: float = 0.0,
+        lease: float = 0.0,
+    ) -> list[int]:
         data = to_json(table)
         values: tuple[object, ...] = (table.version, table.status, table.due_at, data, table.chat)
         if loaded_version is None:
@@ -214,9 +239,11 @@ class PostgresStore:
             )
             values += (loaded_version,)
         players = seated(table)
-        # One statement, so one round trip and one transaction: the table, and the players
-        # index brought to its seats (rows of people gone deleted, new ones added), or
-        # nothing at all when the version check fails.
+        until = now + lease if owner is not None else None
+        # One statement, so one round trip and one transaction: the table, the players
+        # index brought to its seats (rows of people gone deleted, new ones added) and the
+        # letters, or nothing at all when the version check fails. The letters are
+        # inserted in their order, so their ids grow in it.
         with self._connection() as conn:
             row = conn.execute(
                 f"WITH saved AS ({write}),"
@@ -224,12 +251,103 @@ class PostgresStore:
                 "  AND player <> ALL(%s::text[])),"
                 " came AS (INSERT INTO seated (player, chat)"
                 "  SELECT DISTINCT p, saved.chat FROM saved, unnest(%s::text[]) AS p"
-                "  ON CONFLICT DO NOTHING)"
-                " SELECT count(*) FROM saved",
-                (*values, players, players),
+                "  ON CONFLICT DO NOTHING),"
+                " posted AS (INSERT INTO outbox"
+                "  (chat, since, body, attachment, claimed_by, claimed_until)"
+                "  SELECT saved.chat, %s, l.body, l.attachment, %s, %s"
+                "  FROM saved, unnest(%s::text[], %s::bytea[]) WITH ORDINALITY"
+                "   AS l (body, attachment, n) ORDER BY l.n RETURNING id)"
+                " SELECT (SELECT count(*) FROM saved),"
+                "  (SELECT array_agg(id ORDER BY id) FROM posted)",
+                (
+                    *values,
+                    players,
+                    players,
+                    now,
+                    owner,
+                    until,
+                    [letter.body for letter in letters],
+                    [letter.attachment for letter in letters],
+                ),
             ).fetchone()
         if row is None or row[0] != 1:
             raise StaleTable(table.chat)
+        return [int(i) for i in row[1] or []]
+
+    def post(
+        self, letters: Sequence[Letter], *, owner: str | None, now: float, lease: float
+    ) -> list[int]:
+        if not letters:
+            return []
+        until = now + lease if owner is not None else None
+        with self._connection() as conn:
+            rows = conn.execute(
+                "INSERT INTO outbox (chat, since, body, attachment, claimed_by, claimed_until)"
+                " SELECT l.chat, %s, l.body, l.attachment, %s, %s"
+                " FROM unnest(%s::text[], %s::text[], %s::bytea[]) WITH ORDINALITY"
+                "  AS l (chat, body, attachment, n) ORDER BY l.n RETURNING id",
+                (
+                    now,
+                    owner,
+                    until,
+                    [letter.chat for letter in letters],
+                    [letter.body for letter in letters],
+                    [letter.attachment for letter in letters],
+                ),
+            ).fetchall()
+        return sorted(int(r[0]) for r in rows)
+
+    def letters(
+        self, owner: str, now: float, lease: float, *, chat: str | None = None
+    ) -> list[Letter]:
+        where = ""
+        params: tuple[object, ...] = ()
+        if chat is not None:
+            where = " AND chat = %s"
+            params = (chat,)
+        with self._connection() as conn, conn.transaction():
+            # One process at a time looks for letters to claim (a transaction-scoped lock):
+            # a chat's letters are then never split between two processes.
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_OUTBOX_LOCK,))
+            rows = conn.execute(
+                "UPDATE outbox SET claimed_by = %s, claimed_until = %s WHERE id IN ("
+                " SELECT id FROM outbox WHERE chat NOT IN (SELECT chat FROM outbox"
+                "  WHERE claimed_by <> %s AND claimed_until > %s)"
+                f" {where} ORDER BY id LIMIT %s)"
+                " RETURNING id, chat, since, body, attachment",
+                (owner, now + lease, owner, now, *params, CLAIM_BATCH),
+            ).fetchall()
+        return [
+            Letter(chat, body, None if data is None else bytes(data), int(id_), float(since))
+            for id_, chat, since, body, data in sorted(rows)
+        ]
+
+    def posted(self, ids: Sequence[int]) -> None:
+        if not ids:
+            return
+        with self._connection() as conn:
+            conn.execute("DELETE FROM outbox WHERE id = ANY(%s)", (list(ids),))
+
+    def unclaim(self, owner: str, ids: Sequence[int]) -> None:
+        if not ids:
+            return
+        with self._connection() as conn:
+            conn.execute(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE id = ANY(%s) AND claimed_by = %s",
+                (list(ids), owner),
+            )
+
+    def drop_letters(self, chat: str) -> None:
+        with self._connection() as conn:
+            conn.execute("DELETE FROM outbox WHERE chat = %s", (chat,))
+
+    def waiting(self) -> list[str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT chat FROM outbox GROUP BY chat ORDER BY MIN(id) LIMIT %s", (CLAIM_BATCH,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
 
     def due(self, now: float) -> list[str]:
         with self._connection() as conn:
@@ -285,6 +403,7 @@ class PostgresStore:
             conn.execute("DELETE FROM notes WHERE chat = %s", (new,))
             conn.execute("UPDATE notes SET chat = %s WHERE chat = %s", (new, old))
             conn.execute("UPDATE finished SET chat = %s WHERE chat = %s", (new, old))
+            conn.execute("UPDATE outbox SET chat = %s WHERE chat = %s", (new, old))
             return True
 
     def archive(self, chat: str, finished_at: float, data: dict[str, Any]) -> None:
@@ -352,7 +471,8 @@ class PostgresStore:
     def claimants(self) -> list[str]:
         with self._connection() as conn:
             rows = conn.execute(
-                "SELECT DISTINCT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
+                "SELECT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
+                " UNION SELECT claimed_by FROM outbox WHERE claimed_by IS NOT NULL"
             ).fetchall()
         return sorted(str(r[0]) for r in rows)
 
@@ -362,6 +482,10 @@ class PostgresStore:
                 "UPDATE tables SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = %s",
                 (owner,),
             )
+            conn.execute(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = %s",
+                (owner,),
+            )
 
     def census(self, now: float) -> dict[str, int]:
         with self._connection() as conn:
@@ -369,9 +493,11 @@ class PostgresStore:
             due = conn.execute(
                 "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= %s", (now,)
             ).fetchone()
+            waiting = conn.execute("SELECT COUNT(*) FROM outbox").fetchone()
         counts = {status: 0 for status in STATUSES}
         counts.update((str(status), int(n)) for status, n in rows)
-        return {**counts, "due": 0 if due is None else int(due[0])}
+        counts["due"] = 0 if due is None else int(due[0])
+        return {**counts, "waiting": 0 if waiting is None else int(waiting[0])}
 
     def close(self) -> None:
         self._pool.close()

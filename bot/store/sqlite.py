@@ -11,13 +11,14 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from bot.store.base import (
     CLAIM_BATCH,
+    Letter,
     StaleTable,
     StoreBusy,
     StoreError,
@@ -83,6 +84,22 @@ MIGRATIONS = (
         data        TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS finished_chat ON finished (chat, finished_at);
+    """,
+    # The outbox (issue 23): what a command or the clock said, written in the transaction
+    # of the table change itself and deleted once a platform delivered it, so a bot killed
+    # between the commit and the post says it after the restart. ``claimed_by`` is the
+    # process delivering it now, until ``claimed_until``.
+    """
+    CREATE TABLE IF NOT EXISTS outbox (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat          TEXT NOT NULL,
+        since         REAL NOT NULL,
+        body          TEXT NOT NULL,
+        attachment    BLOB,
+        claimed_by    TEXT,
+        claimed_until REAL
+    );
+    CREATE INDEX IF NOT EXISTS outbox_chat ON outbox (chat, id);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -205,7 +222,16 @@ class SQLiteStore:
         notes = json.loads(row[2]) if row[2] else {}
         return read_table(chat, row[0], row[1]), {str(k): str(v) for k, v in notes.items()}
 
-    def save(self, table: Table, loaded_version: int | None) -> None:
+    def save(
+        self,
+        table: Table,
+        loaded_version: int | None,
+        letters: Sequence[Letter] = (),
+        *,
+        owner: str | None = None,
+        now: float = 0.0,
+        lease: float = 0.0,
+    ) -> list[int]:
         data = to_json(table)
         values = (table.version, table.status, table.due_at, data, table.chat)
         with self._lock, _busy():
@@ -231,11 +257,97 @@ class SQLiteStore:
                     "INSERT OR IGNORE INTO seated (player, chat) VALUES (?, ?)",
                     [(player, table.chat) for player in seated(table)],
                 )
+                ids = self._post(letters, owner, now, lease)
                 self._db.execute("COMMIT")
             except sqlite3.Error:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
+        return ids
+
+    def _post(
+        self, letters: Sequence[Letter], owner: str | None, now: float, lease: float
+    ) -> list[int]:
+        """Insert letters (with the store's lock held, inside a transaction)."""
+        until = now + lease if owner is not None else None
+        ids = []
+        for letter in letters:
+            cur = self._db.execute(
+                "INSERT INTO outbox (chat, since, body, attachment, claimed_by, claimed_until)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (letter.chat, now, letter.body, letter.attachment, owner, until),
+            )
+            assert cur.lastrowid is not None
+            ids.append(cur.lastrowid)
+        return ids
+
+    def post(
+        self, letters: Sequence[Letter], *, owner: str | None, now: float, lease: float
+    ) -> list[int]:
+        with self._lock, _busy():
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                ids = self._post(letters, owner, now, lease)
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        return ids
+
+    def letters(
+        self, owner: str, now: float, lease: float, *, chat: str | None = None
+    ) -> list[Letter]:
+        # Chats another live claim holds are left out whole: their order is that owner's.
+        where = "chat NOT IN (SELECT chat FROM outbox WHERE claimed_by <> ? AND claimed_until > ?)"
+        params: tuple[object, ...] = (owner, now)
+        if chat is not None:
+            where += " AND chat = ?"
+            params += (chat,)
+        with self._lock, _busy():
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                rows = self._db.execute(
+                    "SELECT id, chat, since, body, attachment FROM outbox"
+                    f" WHERE {where} ORDER BY id LIMIT ?",
+                    (*params, CLAIM_BATCH),
+                ).fetchall()
+                self._db.executemany(
+                    "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?",
+                    [(owner, now + lease, row[0]) for row in rows],
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        return [
+            Letter(chat, body, None if data is None else bytes(data), int(id_), float(since))
+            for id_, chat, since, body, data in rows
+        ]
+
+    def posted(self, ids: Sequence[int]) -> None:
+        with self._lock, _busy():
+            self._db.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids])
+
+    def unclaim(self, owner: str, ids: Sequence[int]) -> None:
+        with self._lock, _busy():
+            self._db.executemany(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE id = ? AND claimed_by = ?",
+                [(i, owner) for i in ids],
+            )
+
+    def drop_letters(self, chat: str) -> None:
+        with self._lock, _busy():
+            self._db.execute("DELETE FROM outbox WHERE chat = ?", (chat,))
+
+    def waiting(self) -> list[str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT chat FROM outbox GROUP BY chat ORDER BY MIN(id) LIMIT ?", (CLAIM_BATCH,)
+            ).fetchall()
+        return [r[0] for r in rows]
 
     def due(self, now: float) -> list[str]:
         with self._lock, _busy():
@@ -288,6 +400,7 @@ class SQLiteStore:
                 self._db.execute("DELETE FROM notes WHERE chat = ?", (new,))
                 self._db.execute("UPDATE notes SET chat = ? WHERE chat = ?", (new, old))
                 self._db.execute("UPDATE finished SET chat = ? WHERE chat = ?", (new, old))
+                self._db.execute("UPDATE outbox SET chat = ? WHERE chat = ?", (new, old))
                 self._db.execute("COMMIT")
                 return True
             except sqlite3.Error:
@@ -366,7 +479,8 @@ class SQLiteStore:
     def claimants(self) -> list[str]:
         with self._lock, _busy():
             rows = self._db.execute(
-                "SELECT DISTINCT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
+                "SELECT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
+                " UNION SELECT claimed_by FROM outbox WHERE claimed_by IS NOT NULL"
             ).fetchall()
         return sorted(r[0] for r in rows)
 
@@ -374,6 +488,10 @@ class SQLiteStore:
         with self._lock, _busy():
             self._db.execute(
                 "UPDATE tables SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?",
+                (owner,),
+            )
+            self._db.execute(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?",
                 (owner,),
             )
 
@@ -385,7 +503,9 @@ class SQLiteStore:
             due = self._db.execute(
                 "SELECT COUNT(*) FROM tables WHERE due_at IS NOT NULL AND due_at <= ?", (now,)
             ).fetchone()[0]
-        return {**{status: 0 for status in STATUSES}, **dict(rows), "due": int(due)}
+            waiting = self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+        counts = {**{status: 0 for status in STATUSES}, **dict(rows), "due": int(due)}
+        return {**counts, "waiting": int(waiting)}
 
     def close(self) -> None:
         with self._lock, _busy():

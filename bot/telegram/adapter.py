@@ -133,6 +133,14 @@ class TelegramAdapter:
         app.add_handler(
             MessageHandler(filters.StatusUpdate.FORUM_TOPIC_EDITED, self.updates.on_topic_renamed)
         )
+        app.add_handler(
+            MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, self.updates.on_topic_closed)
+        )
+        app.add_handler(
+            MessageHandler(
+                filters.StatusUpdate.FORUM_TOPIC_REOPENED, self.updates.on_topic_reopened
+            )
+        )
         # A later group runs once the handlers above are done with the update.
         app.add_handler(TypeHandler(Update, self.updates.handled), group=1)
         app.add_error_handler(self.updates.on_error)

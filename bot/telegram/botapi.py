@@ -23,6 +23,10 @@ T = TypeVar("T")
 
 #: What a failed request means (see :func:`failure`).
 AGAIN, UNKNOWN, GONE, GIVE_UP = "again", "unknown", "gone", "give up"
+#: The table's forum topic is closed: its messages wait until it is open again.
+PAUSED = "paused"
+#: How Telegram says a forum topic is closed.
+CLOSED_MARKERS = ("topic_closed",)
 #: Telegram's words for a chat the bot can no longer write to: removed from the group,
 #: the group deleted, the private chat blocked.
 GONE_MARKERS = (
@@ -32,6 +36,8 @@ GONE_MARKERS = (
     "chat not found",
     "bot was blocked",
     "user is deactivated",
+    "message thread not found",  # the table's forum topic was deleted
+    "topic_deleted",
 )
 
 
@@ -95,12 +101,15 @@ def failure(exc: BaseException) -> str:
     """What a failed request means for the message it carried: :data:`AGAIN` (Telegram
     surely did not take it: a flood wait, a server error it answered, no connection),
     :data:`UNKNOWN` (it may have: a timeout, a connection dropped after the request went
-    out), :data:`GONE` (the chat is gone for the bot: kicked, blocked, deleted) or
+    out), :data:`GONE` (the chat is gone for the bot: kicked, blocked, deleted, or the
+    table's forum topic deleted), :data:`PAUSED` (the table's forum topic is closed) or
     :data:`GIVE_UP` (Telegram will never take it)."""
     if isinstance(exc, RetryAfter):
         return AGAIN
     if isinstance(exc, (Forbidden, BadRequest)):
         text = str(exc).lower()
+        if any(marker in text for marker in CLOSED_MARKERS):
+            return PAUSED
         return GONE if any(marker in text for marker in GONE_MARKERS) else GIVE_UP
     if isinstance(exc, TimedOut):
         # A pool timeout never sent the request; a connect timeout never reached Telegram.

@@ -1,25 +1,33 @@
 """A table's messages go out in order, through its outbox, whatever Telegram does.
 
 A lock per table lets one command (or look of the clock) at a table at a time, so its
-messages keep their order while other tables go on. When Telegram misbehaves, every
-accepted move is still told exactly once: what Telegram surely did not take (a 429 after
-the rate limiter's retries, a 5xx, no connection) waits in the table's outbox, ahead of the
-table's later messages, until the next command or the clock's next look (within
-:data:`OUTBOX_RETRY`). A new message whose outcome is unknown (a timeout, a connection
-dropped after the request went out) is counted as posted and never sent again: the Bot API
-has no idempotency key, and such a request has mostly reached Telegram, which was only slow
-to answer; a double board would confuse the table more than a missing one, which the next
-board's position makes up for. Edits and button answers are repeated freely ("not
-modified" means done). A table whose chat is gone for the bot (removed from the group, the
-group deleted, the private chat blocked) is closed as an admin's ``/abort`` would close it,
-so its computer players stop; a player who blocked the bot only loses their private racks.
+messages keep their order while other tables go on. What a command or the clock changed at
+a table is said through the service's stored outbox: written with the change itself, it
+waits in the store until Telegram took it, so a bot killed between the commit and the post
+says it after the restart (any process on the store does: a letter is claimed by one at a
+time). What Telegram surely did not take (a 429 after the rate limiter's retries, a 5xx, no
+connection) waits there too, ahead of the table's later messages, until the next command or
+the clock's next look (within :data:`OUTBOX_RETRY`); so does an answer that changed nothing
+(it is stored only then; an answer goes out at once, not behind what waits).
+
+What can still be said twice: a message Telegram took whose answer never came back to the
+bot, because the bot was killed in that instant (the Bot API has no idempotency key, so the
+restarted bot cannot ask). A new message whose outcome is unknown in a running bot (a
+timeout, a connection dropped after the request went out) is counted as posted and never
+sent again: such a request has mostly reached Telegram, which was only slow to answer; a
+double board would confuse the table more than a missing one, which the next board's
+position makes up for. Edits and button answers are repeated freely ("not modified" means
+done). A table whose chat is gone for the bot (removed from the group, the group deleted,
+its forum topic deleted, the private chat blocked) is closed as an admin's ``/abort`` would
+close it, so its computer players stop; a player who blocked the bot only loses their
+private racks. A table whose forum topic is closed keeps its game and its waiting messages,
+tells nobody, and delivers them when the topic is reopened (or someone writes there).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
@@ -27,7 +35,8 @@ from telegram.error import TelegramError
 
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
-from bot.telegram.botapi import AGAIN, GONE, UNKNOWN, BotAPI, failure
+from bot.store.base import CLAIM_BATCH
+from bot.telegram.botapi import AGAIN, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Messages, Origin
 
 log = logging.getLogger(__name__)
@@ -63,77 +72,153 @@ class TableLocks:
 
 
 class Outbox:
-    """Each table's messages not yet delivered, and their delivery."""
+    """Each table's messages, delivered from the stored outbox in order."""
 
     def __init__(self, service: Service, api: BotAPI, messages: Messages) -> None:
         self.service = service
         self.api = api
         self.messages = messages
-        # Each table's messages not yet delivered, in order, with the command they answer.
-        self.waiting: dict[str, deque[tuple[Outbound, Origin | None]]] = {}
+        # The command each letter this process is delivering answers, by letter: a letter
+        # delivered after a restart goes out without (errors to the table, no edit of the
+        # pressed message).
+        self.origins: dict[int, Origin] = {}
+        # Tables with letters Telegram did not take: a command there tries them first.
+        self.held: set[str] = set()
+        # Tables whose forum topic is closed: their letters wait, untried, until it is
+        # reopened (or someone writes there, which only an open topic allows).
+        self.paused: set[str] = set()
 
     async def deliver(self, outs: Sequence[Outbound], origin: Origin | None) -> None:
-        """Send each outbound in Telegram's idiom, through its table's outbox: in order,
-        and what Telegram did not take (a flood wait, a server error, no connection) waits
-        there, ahead of the table's later messages, until the next command or the clock
-        tries again. Call with the table's lock held."""
-        for out in outs:
-            self.waiting.setdefault(out.chat, deque()).append((out, origin))
-        for table in dict.fromkeys(out.chat for out in outs):
+        """Send each outbound in Telegram's idiom: what a command or the clock changed
+        (stored in the outbox) through its table's outbox, in order after what waited
+        there; an answer that changed nothing at once, or, if Telegram does not take it
+        now, into the outbox. Call with the table's lock held."""
+        stored = [out for out in outs if out.stored is not None]
+        for out in stored:
+            assert out.stored is not None
+            if origin is not None:
+                self.origins[out.stored.id] = origin
+        tables = dict.fromkeys(out.chat for out in stored)
+        if origin is not None and origin.chat in self.paused:
+            # A command from the topic: it is open again, and what waited goes first.
+            self.paused.discard(origin.chat)
+            tables = {origin.chat: None, **tables}
+        for table in tables:
             await self.flush(table)
+        fresh = [out for out in outs if out.stored is None]
+        for n, out in enumerate(fresh):
+            if await self._send(out, origin) == AGAIN:
+                # Stored now, to wait with the table's letters (with the command they answer).
+                waiting = await asyncio.to_thread(self.service.undelivered, fresh[n:])
+                for kept in waiting:
+                    if kept.stored is not None and origin is not None:
+                        self.origins[kept.stored.id] = origin
+                self.held.add(out.chat)
+                return
 
     async def flush(self, table: str) -> None:
-        """Deliver a table's waiting messages, oldest first, until Telegram refuses one for
-        now. A message whose outcome is unknown counts as sent (a resend might double it:
-        Telegram has no idempotency key, and a timeout mostly means it was slow, not that
-        it lost the message); one Telegram will never take is given up; if the table's chat
-        is gone for the bot, the table is closed."""
-        box = self.waiting.get(table)
-        while box:
-            out, origin = box[0]
-            try:
-                await self.messages.deliver_one(out, origin)
-            except Exception as exc:
-                what = failure(exc)
+        """Deliver a table's waiting letters, oldest first, until Telegram refuses one for
+        now (it waits, with the rest, for the next try). A letter whose outcome is unknown
+        counts as sent (see the module's words); one Telegram will never take is given up;
+        if the table's chat is gone for the bot, the table is closed. While the table's
+        forum topic is closed, what goes to the topic waits and the private letters (racks)
+        go out."""
+        done: set[int] = set()
+        while True:
+            batch = await asyncio.to_thread(self.service.waiting, table)
+            letters = [out for out in batch if out.stored is not None and out.stored.id not in done]
+            if not letters:
+                self.held.discard(table)
+                return
+            held: list[Outbound] = []
+            for n, out in enumerate(letters):
+                assert out.stored is not None
+                done.add(out.stored.id)
+                origin = self.origins.get(out.stored.id)
+                if table in self.paused and _destination(out, origin) == table:
+                    held.append(out)
+                    continue
+                what = await self._send(out, origin, table)
                 if what == AGAIN:
-                    log.warning(
-                        "could not deliver a %s message of table %s (%s); it waits",
-                        out.kind,
-                        table,
-                        exc,
-                    )
+                    await asyncio.to_thread(self.service.undelivered, held + letters[n:])
+                    self.held.add(table)
                     return
-                if what == GONE and _destination(out, origin) == table:
-                    await self._gone(table, exc)
+                if what == PAUSED:
+                    self.paused.add(table)
+                    held.append(out)
+                    continue
+                if what == GONE:
                     return
-                if what == UNKNOWN:
-                    log.warning(
-                        "a %s message of table %s may not have arrived (%s); not sent again",
-                        out.kind,
-                        table,
-                        exc,
-                    )
-                elif isinstance(exc, TelegramError):
-                    log.warning("could not deliver a %s message: %s", out.kind, exc)
-                else:
-                    log.exception("could not deliver a %s message", out.kind)
-            box.popleft()
-        self.waiting.pop(table, None)
+                await asyncio.to_thread(self.service.delivered, out)
+                self.origins.pop(out.stored.id, None)
+            if held:
+                await asyncio.to_thread(self.service.undelivered, held)
+                self.held.add(table)
+                return
+            if len(batch) < CLAIM_BATCH:
+                self.held.discard(table)
+                return
+
+    async def _send(self, out: Outbound, origin: Origin | None, table: str | None = None) -> str:
+        """Deliver one outbound; what its failure means (:data:`AGAIN`: Telegram did not
+        take it, try later; :data:`GONE`: the table's chat is gone, and the table closed),
+        or ``""`` when it is done with (posted, or given up)."""
+        try:
+            await self.messages.deliver_one(out, origin)
+        except Exception as exc:
+            what = failure(exc)
+            if what == AGAIN:
+                log.warning(
+                    "could not deliver a %s message of table %s (%s); it waits",
+                    out.kind,
+                    out.chat,
+                    exc,
+                )
+                return AGAIN
+            if what == PAUSED and _destination(out, origin) == out.chat:
+                log.info("the forum topic of table %s is closed: its messages wait", out.chat)
+                return PAUSED
+            if what == GONE and _destination(out, origin) == out.chat:
+                await self._gone(out.chat, exc)
+                return GONE
+            if what == UNKNOWN:
+                log.warning(
+                    "a %s message of table %s may not have arrived (%s); not sent again",
+                    out.kind,
+                    out.chat,
+                    exc,
+                )
+            elif isinstance(exc, TelegramError):
+                log.warning("could not deliver a %s message: %s", out.kind, exc)
+            else:
+                log.exception("could not deliver a %s message", out.kind)
+        return ""
+
+    async def reopened(self, table: str) -> None:
+        """The table's forum topic was reopened: what waited goes out now. Call with the
+        table's lock held."""
+        self.paused.discard(table)
+        await self.flush(table)
 
     async def _gone(self, table: str, why: BaseException) -> None:
         """The table's chat is gone for the bot (it was removed from the group, the group
         was deleted, the player blocked it): the table is closed as a chat admin's
         ``/abort`` would close it, so its computer players stop, and what waited to be
         posted there is forgotten. Call with the table's lock held."""
-        self.waiting.pop(table, None)
+        self.held.discard(table)
+        self.paused.discard(table)
         me = User(str(self.api.bot.id), str(self.api.bot.first_name or "Genial"))
         try:
             await asyncio.to_thread(self.service.handle, Chat(table), me, "/abort", admin=True)
         except Exception:
             log.exception("could not close table %s", table)
-            return
-        # What /abort says goes nowhere: there is no chat to say it in.
-        log.warning("closed table %s: its chat is gone for the bot (%s)", table, why)
+        else:
+            log.warning("closed table %s: its chat is gone for the bot (%s)", table, why)
+        # What waited, and what /abort says, goes nowhere: there is no chat to say it in.
+        await asyncio.to_thread(self.service.forget_waiting, table)
+        for letter, origin in list(self.origins.items()):
+            if origin.table == table:
+                del self.origins[letter]
 
 
 def _destination(out: Outbound, origin: Origin | None) -> str:

@@ -158,6 +158,21 @@ class Updates:
             return
         await asyncio.to_thread(self.service.set_note, _where(msg), NOTE_TOPIC, edited.name)
 
+    async def on_topic_closed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A forum topic was closed: its table's messages wait until it is reopened."""
+        msg = update.effective_message
+        if msg is not None and msg.is_topic_message:
+            self.outbox.paused.add(_where(msg))
+
+    async def on_topic_reopened(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A forum topic was reopened: what waited for its table goes out now."""
+        msg = update.effective_message
+        if msg is None or not msg.is_topic_message:
+            return
+        table = _where(msg)
+        async with self.locks.hold(table):
+            await self.outbox.reopened(table)
+
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling an update", exc_info=context.error)
 
@@ -280,11 +295,16 @@ class Updates:
                 log.exception("the service failed on a command")
                 texts = await self.tables.texts(origin.table)
                 outs = [Outbound(origin.table, texts("telegram.failed"), "error")]
+            said = outs
             try:
                 outs = await self._answer_press(origin, outs)
             finally:
                 if origin.query is not None and not origin.answered:
                     await self._answer(origin.query, "", alert=False)
+            left = {id(out) for out in outs}
+            for out in said:  # answered on the pressed button: done with
+                if out.stored is not None and id(out) not in left:
+                    await asyncio.to_thread(self.service.delivered, out)
             await self.outbox.deliver(outs, origin)
             await self.clock.due(origin.table)
         # The command may have brought a deadline nearer (a game started, an option set).

@@ -426,11 +426,15 @@ class WebBoard:
         title = table.title if table is not None else ""
         runner = self.service.page_runner
         if runner is not None:  # the chat platform of this process carries it out
-            return runner(chat, User(user, name), text)
-        out = self.service.handle(Chat(chat, title), User(user, name), text)
-        told = [o for o in out if o.kind != "error"]
-        if told and self.deliver is not None:
-            self.deliver(told)
+            out = runner(chat, User(user, name), text)
+        else:
+            out = self.service.handle(Chat(chat, title), User(user, name), text)
+            told = [o for o in out if o.kind != "error"]
+            if told and self.deliver is not None:
+                self.deliver(told)
+        for o in out:
+            if o.kind == "error" and o.stored is not None:
+                self.service.delivered(o)  # told on the page, never in the chat
         return out
 
     async def telegram_session(self, request: web.Request) -> web.Response:

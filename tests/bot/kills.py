@@ -5,7 +5,8 @@ told was accepted (a placement, a bonus placement or a swap decision, as printed
 process before it died) must be in it exactly once.
 
 What counts: a line the process printed is *told*. A move stored but not yet told is fine
-(the players see it after the restart, or see the board); a move told but not stored is
+(the players see it after the restart, or see the board; the last moves of a game that
+ended in a killed life are told by the next one, for that game); a move told but not stored is
 *lost*; a told move stored twice is *doubled*; the same move told twice is *told twice*.
 
 Kill moments, chosen by a seeded generator: right after a command was written (usually
@@ -253,6 +254,8 @@ class KillRun:
         self._lost: set[int] = set()
         self._doubled: set[int] = set()
         self._checked = 0  # moves the record held at the last check
+        # The last moves of a game that ended untold: the next life tells them.
+        self._late: list[Told] = []
         self._person_to_act: dict[int, bool] = {}
 
     # --- the run ------------------------------------------------------------------------
@@ -457,7 +460,15 @@ class KillRun:
             raise KillRunError(f"the bot wrote to standard error: {error}")
         if self._err is not None:
             self._err.close()
-        self._told += told_moves(self._lines)
+        told = told_moves(self._lines)
+        # A game that ended in a life killed before it told the last moves: this life told
+        # them first (from the stored outbox), for that game, not the one running now.
+        while self._late and told and told[0] == self._late[0]:
+            self._late.pop(0)
+            told.pop(0)
+        if told:
+            self._late = []
+        self._told += told
         self._proc = None
         self.figures.restarts += 1
 
@@ -509,6 +520,13 @@ class KillRun:
         table = self.store.load(CHAT)
         assert table is not None and table.record is not None
         self._check(table)
+        try:
+            untold = compare(self._told, table)[2]
+        except Exception:
+            untold = 0  # counted as not replaying by the check
+        names = [s.name for s in table.players]
+        tail = stored_moves(table)[len(table.record["moves"]) - untold :] if untold else []
+        self._late = [Told(names[seat], move) for seat, move in tail]
         f = self.figures
         f.games += 1
         f.told += len(self._told)

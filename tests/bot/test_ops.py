@@ -14,6 +14,7 @@ import pytest
 from bot import ops
 from bot.__main__ import start_operator
 from bot.config import ConfigError, Settings, parse_settings
+from bot.outbound import Outbound
 from tests.bot.backends import store_at
 from tests.bot.helpers import START, Clock, Room, make_service
 from tests.patience import PATIENCE
@@ -58,6 +59,17 @@ def test_health_and_figures_of_the_tables(tmp_path: Path) -> None:
         assert 'genial_tables{status="closed"} 1.0' in lines
         assert "genial_open_tables 2.0" in lines
         assert "genial_due_backlog 0.0" in lines
+        # What the commands said waits until a platform posted it: here nobody did.
+        (waiting,) = [x for x in lines if x.startswith("genial_outbox_waiting ")]
+        said = 0
+        while batch := service.waiting():
+            said += len(batch)
+            for out in batch:
+                service.delivered(out)
+        assert said > 0 and waiting == f"genial_outbox_waiting {said:.1f}"
+        assert "genial_outbox_waiting 0.0" in get(operator.port, "/metrics")[1].splitlines()
+        service.undelivered([Outbound("g1", "Telegram did not take this", "info")])
+        assert "genial_outbox_waiting 1.0" in get(operator.port, "/metrics")[1].splitlines()
         clock.now = START + 1800  # half time at g1: its reminder is due
         assert "genial_due_backlog 1.0" in get(operator.port, "/metrics")[1].splitlines()
         assert get(operator.port, "/nothing")[0] == 404

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import SQLiteStore, StaleTable, StoreError
-from bot.store.base import CLAIM_BATCH
+from bot.store.base import CLAIM_BATCH, Letter
 from bot.table import LOBBY, PLAYING, Options, Seat, Table
 from tests.bot.backends import schema_url, store_at
 
@@ -158,8 +158,10 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
     store.set_note("c", "lobby", "1")  # the notes table exists now
     assert store.playing("u1") == ["c"]  # the players index was filled from the tables
     store.archive("c", 5.0, {"seats": []})  # and the finished games' table
+    assert store.post([Letter("c", "{}")], owner=None, now=1.0, lease=0.0) == [1]  # the outbox
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 4
+    # Steps 1 to 5: tables, notes, the players index, finished games, the outbox.
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 5
 
     newer = tmp_path / "v9.db"
     db = sqlite3.connect(newer)
@@ -330,9 +332,10 @@ def test_postgres_a_version_1_database_is_migrated_and_a_newer_one_refused(
     assert store.load("c") == sample("c")
     assert store.playing("u1") == ["c"]  # the players index was filled from the tables
     store.set_note("c", "lobby", "1")  # the notes table exists now
+    assert store.post([Letter("c", "{}")], owner=None, now=1.0, lease=0.0) == [1]  # the outbox
     store.close()
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (4,)
+        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (5,)
         conn.execute("UPDATE genial_schema SET version = 9")
     with pytest.raises(StoreError, match=r"newer genial-bot \(schema 9\)$") as info:
         PostgresStore(pg_url)
@@ -369,13 +372,13 @@ def test_open_store_picks_the_backend_by_the_location(pg_url: str, tmp_path: Pat
 @both
 def test_census_counts_tables_by_status_and_the_due_ones(tmp_path: Path) -> None:
     store = store_at(tmp_path / "t.db")
-    assert store.census(0.0) == {"lobby": 0, "playing": 0, "closed": 0, "due": 0}
+    assert store.census(0.0) == {"lobby": 0, "playing": 0, "closed": 0, "due": 0, "waiting": 0}
     store.save(sample("a", due_at=10.0), None)
     store.save(sample("b", due_at=20.0), None)
     lobby = sample("c")
     lobby.status = LOBBY
-    store.save(lobby, None)
-    assert store.census(15.0) == {"lobby": 1, "playing": 2, "closed": 0, "due": 1}
+    store.save(lobby, None, [Letter("c", "{}"), Letter("c", "{}")], owner="p", now=1.0, lease=9)
+    assert store.census(15.0) == {"lobby": 1, "playing": 2, "closed": 0, "due": 1, "waiting": 2}
     assert store.census(20.0)["due"] == 2
 
 

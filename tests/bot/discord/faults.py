@@ -13,7 +13,10 @@ adapter for interaction answers) and fails chosen kinds of call at a chosen rate
 - ``expired``: the interaction's token expired (after 15 minutes): 404 Unknown Interaction
   (10062) for the acknowledgement, 401 Invalid Webhook Token (50027) for what follows;
 - ``unknown_channel`` (404, 10003) and ``missing_access`` (403, 50001): the channel was
-  deleted, or the bot removed from the server.
+  deleted, or the bot removed from the server;
+- ``killed`` and ``killed_after``: the bot dies with this call under way, before it reached
+  Discord or once Discord took it: the call never returns, and the bot does nothing more
+  of the command (the call's task is cancelled, which nothing of the bot catches).
 
 discord.py itself retries 429s, 5xx answers and reset connections a few times inside the
 ``HTTPClient.request`` SimCord replaces; what this harness raises is what reaches the bot
@@ -26,6 +29,7 @@ created, the first one is answered again.
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import random
 from collections import Counter
@@ -65,6 +69,8 @@ FAULTS = (
     "expired",
     "unknown_channel",
     "missing_access",
+    "killed",
+    "killed_after",
 )
 #: (status, code, message) of the faults Discord answers with an error.
 ERRORS = {
@@ -133,6 +139,8 @@ class Faults:
         #: When each fault was injected (by :attr:`clock`, once a test sets it).
         self.clock: Callable[[], float] = lambda: 0.0
         self.log: list[tuple[float, str, str]] = []
+        #: What else dies with the bot at a ``killed`` fault (its clock task, say).
+        self.on_kill: Callable[[], None] = lambda: None
 
     def inject(
         self,
@@ -172,6 +180,9 @@ class Faults:
     async def call(self, kind: str, path: str, body: Any, send: Any) -> Any:
         """One call of ``kind`` through the transport: ``send`` does it at Discord."""
         fault = self._pick(kind, path)
+        if fault == "killed":
+            self.on_kill()
+            raise asyncio.CancelledError
         if fault in ("timeout", "dropped"):
             # Never reached Discord.
             if fault == "timeout":
@@ -196,6 +207,9 @@ class Faults:
                 self.nonces[str(nonce)] = answer
         if fault == "lost_answer":
             raise aiohttp.ServerDisconnectedError()
+        if fault == "killed_after":
+            self.on_kill()
+            raise asyncio.CancelledError
         return answer
 
 

@@ -4,7 +4,8 @@ SimCord replaces discord.py's two seams (the HTTP client and the gateway parser)
 in-memory Discord, so our client, discord.py's command tree, its views and dynamic items
 run unmodified: a test types slash commands and clicks buttons as a member would, and reads
 back what every member sees. The table service behind the client is real too, on an SQLite
-file; its clock is SimCord's virtual clock, so ``env.advance_time`` moves both.
+file (or, in a test run on each backend, the PostgreSQL schema named after that file); its
+clock is SimCord's virtual clock, so ``env.advance_time`` moves both.
 
 The people play moves the engine lists as legal (the game rebuilt from the stored record is
 the oracle of what may be played); what the bot says is checked against values worked out
@@ -27,9 +28,9 @@ from bot import games
 from bot.config import Settings
 from bot.discord.client import GenialClient
 from bot.service import Service
-from bot.store.sqlite import SQLiteStore
 from bot.table import PLAYING, Table
 from engine.moves import Placement, SwapChoice
+from tests.bot.backends import store_at
 
 #: Fast computer players: the adapter is under test here, not their strength.
 SETTINGS = Settings(level="random")
@@ -58,7 +59,7 @@ def make_client(
     """A fresh client on a fresh service over the store at ``db`` (a restart, if the file
     already holds tables)."""
     service = Service(
-        SQLiteStore(db), settings, clock=clock, rng=random.Random(seed), pictures=pictures
+        store_at(db), settings, clock=clock, rng=random.Random(seed), pictures=pictures
     )
     return GenialClient(service, **options)
 

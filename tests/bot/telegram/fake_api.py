@@ -170,8 +170,9 @@ class FakeBotAPI:
         self.answers: dict[str, dict[str, Any]] = {}
         #: The query id of each button-press update.
         self.queries: dict[int, str] = {}
-        #: The message that opened each forum topic, by (chat, thread id).
+        #: The message that opened each forum topic, by (chat, thread id); the closed ones.
         self.topics: dict[tuple[int, int], dict[str, Any]] = {}
+        self.closed_topics: set[tuple[int, int]] = set()
         #: Groups that became supergroups: old chat id -> new.
         self.migrated: dict[int, int] = {}
         self._failures: dict[str, list[ApiError | str]] = {}
@@ -187,6 +188,10 @@ class FakeBotAPI:
         self._chaos: tuple[float, random.Random, tuple[str, ...], frozenset[str] | None] | None = (
             None
         )
+        #: What happens to the next request that matches (see :meth:`cut_at`), and the
+        #: requests cut so far.
+        self.cut: tuple[Callable[[Call], bool], Callable[[], None]] | None = None
+        self.cuts: list[Call] = []
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, Iterator[int]] = {}
@@ -284,6 +289,45 @@ class FakeBotAPI:
             self.messages[(chat_id, message["message_id"])] = message
         return self.push("message", message)
 
+    def close_topic(self, chat_id: int, thread: int, user_id: int) -> int:
+        """``user`` closes a topic: the bot gets the service message (its update id), and
+        Telegram refuses its messages there ("TOPIC_CLOSED") until it is reopened."""
+        with self._cond:
+            self.closed_topics.add((chat_id, thread))
+        return self._topic_service(chat_id, thread, user_id, {"forum_topic_closed": {}})
+
+    def reopen_topic(
+        self, chat_id: int, thread: int, user_id: int, *, announce: bool = True
+    ) -> int:
+        """``user`` reopens a topic; with ``announce`` the bot gets the service message (its
+        update id; else 0)."""
+        with self._cond:
+            self.closed_topics.discard((chat_id, thread))
+        if not announce:
+            return 0
+        return self._topic_service(chat_id, thread, user_id, {"forum_topic_reopened": {}})
+
+    def delete_topic(self, chat_id: int, thread: int) -> None:
+        """A topic is deleted with its messages: Telegram tells the bot nothing, and answers
+        its messages there with "message thread not found"."""
+        with self._cond:
+            self.topics.pop((chat_id, thread), None)
+
+    def _topic_service(
+        self, chat_id: int, thread: int, user_id: int, field_: dict[str, Any]
+    ) -> int:
+        message = {
+            "message_id": self._next_message_id(chat_id),
+            "message_thread_id": thread,
+            "is_topic_message": True,
+            "date": int(time.time()),
+            "chat": self.chats[chat_id],
+            "from": self.users[user_id],
+            "reply_to_message": self.topics[(chat_id, thread)],
+            **field_,
+        }
+        return self.push("message", message)
+
     def migrate(self, old: int, new: int, user_id: int, *, announce: bool = True) -> list[int]:
         """Basic group ``old`` becomes supergroup ``new`` (upgraded by ``user``). With
         ``announce``, the bot gets Telegram's two service messages (returns their update
@@ -332,6 +376,13 @@ class FakeBotAPI:
         fault only on edits); ``rate=0`` ends it."""
         with self._cond:
             self._chaos = (rate, random.Random(seed), faults, methods) if rate > 0 else None
+
+    def cut_at(self, matches: Callable[[Call], bool], then: Callable[[], None]) -> None:
+        """The next request that ``matches`` is cut off: ``then`` runs (it kills the bot
+        that sent it) and the request is never carried out nor answered, as a post the bot
+        was killed before it reached Telegram. Once."""
+        with self._cond:
+            self.cut = (matches, then)
 
     def kick(self, chat: int) -> None:
         """The bot is removed from group ``chat``: everything it sends there is refused."""
@@ -579,6 +630,8 @@ class FakeBotAPI:
             opening = self.topics.get((chat, int(thread)))
             if opening is None:  # not a forum, or no such topic (General has no thread id)
                 raise ApiError(400, "Bad Request: message thread not found")
+            if (chat, int(thread)) in self.closed_topics:
+                raise ApiError(400, "Bad Request: TOPIC_CLOSED")
             topic = {
                 "message_thread_id": int(thread),
                 "is_topic_message": True,
@@ -723,6 +776,17 @@ class FakeBotAPI:
         params, files = _parse_body(request.headers.get("Content-Type", ""), body)
         call = Call(method, params, files)
         late = dropped = False
+        with self._cond:
+            cut = self.cut
+            if cut is not None and cut[0](call):
+                self.cut = None
+                self.cuts.append(call)
+            else:
+                cut = None
+        if cut is not None:  # the bot dies with this request under way: never carried out
+            cut[1]()
+            request.close_connection = True
+            return
         try:
             if prefix != f"/bot{self.token}":
                 raise ApiError(401, "Unauthorized")

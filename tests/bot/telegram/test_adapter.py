@@ -34,7 +34,7 @@ from bot.commands import COMMAND_WORDS, LANGUAGES
 from bot.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
-from bot.table import LOBBY, PLAYING, Table
+from bot.table import CLOSED, LOBBY, PLAYING, Table
 from tests.bot.helpers import Clock
 from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
@@ -749,6 +749,95 @@ def test_a_renamed_topic_renames_its_table(api: FakeBotAPI, tmp_path: Path) -> N
     assert room.runner.service.table(table).title == f"{CLUB} › Tuesday"
     room.say(ADA, "/start", chat=FORUM, thread=topic)
     assert api.sent(ADA)[-1].text.startswith(f"Your tiles at {CLUB} › Tuesday: ")
+
+
+def _topic_game(room: Room, api: FakeBotAPI, thread: int, first: int, second: int) -> str:
+    """``first`` and ``second`` sit down in a forum topic and ``first`` starts: the table's
+    id; ``first`` is to move."""
+    for who in (first, second):
+        room.say(who, "/join", chat=FORUM, thread=thread)
+    room.say(first, "/start", chat=FORUM, thread=thread)
+    return f"{FORUM}/{thread}"
+
+
+def _move_privately(room: Room, table: str, who: int) -> str:
+    """``who`` makes a legal move at ``table`` from their private chat with the bot: what
+    they typed."""
+    t = room.runner.service.table(table)
+    assert t is not None and t.record is not None
+    game = games.rebuild(t.record)
+    text = "/" + _typed_move(game, game.legal_moves()[0])
+    room.say(who, text, chat=who)
+    return text.split(" ", 1)[1]
+
+
+def test_a_deleted_topic_closes_its_table(api: FakeBotAPI, tmp_path: Path) -> None:
+    api.group(FORUM, CLUB, forum=True)
+    monday = api.topic(FORUM, CAROL, "Monday")
+    friday = api.topic(FORUM, ADA, "Friday")
+    room = Room(api, start_bot(api, tmp_path / "t.db", pictures=False))
+    service = room.runner.service
+    gone = _topic_game(room, api, monday, CAROL, ADA)
+    kept = _topic_game(room, api, friday, ADA, DAN)
+    assert sorted(service.playing_tables(str(ADA))) == sorted([gone, kept])
+    api.delete_topic(FORUM, monday)
+    # Carol moves from her private chat: the move is kept, its board finds no topic.
+    _move_privately(room, gone, CAROL)
+    assert service.table(gone).status == CLOSED
+    # Ada's private commands no longer point at Monday's table: /hand answers for Friday.
+    assert service.playing_tables(str(ADA)) == [kept]
+    room.say(ADA, "/hand", chat=ADA)
+    assert api.sent(ADA)[-1].text.startswith(f"Your tiles at {CLUB} › Friday: ")
+    assert not service.anything_waiting()
+
+
+def test_a_closed_topic_keeps_its_board_until_it_is_reopened(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    api.group(FORUM, CLUB, forum=True)
+    monday = api.topic(FORUM, CAROL, "Monday")
+    room = Room(api, start_bot(api, tmp_path / "t.db", pictures=False))
+    service = room.runner.service
+    table = _topic_game(room, api, monday, CAROL, ADA)
+    boards = len(api.sent(FORUM, "sendMessage"))
+    # Closed without the bot hearing of it: Telegram refuses the board ("TOPIC_CLOSED").
+    api.closed_topics.add((FORUM, monday))
+    move = _move_privately(room, table, CAROL)
+    assert service.table(table).status == PLAYING
+    assert len(api.sent(FORUM, "sendMessage")) == boards  # nothing reached the topic
+    assert api.sent(CAROL)[-1].text.startswith("Your tiles at")  # her rack came all the same
+    assert service.anything_waiting()
+    room.runner.tick()  # the clock leaves a closed topic alone
+    assert len(api.sent(FORUM, "sendMessage")) == boards
+    # Reopened: the board that waited goes out, once.
+    room.runner.wait(api.reopen_topic(FORUM, monday, CAROL))
+    told = [c for c in api.sent(FORUM, "sendMessage")[boards:] if move in c.text]
+    assert [c.thread for c in told] == [monday]
+    room.runner.tick()
+    assert [c for c in api.sent(FORUM, "sendMessage")[boards:] if move in c.text] == told
+    assert not service.anything_waiting()
+
+
+def test_a_closed_topic_that_reopens_silently_delivers_at_the_next_command_there(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    api.group(FORUM, CLUB, forum=True)
+    monday = api.topic(FORUM, CAROL, "Monday")
+    room = Room(api, start_bot(api, tmp_path / "t.db", pictures=False))
+    table = _topic_game(room, api, monday, CAROL, ADA)
+    room.runner.wait(api.close_topic(FORUM, monday, CAROL))
+    boards = len(api.sent(FORUM, "sendMessage"))
+    move = _move_privately(room, table, CAROL)
+    assert len(api.sent(FORUM, "sendMessage")) == boards
+    api.reopen_topic(FORUM, monday, CAROL, announce=False)
+    room.runner.tick()  # no sign of the reopening: still waiting
+    assert len(api.sent(FORUM, "sendMessage")) == boards
+    # Someone writes in the topic (only an open topic allows it): what waited goes first.
+    room.say(ADA, "/score", chat=FORUM, thread=monday)
+    later = api.sent(FORUM, "sendMessage")[boards:]
+    assert move in later[0].text and later[0].thread == monday
+    assert len([c for c in later if move in c.text]) == 1
+    assert not room.runner.service.anything_waiting()
 
 
 def test_a_reply_in_a_plain_group_is_no_topic(api: FakeBotAPI, tmp_path: Path) -> None:

@@ -124,7 +124,9 @@ def test_a_finished_table_leaves_nothing_behind_in_the_adapter(
     adapter = room.runner.adapter
     # No lock and no outbox of the group's table is kept once nothing is under way...
     assert adapter.locks._locks == {}
-    assert adapter.outbox.waiting == {}
+    assert adapter.outbox.origins == {} and adapter.outbox.held == set()
+    # ... nothing waits in the stored outbox either: every letter was delivered...
+    assert not room.runner.adapter.service.anything_waiting()
     # ... and python-telegram-bot's marks for a persistence the bot does not use hold only
     # the last update's chat and person, not everyone who ever wrote.
     app = adapter.api.app

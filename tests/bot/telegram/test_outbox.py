@@ -5,13 +5,15 @@ for when Telegram says the chat is gone, how often and after which pauses a requ
 sent again, and what the operator's log says at each turn.
 
 The outbox runs here against stand-ins: a ``deliver_one`` that fails as scripted, and a
-service that records the ``/abort`` it is sent.
+service that records the ``/abort`` it is sent and keeps its outbox in a list.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,8 +21,8 @@ import httpx
 import pytest
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.outbound import Chat, Outbound, User
-from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, UNKNOWN, BotAPI, failure
+from bot.outbound import Chat, Outbound, Stored, User
+from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Origin
 from bot.telegram.outbox import Outbox
 
@@ -45,6 +47,9 @@ def caused(exc: Exception, cause: BaseException) -> Exception:
         (Forbidden("Forbidden: user is deactivated"), GONE),
         (BadRequest("Bad Request: chat not found"), GONE),
         (BadRequest("Bad Request: group chat was deleted"), GONE),
+        (BadRequest("Bad Request: message thread not found"), GONE),
+        (BadRequest("Bad Request: TOPIC_DELETED"), GONE),
+        (BadRequest("Bad Request: TOPIC_CLOSED"), PAUSED),
         (Forbidden("Forbidden: bot can't initiate conversation with a user"), GIVE_UP),
         (BadRequest("Bad Request: message is too long"), GIVE_UP),
         (BadRequest("Bad Request: can't parse entities"), GIVE_UP),
@@ -64,11 +69,36 @@ def test_what_a_failure_means_for_its_message(exc: Exception | str, meaning: str
 
 
 class Service:
-    """Records the commands the outbox sends; ``fails`` makes them raise."""
+    """Records the commands the outbox sends (``fails`` makes them raise), and keeps the
+    stored outbox as a list."""
 
     def __init__(self, fails: bool = False) -> None:
         self.fails = fails
         self.handled: list[tuple[str, str, str, str, bool]] = []
+        self.box: list[Outbound] = []
+        self._ids = itertools.count(1)
+
+    def said(self, *outs: Outbound) -> list[Outbound]:
+        """``outs`` as a command that changed the table returns them: stored."""
+        stored = [replace(out, stored=Stored(next(self._ids), 0, 0.0)) for out in outs]
+        self.box += stored
+        return stored
+
+    def waiting(self, chat: str | None = None) -> list[Outbound]:
+        return [out for out in self.box if chat is None or out.chat == chat]
+
+    def delivered(self, out: Outbound) -> None:
+        self.box = [o for o in self.box if o.stored != out.stored]
+
+    def undelivered(self, outs: list[Outbound]) -> list[Outbound]:
+        fresh = [out for out in outs if out.stored is None]
+        return [out for out in outs if out.stored is not None] + self.said(*fresh)
+
+    def forget_waiting(self, chat: str) -> None:
+        self.box = [out for out in self.box if out.chat != chat]
+
+    def texts(self) -> list[str]:
+        return [out.text for out in self.box]
 
     def handle(self, chat: Chat, user: User, text: str, *, admin: bool = False) -> list[Any]:
         self.handled.append((chat.id, user.id, user.name, text, admin))
@@ -107,12 +137,13 @@ def logged(caplog: pytest.LogCaptureFixture) -> list[tuple[int, str]]:
 
 def test_what_telegram_did_not_take_waits_in_order(caplog: pytest.LogCaptureFixture) -> None:
     messages = Messages(board=RetryAfter(3))
-    box = outbox(messages, Service())
-    outs = [Outbound(GROUP, "board", "turn"), Outbound(GROUP, "rack", "rack", user=ADA)]
+    service = Service()
+    box = outbox(messages, service)
+    outs = service.said(Outbound(GROUP, "board", "turn"), Outbound(GROUP, "rack", "rack", user=ADA))
     with caplog.at_level(logging.WARNING):
         asyncio.run(box.deliver(outs, None))
     assert messages.delivered == []
-    assert [out.text for out, _ in box.waiting[GROUP]] == ["board", "rack"]
+    assert service.texts() == ["board", "rack"]
     assert logged(caplog) == [
         (
             logging.WARNING,
@@ -121,7 +152,22 @@ def test_what_telegram_did_not_take_waits_in_order(caplog: pytest.LogCaptureFixt
         )
     ]
     asyncio.run(box.flush(GROUP))  # the clock's next look
-    assert messages.delivered == ["board", "rack"] and GROUP not in box.waiting
+    assert messages.delivered == ["board", "rack"] and service.box == []
+
+
+def test_an_answer_telegram_did_not_take_waits_in_the_outbox_with_its_command() -> None:
+    messages = Messages(help=RetryAfter(3))
+    service = Service()
+    box = outbox(messages, service)
+    origin = typed_privately()
+    # /help changed nothing, so it was not stored: it is now that Telegram refused it.
+    asyncio.run(
+        box.deliver([Outbound(GROUP, "help", "info"), Outbound(GROUP, "more", "info")], origin)
+    )
+    assert messages.delivered == [] and service.texts() == ["help", "more"]
+    assert [box.origins[out.stored.id] for out in service.box if out.stored] == [origin] * 2
+    asyncio.run(box.flush(GROUP))
+    assert messages.delivered == ["help", "more"] and service.box == [] and box.origins == {}
 
 
 def test_a_gone_group_closes_its_table_even_for_a_command_typed_privately(
@@ -131,12 +177,12 @@ def test_a_gone_group_closes_its_table_even_for_a_command_typed_privately(
     messages = Messages(board=gone)
     service = Service()
     box = outbox(messages, service)
-    outs = [Outbound(GROUP, "board", "turn"), Outbound(GROUP, "later", "info")]
+    outs = service.said(Outbound(GROUP, "board", "turn"), Outbound(GROUP, "later", "info"))
     with caplog.at_level(logging.WARNING):
         asyncio.run(box.deliver(outs, typed_privately()))
     # Closed as an admin's /abort would, in the bot's own name; what waited is forgotten.
     assert service.handled == [(GROUP, "42", "Genial Bot", "/abort", True)]
-    assert messages.delivered == [] and GROUP not in box.waiting
+    assert messages.delivered == [] and service.box == [] and box.origins == {}
     assert logged(caplog) == [
         (
             logging.WARNING,
@@ -149,7 +195,7 @@ def test_a_gone_group_closes_its_table_even_for_a_command_typed_privately(
 def test_a_bot_without_a_first_name_closes_the_table_as_genial() -> None:
     service = Service()
     box = outbox(Messages(board=BadRequest("Bad Request: chat not found")), service, None)
-    asyncio.run(box.deliver([Outbound(GROUP, "board", "turn")], None))
+    asyncio.run(box.deliver(service.said(Outbound(GROUP, "board", "turn")), None))
     assert service.handled == [(GROUP, "42", "Genial", "/abort", True)]
 
 
@@ -159,11 +205,11 @@ def test_a_player_who_blocked_the_bot_loses_their_rack_not_the_table(
     messages = Messages(rack=Forbidden("Forbidden: bot was blocked by the user"))
     service = Service()
     box = outbox(messages, service)
-    outs = [Outbound(GROUP, "rack", "rack", user=ADA), Outbound(GROUP, "board", "turn")]
+    outs = service.said(Outbound(GROUP, "rack", "rack", user=ADA), Outbound(GROUP, "board", "turn"))
     with caplog.at_level(logging.WARNING):
         asyncio.run(box.deliver(outs, None))
     assert service.handled == []
-    assert messages.delivered == ["board"]
+    assert messages.delivered == ["board"] and service.box == []
     assert logged(caplog) == [
         (
             logging.WARNING,
@@ -176,11 +222,12 @@ def test_a_message_that_may_have_arrived_is_not_sent_again(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     messages = Messages(board=TimedOut())
-    box = outbox(messages, Service())
-    outs = [Outbound(GROUP, "board", "turn"), Outbound(GROUP, "later", "info")]
+    service = Service()
+    box = outbox(messages, service)
+    outs = service.said(Outbound(GROUP, "board", "turn"), Outbound(GROUP, "later", "info"))
     with caplog.at_level(logging.WARNING):
         asyncio.run(box.deliver(outs, None))
-    assert messages.delivered == ["later"] and GROUP not in box.waiting
+    assert messages.delivered == ["later"] and service.box == []
     assert logged(caplog) == [
         (
             logging.WARNING,
@@ -208,7 +255,7 @@ def test_a_table_that_cannot_be_closed_says_so(caplog: pytest.LogCaptureFixture)
     service = Service(fails=True)
     box = outbox(Messages(board=BadRequest("Bad Request: chat not found")), service)
     with caplog.at_level(logging.WARNING):
-        asyncio.run(box.deliver([Outbound(GROUP, "board", "turn")], None))
+        asyncio.run(box.deliver(service.said(Outbound(GROUP, "board", "turn")), None))
     assert len(service.handled) == 1
     assert logged(caplog) == [(logging.ERROR, f"could not close table {GROUP}")]
 

@@ -66,7 +66,7 @@ def test_console_links_open_the_pages_and_a_page_move_is_told_in_the_room(tmp_pa
     service = make_service(tmp_path / "t.db")
     out = io.StringIO()
     console = Console(service, User("ann", "ann"), None, out)
-    board = WebBoard(service, "http://placeholder", deliver=console.delivered, secret=b"k")
+    board = WebBoard(service, "http://placeholder", deliver=console.told_elsewhere, secret=b"k")
     console.links = links(board)
     port = board.start_in_thread("127.0.0.1", 0)
     board.public_url = f"http://127.0.0.1:{port}"

@@ -230,5 +230,8 @@ async def test_a_page_move_at_a_discord_table_is_posted_in_the_channel(tmp_path:
             while not any(said in support.text(m) for m in w.public()):
                 assert time.monotonic() < deadline, "the page's move posted in the channel"
                 await asyncio.sleep(0.01)
+            # One command through SimCord, which waits for the bot to be idle again (the
+            # clock the page's move woke), before the world closes its store.
+            await ada.slash(w.channel, "score")
         finally:
             await asyncio.to_thread(board.stop_thread)
