@@ -50,10 +50,23 @@ def start_beside(service: Service, settings: Settings, telegram_token: str | Non
     _BESIDE.append(board)
 
 
+def through_outbox(service: Service) -> Callable[[list[Outbound]], None]:
+    """Delivery for a board in a process without a chat platform: what a page's move says
+    (and what computer players then do) is left in the stored outbox, where the bot's own
+    processes find it and post it in the chat on their clock's next look."""
+
+    def hand_over(outs: list[Outbound]) -> None:
+        service.undelivered(outs)
+        for chat in dict.fromkeys(o.chat for o in outs):
+            service.undelivered(service.due(chat=chat))
+
+    return hand_over
+
+
 def main(settings: Settings) -> int:
-    """``genial-bot web``: the pages of every table on the configured store. Moves made on
-    a page here are refused (this process cannot speak in the chats): the bot's own
-    process serves the seat pages; this one serves every watcher."""
+    """``genial-bot web``: the pages of every table on the configured store. What a page's
+    move says is left in the stored outbox for the bot's processes to post
+    (:func:`through_outbox`)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     web = settings.web
     if not web.port:
@@ -62,7 +75,7 @@ def main(settings: Settings) -> int:
         raise ConfigError("genial-bot web needs [web] port (docs/web.md)")
     store = open_store(settings.storage)
     service = Service(store, settings, pictures=False)
-    board = WebBoard(service, web.url)
+    board = WebBoard(service, web.url, deliver=through_outbox(service))
 
     async def serve() -> None:
         port = await board.start(web.listen, web.port)

@@ -132,10 +132,10 @@ def started_room(
 @contextmanager
 def running(room: Room, limits: Limits | None = None, **kw: Any) -> Iterator[Site]:
     delivered: list[Outbound] = []
+    kw.setdefault("deliver", delivered.extend)
     board = WebBoard(
         room.service,
         "http://board.example",
-        deliver=delivered.extend,
         secret=SECRET,
         limits=limits or Limits(pages_burst=10_000, moves_burst=10_000),
         **kw,

@@ -403,3 +403,24 @@ def test_a_look_is_built_once_per_version_however_many_ask(tmp_path: Path) -> No
         for _ in range(3):
             site.state()
         assert built == [None]  # a new version: built once again
+
+
+def test_a_board_of_its_own_leaves_a_moves_messages_for_the_bot(tmp_path: Path) -> None:
+    from bot.web import through_outbox
+    from tests.bot.helpers import Clock, make_service
+
+    room = started_room(tmp_path)
+    # The bot's process: a service of its own on the same store, which posts the letters.
+    bot_side = make_service(tmp_path / "t.db", clock=Clock())
+    for waiting in room.service.waiting(room.chat.id):  # what the start said: posted
+        room.service.delivered(waiting)
+    assert bot_side.waiting(room.chat.id) == []
+    with running(room, deliver=through_outbox(room.service)) as site:
+        move = _first_move(site, "Ann")
+        status, answer = site.command("Ann", "play", move)
+        assert status == 200 and answer == {"ok": True, "said": []}
+        told = bot_side.waiting(room.chat.id)
+        (turn,) = [o for o in told if o.user is None]
+        assert turn.kind == "turn" and turn.text.startswith("Ann placed")
+        # Bob's rack for his turn waits too, for him alone.
+        assert [(o.kind, o.user) for o in told if o.user] == [("rack", room.person("Bob").id)]
