@@ -50,6 +50,11 @@ from bot.texts import Texts
 
 log = logging.getLogger(__name__)
 
+#: Waits between tries at a first gateway connection that failed: doubling from the first
+#: up to the last (discord.py waits a little of its own before each).
+FIRST_CONNECT_WAIT = 1.0
+FIRST_CONNECT_LONGEST = 60.0
+
 
 class GenialClient(discord.Client):
     """The bot on Discord: slash commands, persistent buttons and the periodic clock."""
@@ -130,6 +135,26 @@ class GenialClient(discord.Client):
         except discord.HTTPException as exc:
             log.error("could not register the slash commands: %s", exc)
         self._clock_task = asyncio.create_task(self._clock.run(), name="genial-due")
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py's connection to the gateway, which reconnects by itself, with one gap
+        of discord.py 2.7 closed: when the very first connection fails (no network at the
+        start, the gateway unreachable), its retry resumes a session it never had
+        (``self.ws`` is still ``None``) and dies of an AttributeError. Then the connection
+        is tried again from the start, waiting longer each time, until it stands or the bot
+        is stopped."""
+        wait = FIRST_CONNECT_WAIT
+        while True:
+            try:
+                await super().connect(reconnect=reconnect)
+                return
+            except AttributeError:
+                first = self.ws is None and not isinstance(self, discord.AutoShardedClient)
+                if not first or not reconnect or self.is_closed():
+                    raise
+            log.warning("cannot reach Discord's gateway yet; trying again in %.0f s", wait)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, FIRST_CONNECT_LONGEST)
 
     async def close(self) -> None:
         if self._clock_task is not None:

@@ -31,6 +31,7 @@ from bot.discord.parts import Part
 from bot.discord.private import Private, Reply
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
+from bot.store import StoreError
 from bot.store.base import CLAIM_BATCH
 from bot.table import CLOSED
 
@@ -287,6 +288,10 @@ class Delivery(Part):
         await asyncio.to_thread(service.forget_waiting, chat)
         try:
             table = await asyncio.to_thread(service.table, chat)
+        except StoreError as exc:
+            # Closed at its next post instead, which finds the channel gone again.
+            log.warning("could not close table %s now: %s", chat, exc)
+            return
         except Exception:
             log.exception("could not look at table %s", chat)
             return
@@ -297,9 +302,12 @@ class Delivery(Part):
         # Not under the table's lock: a command holding it may be what found the channel
         # gone (the service keeps its own lock around the store).
         try:
-            await asyncio.to_thread(service.handle, Chat(chat), user, "/abort", admin=True)
+            said = await asyncio.to_thread(service.handle, Chat(chat), user, "/abort", admin=True)
         except Exception:
             log.exception("could not close table %s", chat)
+            return
+        if any(out.kind == "error" for out in said):  # the store did not answer
+            log.warning("could not close table %s now: %s", chat, said[0].text)
             return
         # What /abort says goes nowhere: there is no channel to say it in.
         self.forget(chat)

@@ -28,6 +28,7 @@ from bot.discord.shards import Shards
 from bot.discord.threads import Threads
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
+from bot.store import StoreError
 from bot.table import Table
 from bot.texts import Texts
 
@@ -88,7 +89,7 @@ class Interactions(Part):
         reply = Reply(interaction, str(interaction.user.id), quiet=quiet)
         chat = str(interaction.channel_id)
         if not isinstance(command, str):
-            command = command(await asyncio.to_thread(self.service.table, chat))
+            command = command(await self._table(chat))
         chat = await self.threads.table_chat(interaction, chat, command)
         await self._carry_out(reply, chat, command)
         if not reply.answered:
@@ -97,6 +98,15 @@ class Interactions(Part):
                 await interaction.delete_original_response()
             except Exception as exc:
                 log.debug("could not remove the acknowledgement: %s", why(exc))
+
+    async def _table(self, chat: str) -> Table | None:
+        """The table, for what the command text depends on; ``None`` while the store does
+        not answer (the service then answers the command itself, in the table's language)."""
+        try:
+            return await asyncio.to_thread(self.service.table, chat)
+        except StoreError as exc:
+            log.info("could not read table %s before its command: %s", chat, exc)
+            return None
 
     async def _acknowledge(self, interaction: discord.Interaction[Any], **kw: Any) -> None:
         """Tell Discord the interaction arrived. If that fails (its token expired, Discord
@@ -130,7 +140,8 @@ class Interactions(Part):
                 )
             except Exception:
                 log.exception("%s at table %s failed", command.split()[0], chat)
-                out = [Outbound(chat, self._texts(chat)("discord.failed"), "error")]
+                texts = await asyncio.to_thread(self._texts, chat)
+                out = [Outbound(chat, texts("discord.failed"), "error")]
             await self.delivery.deliver(out, reply)
         if not any(o.kind == "error" for o in out):
             if self.shards.running() is not None:
@@ -156,13 +167,19 @@ class Interactions(Part):
         return out
 
     async def look(self, interaction: discord.Interaction[Any], *, with_view: bool = False) -> Look:
-        """The table of the interaction's channel, for autocomplete."""
+        """The table of the interaction's channel, for autocomplete. While the store does
+        not answer, no table (so no tiles, cells or seats to offer) and the texts of the
+        language it spoke when last seen: Discord waits for no traceback."""
         chat, user = str(interaction.channel_id), str(interaction.user.id)
 
         def read() -> Look:
-            table = self.service.table(chat)
-            texts = Texts(table.options.lang if table else self.service.settings.language)
-            seat = self.service.seat_look(chat, user) if with_view and table else None
+            try:
+                table = self.service.table(chat)
+                texts = Texts(table.options.lang if table else self.service.settings.language)
+                seat = self.service.seat_look(chat, user) if with_view and table else None
+            except StoreError as exc:
+                log.info("autocomplete without table %s: %s", chat, exc)
+                return Look(None, Texts(self.service.last_language(chat)))
             return Look(table, texts, seat)
 
         return await asyncio.to_thread(read)
@@ -173,7 +190,8 @@ class Interactions(Part):
         log.error("slash command failed", exc_info=error)
         if interaction.type is discord.InteractionType.autocomplete:
             return
-        text = self._texts(str(interaction.channel_id))("discord.failed")
+        texts = await asyncio.to_thread(self._texts, str(interaction.channel_id))
+        text = texts("discord.failed")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

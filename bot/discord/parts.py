@@ -16,6 +16,7 @@ import discord
 from bot.discord.messages import send_kwargs
 from bot.outbound import Outbound
 from bot.service import Service
+from bot.store import StoreError
 from bot.texts import Texts
 
 log = logging.getLogger(__name__)
@@ -63,24 +64,30 @@ class Part:
 
     def _texts(self, chat: str) -> Texts:
         """The table's texts, in its language; the bot's default language where there is no
-        table, or it cannot be read (a failure is still answered, in some language)."""
+        table. Never fails: while the store does not answer, the language the table spoke
+        when last seen (:meth:`Service.language`), so a failure is still answered in it;
+        the same if the store fails in a way of its own (a bug, a closed store). It may wait
+        for the store: call it in a worker thread."""
         try:
-            table = self.service.table(chat)
+            return Texts(self.service.language(chat))
         except Exception:
-            table = None
-        return Texts(table.options.lang if table else self.service.settings.language)
+            return Texts(self.service.last_language(chat))
 
     async def _note(self, chat: str, key: str) -> str | None:
         """A note kept for ``chat``; ``None`` if there is none or the store failed (a note
         is a convenience: without it a message is posted anew or a DM tried)."""
         try:
             return await asyncio.to_thread(self.service.note, chat, key)
+        except StoreError as exc:  # away for now (a restart, an outage): no traceback
+            log.warning("could not read the note %s of %s: %s", key, chat, exc)
         except Exception:
             log.exception("could not read the note %s of %s", key, chat)
-            return None
+        return None
 
     async def _set_note(self, chat: str, key: str, value: str | None) -> None:
         try:
             await asyncio.to_thread(self.service.set_note, chat, key, value)
+        except StoreError as exc:
+            log.warning("could not keep the note %s of %s: %s", key, chat, exc)
         except Exception:
             log.exception("could not keep the note %s of %s", key, chat)

@@ -17,6 +17,7 @@ from bot.discord.parts import Part
 from bot.discord.views import view_for
 from bot.outbound import Button, Outbound
 from bot.service import Service
+from bot.store import StoreError
 from bot.table import CLOSED, LOBBY, MAX_SEATS, Table
 from bot.texts import Texts
 
@@ -60,12 +61,21 @@ class Threads(Part):
         opening = _opening(command)
         if opening is None:
             return chat
-        service, gathering = self.service, await self._note(chat, NOTE_THREAD)
+        service = self.service
 
-        def current() -> tuple[Table | None, Table | None]:
-            return service.table(chat), service.table(gathering) if gathering else None
+        def current() -> tuple[str | None, Table | None, Table | None]:
+            gathering = service.note(chat, NOTE_THREAD)
+            there = service.table(gathering) if gathering else None
+            return gathering, service.table(chat), there
 
-        here, there = await asyncio.to_thread(current)
+        try:
+            gathering, here, there = await asyncio.to_thread(current)
+        except StoreError as exc:
+            # The store does not answer: the channel's table, which the service answers
+            # for ("not answering"). No thread is opened while it cannot tell whether one
+            # gathers players already.
+            log.info("could not tell the table of channel %s: %s", chat, exc)
+            return chat
         if here is not None and here.status != CLOSED:
             return chat
         if (

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import os
 import signal
 import socket
 import sys
@@ -31,6 +32,7 @@ from bot.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
 from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
+from bot.workers import Workers, run_loop
 
 log = logging.getLogger(__name__)
 #: Why a second polling process stops (Telegram gives each update to one poller only).
@@ -270,9 +272,18 @@ def main(settings: Settings) -> int:
     redact = Redactor(token, secret)
     handler = install_logging(redact)
     store = open_store(settings.storage)
+    workers = Workers()
     try:
         service = Service(store, settings)
-        asyncio.run(_run(service, settings.telegram, token, secret))
+        run_loop(_run(service, settings.telegram, token, secret), workers)
+        if not workers.finish(STOP_GRACE):
+            # A command or a computer game in a worker thread, past the grace: given up as
+            # a kill would (the store keeps what was saved, and what the bot was to say
+            # waits in its outbox; the next start takes over this process's claims).
+            # Closing the store would wait for it.
+            log.warning("stopped with work under way in a worker thread, given up")
+            logging.shutdown()
+            os._exit(0)
     except Conflict:
         raise ConfigError(SECOND_POLLER) from None
     except InvalidToken:
@@ -289,6 +300,7 @@ def main(settings: Settings) -> int:
         return 1
     finally:
         store.close()
+        workers.shutdown(wait=False, cancel_futures=True)
         logging.getLogger().removeHandler(handler)
     return 0
 

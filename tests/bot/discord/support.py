@@ -15,7 +15,7 @@ from the rules or by hand.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +28,7 @@ from bot import games
 from bot.config import Settings
 from bot.discord.client import GenialClient
 from bot.service import Service
+from bot.store import Store
 from bot.table import PLAYING, Table
 from engine.moves import Placement, SwapChoice
 from tests.bot.backends import store_at
@@ -54,13 +55,13 @@ def make_client(
     seed: int = 7,
     pictures: bool = False,
     settings: Settings = SETTINGS,
+    store: Callable[[], Store] | None = None,
     **options: Any,
 ) -> GenialClient:
     """A fresh client on a fresh service over the store at ``db`` (a restart, if the file
-    already holds tables)."""
-    service = Service(
-        store_at(db), settings, clock=clock, rng=random.Random(seed), pictures=pictures
-    )
+    already holds tables), or over what ``store`` opens (a PostgreSQL server's)."""
+    opened = store() if store is not None else store_at(db)
+    service = Service(opened, settings, clock=clock, rng=random.Random(seed), pictures=pictures)
     return GenialClient(service, **options)
 
 

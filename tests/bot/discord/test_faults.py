@@ -5,14 +5,17 @@ is closed with its computer players stopped."""
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot import games
 from bot.discord.delivery import RETRY_LONGEST
+from bot.store import StoreDown
 from bot.table import CLOSED
 from engine.moves import SwapChoice
 from tests.bot.discord.faults import (
@@ -343,6 +346,32 @@ async def test_a_deleted_channel_closes_its_table(tmp_path: Path) -> None:
         assert_closed_and_still(w, moves)
         # Time passes: nobody moves at the closed table, nothing fails.
         await w.env.advance_time(600)
+        assert_closed_and_still(w, moves)
+
+
+async def test_a_channel_deleted_while_the_store_is_away_is_closed_at_its_next_post(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with world(tmp_path) as w:
+        await _computer_thinking_later(w)
+        moves = len(recorded(w))
+        store = w.service.store
+        real_load = store.load
+
+        def away(chat: str) -> Any:
+            raise StoreDown("the server is restarting")
+
+        monkeypatch.setattr(store, "load", away)
+        with caplog.at_level(logging.WARNING):
+            w.env.backend.delete_channel(w.channel.id)
+            await w.env.settle()
+        # A warning, no traceback; the table is still open.
+        assert [r.exc_info for r in caplog.records if r.name == "bot.discord.delivery"] == [None]
+        assert "could not close table" in caplog.text
+        monkeypatch.setattr(store, "load", real_load)
+        assert w.table().status != CLOSED
+        # The store is back: the reminder at half time finds the channel gone and closes it.
+        await w.env.advance_time(31)
         assert_closed_and_still(w, moves)
 
 

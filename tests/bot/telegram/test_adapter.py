@@ -606,6 +606,48 @@ def test_the_bot_process_runs_and_stops_on_sigterm(api: FakeBotAPI, tmp_path: Pa
     assert TOKEN not in out + err and TOKEN.split(":")[1] not in out + err
 
 
+def test_a_busy_worker_thread_does_not_hold_the_stop(api: FakeBotAPI, tmp_path: Path) -> None:
+    """SIGTERM while a call into a worker thread runs on (a long computer game): the bot
+    stops, status 0, without waiting for it (it waited as long as the call before)."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[bot]\nstorage = "{tmp_path / "t.db"}"\n[telegram]\nbase_url = "{api.base_url}"\n'
+    )
+    root = Path(__file__).resolve().parents[3]
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.bot.telegram.busy_launch",
+            "--config",
+            str(config),
+            "telegram",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "GENIAL_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)},
+        cwd=tmp_path,
+    )
+    try:
+        assert process.stderr is not None
+        seen = []
+        for line in process.stderr:
+            seen.append(line)
+            if "a worker thread is busy now" in line:
+                break
+        else:
+            raise AssertionError("".join(seen))
+        process.send_signal(signal.SIGTERM)
+        err = process.communicate(timeout=PATIENCE)[1]
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "stopped with work under way in a worker thread, given up" in err
+    assert "Traceback" not in err
+
+
 def test_the_lobby_is_one_message_edited_as_people_come_and_go(
     api: FakeBotAPI, tmp_path: Path
 ) -> None:
