@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from bot import memory, ops, players
+from bot import memory, ops, tools
 from bot.config import ConfigError, Settings, WebSettings, load_settings
 from bot.console import Console
 from bot.outbound import User
@@ -30,7 +30,11 @@ PLATFORMS = ("console", "telegram", "discord", WEB)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="genial-bot", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="genial-bot",
+        description=__doc__,
+        epilog="The operator's commands: genial-bot backup|restore|check-config --help.",
+    )
     parser.add_argument("--config", help="settings file (default: config.toml if present)")
     parser.add_argument(
         "platform",
@@ -47,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--name", help="your name in the room (default: your login name)")
     console.add_argument("--seed", type=int, help="seed for seat order and tiles (replayable)")
     console.add_argument("--no-images", action="store_true", help="text only, no images")
+    console.add_argument(
+        "--metrics",
+        metavar="HOST:PORT",
+        help="serve /healthz and /metrics there, like 127.0.0.1:9464 (default: [metrics])",
+    )
     console.add_argument(
         "--web",
         metavar="HOST:PORT",
@@ -83,20 +92,6 @@ def with_shards(args: argparse.Namespace, platform: str, settings: Settings) -> 
     return dataclasses.replace(settings, discord_shard_count=count, discord_shard_ids=ids)
 
 
-def check_levels(settings: Settings) -> None:
-    """Every configured computer level must be one the engine offers.
-
-    Raises:
-        ConfigError: naming the first level that is not.
-    """
-    offered = players.levels()
-    for level in settings.levels:
-        if level not in offered:
-            raise ConfigError(
-                f"{settings.source}: computer.levels: {level!r} is not one of {', '.join(offered)}"
-            )
-
-
 def choose_platform(requested: str | None, settings: Settings) -> str:
     if requested:
         return requested
@@ -106,9 +101,41 @@ def choose_platform(requested: str | None, settings: Settings) -> str:
     return "console"
 
 
+def with_metrics(args: argparse.Namespace, settings: Settings) -> Settings:
+    """The settings with the console's ``--metrics HOST:PORT`` and ``--db`` put in, so
+    the operator's view serves the console's store.
+
+    Raises:
+        ConfigError: ``--metrics`` is not a host and a port.
+    """
+    settings = dataclasses.replace(settings, storage=args.db or settings.storage)
+    if args.metrics is None:
+        return settings
+    host, sep, port = args.metrics.rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError("--metrics must be a host and a port, like 127.0.0.1:9464")
+    return dataclasses.replace(
+        settings, metrics_listen=host.strip("[]"), metrics_port=int(port), metrics_port_last=0
+    )
+
+
 def run_console(args: argparse.Namespace, settings: Settings) -> int:
     name = args.name or settings.name or _login_name()
-    store = open_store(args.db or settings.storage)
+    settings = with_metrics(args, settings)
+    operator = start_operator(settings)
+    if operator is not None:
+        where = f"http://{settings.metrics_listen}:{operator.port}"
+        print(f"health and metrics: {where}/healthz {where}/metrics", file=sys.stderr)
+    try:
+        return _console(args, settings, name)
+    finally:
+        if operator is not None:
+            operator.close()
+            operator.store.close()
+
+
+def _console(args: argparse.Namespace, settings: Settings, name: str) -> int:
+    store = open_store(settings.storage)
     rng = random.Random(args.seed)
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
     images = None if args.no_images else Path(args.images or settings.images)
@@ -242,10 +269,13 @@ def start_operator(settings: Settings) -> ops.Operator | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if tools.tool_of(argv) is not None:
+        return tools.main(argv)
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings(args.config)
-        check_levels(settings)
+        tools.check_levels(settings)
         platform = choose_platform(args.platform, settings)
         settings = with_shards(args, platform, settings)
         if platform == "console":

@@ -188,6 +188,23 @@ class Notify(Command):
     changes = False
 
 
+@dataclass(frozen=True, kw_only=True)
+class MyData(Command):
+    """Everything the bot keeps about the person, sent to them privately as a JSON file."""
+
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Forget(Command):
+    """``/forget me``: the first asks to confirm, the same again soon after forgets the
+    person (names and ids in finished games, ratings, settings)."""
+
+    changes = False
+
+
+#: What ``/forget`` must be followed by (so a stray ``/forget`` forgets nobody).
+FORGET_WORDS = frozenset({"me", "mich", "mij", "moi"})
 #: What asks /top for the global ladder of all chats instead of the chat's.
 GLOBAL_WORDS = frozenset({"global", "globaal", "all"})
 #: The most moves /history tells at once, and the most pages /top counts.
@@ -212,6 +229,7 @@ _SIMPLE: dict[str, type[Command]] = {
     "replay": Replay,
     "rematch": Rematch,
     "games": Games,
+    "mydata": MyData,
 }
 #: The command words, for help texts and platform command lists.
 COMMAND_WORDS: tuple[str, ...] = (
@@ -239,6 +257,8 @@ COMMAND_WORDS: tuple[str, ...] = (
     "rematch",
     "games",
     "notify",
+    "mydata",
+    "forget",
 )
 
 
@@ -390,6 +410,10 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         return History(count=_number(args, 10, HISTORY_MAX, "usage.history"))
     if word == "notify":
         return Notify(on=None if not args else _switch(args[0]) == "on")
+    if word == "forget":
+        if len(args) != 1 or args[0].casefold() not in FORGET_WORDS:
+            raise CommandError("usage.forget")
+        return Forget()
     cls = _SIMPLE.get(word)
     if cls is None:
         raise CommandError("command.unknown", command=raw)
@@ -440,6 +464,8 @@ def _format_plain(cmd: Command) -> str:
         return f"/history {cmd.count}"
     if isinstance(cmd, Notify):
         return "/notify" + ("" if cmd.on is None else " on" if cmd.on else " off")
+    if isinstance(cmd, Forget):
+        return "/forget me"
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
             return f"/{word}"

@@ -25,6 +25,9 @@ TOP_ROWS = 10
 NOTIFY = "notify"
 #: The note, under a table's chat, of the turn last pinged to a person (``ping:<user>``).
 PING = "ping:{user}"
+#: How the alias of a person who asked to be forgotten (``/forget me``) begins: their
+#: seats in finished games keep the games whole, the alias is on no ladder.
+FORMER = "former:"
 
 
 def archive_row(table: Table, finished_at: float) -> dict[str, Any]:
@@ -67,6 +70,8 @@ class Community:
                 self.names[str(who)] = str(seat.get("name") or who)
 
     def name(self, player: str, texts: Texts) -> str:
+        if player.startswith(FORMER):
+            return texts("privacy.former")
         if ratings.is_computer(player):
             return texts("top.computer", level=player[len(ratings.COMPUTER) :])
         return self.names.get(player, player)
@@ -80,8 +85,8 @@ class Community:
             p
             for game in ratings.GAMES
             for p in self.ladder.boards.get((chat, game), {})
-            if not ratings.is_computer(p)
-        } | {p for (scope, p) in self.ladder.solo if scope == chat}
+            if not ratings.is_computer(p) and not p.startswith(FORMER)
+        } | {p for (scope, p) in self.ladder.solo if scope == chat and not p.startswith(FORMER)}
         if key in known:
             return key
         folded = key.casefold()
@@ -106,7 +111,7 @@ def top_lines(community: Community, chat: str, page: int, texts: Texts) -> list[
     lines: list[str] = []
     more = False
     for game in ratings.GAMES:
-        rows = community.ladder.top(game, chat)
+        rows = [s for s in community.ladder.top(game, chat) if not s.player.startswith(FORMER)]
         if not rows:
             continue
         shown = rows[(page - 1) * TOP_ROWS : page * TOP_ROWS]

@@ -7,9 +7,12 @@ variables that hold them.
 
 from __future__ import annotations
 
+import difflib
+import ipaddress
 import os
+import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +28,17 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "discord": frozenset({"token_env", "threads", "dm"}),
     "metrics": frozenset({"port", "listen"}),
     "web": frozenset({"listen", "port", "public_url", "telegram_app"}),
+    "log": frozenset({"level", "format"}),
 }
+#: ``[log] level``: the lowest level of the lines written.
+LOG_LEVELS = ("debug", "info", "warning", "error")
+#: ``[log] format``: ``text`` lines, or ``json`` lines (one object a line) for a collector.
+LOG_FORMATS = ("text", "json")
+#: A setting from the environment: ``GENIAL_BOT__STORAGE`` is ``[bot] storage``.
+_ENVIRON = re.compile(r"GENIAL_([A-Z0-9]+)__([A-Z0-9_]+)")
+#: What looks like a URL of some scheme (as :func:`bot.store.open_store` tells them): never
+#: taken for a path relative to the config file.
+_URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
 
 class ConfigError(ValueError):
@@ -91,6 +104,9 @@ class Settings:
     metrics_port_last: int = 0
     metrics_listen: str = "127.0.0.1"
     web: WebSettings = field(default_factory=WebSettings)
+    #: ``[log]``: the lowest level written, and ``text`` or ``json`` lines.
+    log_level: str = "info"
+    log_format: str = "text"
     source: str = field(default="(defaults)", compare=False)
 
     def token(self, platform: str, environ: Mapping[str, str] | None = None) -> str | None:
@@ -106,6 +122,28 @@ def _text(section: str, key: str, value: object) -> str:
     return value.strip()
 
 
+#: A host name (RFC 1123 labels) for ``listen``.
+_HOSTNAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
+)
+
+
+def _host(section: str, value: object) -> str:
+    """``listen``: an IP address or a host name to serve on, without a port."""
+    text = _text(section, "listen", value)
+    try:
+        ipaddress.ip_address(text)
+        return text
+    except ValueError:
+        pass
+    if _HOSTNAME.fullmatch(text) and not text.replace(".", "").isdigit():
+        return text
+    raise ConfigError(
+        f"{section}.listen must be an address like 127.0.0.1 (the port goes in {section}.port),"
+        f" not {text!r}"
+    )
+
+
 def _switch(section: str, key: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"{section}.{key} must be true or false")
@@ -119,15 +157,7 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
         ConfigError: naming the first unknown or invalid setting.
     """
     where = f"{source}: "
-    for section, values in data.items():
-        allowed = _SECTIONS.get(section)
-        if allowed is None:
-            raise ConfigError(f"{where}unknown section [{section}]")
-        if not isinstance(values, Mapping):
-            raise ConfigError(f"{where}{section} must be a section like [{section}]")
-        for key in values:
-            if key not in allowed:
-                raise ConfigError(f"{where}unknown setting {section}.{key}")
+    _check_names(data, where)
     bot = data.get("bot", {})
     computer = data.get("computer", {})
     console = data.get("console", {})
@@ -174,7 +204,16 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
         if "port" in metrics:
             out["metrics_port"], out["metrics_port_last"] = _ports(metrics["port"])
         if "listen" in metrics:
-            out["metrics_listen"] = _text("metrics", "listen", metrics["listen"])
+            out["metrics_listen"] = _host("metrics", metrics["listen"])
+        log = data.get("log", {})
+        for key, choices in (("level", LOG_LEVELS), ("format", LOG_FORMATS)):
+            if key in log:
+                value = _text("log", key, log[key]).lower()
+                if value not in choices:
+                    raise ConfigError(
+                        f"log.{key} must be one of {', '.join(choices)}, not {value!r}"
+                    )
+                out[f"log_{key}"] = value
         if "web" in data:
             out["web"] = _parse_web(data["web"])
     except ConfigError as exc:
@@ -186,6 +225,27 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
             f" ({', '.join(settings.levels)})"
         )
     return settings
+
+
+def _check_names(data: Mapping[str, Any], where: str) -> None:
+    """Every section and key of ``data`` is one of ours.
+
+    Raises:
+        ConfigError: naming the first that is not, with a near miss it may have meant.
+    """
+    for section, values in data.items():
+        allowed = _SECTIONS.get(section)
+        if allowed is None:
+            hint = _did_you_mean(section, _SECTIONS, "[{}]")
+            raise ConfigError(f"{where}unknown section [{section}]{hint}")
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"{where}{section} must be a section like [{section}]")
+        for key in values:
+            if key not in allowed:
+                # A token written in the file is no near miss of token_env: that names the
+                # variable that holds the token, and must not get the token itself.
+                hint = "" if key == "token" else _did_you_mean(key, allowed, section + ".{}")
+                raise ConfigError(f"{where}unknown setting {section}.{key}{hint}")
 
 
 def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
@@ -208,7 +268,7 @@ def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
             )
         out["webhook_url"] = url
     if "listen" in section:
-        out["listen"] = _text("telegram", "listen", section["listen"])
+        out["listen"] = _host("telegram", section["listen"])
     if "port" in section:
         port = section["port"]
         if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
@@ -257,15 +317,97 @@ def _ports(value: object) -> tuple[int, int]:
     raise ConfigError(why)
 
 
-def load_settings(path: str | Path | None = None) -> Settings:
-    """Settings from ``path``, or from ``config.toml`` if it exists, else the defaults.
+def _did_you_mean(word: str, known: Iterable[str], shape: str) -> str:
+    """`` (did you mean [bot]?)`` for a near miss of a known name, else nothing."""
+    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f" (did you mean {shape.format(close[0])}?)" if close else ""
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """The settings given by environment variables, as decoded TOML: ``GENIAL_BOT__STORAGE``
+    is ``[bot] storage``, ``GENIAL_METRICS__PORT=9464`` ``[metrics] port = 9464``. A value
+    is read as a TOML value if it is one (``9464``, ``true``, ``["greedy"]``), else as text.
+    """
+    return _environment(environ)[0]
+
+
+def _environment(
+    environ: Mapping[str, str] | None,
+) -> tuple[dict[str, dict[str, Any]], dict[tuple[str, str], str]]:
+    """:func:`from_environment`, and the variable of each (section, key) it gives."""
+    env = os.environ if environ is None else environ
+    out: dict[str, dict[str, Any]] = {}
+    names: dict[tuple[str, str], str] = {}
+    for name in sorted(env):
+        m = _ENVIRON.fullmatch(name)
+        if m is None:
+            continue
+        raw = env[name]
+        try:
+            value = tomllib.loads(f"value = {raw}")["value"]
+        except tomllib.TOMLDecodeError:
+            value = raw
+        section, key = m.group(1).lower(), m.group(2).lower()
+        out.setdefault(section, {})[key] = value
+        names[section, key] = name
+    return out, names
+
+
+def _parse_with(
+    data: dict[str, Any],
+    source: str,
+    overrides: Mapping[str, Mapping[str, Any]],
+    names: Mapping[tuple[str, str], str],
+) -> Settings:
+    """Settings of ``data`` (from ``source``) with the environment's ``overrides`` put in;
+    an error about a setting the environment gave names its variable, not the file."""
+    for section, values in overrides.items():
+        data.setdefault(section, {}).update(values)
+    try:
+        return parse_settings(data, source)
+    except ConfigError as exc:
+        text = str(exc)
+        for (section, key), name in names.items():
+            if text.startswith(f"{source}: {section}.{key} "):
+                raise ConfigError(f"environment ({name}): {text[len(source) + 2 :]}") from None
+        raise
+
+
+def _relative_to(folder: Path, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with the relative paths it writes (the store, the console's images)
+    taken from ``folder``. The defaults stay in the current folder."""
+    out = {section: dict(values) for section, values in data.items()}
+    for section, key in (("bot", "storage"), ("console", "images")):
+        values = out.get(section, {})
+        value = values.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue  # parse_settings names it
+        if _URL_LIKE.match(value) or value == ":memory:" or Path(value).is_absolute():
+            continue
+        values[key] = str(folder / value)
+    return out
+
+
+def load_settings(
+    path: str | Path | None = None, environ: Mapping[str, str] | None = None
+) -> Settings:
+    """Settings from ``path``, or from ``config.toml`` if it exists, else the defaults;
+    then those of the environment (``GENIAL_BOT__STORAGE``: :func:`from_environment`),
+    which win. Relative paths in a file are taken from the file's folder.
 
     Raises:
-        ConfigError: the file named cannot be read, is not TOML, or has a bad setting.
+        ConfigError: the file named cannot be read, is not TOML, or has a bad setting;
+            or an environment variable names an unknown or invalid one.
     """
+    overrides, names = _environment(environ)
+    for (section, key), name in names.items():
+        # A name the bot does not know is named by its variable, not by the file.
+        _check_names({section: {key: None}}, f"environment ({name}): ")
     if path is None:
         if not Path(DEFAULT_PATH).exists():
-            return Settings()
+            if not overrides:
+                return Settings()
+            return _parse_with({}, "(defaults)", overrides, names)
         path = DEFAULT_PATH
     try:
         text = Path(path).read_text("utf-8")
@@ -277,4 +419,6 @@ def load_settings(path: str | Path | None = None) -> Settings:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    return parse_settings(data, str(path))
+    if not all(isinstance(v, Mapping) for v in data.values()):
+        return parse_settings(data, str(path))  # it names the value that is no section
+    return _parse_with(_relative_to(Path(path).parent, data), str(path), overrides, names)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from bot import clock, letters, lobby, messages, ops, pages, play, show, social, weblinks
+from bot import clock, letters, lobby, messages, ops, pages, play, privacy, show, social, weblinks
 from bot.commands import (
     Abort,
     AddBot,
@@ -69,6 +69,7 @@ HANDLERS: dict[type[Command], Handler] = {
     **play.HANDLERS,
     **show.HANDLERS,
     **social.HANDLERS,
+    **privacy.HANDLERS,
 }
 
 

@@ -58,6 +58,7 @@ SERVICE_INTERNALS = (
     "bot.play",
     "bot.show",
     "bot.social",
+    "bot.privacy",
     "bot.clock",
     "bot.deadlines",
     "bot.letters",

@@ -32,6 +32,7 @@ from typing import TextIO, TypeVar
 import aiohttp
 import discord
 
+from bot import logs
 from bot.config import ConfigError, Settings
 from bot.discord.client import GenialClient
 from bot.discord.failures import why
@@ -174,7 +175,7 @@ def main(settings: Settings) -> int:
     token = settings.token("discord")
     if not token:
         raise ConfigError(f"set the environment variable {settings.discord_token_env}")
-    configure_logging(token)
+    logs.apply(configure_logging(token), settings)
     main_thread = threading.current_thread() is threading.main_thread()
     # Until the event loop's own handlers take over (opening the store, which may wait for
     # a server), SIGTERM interrupts the start as an exit with status 0. Not as Ctrl-C's

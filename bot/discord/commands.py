@@ -127,6 +127,7 @@ SIMPLE = (
     _simple("replay"),
     _simple("rematch"),
     _simple("games", quiet=True),
+    _simple("mydata", quiet=True),
 )
 
 
@@ -163,6 +164,12 @@ async def history(interaction: discord.Interaction[Any], moves: int | None = Non
 @app_commands.choices(switch=[Choice(name="on", value="on"), Choice(name="off", value="off")])
 async def notify(interaction: discord.Interaction[Any], switch: str | None = None) -> None:
     await _run(interaction, "/notify" + (f" {switch}" if switch else ""), quiet=True)
+
+
+@app_commands.command(name="forget", description=_about("forget"))
+async def forget(interaction: discord.Interaction[Any]) -> None:
+    # The chat command's own words: the first asks to confirm, a second one forgets.
+    await _run(interaction, "/forget me", quiet=True)
 
 
 # --- /addbot -----------------------------------------------------------------------------
@@ -267,7 +274,18 @@ async def _seat_choices(interaction: discord.Interaction[Any], current: str) -> 
     return _as_choices(choices.seats(look.table, current))
 
 
-COMMANDS: tuple[Command, ...] = (*SIMPLE, addbot, option, play, kick, top, stats, history, notify)
+COMMANDS: tuple[Command, ...] = (
+    *SIMPLE,
+    addbot,
+    option,
+    play,
+    kick,
+    top,
+    stats,
+    history,
+    notify,
+    forget,
+)
 
 
 def install(tree: app_commands.CommandTree[Any]) -> None:

@@ -140,6 +140,29 @@ def finished_games(rows: Iterable[tuple[str, float, str]]) -> list[dict[str, Any
     return out
 
 
+def forget_seats(data: dict[str, Any], user: str, alias: str, name: str) -> bool:
+    """A finished game's row (or a table's ``players``) with ``user``'s seats given to
+    ``alias`` named ``name``: the game stays whole for everyone else's ratings. Whether
+    anything changed."""
+    changed = False
+    for seat in data.get("seats") or []:
+        if not isinstance(seat, dict):
+            continue
+        if seat.get("user") == user:
+            seat["user"], seat["name"] = alias, name
+            changed = True
+        if seat.get("left_user") == user:
+            seat["left_user"], seat["name"] = alias, name
+            changed = True
+    return changed
+
+
+def about_person(key: str, user: str) -> bool:
+    """Whether a note's ``key`` is about ``user`` (``ping:<user>``, ``discord.no_dm.<user>``):
+    the notes kept under a table's chat about one of its people."""
+    return key.endswith((f":{user}", f".{user}"))
+
+
 def _plain(value: Any) -> Any:
     """A field of a table as JSON data: seats and options are flat dataclasses of plain
     values, so their ``vars`` are enough; anything else is JSON data already."""
@@ -251,6 +274,21 @@ class Store(Protocol):
 
     def set_note(self, chat: str, key: str, value: str | None) -> None:
         """Note ``value`` for a chat under ``key``; ``None`` forgets it."""
+        ...
+
+    def notes_of(self, chat: str) -> dict[str, str]:
+        """Every note under ``chat`` (a person's settings are noted under their user id)."""
+        ...
+
+    def tables_with(self, text: str) -> list[str]:
+        """The chats whose stored table holds ``text`` anywhere (a user id, as JSON text):
+        found by the store, without reading every table back."""
+        ...
+
+    def forget_player(self, user: str, alias: str, name: str) -> int:
+        """Forget a person, in one transaction: in every finished game their seats go to
+        ``alias`` named ``name``, and every note about them goes (those under their id and
+        those whose key ends in ``:<user>`` or ``.<user>``). The finished games changed."""
         ...
 
     def move(self, old: str, new: str) -> bool:

@@ -23,7 +23,9 @@ from bot.store.base import (
     StaleTable,
     StoreDown,
     StoreError,
+    about_person,
     finished_games,
+    forget_seats,
     read_table,
     safe_url,
     seated,
@@ -380,6 +382,44 @@ class PostgresStore:
                     " ON CONFLICT (chat, key) DO UPDATE SET value = excluded.value",
                     (chat, key, value),
                 )
+
+    def notes_of(self, chat: str) -> dict[str, str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT key, value FROM notes WHERE chat = %s ORDER BY key", (chat,)
+            ).fetchall()
+        return {str(k): str(v) for k, v in rows}
+
+    def tables_with(self, text: str) -> list[str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT chat FROM tables WHERE strpos(data, %s) > 0 ORDER BY chat", (text,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def forget_player(self, user: str, alias: str, name: str) -> int:
+        quoted = json.dumps(user)
+        with self._connection() as conn, conn.transaction():
+            rows = conn.execute(
+                "SELECT id, data FROM finished WHERE strpos(data, %s) > 0 FOR UPDATE", (quoted,)
+            ).fetchall()
+            changed = []
+            for row_id, text in rows:
+                data = json.loads(text)
+                if isinstance(data, dict) and forget_seats(data, user, alias, name):
+                    changed.append((json.dumps(data, separators=(",", ":")), row_id))
+            with conn.cursor() as cur:
+                cur.executemany("UPDATE finished SET data = %s WHERE id = %s", changed)
+            keys = conn.execute(
+                "SELECT chat, key FROM notes WHERE chat = %s OR right(key, %s) IN (%s, %s)",
+                (user, len(user) + 1, f":{user}", f".{user}"),
+            ).fetchall()
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "DELETE FROM notes WHERE chat = %s AND key = %s",
+                    [(c, k) for c, k in keys if c == user or about_person(k, user)],
+                )
+        return len(changed)
 
     def move(self, old: str, new: str) -> bool:
         with self._connection() as conn, conn.transaction():

@@ -22,7 +22,9 @@ from bot.store.base import (
     StaleTable,
     StoreBusy,
     StoreError,
+    about_person,
     finished_games,
+    forget_seats,
     read_table,
     seated,
     to_json,
@@ -380,6 +382,49 @@ class SQLiteStore:
                     " ON CONFLICT (chat, key) DO UPDATE SET value = excluded.value",
                     (chat, key, value),
                 )
+
+    def notes_of(self, chat: str) -> dict[str, str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT key, value FROM notes WHERE chat = ? ORDER BY key", (chat,)
+            ).fetchall()
+        return {str(k): str(v) for k, v in rows}
+
+    def tables_with(self, text: str) -> list[str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT chat FROM tables WHERE instr(data, ?) > 0 ORDER BY chat", (text,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def forget_player(self, user: str, alias: str, name: str) -> int:
+        quoted = json.dumps(user)
+        with self._lock, _busy():
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                rows = self._db.execute(
+                    "SELECT id, data FROM finished WHERE instr(data, ?) > 0", (quoted,)
+                ).fetchall()
+                changed = []
+                for row_id, text in rows:
+                    data = json.loads(text)
+                    if isinstance(data, dict) and forget_seats(data, user, alias, name):
+                        changed.append((json.dumps(data, separators=(",", ":")), row_id))
+                self._db.executemany("UPDATE finished SET data = ? WHERE id = ?", changed)
+                keys = self._db.execute(
+                    "SELECT chat, key FROM notes WHERE chat = ? OR substr(key, -?) IN (?, ?)",
+                    (user, len(user) + 1, f":{user}", f".{user}"),
+                ).fetchall()
+                self._db.executemany(
+                    "DELETE FROM notes WHERE chat = ? AND key = ?",
+                    [(c, k) for c, k in keys if c == user or about_person(k, user)],
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        return len(changed)
 
     def move(self, old: str, new: str) -> bool:
         with self._lock, _busy():

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from telegram.error import Conflict, InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 
+from bot import logs
 from bot.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
 from bot.store import open_store
@@ -270,7 +271,7 @@ def main(settings: Settings) -> int:
     token = token.strip()
     secret = webhook_secret(token)
     redact = Redactor(token, secret)
-    handler = install_logging(redact)
+    handler = logs.apply(install_logging(redact), settings)
     store = open_store(settings.storage)
     workers = Workers()
     try:

@@ -11,6 +11,7 @@ from bot.commands import (
     Command,
     CommandError,
     Export,
+    Forget,
     Hand,
     Help,
     Hint,
@@ -18,6 +19,7 @@ from bot.commands import (
     Keep,
     Kick,
     Leave,
+    MyData,
     Play,
     Rules,
     Score,
@@ -78,6 +80,10 @@ from bot.commands import (
         ("/export", Export()),
         ("/kick Bob", Kick(target="Bob")),
         ("/kick 2", Kick(target="2")),
+        ("/mydata", MyData()),
+        ("/forget me", Forget()),
+        ("/forget ME", Forget()),
+        ("/forget moi", Forget()),
         ("/abort", Abort()),
         ("/help", Help()),
         ("/rules", Rules()),
@@ -118,6 +124,9 @@ def test_parse(text: str, expected: Command) -> None:
         ("/option game chess", "option.bad_game"),
         ("/top global x", "usage.top"),
         ("/top 2 global", "usage.top"),
+        ("/forget", "usage.forget"),
+        ("/forget Bob", "usage.forget"),
+        ("/forget me now", "usage.forget"),
     ],
 )
 def test_parse_errors_name_their_message(text: str, key: str) -> None:
@@ -161,6 +170,8 @@ def test_unknown_command_error_names_the_word() -> None:
         Rules(),
         Top(page=4),
         Top(page=2, everyone=True),
+        MyData(),
+        Forget(),
     ],
 )
 def test_format_round_trips(command: Command) -> None:
@@ -195,7 +206,7 @@ def test_every_command_has_exactly_one_handler() -> None:
     """Each command the parser can make is handled in exactly one concern's module: a
     command left out would answer "unknown command", and one claimed by two modules
     would silently lose one handler when the service merges their tables."""
-    from bot import commands, lobby, play, service, show, social
+    from bot import commands, lobby, play, privacy, service, show, social
 
     kinds = {
         obj
@@ -204,7 +215,7 @@ def test_every_command_has_exactly_one_handler() -> None:
         and issubclass(obj, commands.Command)
         and obj is not commands.Command
     }
-    tables = [lobby.HANDLERS, play.HANDLERS, show.HANDLERS, social.HANDLERS]
+    tables = [lobby.HANDLERS, play.HANDLERS, show.HANDLERS, social.HANDLERS, privacy.HANDLERS]
     assert sum(len(t) for t in tables) == len(service.HANDLERS)
     assert set(service.HANDLERS) == kinds
-    assert len(kinds) == 25  # the 25 command classes of bot/commands.py, counted by hand
+    assert len(kinds) == 27  # the 27 command classes of bot/commands.py, counted by hand

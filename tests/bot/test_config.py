@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_example_documents_the_defaults() -> None:
-    assert load_settings(ROOT / "config.example.toml") == Settings()
+    # Its paths are taken from its folder, as every config file's are.
+    defaults = dataclasses.replace(
+        Settings(), storage=str(ROOT / "genial.sqlite3"), images=str(ROOT / "out")
+    )
+    assert load_settings(ROOT / "config.example.toml", environ={}) == defaults
 
 
 def test_no_file_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -36,13 +41,33 @@ def test_settings_are_read() -> None:
     assert (s.levels, s.level, s.images, s.name) == (("greedy", "strong"), "strong", "pics", "ada")
     assert s.token("telegram", {"TG": "123:abc"}) == "123:abc"
     assert s.token("discord", {"TG": "123:abc"}) is None
+    for host in ("0.0.0.0", "::1", "localhost", "bot-1.example.org"):
+        assert parse_settings({"metrics": {"listen": host}}).metrics_listen == host
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"bot": {"langauge": "en"}}, "unknown setting bot.langauge"),
+        ({"bot": {"langauge": "en"}}, "unknown setting bot.langauge (did you mean bot.language?)"),
         ({"server": {}}, "unknown section [server]"),
+        ({"metrcis": {}}, "unknown section [metrcis] (did you mean [metrics]?)"),
+        ({"metrics": {"adress": "x"}}, "unknown setting metrics.adress\n"),
+        (
+            {"log": {"level": "loud"}},
+            "log.level must be one of debug, info, warning, error, not 'loud'",
+        ),
+        ({"log": {"format": "xml"}}, "log.format must be one of text, json, not 'xml'"),
+        ({"log": {"format": 1}}, "log.format must be a non-empty text"),
+        ({"metrics": {"port": 70000}}, "metrics.port must be a port number from 1 to 65535"),
+        ({"telegram": {"port": "8443"}}, "telegram.port must be a port number"),
+        ({"discord": {"dm": "yes"}}, "discord.dm must be true or false"),
+        (
+            {"metrics": {"listen": "127.0.0.1:9464"}},
+            "metrics.listen must be an address like 127.0.0.1 (the port goes in metrics.port),"
+            " not '127.0.0.1:9464'",
+        ),
+        ({"telegram": {"listen": "300.1.1.1"}}, "telegram.listen must be an address like"),
+        ({"telegram": {"listen": "bot host"}}, "telegram.listen must be an address like"),
         ({"bot": {"language": "es"}}, "bot.language must be one of en, de, nl, fr"),
         ({"bot": {"timeout": "soon"}}, "bot.timeout 'soon' is not a duration"),
         ({"bot": {"timeout": True}}, "bot.timeout must be a duration"),
@@ -56,7 +81,7 @@ def test_bad_settings_are_named(data: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError) as info:
         parse_settings(data, "config.toml")
     text = str(info.value)
-    assert message in text
+    assert message in text + "\n"
     assert text.startswith("config.toml: ")
     assert "\n" not in text
 
@@ -102,3 +127,118 @@ def test_platform_without_token_exits_2(tmp_path: Path) -> None:
     assert result.stderr.splitlines() == [
         "genial-bot: set the environment variable GENIAL_TELEGRAM_TOKEN to the telegram bot's token"
     ]
+
+
+def test_paths_are_taken_from_the_config_files_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('[bot]\nstorage = "data/genial.sqlite3"\n')
+    monkeypatch.chdir(tmp_path)
+    s = load_settings("etc/bot.toml", environ={})
+    # The default of a setting left out stays in the current folder.
+    assert (s.storage, s.images) == ("etc/data/genial.sqlite3", "out")
+    (folder / "bot.toml").write_text(
+        '[bot]\nstorage = "postgresql://genial@127.0.0.1/genial"\n[console]\nimages = "/srv/out"\n'
+    )
+    s = load_settings(folder / "bot.toml", environ={})
+    assert (s.storage, s.images) == ("postgresql://genial@127.0.0.1/genial", "/srv/out")
+    # A mistyped URL stays as written, so the store refuses it rather than make a file.
+    (folder / "bot.toml").write_text('[bot]\nstorage = "pgsql://db/genial"\n')
+    assert load_settings(folder / "bot.toml", environ={}).storage == "pgsql://db/genial"
+
+
+def test_the_environment_wins_over_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[bot]\nstorage = "a.db"\nlanguage = "de"\n[metrics]\nport = 1\n')
+    env = {
+        "GENIAL_BOT__STORAGE": "postgresql://genial@db:5432/genial",
+        "GENIAL_METRICS__PORT": "9464",
+        "GENIAL_DISCORD__DM": "true",
+        "GENIAL_COMPUTER__LEVELS": '["greedy", "strong"]',
+        "GENIAL_COMPUTER__DEFAULT": "strong",
+        "GENIAL_LOG__FORMAT": "json",
+        "GENIAL_TELEGRAM_TOKEN": "not a setting: one underscore",
+    }
+    s = load_settings(path, environ=env)
+    assert s.storage == "postgresql://genial@db:5432/genial"
+    assert (s.metrics_port, s.discord_dm, s.language) == (9464, True, "de")
+    assert (s.levels, s.level, s.log_format) == (("greedy", "strong"), "strong", "json")
+    # Without the environment: the file's own, its path from its folder.
+    assert load_settings(tmp_path / "config.toml", environ={}).storage == str(tmp_path / "a.db")
+    # A setting that needs another: one from the file, one from the environment.
+    path.write_text('[telegram]\nwebhook_url = "https://bot.example.org/genial"\n')
+    s = load_settings(path, environ={"GENIAL_TELEGRAM__MODE": "webhook"})
+    assert (s.telegram.mode, s.telegram.webhook_url) == (
+        "webhook",
+        "https://bot.example.org/genial",
+    )
+    # Without a file: the environment alone.
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / "empty")
+    s = load_settings(None, environ=env)
+    assert (s.storage, s.metrics_port) == ("postgresql://genial@db:5432/genial", 9464)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        (
+            {"GENIAL_BOT__STORGE": "x.db"},
+            "environment (GENIAL_BOT__STORGE): unknown setting bot.storge"
+            " (did you mean bot.storage?)",
+        ),
+        (
+            {"GENIAL_METRICS__PORT": "lots"},
+            "environment (GENIAL_METRICS__PORT): metrics.port must be a port number",
+        ),
+        (
+            {"GENIAL_SERVER__PORT": "1"},
+            "environment (GENIAL_SERVER__PORT): unknown section [server]",
+        ),
+        (
+            {"GENIAL_COMPUTER__DEFAULT": "wizard"},
+            "environment (GENIAL_COMPUTER__DEFAULT): computer.default 'wizard' is not one of",
+        ),
+    ],
+)
+def test_a_bad_environment_variable_is_named(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(ROOT / "config.example.toml", environ=env)
+    assert str(info.value).startswith(message)
+
+
+def test_check_config_says_ok_or_what_is_wrong(tmp_path: Path) -> None:
+    env = {"PYTHONPATH": str(ROOT)}
+    good = run_bot("check-config", str(ROOT / "config.example.toml"), cwd=tmp_path, env=env)
+    assert (good.returncode, good.stdout, good.stderr) == (
+        0,
+        f"{ROOT / 'config.example.toml'}: ok\n",
+        "",
+    )
+    (tmp_path / "config.toml").write_text('[bot]\ntimeout = "5 parsecs"\n[computr]\n')
+    bad = run_bot("check-config", cwd=tmp_path, env=env)
+    assert (bad.returncode, bad.stdout) == (2, "")
+    assert bad.stderr.splitlines() == [
+        "genial-bot: config.toml: unknown section [computr] (did you mean [computer]?)"
+    ]
+    (tmp_path / "config.toml").write_text('[computer]\nlevels = ["greedy", "wizard"]\n')
+    bad = run_bot("--config", "config.toml", "check-config", cwd=tmp_path, env=env)
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("genial-bot: config.toml: computer.levels: 'wizard' is not one")
+    (tmp_path / "config.toml").write_text('[bot]\nstorage = "pgsql://genial:pw@db/genial"\n')
+    bad = run_bot("check-config", cwd=tmp_path, env=env)
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "genial-bot: config.toml: bot.storage 'pgsql://genial@db/genial' is not a storage"
+        " location; use a postgresql:// URL or a file path\n",
+    )
+    assert not (tmp_path / "pgsql:").exists()
+    (tmp_path / "config.toml").write_text('[computer]\nlevels = ["greedy", "wizard"]\n')
+    bad = run_bot("--config", "config.toml", "check-config", cwd=tmp_path, env=env)
+    # The same check at start: the bot does not start either.
+    start = run_bot("console", cwd=tmp_path, env=env)
+    assert (start.returncode, start.stderr) == (2, bad.stderr)

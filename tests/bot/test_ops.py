@@ -4,7 +4,11 @@ the [metrics] settings, and the launcher starting it beside a platform."""
 from __future__ import annotations
 
 import logging
+import os
 import random
+import socket
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -12,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from bot import ops
-from bot.__main__ import start_operator
+from bot.__main__ import main, start_operator
 from bot.config import ConfigError, Settings, parse_settings
 from bot.outbound import Outbound
-from tests.bot.backends import store_at
+from tests.bot.backends import location, store_at
 from tests.bot.helpers import START, Clock, Room, make_service
-from tests.patience import PATIENCE
+from tests.patience import PATIENCE, wait_until
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -220,3 +224,57 @@ def test_processes_with_one_config_take_the_ports_of_a_range_in_turn(tmp_path: P
     for bad in ("9464-", "9470-9464", "0-5", "x-y", "9464-99999"):
         with pytest.raises(ConfigError, match=r"metrics\.port must be"):
             parse_settings({"metrics": {"port": bad}})
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_console_serves_health_and_metrics(tmp_path: Path) -> None:
+    """``genial-bot console --metrics 127.0.0.1:PORT``: the docs' examples with no token."""
+    port = free_port()
+    env = {**os.environ, "GENIAL_TELEGRAM_TOKEN": "", "GENIAL_DISCORD_TOKEN": ""}
+    command = [sys.executable, "-m", "bot", "console", "--db", location(tmp_path / "t.db")]
+    command += ["--no-images", "--name", "ada", "--metrics", f"127.0.0.1:{port}"]
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        line = proc.stderr.readline()
+        assert line == (
+            f"health and metrics: http://127.0.0.1:{port}/healthz http://127.0.0.1:{port}/metrics\n"
+        )
+        assert get(port, "/healthz") == (200, "ok\n")
+        proc.stdin.write("/join\n/join\n/addbot random\n")
+        proc.stdin.flush()
+
+        def counted() -> bool:
+            lines = get(port, "/metrics")[1].splitlines()
+            return 'genial_commands_total{command="addbot"} 1.0' in lines
+
+        wait_until(counted, "the console's /addbot counted")
+        lines = get(port, "/metrics")[1].splitlines()
+        assert 'genial_commands_total{command="join"} 2.0' in lines
+        assert 'genial_tables{status="lobby"} 1.0' in lines
+    finally:
+        _, err = proc.communicate("", timeout=PATIENCE)
+    assert proc.returncode == 0, err
+
+
+@pytest.mark.parametrize("value", ["9464", "127.0.0.1:", "127.0.0.1:99999", ":9464"])
+def test_a_console_metrics_address_that_is_none(
+    value: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["console", "--db", str(tmp_path / "t.db"), "--metrics", value]) == 2
+    assert capsys.readouterr().err == (
+        "genial-bot: --metrics must be a host and a port, like 127.0.0.1:9464\n"
+    )

@@ -52,6 +52,8 @@ COMMANDS = {
     "rematch",
     "games",
     "notify",
+    "mydata",
+    "forget",
 }
 
 

@@ -50,6 +50,8 @@ EXPECTED = {
     "replay": (),
     "rematch": (),
     "games": (),
+    "mydata": (),
+    "forget": (),
     "top": ("page", "everywhere"),
     "stats": ("player",),
     "history": ("moves",),

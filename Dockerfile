@@ -1,0 +1,33 @@
+# genial-bot in a container: a slim Python, the bot installed from this checkout into a
+# virtual environment, run as a user of its own, the SQLite store on a volume.
+#   docker build -t genial-bot .
+#   docker run -d -v genial:/var/lib/genial -e GENIAL_TELEGRAM_TOKEN=... genial-bot
+# Every setting can be given as GENIAL_<SECTION>__<KEY> (docs/operating.md); compose.yaml
+# runs two processes on PostgreSQL.
+FROM python:3.12-slim
+
+ENV PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /src
+COPY pyproject.toml README.md LICENSE ./
+COPY engine ./engine
+COPY render ./render
+COPY bot ./bot
+RUN python -m venv /opt/genial-bot && /opt/genial-bot/bin/pip install --no-compile .
+RUN useradd --system --uid 10001 --user-group --home-dir /var/lib/genial --create-home genial
+
+USER genial
+WORKDIR /var/lib/genial
+VOLUME /var/lib/genial
+ENV PATH=/opt/genial-bot/bin:$PATH \
+    GENIAL_BOT__STORAGE=/var/lib/genial/genial.sqlite3 \
+    GENIAL_METRICS__PORT=9464
+EXPOSE 9464
+# The operator's view answers on 127.0.0.1 inside the container; a scraper in another
+# container needs GENIAL_METRICS__LISTEN=0.0.0.0 (and the port published).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:9464/healthz', timeout=4)"]
+CMD ["genial-bot"]

@@ -1,0 +1,194 @@
+"""A person's data on request (issue 28): ``/mydata`` sends everything kept about them,
+privately, as a JSON file; ``/forget me`` twice forgets them in every finished game and
+table (as "a former player"), their ratings and settings, and everyone else's ratings stay
+exactly what they were.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.outbound import Outbound
+from bot.privacy import CONFIRM_WITHIN, FORMER_NAME
+from bot.table import PLAYING
+from tests.bot.helpers import Clock, Room, make_service
+
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
+ADA, BOB, CID = "id-ada", "id-bob", "id-cid"
+
+
+def private(out: list[Outbound], user: str) -> Outbound:
+    (one,) = [o for o in out if o.user == user]
+    return one
+
+
+def my_data(room: Room, name: str) -> dict[str, Any]:
+    answer = private(room.ok(name, "/mydata"), f"id-{name.lower()}")
+    assert answer.kind == "export"
+    assert answer.attachment is not None
+    assert answer.attachment.filename == "mydata.json"
+    assert answer.attachment.mime == "application/json"
+    data: dict[str, Any] = json.loads(answer.attachment.data)
+    return data
+
+
+def play_out(room: Room, seed: int) -> None:
+    room.ok("Ada", "/start")
+    room.play_out(random.Random(seed))
+
+
+def community(tmp_path: Path) -> tuple[Room, Room, Clock]:
+    """chat-1: Ada and Bob finish a game; chat-2: Ada and Cid, then Ada and Bob; Bob asked
+    for turn pings."""
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    one = Room(service, "chat-1", "Club one")
+    one.ok("Ada", "/join")
+    one.ok("Bob", "/join")
+    play_out(one, 1)
+    two = Room(service, "chat-2", "Club two")
+    two.ok("Ada", "/join")
+    two.ok("Cid", "/join")
+    play_out(two, 2)
+    two.ok("Cid", "/leave")
+    two.ok("Bob", "/join")
+    play_out(two, 3)
+    one.ok("Bob", "/notify on")
+    return one, two, clock
+
+
+def test_mydata_is_everything_kept_about_me(tmp_path: Path) -> None:
+    one, _, clock = community(tmp_path)
+    data = my_data(one, "Bob")
+    assert (data["user"], data["name"], data["made_at"]) == (BOB, "Bob", clock.now)
+    assert data["settings"] == {"notify": "on"}
+    assert data["running_tables"] == []
+    games = data["finished_games"]
+    assert [(g["chat"], g["title"]) for g in games] == [
+        ("chat-1", "Club one"),
+        ("chat-2", "Club two"),
+    ]
+    for g in games:
+        # Bob sits at exactly the seats listed, and the record is the whole game.
+        assert [g["seats"][n]["user"] for n in g["my_seats"]] == [BOB]
+        assert g["record"]["players"] == 2
+    # Rated on chat-1's ladder, chat-2's and the global one (two games there).
+    ladders = {(r["ladder"], r["game"]): r["games"] for r in data["ratings"]}
+    assert ladders == {("chat-1", "genial"): 1, ("chat-2", "genial"): 1, ("global", "genial"): 2}
+    standing = one.service.community.ladder.standing(BOB, "genial")
+    assert standing is not None
+    (overall,) = [r for r in data["ratings"] if r["ladder"] == "global"]
+    assert (overall["mu"], overall["sigma"], overall["rating"]) == (
+        standing.mu,
+        standing.sigma,
+        standing.points,
+    )
+    assert len(overall["history"]) == 2
+    # Nothing of Ada's or Cid's games: Cid is in none of Bob's.
+    assert all(CID not in {s["user"] for s in g["seats"]} for g in games)
+
+
+def test_forget_me_twice_forgets_and_others_ratings_stay(tmp_path: Path) -> None:
+    one, two, clock = community(tmp_path)
+    service = one.service
+    ladder = service.community.ladder
+    kept = {
+        (scope, player): (s.mu, s.sigma, s.games, s.wins)
+        for (scope, game), board in ladder.boards.items()
+        for player, s in board.items()
+        if player != BOB
+    }
+    # Bob's seat in a running game: he must leave it first (the game would keep his id).
+    three = Room(service, "chat-3", "Club three")
+    three.ok("Ada", "/join")
+    three.ok("Bob", "/join")
+    three.ok("Ada", "/start")
+    assert "still sit at a running game" in three.error("Bob", "/forget me")
+    three.ok("Bob", "/leave")  # a computer player takes his seat; the seat remembers him
+
+    ask = private(one.ok("Bob", "/forget me"), BOB)
+    assert "Send /forget me again within 10 minutes to confirm." in ask.text
+    assert service.store.archived()[0]["seats"][1]["user"] == BOB  # nothing forgotten yet
+    clock.advance(CONFIRM_WITHIN - 1)
+    done = private(one.ok("Bob", "/forget me"), BOB)
+    assert done.text.startswith("Done: I have forgotten you.")
+
+    rows = service.store.archived()
+    assert len(rows) == 3
+    text = json.dumps(rows)
+    assert BOB not in text and '"Bob"' not in text
+    aliases = {s["user"] for r in rows for s in r["seats"] if s["name"] == FORMER_NAME}
+    (alias,) = aliases  # one alias in every game, so his opponents' ratings are the same
+    assert alias.startswith("former:")
+    # No table keeps him either: chat-3's running game names the former player.
+    assert service.store.tables_with(json.dumps(BOB)) == []
+    seat = three.table().seats[1]
+    assert (seat.left_user, seat.name, seat.user) == (alias, FORMER_NAME, None)
+    assert service.store.note(BOB, "notify") is None
+    assert service.store.notes_of(BOB) == {}
+
+    for again in (service, make_service(tmp_path / "t.db")):  # and after a restart
+        now = {
+            (scope, player): (s.mu, s.sigma, s.games, s.wins)
+            for (scope, game), board in again.community.ladder.boards.items()
+            for player, s in board.items()
+            if player != alias
+        }
+        assert now == kept
+    (top,) = one.ok("Ada", "/top")
+    assert [line.split(":")[0] for line in top.text.splitlines()[1:]] == ["1. Ada"]
+    (top,) = two.ok("Ada", "/top global")
+    assert "former" not in top.text and "Bob" not in top.text
+    assert "Nobody called Bob" in one.say("Ada", "/stats Bob")[0].text
+
+    # What Bob gets now: nothing of his is left.
+    data = my_data(one, "Bob")
+    assert (data["finished_games"], data["ratings"], data["settings"]) == ([], [], {})
+
+    # chat-3's game ends: the archive keeps the former player, not Bob.
+    assert three.playing()
+    three.play_out(random.Random(4))
+    last = service.store.archived("chat-3")
+    assert [s["left_user"] for s in last[0]["seats"]] == [None, alias]
+
+
+def test_a_late_second_forget_asks_again(tmp_path: Path) -> None:
+    _, two, clock = community(tmp_path)
+    assert "confirm" in private(two.ok("Cid", "/forget me"), CID).text
+    clock.advance(CONFIRM_WITHIN + 1)
+    assert "confirm" in private(two.ok("Cid", "/forget me"), CID).text
+    assert CID in json.dumps(two.service.store.archived())
+    # A word other than "me" forgets nobody.
+    assert two.error("Cid", "/forget Ada") == (
+        "To be forgotten, send /forget me (twice: the second confirms)."
+    )
+
+
+def test_forget_in_a_lobby_gives_up_the_seat_and_the_host(tmp_path: Path) -> None:
+    one, _, _ = community(tmp_path)
+    lobby = Room(one.service, "chat-4")
+    lobby.ok("Bob", "/join")
+    lobby.ok("Cid", "/join")
+    lobby.ok("Bob", "/forget me")
+    lobby.ok("Bob", "/forget me")
+    t = lobby.table()
+    assert t.status != PLAYING
+    assert [s.user for s in t.seats] == [CID]
+    assert (t.host, t.host_name) == (CID, "Cid")
+
+
+def test_the_texts_in_german(tmp_path: Path) -> None:
+    one, _, _ = community(tmp_path)
+    one.ok("Ada", "/rematch")
+    one.ok("Ada", "/option lang de")
+    ask = private(one.ok("Cid", "/forget me"), CID)
+    assert ask.text.endswith(
+        "Sende /forget me innerhalb von 10 Minuten noch einmal, um es zu bestätigen."
+    )
