@@ -19,13 +19,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bot import memory, ops, tools
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, WebSettings, load_settings
 from bot.console import Console
 from bot.outbound import User
 from bot.service import Service
 from bot.store import StoreError, open_store
 
-PLATFORMS = ("console", "telegram", "discord")
+WEB = "web"
+PLATFORMS = ("console", "telegram", "discord", WEB)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--metrics",
         metavar="HOST:PORT",
         help="serve /healthz and /metrics there, like 127.0.0.1:9464 (default: [metrics])",
+    )
+    console.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the web board there and print its links (docs/web.md)",
     )
     shards = parser.add_argument_group("discord")
     shards.add_argument("--shard-count", type=int, help="shards of the bot in all processes")
@@ -146,8 +152,21 @@ def _console(args: argparse.Namespace, settings: Settings, name: str) -> int:
     rng = random.Random(args.seed)
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
     images = None if args.no_images else Path(args.images or settings.images)
+    web = _console_web(args.web, settings)
+    board = None
+    if web is not None:
+        from bot.web.server import WebBoard  # only with --web or [web] port
+
+        board = WebBoard(service, web.url)
     console = Console(service, User(name, name), images)
     try:
+        if board is not None and web is not None:
+            from bot.web import links
+
+            board.deliver = console.told_elsewhere
+            console.links = links(board)
+            port = board.start_in_thread(web.listen, web.port)
+            print(f"web board: {web.url} (port {port})")
         console.welcome()
         console.resume()
         return console.run(_lines())
@@ -158,7 +177,24 @@ def _console(args: argparse.Namespace, settings: Settings, name: str) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     finally:
+        if board is not None:
+            board.stop_thread()
         store.close()
+
+
+def _console_web(given: str | None, settings: Settings) -> WebSettings | None:
+    """The console's web board: ``--web HOST:PORT``, else ``[web]`` if its port is set.
+
+    Raises:
+        ConfigError: for a ``--web`` that is not ``HOST:PORT``.
+    """
+    if given is None:
+        return settings.web if settings.web.port else None
+    host, _, port = given.rpartition(":")
+    if not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError("--web must be HOST:PORT, like 127.0.0.1:8080")
+    public = settings.web.public_url
+    return WebSettings(listen=host, port=int(port), public_url=public)
 
 
 def _lines() -> Iterator[str]:
@@ -185,6 +221,9 @@ def _login_name() -> str:
 
 def run_platform(platform: str, settings: Settings) -> int:
     """A chat platform's adapter: the module ``bot.<platform>`` with ``main(settings)``."""
+    if platform == WEB:
+        web: int = importlib.import_module(f"bot.{platform}").main(settings)
+        return web
     if not settings.token(platform):
         env = settings.telegram_token_env if platform == "telegram" else settings.discord_token_env
         raise ConfigError(f"set the environment variable {env} to the {platform} bot's token")
@@ -194,6 +233,10 @@ def run_platform(platform: str, settings: Settings) -> int:
         if exc.name != f"bot.{platform}":
             raise
         raise ConfigError(f"the {platform} adapter is not part of this version yet") from None
+    if settings.web.port:  # the web board beside the platform, on its service (docs/web.md)
+        board = importlib.import_module(f"bot.{WEB}")
+        token = settings.token("telegram") if platform == "telegram" else None
+        Service.on_start.append(lambda service: board.start_beside(service, settings, token))
     operator = start_operator(settings)
     # A bot that runs for weeks: give the memory it frees back now and then (bot/memory.py).
     memory.keep_giving_back()

@@ -27,6 +27,7 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
     "discord": frozenset({"token_env", "threads", "dm"}),
     "metrics": frozenset({"port", "listen"}),
+    "web": frozenset({"listen", "port", "public_url", "telegram_app"}),
     "log": frozenset({"level", "format"}),
 }
 #: ``[log] level``: the lowest level of the lines written.
@@ -58,6 +59,23 @@ class TelegramSettings:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The web board (docs/web.md): served on ``listen``:``port`` (0: off), its links made
+    with ``public_url`` (default: ``http://listen:port``)."""
+
+    listen: str = "127.0.0.1"
+    port: int = 0
+    public_url: str = ""
+    #: The short name of the bot's Mini App (BotFather's /newapp): Telegram's buttons
+    #: open the page as ``t.me/<bot>/<app>?startapp=<table id>``.
+    telegram_app: str = ""
+
+    @property
+    def url(self) -> str:
+        return self.public_url or f"http://{self.listen}:{self.port}"
+
+
+@dataclass(frozen=True)
 class Settings:
     storage: str = "genial.sqlite3"
     language: str = "en"
@@ -85,6 +103,7 @@ class Settings:
     #: config each serve on the first free port of it. 0: the one port only.
     metrics_port_last: int = 0
     metrics_listen: str = "127.0.0.1"
+    web: WebSettings = field(default_factory=WebSettings)
     #: ``[log]``: the lowest level written, and ``text`` or ``json`` lines.
     log_level: str = "info"
     log_format: str = "text"
@@ -187,6 +206,8 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
                         f"log.{key} must be one of {', '.join(choices)}, not {value!r}"
                     )
                 out[f"log_{key}"] = value
+        if "web" in data:
+            out["web"] = _parse_web(data["web"])
     except ConfigError as exc:
         raise ConfigError(f"{where}{exc}") from None
     settings = Settings(**out)
@@ -249,6 +270,25 @@ def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
     if settings.mode == "webhook" and not settings.webhook_url:
         raise ConfigError('telegram.mode = "webhook" needs telegram.webhook_url')
     return settings
+
+
+def _parse_web(section: Mapping[str, Any]) -> WebSettings:
+    out: dict[str, Any] = {}
+    if "listen" in section:
+        out["listen"] = _text("web", "listen", section["listen"])
+    if "port" in section:
+        port = section["port"]
+        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port < 65536:
+            raise ConfigError("web.port must be a port number from 1 to 65535, or 0 (off)")
+        out["port"] = port
+    if "public_url" in section:
+        url = _text("web", "public_url", section["public_url"]).rstrip("/")
+        if not url.startswith(("https://", "http://")):
+            raise ConfigError("web.public_url must be an address like https://genial.example.org")
+        out["public_url"] = url
+    if "telegram_app" in section:
+        out["telegram_app"] = _text("web", "telegram_app", section["telegram_app"])
+    return WebSettings(**out)
 
 
 def _ports(value: object) -> tuple[int, int]:

@@ -15,7 +15,7 @@ import queue
 import re
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
@@ -47,13 +47,19 @@ class Console:
         out: TextIO = sys.stdout,
         chat: Chat = CHAT,
         max_wait: float = MAX_WAIT,
+        links: Callable[[Outbound], str | None] | None = None,
     ) -> None:
+        """``links``: the web board's link to print under a message (the table's under a
+        public one, the player's own under a private one), when the board runs."""
         self.service = service
         self.me = me
         self.images = images
         self.out = out
         self.chat = chat
         self.max_wait = max_wait
+        self.links = links
+        self._typed: queue.Queue[str | None] = queue.Queue()
+        self._showing = threading.Lock()
 
     def welcome(self) -> None:
         texts = Texts(self.service.settings.language)
@@ -81,7 +87,7 @@ class Console:
     def run(self, lines: Iterable[str]) -> int:
         """Handle every line until the input ends (or ``/quit``), acting on what falls due
         while waiting for the next one; returns the exit status."""
-        typed: queue.Queue[str | None] = queue.Queue()
+        typed = self._typed
 
         def read() -> None:
             try:
@@ -109,6 +115,18 @@ class Console:
             if line.lower() in QUIT:
                 return 0
             self.say(line)
+
+    def wake(self) -> None:
+        """Look at the clock now (from any thread): a move came in another way (the web
+        board) and computer players may be due."""
+        self._typed.put("")
+
+    def told_elsewhere(self, sent: list[Outbound]) -> None:
+        """What a command made elsewhere (the web board) says in the room; then the room
+        looks at the clock."""
+        for outbound in sent:
+            self.show(outbound)
+        self.wake()
 
     def _wait(self) -> float:
         """Seconds until the service next has something due (at most ``max_wait``)."""
@@ -144,7 +162,11 @@ class Console:
         """Print one outbound. It leaves the stored outbox first: a console stopped while
         printing it never prints it again, so nothing is ever told twice (the board the
         next session shows tells the rest)."""
-        self.service.delivered(outbound)
+        with self._showing:  # the web board's thread prints too (``--web``)
+            self.service.delivered(outbound)
+            self._show(outbound)
+
+    def _show(self, outbound: Outbound) -> None:
         head = "[genial]" if outbound.user is None else f"[genial -> {outbound.user}, privately]"
         pad = " " * 4
         lines = outbound.text.splitlines() or [""]
@@ -161,6 +183,9 @@ class Console:
                 f"[{b.label}: {_VERSION.sub('', b.command)}]" for b in outbound.buttons
             )
             self.out.write(f"{pad}{shown}\n")
+        link = self.links(outbound) if self.links is not None else None
+        if link:
+            self.out.write(f"{pad}web: {link}\n")
         self.out.flush()
 
     def _write(self, outbound: Outbound) -> str:

@@ -38,3 +38,54 @@ class SeatLook:
         """The second cells for a typed first cell (any case, spaces around), or ``None``
         if it names no cell a tile may start on."""
         return self.cells.get(first.strip().upper())
+
+
+@dataclass(frozen=True)
+class SideLook:
+    """One row of a page's score panel: a player (or a team) and its points by colour
+    letter, in the game's score colours' order."""
+
+    names: tuple[str, ...]
+    scores: tuple[tuple[str, int], ...]
+    to_move: bool
+    lowest: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PageLook:
+    """A table as its web page shows it: what anyone with the table's link may see, and,
+    for a seated player's own page, their ``seat`` and ``rack`` (``None`` and ``()`` for a
+    watcher: a watcher's look never holds a rack).
+
+    ``board`` is the board as SVG (cell labels and numbers only, never a name); ``words``
+    the page's own words in the table's language; ``symbols`` each colour letter's symbol
+    as SVG on a 100-unit square, for drawing rack tiles; ``moves`` the move list as the
+    chat tells it (who, where, points), oldest first.
+    """
+
+    version: int
+    status: str
+    lang: str
+    title: str
+    game: str
+    mode: str
+    board: str
+    names: tuple[str, ...]
+    sides: tuple[SideLook, ...]
+    colours: tuple[tuple[str, str], ...]
+    turn: str
+    to_move: int | None
+    awaiting: str | None
+    moves: tuple[str, ...]
+    placed: int
+    over: bool
+    result: tuple[str, ...]
+    deadline: float | None
+    words: Mapping[str, str]
+    symbols: Mapping[str, str]
+    seat: int | None = None
+    my_turn: bool = False
+    rack: tuple[RackTile, ...] = ()
+    cells: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    bonus_owed: int = 0
+    hints: bool = False

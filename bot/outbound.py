@@ -49,10 +49,12 @@ class User:
 class Button:
     """A button that sends ``command`` (a command text, see :mod:`bot.commands`) for the user
     who presses it. Commands that change the table carry the table's version (``#12``) so a
-    press on an old message is rejected."""
+    press on an old message is rejected. A button with a ``url`` opens that address instead
+    (the web board's pages) and sends no command."""
 
     label: str
     command: str
+    url: str = ""
 
 
 @dataclass(frozen=True, slots=True)

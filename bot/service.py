@@ -21,10 +21,11 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
-from bot import clock, letters, lobby, messages, ops, play, privacy, show, social
+from bot import clock, letters, lobby, messages, ops, pages, play, privacy, show, social, weblinks
 from bot.commands import (
     Abort,
     AddBot,
@@ -37,9 +38,9 @@ from bot.commands import (
     Start,
     parse_command,
 )
-from bot.looks import SeatLook
+from bot.looks import PageLook, SeatLook
 from bot.messages import Scene
-from bot.outbound import Chat, Outbound, Stored, User
+from bot.outbound import Button, Chat, Outbound, Stored, User
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
 from bot.table import CLOSED, PLAYING, Options, Table
 from bot.tables import LETTER_LEASE, Context, Handler, Reject, Tables
@@ -106,15 +107,36 @@ def _plays_spezial(table: Table | None) -> bool:
     return table.options.game == "spezial"
 
 
+#: How a platform carries out a command that came from a web page: ``(chat, user, text)``
+#: in, what the service said out (the platform has delivered it in the chat meanwhile).
+PageRunner = Callable[[str, User, str], list[Outbound]]
+
+
 class Service(Tables):
     """The platform-neutral bot: tables, games, computer players and deadlines. The
     commands' handlers live in one module per concern (see :data:`HANDLERS`)."""
+
+    #: Called with every service made in this process, once it is ready: the launcher
+    #: starts the web board on the chat platform's own service this way (a platform never
+    #: imports another). Empty unless the launcher adds to it.
+    on_start: ClassVar[list[Callable[[Service], None]]] = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Takes the arguments of :class:`bot.tables.Tables`: the store, the settings, and
         the clock, random source and pictures switch (injected so tests control them)."""
         super().__init__(*args, **kwargs)
         self._release_orphans()
+        #: The chat platform's way to carry out a web page's command (see
+        #: :meth:`set_page_runner`).
+        self.page_runner: PageRunner | None = None
+        for start in Service.on_start:
+            start(self)
+
+    def set_page_runner(self, run: PageRunner | None) -> None:
+        """How this process's chat platform carries out a command from a web page (in its
+        order with the table's other commands, delivering what the service says and
+        letting computer players answer), called from any thread."""
+        self.page_runner = run
 
     def _release_orphans(self) -> None:
         """Claims of due work and of letters held by processes of this machine that are
@@ -503,3 +525,44 @@ class Service(Tables):
             if moved:
                 self.forget(old)
             return moved
+
+    # --- for the web page: a table as its page shows it -------------------------------
+
+    def page_look(self, chat: str, user: str | None = None) -> PageLook | None:
+        """The web page of ``chat``'s table for ``user``: a seated player's page holds their
+        rack and legal cells; anyone else's (``user=None``) the public board only. ``None``
+        if the chat has no table."""
+        return pages.look(self, chat, user)
+
+    def preview(self, chat: str, user: str, move: str) -> dict[str, int] | None:
+        """The points ``user``'s placement ``move`` (as typed after ``/play``) would score
+        now, by colour letter, changing nothing; ``None`` if it is no legal placement of
+        theirs now."""
+        return pages.seat_preview(self, chat, user, move)
+
+    def web_links(self, out: Outbound) -> Outbound:
+        """``out`` with a link button to its table's web page when ``[web] public_url`` is
+        set (docs/web.md): the table's page under a turn, a result or a lobby; the player's
+        own page (a signed, expiring link) under their rack and their turn ping, when the
+        board runs in this process (``[web] port``), so its moves can be carried out. Else
+        ``out`` itself. For platforms, which show the button their way."""
+        web = self.settings.web
+        seat = out.user is not None and out.kind in weblinks.SEAT_LINKED and web.port
+        if not web.public_url or not (seat or (out.user is None and out.kind in weblinks.LINKED)):
+            return out
+        signer = getattr(self, "_web_signer", None)
+        if signer is None:
+            signer = self._web_signer = weblinks.Signer(weblinks.web_secret(self), self.clock)
+        tid = signer.note_table(self, out.chat)
+        texts = Texts(self.language(out.chat))
+        if out.user is not None:
+            url = f"{web.public_url}/s/{signer.seat_token(tid, out.user)}"
+            button = Button(texts("web.play"), "", url=url)
+        else:
+            button = Button(texts("web.open"), "", url=f"{web.public_url}/t/{tid}")
+        return replace(out, buttons=(*out.buttons, button))
+
+    def replay_board(self, chat: str, placed: int) -> str | None:
+        """The board of ``chat``'s finished game after ``placed`` moves, as SVG (the page's
+        replay slider); ``None`` while a game runs or without a game."""
+        return pages.replay_at(self, chat, placed)

@@ -42,7 +42,7 @@ LIBRARIES = {
         "prometheus_client",
     },
 }
-PLATFORMS = ("bot.console", "bot.telegram", "bot.discord")
+PLATFORMS = ("bot.console", "bot.telegram", "bot.discord", "bot.web")
 #: The one platform library each platform package may import.
 PLATFORM_LIBRARY = {"bot.telegram": "telegram", "bot.discord": "discord"}
 #: Service modules that wrap the rules, the computer players and the images, and the
@@ -62,6 +62,7 @@ SERVICE_INTERNALS = (
     "bot.clock",
     "bot.deadlines",
     "bot.letters",
+    "bot.pages",
 )
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"

@@ -43,8 +43,10 @@ from bot.discord.shards import Shards
 from bot.discord.threads import Threads
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TableButton
+from bot.outbound import Outbound, User
 from bot.service import Service
 from bot.table import Table
+from bot.texts import Texts
 
 log = logging.getLogger(__name__)
 
@@ -106,10 +108,23 @@ class GenialClient(discord.Client):
         )
         self.tree.on_error = self._interactions.on_tree_error  # type: ignore[method-assign]
         self._clock_task: asyncio.Task[None] | None = None
+        # A web page's commands come from the web board's thread (docs/web.md).
+        self._running_loop: asyncio.AbstractEventLoop | None = None
+        service.set_page_runner(self.from_page)
+
+    def from_page(self, chat: str, user: User, text: str) -> list[Outbound]:
+        """A web page's command, from any thread: carried out in the client's event loop."""
+        loop = self._running_loop
+        if loop is None or loop.is_closed():
+            texts = Texts(self.service.language(chat))
+            return [Outbound(chat, texts("discord.failed"), "error")]
+        job = self._interactions.from_page(chat, user, text)
+        return asyncio.run_coroutine_threadsafe(job, loop).result()
 
     # --- life cycle ---------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        self._running_loop = asyncio.get_running_loop()
         # Buttons are answered from their custom ids alone, so messages sent before a
         # restart keep working.
         self.add_dynamic_items(TableButton)

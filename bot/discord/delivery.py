@@ -211,7 +211,7 @@ class Delivery(Part):
         """One outbound for one person (or the person who acted): sent once; a failure is
         logged and the message given up (the person can ask again)."""
         try:
-            await self.private.deliver(outbound, reply)
+            await self.private.deliver(await self._linked(outbound), reply)
         except Exception as exc:
             what = "ping" if outbound.kind == "ping" else f"{outbound.kind} message"
             log.warning("could not deliver a %s for table %s: %s", what, outbound.chat, why(exc))
@@ -263,8 +263,14 @@ class Delivery(Part):
                 log.info("could not answer privately either: %s", why(answer_exc))
         return again
 
+    async def _linked(self, outbound: Outbound) -> Outbound:
+        """With the web board's link button when it is on (docs/web.md)."""
+        if not self.service.settings.web.public_url:
+            return outbound
+        return await asyncio.to_thread(self.service.web_links, outbound)
+
     async def _post(self, pending: Pending) -> None:
-        outbound = pending.outbound
+        outbound = await self._linked(pending.outbound)
         if outbound.kind in IN_PLACE:
             await self.lobby.in_place(outbound, pending.reply, pending.nonce)
         else:

@@ -154,6 +154,18 @@ class Interactions(Part):
             await self.clock.due(chat, reply)
             self.clock.wake()
 
+    async def from_page(self, chat: str, user: User, text: str) -> list[Outbound]:
+        """A command from the web board's page (docs/web.md): carried out as a typed one in
+        its turn at the table, what the service says posted in the channel (its errors go
+        back to the page), then computer players move. What the service said is returned."""
+        async with self.clock.lock(chat):
+            out = await asyncio.to_thread(self.service.handle, Chat(chat), user, text)
+            await self.delivery.deliver([o for o in out if o.kind != "error"], None)
+        if not any(o.kind == "error" for o in out):
+            await self.clock.due(chat, None)
+            self.clock.wake()
+        return out
+
     async def look(self, interaction: discord.Interaction[Any], *, with_view: bool = False) -> Look:
         """The table of the interaction's channel, for autocomplete. While the store does
         not answer, no table (so no tiles, cells or seats to offer) and the texts of the

@@ -103,6 +103,9 @@ def view_for(buttons: tuple[Button, ...], chat: str, kind: str) -> discord.ui.Vi
         return None
     view = discord.ui.View(timeout=None)
     for button in buttons:
+        if button.url:  # the table's web page: a link button, no command
+            view.add_item(discord.ui.Button(label=button.label[:MAX_LABEL], url=button.url))
+            continue
         try:
             view.add_item(TableButton(chat, kind, button.command, button.label))
         except ValueError as exc:  # too many buttons, or a command too long for an id

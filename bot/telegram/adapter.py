@@ -29,6 +29,7 @@ the python-telegram-bot Application:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -38,6 +39,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, MessageHandler, TypeHandler, filters
 
 from bot.commands import COMMAND_WORDS, LANGUAGES
+from bot.outbound import Outbound, User
 from bot.service import Service
 from bot.telegram.admins import ChatAdmins
 from bot.telegram.botapi import BotAPI
@@ -103,11 +105,26 @@ class TelegramAdapter:
             on_handled=on_handled,
         )
 
+        # A web page's commands come from the web board's thread (docs/web.md).
+        self._loop: asyncio.AbstractEventLoop | None = None
+        service.set_page_runner(self.from_page)
+
+    def from_page(self, table: str, user: User, text: str) -> list[Outbound]:
+        """A web page's command, from any thread: carried out in the bot's event loop."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            texts = Texts(self.service.language(table))
+            return [Outbound(table, texts("telegram.failed"), "error")]
+        done = asyncio.run_coroutine_threadsafe(self.updates.from_page(table, user, text), loop)
+        return done.result()
+
     # --- wiring -----------------------------------------------------------------------
 
     def attach(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         """Register the handlers with ``app``."""
         self.api.app = app
+        with contextlib.suppress(RuntimeError):  # attached outside the loop: set at start
+            self._loop = asyncio.get_running_loop()
         app.add_handler(
             MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self.updates.on_command)
         )
@@ -150,4 +167,5 @@ class TelegramAdapter:
 
     async def due_loop(self, stop: asyncio.Event) -> None:
         """Run the clock until ``stop`` is set (see :meth:`~bot.telegram.clock.Clock.due_loop`)."""
+        self._loop = asyncio.get_running_loop()
         await self.clock.due_loop(stop)

@@ -29,6 +29,7 @@ from telegram import (
     Message,
     MessageEntity,
     ReplyParameters,
+    WebAppInfo,
 )
 from telegram import User as TelegramUser
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
@@ -75,6 +76,8 @@ class Messages:
     async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
         """One outbound, in Telegram's idiom. The outbox calls it in order, with the table's
         lock held, and judges what it raises (see :func:`~bot.telegram.botapi.failure`)."""
+        if self.service.settings.web.public_url:  # the web board's link (docs/web.md)
+            out = await asyncio.to_thread(self.service.web_links, out)
         if out.tables:  # /games: a link to each table's latest message
             out = await self._with_links(out)
         if out.user is not None and out.user != out.chat:
@@ -325,6 +328,14 @@ class Messages:
         deep link that opens the private chat under the lobby (where racks arrive)."""
         buttons: list[InlineKeyboardButton] = []
         for button in out.buttons:
+            if button.url and "/s/" in button.url and not _is_group(chat):
+                # The player's own page, in their private chat: opened as a Mini App.
+                app = WebAppInfo(button.url)
+                buttons.append(InlineKeyboardButton(button.label, web_app=app))
+                continue
+            if button.url:  # the table's web page: in Telegram, the bot's Mini App
+                buttons.append(InlineKeyboardButton(button.label, url=self._app_url(button.url)))
+                continue
             try:
                 data = fmt.callback_data(out.chat, chat, button.command)
             except ValueError as exc:
@@ -346,6 +357,14 @@ class Messages:
             url = fmt.deep_link(self.api.username, out.chat)
             layout.append([InlineKeyboardButton(texts("telegram.private_link"), url=url)])
         return InlineKeyboardMarkup(layout) if layout else None
+
+    def _app_url(self, url: str) -> str:
+        """A table page's address as the bot's direct Mini App link when ``[web]
+        telegram_app`` names the app (``t.me/<bot>/<app>?startapp=<table id>``)."""
+        app = self.service.settings.web.telegram_app
+        if not app or "/t/" not in url:
+            return url
+        return f"https://t.me/{self.api.username}/{app}?startapp={url.rsplit('/t/', 1)[1]}"
 
     async def _mentions(self, out: Outbound, text: str) -> list[MessageEntity] | None:
         """Mentions of the addressed players, so Telegram notifies them."""

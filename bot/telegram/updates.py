@@ -298,6 +298,17 @@ class Updates:
 
     # --- one command, start to end ------------------------------------------------------
 
+    async def from_page(self, table: str, user: User, text: str) -> list[Outbound]:
+        """A command from the web board's page (docs/web.md): carried out as a typed one in
+        its turn at the table, what the service says delivered in the chat (its errors go
+        back to the page), then computer players move. What the service said is returned."""
+        async with self.locks.hold(table):
+            outs = await asyncio.to_thread(self.service.handle, Chat(table), user, text)
+            await self.outbox.deliver([o for o in outs if o.kind != "error"], None)
+            await self.clock.due(table)
+        self.clock.wake()
+        return outs
+
     async def _run(self, origin: Origin, text: str, chat: Chat) -> None:
         """Hand the command to the service, answer the button press, deliver what the
         service says, then let computer players move (all in order for this table)."""

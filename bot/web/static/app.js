@@ -1,0 +1,373 @@
+// The table's web page: the board, the scores, the moves, live; on a seat's page the rack,
+// tap to place, the points it would score, confirm; swap, keep and hint.
+// Names and every other text from the server are set as text, never as HTML.
+"use strict";
+(function () {
+  const body = document.body;
+  let table = body.dataset.table;
+  let seat = body.dataset.seat;
+  let look = null;
+  let pick = { slot: null, a: null, b: null };
+  let source = null;
+  const $ = (id) => document.getElementById(id);
+  const SVG = "http://www.w3.org/2000/svg";
+
+  function api(path) {
+    const q = seat ? "?seat=" + encodeURIComponent(seat) : "";
+    return "/api/t/" + encodeURIComponent(table) + path + q;
+  }
+
+  function say(text) {
+    const s = $("status");
+    s.textContent = text || "";
+    s.classList.toggle("shown", Boolean(text));
+  }
+
+  function parseSvg(text) {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = doc.documentElement;
+    if (root.nodeName !== "svg") return null;
+    root.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
+    return document.importNode(root, true);
+  }
+
+  function symbol(letter) {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 100 100");
+    const inner = parseSvg('<svg xmlns="' + SVG + '">' + (look.symbols[letter] || "") + "</svg>");
+    if (inner) while (inner.firstChild) svg.appendChild(inner.firstChild);
+    return svg;
+  }
+
+  function tileSvg(first, second) {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 200 100");
+    [first, second].forEach((letter, k) => {
+      const half = symbol(letter);
+      half.setAttribute("x", String(100 * k));
+      half.setAttribute("width", "100");
+      half.setAttribute("height", "100");
+      svg.appendChild(half);
+    });
+    return svg;
+  }
+
+  function text(el, value) {
+    el.textContent = value == null ? "" : String(value);
+  }
+
+  function renderScores() {
+    const t = $("scores");
+    t.replaceChildren();
+    if (!look.sides.length) return;
+    const head = document.createElement("tr");
+    head.appendChild(document.createElement("td"));
+    look.sides[0].scores.forEach(([letter]) => {
+      const td = document.createElement("td");
+      td.appendChild(symbol(letter));
+      head.appendChild(td);
+    });
+    t.appendChild(head);
+    look.sides.forEach((side) => {
+      const tr = document.createElement("tr");
+      if (side.to_move) tr.className = "to-move";
+      const name = document.createElement("td");
+      name.className = "name";
+      text(name, side.names.join(" & "));
+      tr.appendChild(name);
+      side.scores.forEach(([letter, points]) => {
+        const td = document.createElement("td");
+        text(td, points);
+        const started = side.scores.some(([, p]) => p > 0);
+        if (started && side.lowest.includes(letter)) td.className = "low";
+        tr.appendChild(td);
+      });
+      t.appendChild(tr);
+    });
+  }
+
+  function renderBoard(svgText) {
+    const box = $("board");
+    box.replaceChildren();
+    if (!svgText) return;
+    const svg = parseSvg(svgText);
+    if (svg) box.appendChild(svg);
+    if (!performance.getEntriesByName("board").length) performance.mark("board"); // benchmarks
+    box.querySelectorAll(".cell").forEach((g) => {
+      g.addEventListener("click", () => tapCell(g.dataset.cell));
+    });
+    markCells();
+  }
+
+  function legalNow() {
+    if (!look || !look.my_turn || look.awaiting !== "place") return [];
+    if (look.game !== "spezial" && pick.slot === null) return [];
+    if (pick.a === null) return Object.keys(look.cells);
+    return look.cells[pick.a] || [];
+  }
+
+  function markCells() {
+    const legal = new Set(legalNow());
+    $("board").querySelectorAll(".cell").forEach((g) => {
+      const c = g.dataset.cell;
+      g.classList.toggle("legal", legal.has(c) && c !== pick.a && c !== pick.b);
+      g.classList.toggle("first", c === pick.a);
+      g.classList.toggle("second", c === pick.b);
+    });
+  }
+
+  function renderRack() {
+    const me = $("me");
+    me.hidden = look.seat === null || look.seat === undefined;
+    if (me.hidden) return;
+    text($("rack-title"), look.words.rack);
+    const rack = $("rack");
+    rack.replaceChildren();
+    look.rack.forEach((tile) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.slot = String(tile.slot);
+      b.setAttribute("aria-label", tile.name);
+      if (pick.slot === tile.slot) b.className = "chosen";
+      b.appendChild(tileSvg(tile.first, tile.second));
+      b.addEventListener("click", () => tapTile(tile.slot));
+      rack.appendChild(b);
+    });
+    const myTurn = look.my_turn;
+    const swap = myTurn && look.awaiting === "swap";
+    const hintLine = $("hint-line");
+    if (!myTurn) text(hintLine, look.turn);
+    else if (swap) text(hintLine, look.words.swap_offer);
+    else if (look.bonus_owed) text(hintLine, look.words.bonus);
+    else if (look.game !== "spezial" && pick.slot === null) text(hintLine, look.words.pick_tile);
+    else if (pick.b === null) text(hintLine, look.words.pick_cell);
+    for (const [id, word, shown] of [
+      ["swap", "swap", swap],
+      ["keep", "keep", swap],
+      ["hint", "hint", myTurn && look.hints && look.awaiting === "place"],
+      ["cancel", "cancel", myTurn && (pick.a !== null || pick.slot !== null)],
+      ["confirm", "confirm", myTurn && pick.b !== null],
+    ]) {
+      const b = $(id);
+      text(b, look.words[word]);
+      b.hidden = !shown;
+    }
+  }
+
+  function render() {
+    // What a test (or an extension) may read without the script's variables.
+    body.dataset.version = String(look.version);
+    body.dataset.myTurn = String(Boolean(look.my_turn));
+    body.dataset.awaiting = look.awaiting || "";
+    body.dataset.over = String(look.over);
+    document.documentElement.lang = look.lang;
+    text($("title"), look.title);
+    document.title = look.title + " · Genial";
+    text($("turn"), look.my_turn ? look.words.your_turn : look.turn);
+    renderScores();
+    if (!replaying) renderBoard(look.board);
+    text($("moves-title"), look.words.moves);
+    const moves = $("moves");
+    moves.replaceChildren();
+    look.moves.slice().reverse().forEach((line) => {
+      const li = document.createElement("li");
+      text(li, line);
+      moves.appendChild(li);
+    });
+    const result = $("result");
+    result.replaceChildren();
+    look.result.forEach((line) => {
+      const li = document.createElement("li");
+      text(li, line);
+      result.appendChild(li);
+    });
+    renderRack();
+    renderReplay();
+    tick();
+  }
+
+  let replaying = false;
+  function renderReplay() {
+    const box = $("replay-box");
+    box.hidden = !(look.over && look.status !== "playing" && look.placed > 0);
+    if (box.hidden) return;
+    text($("replay-title"), look.words.replay);
+    const r = $("replay");
+    r.max = String(look.placed);
+    if (!replaying) r.value = String(look.placed);
+    text($("replay-at"), r.value + "/" + look.placed);
+  }
+
+  async function showReplay() {
+    const r = $("replay");
+    replaying = Number(r.value) !== look.placed;
+    text($("replay-at"), r.value + "/" + look.placed);
+    const res = await fetch("/api/t/" + encodeURIComponent(table) + "/replay/" + r.value);
+    const data = await res.json();
+    if (data.board) renderBoard(data.board);
+  }
+
+  function tick() {
+    const c = $("clock");
+    if (!look || !look.deadline) return text(c, "");
+    const left = Math.max(0, Math.round(look.deadline - Date.now() / 1000));
+    const h = Math.floor(left / 3600);
+    const m = Math.floor((left % 3600) / 60);
+    const s = left % 60;
+    text(c, "⏱ " + (h ? h + ":" : "") + String(m).padStart(2, "0") + ":" + String(s).padStart(2, "0"));
+  }
+
+  function reset() {
+    pick = { slot: null, a: null, b: null };
+  }
+
+  function tapTile(slot) {
+    if (!look.my_turn || look.awaiting !== "place") return;
+    pick = { slot: pick.slot === slot ? null : slot, a: null, b: null };
+    renderRack();
+    markCells();
+  }
+
+  function tapCell(cell) {
+    if (!look || !look.my_turn || look.awaiting !== "place") return;
+    if (look.game !== "spezial" && pick.slot === null) return say(look.words.pick_tile);
+    if (pick.a !== null && pick.b !== null && (cell === pick.a || cell === pick.b)) {
+      [pick.a, pick.b] = [pick.b, pick.a]; // the tile turned
+    } else if (pick.a !== null && (look.cells[pick.a] || []).includes(cell)) {
+      pick.b = cell;
+    } else if (cell in look.cells) {
+      pick.a = cell;
+      pick.b = null;
+    } else {
+      return;
+    }
+    say("");
+    renderRack();
+    markCells();
+    if (pick.b !== null) preview();
+  }
+
+  function moveText() {
+    const cells = pick.a + " " + pick.b;
+    return look.game === "spezial" ? cells : pick.slot + " " + cells;
+  }
+
+  async function preview() {
+    const asked = moveText();
+    const res = await fetch(api("/preview") + "&move=" + encodeURIComponent(asked));
+    const data = await res.json();
+    if (moveText() !== asked) return;
+    if (!res.ok) return say(data.error);
+    const parts = Object.entries(data.points).map(
+      ([l, p]) => "+" + p + " " + (look.words["colour_" + l] || l),
+    );
+    text($("hint-line"), look.words.points + ": " + (parts.join("  ") || "0"));
+  }
+
+  async function send(command, move) {
+    const res = await fetch("/api/t/" + encodeURIComponent(table) + "/command", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seat: seat, command: command, move: move || "", version: look.version }),
+    });
+    const data = await res.json().catch(() => ({ error: res.statusText }));
+    reset();
+    if (!res.ok) {
+      say(data.error);
+      await load();
+      return;
+    }
+    say("");
+    const said = $("said");
+    said.replaceChildren();
+    (data.said || []).forEach((line) => {
+      const li = document.createElement("li");
+      text(li, line);
+      said.appendChild(li);
+    });
+    await load();
+  }
+
+  async function load() {
+    const res = await fetch(api("/state"));
+    const data = await res.json();
+    if (!res.ok) return say(data.error);
+    if (!look || data.version !== look.version) reset();
+    look = data;
+    render();
+  }
+
+  function listen() {
+    if (source) source.close();
+    source = new EventSource(api("/events"));
+    source.onmessage = (e) => {
+      const data = JSON.parse(e.data);
+      if (!data) return;
+      if (look && data.version !== look.version) reset();
+      look = data;
+      say("");
+      render();
+    };
+    source.onerror = () => {
+      if (look) say(look.words.offline);
+    };
+  }
+
+  async function telegram() {
+    // A Telegram Mini App: who the player is comes from the signed initData in the URL's
+    // fragment, checked by the server; the table from its start parameter.
+    const hash = new URLSearchParams(location.hash.slice(1));
+    const initData = hash.get("tgWebAppData");
+    if (!initData) return false;
+    const theme = hash.get("tgWebAppThemeParams");
+    if (theme) {
+      try {
+        const t = JSON.parse(theme);
+        const root = document.documentElement.style;
+        if (t.bg_color) root.setProperty("--paper", t.bg_color);
+        if (t.text_color) root.setProperty("--ink", t.text_color);
+        if (t.secondary_bg_color) root.setProperty("--panel", t.secondary_bg_color);
+        if (t.button_color) root.setProperty("--button", t.button_color);
+        if (t.button_text_color) root.setProperty("--button-ink", t.button_text_color);
+      } catch (e) {
+        /* no theme: the page's own */
+      }
+    }
+    const res = await fetch("/api/tg/session", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ init_data: initData }),
+    });
+    const data = await res.json();
+    if (!res.ok) {
+      say(data.error);
+      return true;
+    }
+    table = data.table;
+    seat = data.seat;
+    body.dataset.table = table;
+    await load();
+    listen();
+    return true;
+  }
+
+  $("confirm").addEventListener("click", () => {
+    if (pick.b !== null) send("play", moveText());
+  });
+  $("cancel").addEventListener("click", () => {
+    reset();
+    renderRack();
+    markCells();
+  });
+  $("swap").addEventListener("click", () => send("swap"));
+  $("keep").addEventListener("click", () => send("keep"));
+  $("hint").addEventListener("click", () => send("hint"));
+  $("replay").addEventListener("input", showReplay);
+  setInterval(tick, 1000);
+
+  (async function start() {
+    if (!table && (await telegram())) return;
+    await load();
+    listen();
+  })();
+})();

@@ -1,0 +1,70 @@
+"""Who a page's player is: seat tokens and table ids (from :mod:`bot.weblinks`, shared
+with the service, which puts links in its messages), and Telegram's Mini App ``initData``
+check."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from urllib.parse import parse_qsl
+
+from bot.weblinks import (
+    ID_CHAT,
+    ID_LENGTH,
+    MAX_TOKEN,
+    SECRET_ENV,
+    TOKEN_LIFE,
+    BadToken,
+    Seat,
+    Signer,
+    web_secret,
+)
+
+__all__ = [
+    "ID_CHAT",
+    "ID_LENGTH",
+    "INIT_DATA_LIFE",
+    "SECRET_ENV",
+    "TOKEN_LIFE",
+    "BadToken",
+    "Seat",
+    "Signer",
+    "telegram_user",
+    "web_secret",
+]
+
+#: Oldest Telegram ``initData`` accepted, in seconds.
+INIT_DATA_LIFE = 24 * 3600.0
+
+
+def telegram_user(init_data: str, bot_token: str, now: float | None = None) -> tuple[str, str]:
+    """The Telegram user (id, name) a Mini App's ``initData`` names, checked as Telegram's
+    Web App documentation says: the fields but ``hash``, sorted, joined by new lines,
+    signed with HMAC-SHA256 under the key HMAC-SHA256("WebAppData", bot token).
+
+    Raises:
+        BadToken: for data that is unsigned, forged, older than a day or names nobody.
+    """
+    if not init_data or len(init_data) > 4 * MAX_TOKEN or not bot_token:
+        raise BadToken("malformed")
+    fields = dict(parse_qsl(init_data, keep_blank_values=True))
+    given = fields.pop("hash", "")
+    check = "\n".join(f"{k}={fields[k]}" for k in sorted(fields))
+    key = hmac.new(b"WebAppData", bot_token.encode(), hashlib.sha256).digest()
+    want = hmac.new(key, check.encode(), hashlib.sha256).hexdigest()
+    if not given or not hmac.compare_digest(want, given):
+        raise BadToken("forged")
+    try:
+        signed_at = int(fields.get("auth_date", ""))
+        user = json.loads(fields.get("user", ""))
+        uid = str(int(user["id"]))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise BadToken("malformed") from exc
+    if (time.time() if now is None else now) - signed_at > INIT_DATA_LIFE:
+        raise BadToken("expired")
+    first = str(user.get("first_name", "")).strip()
+    last = str(user.get("last_name", "")).strip()
+    name = " ".join(p for p in (first, last) if p) or str(user.get("username", "")) or uid
+    return uid, name

@@ -1,0 +1,136 @@
+"""A whole 2-player game played by taps in headless Chromium: two players' pages and a
+watcher's page, the watcher seeing every move live; a move typed in the chat shows on the
+pages too; screenshots at phone size go to ``out/web/`` for a person to look at."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.table import PLAYING
+from tests.bot.web.board import Site, running, started_room
+from tests.bot.web.browser import PHONE, chromium, until
+from tests.patience import wait_until
+
+SHOTS = Path(__file__).resolve().parents[3] / "out" / "web"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium()
+
+
+def _open(browser: Any, url: str) -> Any:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
+    page.goto(url)
+    return page
+
+
+def _version(site: Site) -> int:
+    table = site.service.table(site.chat)
+    assert table is not None
+    return table.version
+
+
+def _shown(page: Any, version: int, what: str) -> None:
+    until(page, f"() => Number(document.body.dataset.version) >= {version}", what)
+
+
+def _tap_a_move(page: Any) -> str:
+    """Tap the first tile, its first legal cell, that cell's first partner; wait for the
+    points; confirm. The move as the page will send it."""
+    page.click(".rack button >> nth=0")
+    first = until(page, "() => document.querySelector('.cell.legal')?.dataset.cell", "legal cells")
+    page.click(f'.cell[data-cell="{first}"]')
+    second = until(
+        page, "() => document.querySelector('.cell.legal')?.dataset.cell", "second cells"
+    )
+    page.click(f'.cell[data-cell="{second}"]')
+    said = until(
+        page,
+        "() => document.getElementById('status').textContent"
+        " || document.getElementById('hint-line').textContent.startsWith('Points:')",
+        "the points or an error",
+    )
+    assert said is True, said  # the points, no error
+    page.click("#confirm")
+    return f"{first} {second}"
+
+
+def test_a_whole_game_by_taps_with_a_watcher(tmp_path: Path, browser: Any) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    room = started_room(tmp_path)
+    with running(room) as site:
+        base = f"http://127.0.0.1:{site.port}"
+        pages = {name: _open(browser, f"{base}/s/{site.token(name)}") for name in ("Ann", "Bob")}
+        watcher = _open(browser, f"{base}/t/{site.tid}")
+        for page in (*pages.values(), watcher):
+            _shown(page, _version(site), "the first look")
+        pages["Ann"].screenshot(path=str(SHOTS / "seat-start.png"))
+        watcher_moves = 0
+        taps = 0
+        typed = False
+        while True:
+            table = site.service.table(site.chat)
+            assert table is not None
+            if table.status != PLAYING:
+                break
+            version = table.version
+            for n, p in pages.items():
+                _shown(p, version, f"version {version} on {n}'s page")
+            name = next(
+                n
+                for n, p in pages.items()
+                if p.evaluate("() => document.body.dataset.myTurn") == "true"
+            )
+            page = pages[name]
+            awaiting = page.evaluate("() => document.body.dataset.awaiting")
+            if awaiting == "swap":
+                page.click("#keep")
+            elif not typed and taps == 3:
+                # One move typed in the chat, as a player would: the pages show it too.
+                look = site.state(name)
+                first, seconds = next(iter(look["cells"].items()))
+                room.ok(name, f"/play 1 {first} {seconds[0]}")
+                typed = True
+            else:
+                _tap_a_move(page)
+                taps += 1
+                if taps == 2:
+                    page.screenshot(path=str(SHOTS / "seat-after-taps.png"))
+            wait_until(lambda v=version: _version(site) > v, f"{name}'s move taken", interval=0.02)
+            after = _version(site)
+            _shown(watcher, after, "the move on the watcher's page")
+            watcher_moves += 1
+        table = site.service.table(site.chat)
+        assert table is not None and table.record is not None
+        placed = len(table.record["moves"])
+        _shown(watcher, table.version, "the end on the watcher's page")
+        until(watcher, "() => document.body.dataset.over === 'true'", "the result")
+        watcher.screenshot(path=str(SHOTS / "watcher-end.png"), full_page=True)
+        shown_moves = watcher.evaluate("() => document.querySelectorAll('#moves li').length")
+        # Every move of the record is in the watcher's list, and it saw each turn live.
+        assert shown_moves == placed and taps > 10 and typed
+        assert watcher_moves >= taps
+        result = watcher.evaluate("() => document.getElementById('result').textContent")
+        assert "wins" in result or "Shared first place" in result
+        # The replay slider goes back to the empty board: no tile on any cell.
+        watcher.evaluate(
+            "() => { const r = document.getElementById('replay'); r.value = '0';"
+            " r.dispatchEvent(new Event('input')); }"
+        )
+        until(
+            watcher,
+            "() => document.querySelectorAll('#board polygon[fill=\"#24262e\"]').length === 0",
+            "the replay at its start",
+        )
+        for page in (*pages.values(), watcher):
+            assert page.errors == []

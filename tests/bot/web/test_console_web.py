@@ -1,0 +1,131 @@
+"""The console with ``--web``: the links it prints open the table's page and the player's
+own page, and a move made on the page is told in the room as a typed one would be."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import urlopen
+
+import pytest
+
+from bot.__main__ import _console_web
+from bot.config import ConfigError, Settings, WebSettings, parse_settings
+from bot.console import Console
+from bot.outbound import User
+from bot.web import links
+from bot.web.server import WebBoard
+from tests.bot.helpers import make_service
+from tests.patience import PATIENCE, wait_until
+
+
+def test_web_settings_parse_and_refuse() -> None:
+    s = parse_settings(
+        {"web": {"listen": "0.0.0.0", "port": 8080, "public_url": "https://g.example/"}}
+    )
+    assert s.web == WebSettings("0.0.0.0", 8080, "https://g.example")
+    assert s.web.url == "https://g.example"
+    assert WebSettings(port=8080).url == "http://127.0.0.1:8080"
+    for bad, why in [
+        ({"port": 70000}, "web.port"),
+        ({"port": True}, "web.port"),
+        ({"public_url": "genial.example"}, "web.public_url"),
+        ({"host": "x"}, "unknown setting web.host"),
+    ]:
+        with pytest.raises(ConfigError, match=why):
+            parse_settings({"web": bad})
+
+
+def test_the_console_flag() -> None:
+    assert _console_web(None, Settings()) is None
+    got = _console_web("127.0.0.1:8080", Settings())
+    assert got == WebSettings("127.0.0.1", 8080, "")
+    for bad in ("8080", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:x", "h:99999"):
+        with pytest.raises(ConfigError, match="--web must be HOST:PORT"):
+            _console_web(bad, Settings())
+
+
+def _links(text: str, kind: str, to: str = "") -> list[str]:
+    """The links of ``kind`` printed, under messages to ``to`` only if given."""
+    found, head = [], ""
+    for line in text.splitlines():
+        if line.startswith("[genial"):
+            head = line
+        elif (
+            line.strip().startswith("web: ")
+            and f"/{kind}/" in line
+            and (f"-> {to}," in head if to else True)
+        ):
+            found.append(line.split("web: ", 1)[1])
+    return found
+
+
+def test_console_links_open_the_pages_and_a_page_move_is_told_in_the_room(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db")
+    out = io.StringIO()
+    console = Console(service, User("ann", "ann"), None, out)
+    board = WebBoard(service, "http://placeholder", deliver=console.told_elsewhere, secret=b"k")
+    console.links = links(board)
+    port = board.start_in_thread("127.0.0.1", 0)
+    board.public_url = f"http://127.0.0.1:{port}"
+    try:
+        for line in ("/join", "bob: /join", "/start"):
+            console.say(line)
+        text = out.getvalue()
+        tables, seats = _links(text, "t"), _links(text, "s", "ann")
+        assert tables and seats and len(set(tables)) == 1  # one table, one address
+        with urlopen(tables[0], timeout=PATIENCE) as res:
+            assert res.status == 200 and b"/static/app.js" in res.read()
+        token = urlsplit(seats[-1]).path.rsplit("/", 1)[1]
+        tid = urlsplit(tables[0]).path.rsplit("/", 1)[1]
+        with urlopen(f"{board.public_url}/api/t/{tid}/state?seat={token}", timeout=PATIENCE) as r:
+            look = json.loads(r.read())
+        # The link under ann's private rack opens her seat (the first to join moves first).
+        assert look["seat"] == 0 and look["my_turn"] and len(look["rack"]) == 6
+        first, seconds = next(iter(look["cells"].items()))
+        body = json.dumps(
+            {
+                "seat": token,
+                "command": "play",
+                "move": f"1 {first} {seconds[0]}",
+                "version": look["version"],
+            }
+        ).encode()
+        from urllib.request import Request
+
+        req = Request(
+            f"{board.public_url}/api/t/{tid}/command",
+            body,
+            {"Content-Type": "application/json"},
+        )
+        with urlopen(req, timeout=PATIENCE) as r:
+            assert json.loads(r.read()) == {"ok": True, "said": []}
+        tile = look["rack"][0]["name"]
+        wait_until(
+            lambda: f"ann placed {tile} {first} {seconds[0]}" in out.getvalue(),
+            "the page's move told in the room",
+        )
+    finally:
+        board.stop_thread()
+
+
+def test_the_launcher_hook_starts_the_board_on_each_new_service(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import web as web_platform
+    from bot.service import Service
+
+    settings = Settings(web=WebSettings(port=0, public_url="http://127.0.0.1"))
+    monkeypatch.setattr(Service, "on_start", [])
+    monkeypatch.setattr(web_platform, "_BESIDE", [])
+    Service.on_start.append(lambda s: web_platform.start_beside(s, settings, None))
+    service = make_service(tmp_path / "t.db", settings=settings)
+    (board,) = web_platform._BESIDE
+    try:
+        assert board.service is service
+        status = urlopen(f"http://127.0.0.1:{board.port}/static/app.js", timeout=PATIENCE).status
+        assert status == 200
+    finally:
+        board.stop_thread()

@@ -1,0 +1,426 @@
+"""The table page and the seat page over HTTP: what each may see, moves by the page going
+through the service as typed commands, live updates, and every bad request refused."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.web.server import Limits
+from bot.web.tokens import TOKEN_LIFE
+from tests.bot.web.board import Events, Site, path_of, running, started_room
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+def _first_move(site: Site, name: str) -> str:
+    look = site.state(name)
+    first, seconds = next(iter(look["cells"].items()))
+    return f"1 {first} {seconds[0]}"
+
+
+def test_the_table_link_cannot_be_made_from_the_chat_id(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        link = site.board.table_link(site.chat)
+        tid = path_of(link).rsplit("/", 1)[1]
+        assert len(tid) == 20 and site.chat not in link
+        # Another secret gives another id: the id is a keyed hash, not the chat id coded.
+        from bot.web.tokens import Signer
+
+        assert Signer(b"another").table_id(site.chat) != tid
+        status, _, page = site.request("GET", path_of(link))
+        assert status == 200 and b'data-table="' + tid.encode() + b'"' in page
+
+
+def test_a_watcher_sees_board_scores_turn_and_no_rack(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        look = site.state()
+        assert look["seat"] is None and look["rack"] == [] and look["cells"] == {}
+        assert look["turn"] == "Ann to move"
+        assert [s["names"] for s in look["sides"]] == [["Ann"], ["Bob"]]
+        # No tile placed yet: every colour of both players at 0 (RULES.md: scores start at 0).
+        assert all(p == 0 for s in look["sides"] for _, p in s["scores"])
+        # The 2-player board: radius 5, 1 + 3*5*6 = 91 cells, six start symbols.
+        assert look["board"].count('class="cell"') == 91
+        assert look["board"].count('fill="#5c4838" stroke=') == 6  # theme.PRINTED cells
+
+
+def test_a_seat_sees_its_own_rack_only(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        table = site.service.table(site.chat)
+        assert table is not None and table.record is not None
+        ann, bob = site.state("Ann"), site.state("Bob")
+        assert ann["seat"] == 0 and bob["seat"] == 1
+        assert len(ann["rack"]) == 6 and len(bob["rack"]) == 6
+        # Ann is to move: her page knows where a tile may go; Bob's waits.
+        assert ann["my_turn"] and ann["cells"] and not bob["my_turn"] and bob["cells"] == {}
+        # The racks are the first 12 tiles of the draw order, Ann's then Bob's (the deal).
+        bag = table.record["bag"]
+        assert sorted(t["name"] for t in ann["rack"]) == sorted(bag[:6])
+        assert sorted(t["name"] for t in bob["rack"]) == sorted(bag[6:12])
+
+
+def test_a_tap_move_goes_through_the_service_and_reaches_the_chat(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        before = site.service.table(site.chat)
+        assert before is not None
+        move = _first_move(site, "Ann")
+        status, answer = site.command("Ann", "play", move)
+        assert status == 200 and answer["ok"], answer
+        after = site.service.table(site.chat)
+        assert after is not None and after.version == before.version + 1
+        assert after.record is not None and len(after.record["moves"]) == 1
+        # The chat gets what the typed command would have said: one turn message.
+        kinds = [o.kind for o in site.delivered]
+        assert kinds.count("turn") == 1
+        look = site.state()
+        assert look["turn"] == "Bob to move" and len(look["moves"]) == 1
+
+
+def test_a_stale_page_is_refused_and_nothing_changes(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        move = _first_move(site, "Ann")
+        table = site.service.table(site.chat)
+        assert table is not None
+        status, answer = site.command("Ann", "play", move, version=table.version - 1)
+        assert status == 409 and "earlier turn" in answer["error"]
+        after = site.service.table(site.chat)
+        assert after is not None and after.to_dict() == table.to_dict()
+        assert site.delivered == []
+
+
+def test_a_move_out_of_turn_is_refused(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        move = _first_move(site, "Ann")
+        table = site.service.table(site.chat)
+        status, answer = site.command("Bob", "play", move)
+        assert status == 409 and answer["error"]
+        after = site.service.table(site.chat)
+        assert after is not None and table is not None and after.to_dict() == table.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        (b"x" * (1 << 20), 413),  # a megabyte of junk
+        (b"not json", 400),
+        (b"[1, 2]", 400),
+        (b'{"command": "play"}', 403),  # no seat token
+    ],
+)
+def test_junk_bodies_get_a_short_json_error(tmp_path: Path, body: bytes, status: int) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        table = site.service.table(site.chat)
+        got, headers, data = site.request("POST", f"/api/t/{site.tid}/command", body)
+        assert got == status and headers["content-type"].startswith("application/json")
+        assert data.startswith(b'{"error": ') and len(data) < 200
+        after = site.service.table(site.chat)
+        assert after is not None and table is not None and after.to_dict() == table.to_dict()
+
+
+def test_bad_fields_are_refused(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        token = site.token("Ann")
+        url = f"/api/t/{site.tid}/command"
+        for payload, want in [
+            ({"seat": token, "command": "abort", "version": 1}, "unknown command"),
+            ({"seat": token, "command": "play", "move": "1 A2", "version": 1}, "not a placement"),
+            (
+                {"seat": token, "command": "play", "move": "1 A2 B3 ; /abort", "version": 1},
+                "not a placement",
+            ),
+            ({"seat": token, "command": "play", "move": "1 A2 B3"}, "no table version"),
+        ]:
+            status, answer = site.post(url, payload)
+            assert status == 400 and answer["error"] == want
+
+
+def test_forged_expired_and_foreign_tokens_are_refused(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        token = site.token("Ann")
+        body, mac = token.split(".")
+        forged = body + "." + ("A" if mac[0] != "A" else "B") + mac[1:]
+        status, answer = site.get(f"/api/t/{site.tid}/state?seat={forged}")
+        assert status == 403 and answer["error"] == "seat token forged"
+        other = site.board.signer.seat_token("B" * 20, site.room.person("Ann").id)
+        status, answer = site.get(f"/api/t/{site.tid}/state?seat={other}")
+        assert status == 403 and answer["error"] == "seat token of another table"
+        site.service.clock.advance(TOKEN_LIFE + 1)  # type: ignore[attr-defined]
+        status, answer = site.get(f"/api/t/{site.tid}/state?seat={token}")
+        assert status == 403 and answer["error"] == "seat token expired"
+        status, _, _ = site.request("GET", f"/s/{token}")
+        assert status == 403
+
+
+def test_an_unknown_table_is_a_404(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        for path in ("/t/AAAAAAAAAAAAAAAAAAAA", "/api/t/AAAAAAAAAAAAAAAAAAAA/state", "/t/x"):
+            status, _headers, data = site.request("GET", path)
+            assert status == 404 and data == b'{"error": "no such table"}'
+
+
+def test_page_loads_are_rate_limited_per_address(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    stopped = [0.0]
+    with running(room, Limits(pages_burst=5, pages_rate=1.0), clock=lambda: stopped[0]) as site:
+        codes = [site.request("GET", f"/t/{site.tid}")[0] for _ in range(6)]
+        # The clock stands still: five in the burst, the sixth refused.
+        assert codes == [200] * 5 + [429]
+        stopped[0] += 2.0  # two seconds later, two more
+        assert [site.request("GET", f"/t/{site.tid}")[0] for _ in range(3)] == [200, 200, 429]
+
+
+def test_moves_are_rate_limited_per_player(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    limits = Limits(pages_burst=1000, moves_burst=3, moves_rate=1.0)
+    with running(room, limits, clock=lambda: 0.0) as site:
+        codes = [site.command("Bob", "hint")[0] for _ in range(4)]
+        assert codes[:3] != [429] * 3 and codes[3] == 429
+
+
+def test_every_answer_has_a_policy_without_inline_script(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        for path in (f"/t/{site.tid}", f"/s/{site.token('Ann')}", "/static/app.js"):
+            status, headers, _data = site.request("GET", path)
+            assert status == 200
+            csp = headers["content-security-policy"]
+            assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+            assert headers["x-content-type-options"] == "nosniff"
+        _, _, page = site.request("GET", f"/t/{site.tid}")
+        # Every script has a src; no element has an event attribute or a style attribute.
+        assert re.findall(rb"<script[^>]*>", page) == [b'<script src="/static/app.js" defer>']
+        assert not re.search(rb"\son[a-z]+=", page) and b"style=" not in page
+
+
+def test_names_are_data_never_markup(tmp_path: Path) -> None:
+    names = ("<script>alert(1)</script>", '"><img src=x onerror=alert(2)>')
+    room = started_room(tmp_path, names)
+    with running(room) as site:
+        _, _, page = site.request("GET", f"/t/{site.tid}")
+        assert b"alert" not in page  # the page itself carries no name
+        look = site.state()
+        assert [s["names"][0] for s in look["sides"]] == list(names)
+        assert "alert" not in look["board"]  # the board carries labels only
+        # The script sets every server text with textContent, never innerHTML.
+        _, _, script = site.request("GET", "/static/app.js")
+        assert b"innerHTML" not in script and b"insertAdjacentHTML" not in script
+
+
+def test_watchers_and_seats_get_live_updates_from_a_typed_move(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        watcher = Events(site.port, f"/api/t/{site.tid}/events")
+        bob = Events(site.port, f"/api/t/{site.tid}/events?seat={site.token('Bob')}")
+        first, first_bob = watcher.next(), bob.next()
+        assert first["turn"] == "Ann to move" and not first_bob["my_turn"]
+        move = _first_move(site, "Ann")
+        room.ok("Ann", f"/play {move}")  # typed in the chat: the page learns it by polling
+        now, now_bob = watcher.next(), bob.next()
+        assert now["version"] == first["version"] + 1 and now["turn"] == "Bob to move"
+        assert now_bob["my_turn"] and len(now_bob["rack"]) == 6 and now["rack"] == []
+        watcher.close()
+        bob.close()
+
+
+def test_no_byte_to_a_watcher_or_other_seat_holds_a_rack_or_the_draw_order(
+    tmp_path: Path,
+) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        table = site.service.table(site.chat)
+        assert table is not None and table.record is not None
+        bag = table.record["bag"]
+        ann_rack, bob_rack = bag[:6], bag[6:12]
+        streams = {
+            None: Events(site.port, f"/api/t/{site.tid}/events"),
+            "Ann": Events(site.port, f"/api/t/{site.tid}/events?seat={site.token('Ann')}"),
+            "Bob": Events(site.port, f"/api/t/{site.tid}/events?seat={site.token('Bob')}"),
+        }
+        for s in streams.values():
+            s.next()
+        status, _ = site.command("Ann", "play", _first_move(site, "Ann"))
+        assert status == 200
+        for s in streams.values():
+            s.next()
+        sent = {who: b"".join(s.raw) for who, s in streams.items()}
+        for who in (None, "Ann", "Bob"):
+            _, _, state = site.request(
+                "GET", f"/api/t/{site.tid}/state" + (f"?seat={site.token(who)}" if who else "")
+            )
+            sent[who] += state
+        for s in streams.values():
+            s.close()
+
+        def holds(data: bytes, tiles: list[str]) -> bool:
+            pattern = rb"\W{1,12}".join(t.encode() for t in tiles)
+            return re.search(pattern, data) is not None
+
+        def rack_of(data: bytes) -> list[bytes]:
+            return re.findall(rb'"rack": \[(.*?)\]', data)
+
+        # The upcoming draws, four in a row in any notation, reach nobody.
+        upcoming = bag[12:16]
+        for data in sent.values():
+            assert not holds(data, upcoming) and b'"bag"' not in data
+        assert all(r == b"" for r in rack_of(sent[None]))
+        assert all(b'"slot"' in r for r in rack_of(sent["Ann"]) + rack_of(sent["Bob"]))
+        # Bob's rack never reaches Ann's page (nor the watcher's), and his page never
+        # shows Ann's first rack: each rack list is its own seat's.
+        bob_names = sorted(bob_rack)
+        for r in rack_of(sent["Ann"]):
+            assert sorted(re.findall(rb'"name": "(\w\w)"', r)) != [n.encode() for n in bob_names]
+        first_bob = rack_of(sent["Bob"])[0]
+        assert sorted(x.decode() for x in re.findall(rb'"name": "(\w\w)"', first_bob)) == bob_names
+        assert sorted(
+            x.decode() for x in re.findall(rb'"name": "(\w\w)"', rack_of(sent["Ann"])[0])
+        ) == sorted(ann_rack)
+
+
+def test_genial_spezial_is_played_on_the_page_to_its_end(tmp_path: Path) -> None:
+    room = started_room(tmp_path, ("Ann", "Bob"), game="Spezial")
+    with running(room) as site:
+        look = site.state()
+        assert look["game"] == "spezial" and look["board"].count('class="cell"') > 200
+        for _ in range(400):
+            table = site.service.table(site.chat)
+            assert table is not None
+            if table.status != "playing":
+                break
+            name = next(n for n in ("Ann", "Bob") if site.state(n)["my_turn"])
+            mine = site.state(name)
+            assert mine["rack"] == []  # Genial Spezial has no hidden tiles
+            first = sorted(mine["cells"])[0]
+            move = f"{first} {mine['cells'][first][0]}"
+            status, points = site.get(
+                f"/api/t/{site.tid}/preview?seat={site.token(name)}&move={move.replace(' ', '+')}"
+            )
+            assert status == 200, points
+            status, answer = site.command(name, "play", move)
+            assert status == 200, answer
+        table = site.service.table(site.chat)
+        assert table is not None and table.status != "playing"
+        assert site.state()["over"] and site.state()["result"]
+
+
+def test_a_move_by_another_process_on_the_store_shows_live(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        watcher = Events(site.port, f"/api/t/{site.tid}/events")
+        first = watcher.next()
+        # Another bot process on the same store: a service of its own, its own caches.
+        from tests.bot.helpers import Clock, Room, make_service
+
+        other = Room(make_service(tmp_path / "t.db", clock=Clock()))
+        other.people.update(room.people)
+        move = _first_move(site, "Ann")
+        other.ok("Ann", f"/play {move}")
+        now = watcher.next()
+        assert now["version"] == first["version"] + 1 and now["turn"] == "Bob to move"
+        watcher.close()
+
+
+def test_hints_on_the_page_are_said_to_the_player_alone(tmp_path: Path) -> None:
+    room = started_room(tmp_path, hints="hints on")
+    with running(room) as site:
+        status, answer = site.command("Ann", "hint")
+        assert status == 200 and answer["ok"] and answer["said"]
+        assert all(o.kind != "hint" for o in site.delivered if o.user is None)
+        status, answer = site.command("Bob", "hint")  # not his turn
+        assert status == 409 and answer["error"]
+
+
+def test_the_page_speaks_the_tables_language(tmp_path: Path) -> None:
+    room = started_room(tmp_path, lang="lang de")
+    with running(room) as site:
+        look = site.state("Ann")
+        assert look["lang"] == "de" and look["words"]["confirm"] == "Legen"
+        assert look["turn"] == "Ann ist am Zug" and look["words"]["colour_R"] == "Rot"
+
+
+def test_the_clock_of_a_timed_table(tmp_path: Path) -> None:
+    room = started_room(tmp_path, timeout="timeout 24h")
+    with running(room) as site:
+        table = site.service.table(site.chat)
+        assert table is not None and table.turn_started is not None
+        assert site.state()["deadline"] == table.turn_started + 24 * 3600
+
+
+def test_a_finished_game_replays_from_the_empty_board(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        status, answer = site.get(f"/api/t/{site.tid}/replay/0")
+        assert status == 409 and answer["error"] == "no finished game to replay"
+        room.ok("Ann", "/abort", admin=True)
+        status, answer = site.get(f"/api/t/{site.tid}/replay/0")
+        # Aborted before a placement: the empty board, no tile on it.
+        assert status == 200 and 'fill="#24262e" stroke' not in answer["board"]
+        status, answer = site.get(f"/api/t/{site.tid}/replay/x")
+        assert status == 400
+
+
+def test_open_pages_are_limited_per_address(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room, Limits(pages_burst=100, live_per_address=2)) as site:
+        streams = [Events(site.port, f"/api/t/{site.tid}/events") for _ in range(2)]
+        for s in streams:
+            s.next()
+        status, answer = site.get(f"/api/t/{site.tid}/events")
+        assert status == 429 and answer["error"] == "too many open pages from this address"
+        for s in streams:
+            s.close()
+
+
+def test_a_look_is_built_once_per_version_however_many_ask(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        built: list[str | None] = []
+        real = site.service.page_look
+
+        def counting(chat: str, user: str | None = None) -> object:
+            built.append(user)
+            return real(chat, user)
+
+        site.service.page_look = counting  # type: ignore[method-assign]
+        for _ in range(5):
+            site.state()
+        assert built == [None]  # five watchers' loads, one build
+        status, _ = site.command("Ann", "play", _first_move(site, "Ann"))
+        assert status == 200
+        built.clear()
+        for _ in range(3):
+            site.state()
+        assert built == [None]  # a new version: built once again
+
+
+def test_a_board_of_its_own_leaves_a_moves_messages_for_the_bot(tmp_path: Path) -> None:
+    from bot.web import through_outbox
+    from tests.bot.helpers import Clock, make_service
+
+    room = started_room(tmp_path)
+    # The bot's process: a service of its own on the same store, which posts the letters.
+    bot_side = make_service(tmp_path / "t.db", clock=Clock())
+    for waiting in room.service.waiting(room.chat.id):  # what the start said: posted
+        room.service.delivered(waiting)
+    assert bot_side.waiting(room.chat.id) == []
+    with running(room, deliver=through_outbox(room.service)) as site:
+        move = _first_move(site, "Ann")
+        status, answer = site.command("Ann", "play", move)
+        assert status == 200 and answer == {"ok": True, "said": []}
+        told = bot_side.waiting(room.chat.id)
+        (turn,) = [o for o in told if o.user is None]
+        assert turn.kind == "turn" and turn.text.startswith("Ann placed")
+        # Bob's rack for his turn waits too, for him alone.
+        assert [(o.kind, o.user) for o in told if o.user] == [("rack", room.person("Bob").id)]

@@ -1,0 +1,237 @@
+"""With ``[web] public_url`` set, the table's turn, result and lobby messages carry a link to
+its web page: on Telegram the bot's Mini App link (``t.me/<bot>/<app>?startapp=<id>``), on
+Discord a link button; the id in it is the one the web board knows the table by."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Settings, WebSettings
+from bot.outbound import Outbound
+from bot.service import Service
+from bot.store.sqlite import SQLiteStore
+from bot.web.server import Limits, WebBoard
+from bot.weblinks import Signer
+from tests.bot.helpers import make_service
+from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
+from tests.patience import PATIENCE, wait_until
+
+SECRET = "links test secret"
+WEB = WebSettings(public_url="https://genial.example", telegram_app="board")
+#: The board beside the platform in its process (a port): seat links too.
+BESIDE = WebSettings(port=8080, public_url="https://genial.example", telegram_app="board")
+TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
+GROUP = -1001234567890
+ADA, BOB = 101, 202
+
+
+@pytest.fixture(autouse=True)
+def secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GENIAL_WEB_SECRET", SECRET)
+
+
+def test_the_service_links_public_turns_and_never_private_ones(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db", settings=Settings(web=WEB))
+    tid = Signer(SECRET.encode()).table_id("c")
+    turn = service.web_links(Outbound("c", "Ada, your turn.", "turn"))
+    assert [(b.label, b.url) for b in turn.buttons] == [
+        ("Watch live", f"https://genial.example/t/{tid}")
+    ]
+    assert service.note("web:" + tid, "chat") == "c"  # so every process finds the chat
+    rack = Outbound("c", "Your tiles: 1 RG", "rack", user="ada")
+    assert service.web_links(rack) is rack
+    off = make_service(tmp_path / "off.db")
+    assert off.web_links(Outbound("c", "x", "turn")).buttons == ()
+    # With the board in this process (a port), racks and pings get the player's own page.
+    beside = make_service(tmp_path / "b.db", settings=Settings(web=BESIDE))
+    for kind in ("rack", "ping"):
+        (button,) = beside.web_links(Outbound("c", "x", kind, user="ada")).buttons
+        assert button.label == "Play on the board"
+        base, token = button.url.rsplit("/s/", 1)
+        assert base == "https://genial.example"
+        seat = Signer(SECRET.encode()).check(token, now=beside.clock())
+        assert (seat.table, seat.user) == (tid, "ada")
+
+
+@pytest.fixture
+def api() -> Iterator[FakeBotAPI]:
+    api = FakeBotAPI(TOKEN).start()
+    api.group(GROUP, "Genial night")
+    for user, name in ((ADA, "Ada"), (BOB, "Bob")):
+        api.user(user, name)
+    yield api
+    api.close()
+
+
+def test_telegram_turns_open_the_mini_app(api: FakeBotAPI, tmp_path: Path) -> None:
+    def service(path: Path) -> Service:
+        return Service(SQLiteStore(path), Settings(web=WEB), rng=random.Random(3), clock=time.time)
+
+    runner = BotRunner(api, tmp_path / "t.db", make_service=service).start()
+    try:
+        for user, text in ((ADA, "/join"), (BOB, "/join"), (ADA, "/start")):
+            runner.wait(api.say(GROUP, user, text))
+        tid = Signer(SECRET.encode()).table_id(str(GROUP))
+        turn = api.last_message(GROUP, "Watch live")
+        links = [b["url"] for b in buttons(turn) if "url" in b]
+        assert links == [f"https://t.me/GenialTestBot/board?startapp={tid}"]
+    finally:
+        runner.stop()
+
+
+@pytest.mark.asyncio
+async def test_discord_turns_carry_a_link_button(tmp_path: Path) -> None:
+    from tests.bot.discord import support
+
+    async def played(w: Any) -> None:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(w.channel, "join")
+        await bob.slash(w.channel, "join")
+        await ada.slash(w.channel, "start")
+
+    settings = Settings(web=WebSettings(public_url="https://genial.example"))
+    async with support.world(tmp_path, settings=settings) as w:
+        await played(w)
+        tid = Signer(SECRET.encode()).table_id(w.chat)
+        links = [
+            (c.label, c.url)
+            for m in w.public()
+            for row in m.components
+            for c in row.children
+            if getattr(c, "url", None)
+        ]
+        assert ("Watch live", f"https://genial.example/t/{tid}") in links
+
+
+def test_a_page_move_at_a_telegram_table_is_told_in_the_group(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    def service(path: Path) -> Service:
+        return Service(SQLiteStore(path), Settings(web=BESIDE), rng=random.Random(3))
+
+    runner = BotRunner(api, tmp_path / "t.db", make_service=service).start()
+    board = WebBoard(runner.service, "http://127.0.0.1", limits=Limits(pages_burst=1000))
+    assert board.deliver is None  # no delivery of its own: Telegram's adapter carries it out
+    port = board.start_in_thread("127.0.0.1", 0)
+    try:
+        for user, text in ((ADA, "/join"), (BOB, "/join"), (ADA, "/start")):
+            runner.wait(api.say(GROUP, user, text))
+        chat = str(GROUP)
+        tid = board.table_id(chat)
+        token = board.signer.seat_token(tid, str(ADA))
+        base = f"http://127.0.0.1:{port}/api/t/{tid}"
+        with urllib.request.urlopen(f"{base}/state?seat={token}", timeout=PATIENCE) as r:
+            look = json.loads(r.read())
+        assert look["my_turn"]
+        # Ada's rack in her private chat opens her page as a Mini App (web_app button).
+        rack = api.last_message(ADA, "Play on the board")
+        (app,) = [b["web_app"]["url"] for b in buttons(rack) if "web_app" in b]
+        seat = board.signer.check(app.rsplit("/s/", 1)[1])
+        assert (seat.table, seat.user) == (tid, str(ADA))
+        first, seconds = next(iter(look["cells"].items()))
+        photos = len(api.sent(GROUP, "sendPhoto"))
+
+        def post(version: int) -> tuple[int, dict[str, Any]]:
+            body = {"seat": token, "command": "play", "move": f"1 {first} {seconds[0]}"}
+            req = urllib.request.Request(
+                f"{base}/command",
+                json.dumps({**body, "version": version}).encode(),
+                {"Content-Type": "application/json"},
+            )
+            try:
+                with urllib.request.urlopen(req, timeout=PATIENCE) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as exc:
+                return exc.code, json.loads(exc.read())
+
+        assert post(look["version"] - 1)[0] == 409  # a page behind the table: refused
+        assert len(api.sent(GROUP, "sendPhoto")) == photos  # and nothing said in the group
+        assert post(look["version"]) == (200, {"ok": True, "said": []})
+        tile = look["rack"][0]["name"]
+        wait_until(
+            lambda: any(
+                f"Ada placed {tile} {first} {seconds[0]}" in c.text
+                for c in api.sent(GROUP, "sendPhoto")
+            ),
+            "the page's move told in the group with its board",
+        )
+    finally:
+        board.stop_thread()
+        runner.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_page_move_at_a_discord_table_is_posted_in_the_channel(tmp_path: Path) -> None:
+    import asyncio
+
+    from tests.bot.discord import support
+
+    settings = Settings(web=WebSettings(port=8080, public_url="https://genial.example"))
+    async with support.world(tmp_path, settings=settings) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(w.channel, "join")
+        await bob.slash(w.channel, "join")
+        await ada.slash(w.channel, "start")
+        # "My tiles" answers privately with a link button to the player's own page.
+        result = await w.to_move().click(w.last_public(), label="My tiles")
+        (answer,) = support.answers(result, clicked=True)
+        urls = [
+            c["url"] if isinstance(c, dict) else c.url
+            for row in answer.components
+            for c in (row["components"] if isinstance(row, dict) else row.children)
+            if (c.get("url") if isinstance(c, dict) else getattr(c, "url", None))
+        ]
+        assert len(urls) == 1 and urls[0].startswith("https://genial.example/s/")
+        board = WebBoard(w.service, "http://127.0.0.1", limits=Limits(pages_burst=1000))
+        port = await asyncio.to_thread(board.start_in_thread, "127.0.0.1", 0)
+        try:
+            tid = board.table_id(w.chat)
+            mover = w.table().seats[w.game().to_move]
+            assert mover.user is not None
+            token = urls[0].rsplit("/s/", 1)[1]  # the link the player was given
+            assert board.signer.check(token).user == mover.user
+            base = f"http://127.0.0.1:{port}/api/t/{tid}"
+
+            def get(path: str) -> Any:
+                with urllib.request.urlopen(base + path, timeout=PATIENCE) as r:
+                    return json.loads(r.read())
+
+            look = await asyncio.to_thread(get, f"/state?seat={token}")
+            first, seconds = next(iter(look["cells"].items()))
+            body = json.dumps(
+                {
+                    "seat": token,
+                    "command": "play",
+                    "move": f"1 {first} {seconds[0]}",
+                    "version": look["version"],
+                }
+            ).encode()
+
+            def post() -> Any:
+                req = urllib.request.Request(
+                    base + "/command", body, {"Content-Type": "application/json"}
+                )
+                with urllib.request.urlopen(req, timeout=PATIENCE) as r:
+                    return json.loads(r.read())
+
+            assert await asyncio.to_thread(post) == {"ok": True, "said": []}
+            tile = look["rack"][0]["name"]
+            said = f"{mover.name} placed {tile} {first} {seconds[0]}"
+            deadline = time.monotonic() + PATIENCE  # wall clock: SimCord's time is its own
+            while not any(said in support.text(m) for m in w.public()):
+                assert time.monotonic() < deadline, "the page's move posted in the channel"
+                await asyncio.sleep(0.01)
+            # One command through SimCord, which waits for the bot to be idle again (the
+            # clock the page's move woke), before the world closes its store.
+            await ada.slash(w.channel, "score")
+        finally:
+            await asyncio.to_thread(board.stop_thread)
