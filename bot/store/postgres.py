@@ -10,6 +10,7 @@ and the other is told :class:`StaleTable`. Due work is claimed row by row with
 from __future__ import annotations
 
 import json
+import select
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -111,6 +112,21 @@ WAIT = 5.0
 CONNECT_TIMEOUT = 5
 
 
+def _check(conn: psycopg.Connection[Any]) -> None:
+    """Check a pooled connection as it is handed out, without a round trip when it is
+    surely alive: an idle connection has nothing to read unless the server closed it (it
+    was restarted, or ended that backend) or sent a notice; only then is it asked with a
+    query (psycopg_pool's own check), which raises if it is gone, so the pool drops it and
+    hands out another."""
+    try:
+        fd = conn.pgconn.socket
+        readable, _, _ = select.select([fd], [], [], 0)
+    except (OSError, ValueError, psycopg.OperationalError):
+        readable = [True]
+    if readable:
+        ConnectionPool.check_connection(conn)
+
+
 def shown(url: str) -> str:
     """``url`` without its password, fit for a log or an error line."""
     return safe_url(url)
@@ -158,7 +174,7 @@ class PostgresStore:
             timeout=wait,
             name="genial",
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
-            check=ConnectionPool.check_connection,
+            check=_check,
         )
 
     @contextmanager

@@ -324,7 +324,8 @@ def test_postgres_a_connection_the_server_closed_is_not_handed_to_a_command(
         with store._pool.connection() as conn:
             pid = conn.info.backend_pid
         with psycopg.connect(pg_url, autocommit=True) as admin:
-            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            # Waits until that backend is gone (up to a minute), as after a restart.
+            admin.execute("SELECT pg_terminate_backend(%s, 60000)", (pid,))
         assert store.load("c") == sample("c")
     finally:
         store.close()
