@@ -202,6 +202,22 @@ class SQLiteStore:
                 db.execute("ROLLBACK")
             raise
 
+    @contextmanager
+    def _immediate(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taking the write lock at once (call with the store's lock
+        held): committed at the end unless already ended (a rollback), rolled back on any
+        error."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        if db.in_transaction:
+            db.execute("COMMIT")
+
     def load(self, chat: str) -> Table | None:
         with self._lock, _busy():
             row = self._db.execute(
@@ -236,35 +252,28 @@ class SQLiteStore:
     ) -> list[int]:
         data = to_json(table)
         values = (table.version, table.status, table.due_at, data, table.chat)
-        with self._lock, _busy():
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                if loaded_version is None:
-                    cur = self._db.execute(
-                        "INSERT OR IGNORE INTO tables (version, status, due_at, data, chat)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        values,
-                    )
-                else:
-                    cur = self._db.execute(
-                        "UPDATE tables SET version = ?, status = ?, due_at = ?, data = ?"
-                        " WHERE chat = ? AND version = ?",
-                        (*values, loaded_version),
-                    )
-                if cur.rowcount != 1:
-                    self._db.execute("ROLLBACK")
-                    raise StaleTable(table.chat)
-                self._db.execute("DELETE FROM seated WHERE chat = ?", (table.chat,))
-                self._db.executemany(
-                    "INSERT OR IGNORE INTO seated (player, chat) VALUES (?, ?)",
-                    [(player, table.chat) for player in seated(table)],
+        with self._lock, _busy(), self._immediate():
+            if loaded_version is None:
+                cur = self._db.execute(
+                    "INSERT OR IGNORE INTO tables (version, status, due_at, data, chat)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    values,
                 )
-                ids = self._post(letters, owner, now, lease)
-                self._db.execute("COMMIT")
-            except sqlite3.Error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+            else:
+                cur = self._db.execute(
+                    "UPDATE tables SET version = ?, status = ?, due_at = ?, data = ?"
+                    " WHERE chat = ? AND version = ?",
+                    (*values, loaded_version),
+                )
+            if cur.rowcount != 1:
+                self._db.execute("ROLLBACK")
+                raise StaleTable(table.chat)
+            self._db.execute("DELETE FROM seated WHERE chat = ?", (table.chat,))
+            self._db.executemany(
+                "INSERT OR IGNORE INTO seated (player, chat) VALUES (?, ?)",
+                [(player, table.chat) for player in seated(table)],
+            )
+            ids = self._post(letters, owner, now, lease)
         return ids
 
     def _post(
@@ -286,15 +295,8 @@ class SQLiteStore:
     def post(
         self, letters: Sequence[Letter], *, owner: str | None, now: float, lease: float
     ) -> list[int]:
-        with self._lock, _busy():
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                ids = self._post(letters, owner, now, lease)
-                self._db.execute("COMMIT")
-            except sqlite3.Error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+        with self._lock, _busy(), self._immediate():
+            ids = self._post(letters, owner, now, lease)
         return ids
 
     def letters(
@@ -306,23 +308,16 @@ class SQLiteStore:
         if chat is not None:
             where += " AND chat = ?"
             params += (chat,)
-        with self._lock, _busy():
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                rows = self._db.execute(
-                    "SELECT id, chat, since, body, attachment FROM outbox"
-                    f" WHERE {where} ORDER BY id LIMIT ?",
-                    (*params, CLAIM_BATCH),
-                ).fetchall()
-                self._db.executemany(
-                    "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?",
-                    [(owner, now + lease, row[0]) for row in rows],
-                )
-                self._db.execute("COMMIT")
-            except sqlite3.Error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+        with self._lock, _busy(), self._immediate():
+            rows = self._db.execute(
+                "SELECT id, chat, since, body, attachment FROM outbox"
+                f" WHERE {where} ORDER BY id LIMIT ?",
+                (*params, CLAIM_BATCH),
+            ).fetchall()
+            self._db.executemany(
+                "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?",
+                [(owner, now + lease, row[0]) for row in rows],
+            )
         return [
             Letter(chat, body, None if data is None else bytes(data), int(id_), float(since))
             for id_, chat, since, body, data in rows
@@ -399,59 +394,45 @@ class SQLiteStore:
 
     def forget_player(self, user: str, alias: str, name: str) -> int:
         quoted = json.dumps(user)
-        with self._lock, _busy():
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                rows = self._db.execute(
-                    "SELECT id, data FROM finished WHERE instr(data, ?) > 0", (quoted,)
-                ).fetchall()
-                changed = []
-                for row_id, text in rows:
-                    data = json.loads(text)
-                    if isinstance(data, dict) and forget_seats(data, user, alias, name):
-                        changed.append((json.dumps(data, separators=(",", ":")), row_id))
-                self._db.executemany("UPDATE finished SET data = ? WHERE id = ?", changed)
-                keys = self._db.execute(
-                    "SELECT chat, key FROM notes WHERE chat = ? OR substr(key, -?) IN (?, ?)",
-                    (user, len(user) + 1, f":{user}", f".{user}"),
-                ).fetchall()
-                self._db.executemany(
-                    "DELETE FROM notes WHERE chat = ? AND key = ?",
-                    [(c, k) for c, k in keys if c == user or about_person(k, user)],
-                )
-                self._db.execute("COMMIT")
-            except sqlite3.Error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+        with self._lock, _busy(), self._immediate():
+            rows = self._db.execute(
+                "SELECT id, data FROM finished WHERE instr(data, ?) > 0", (quoted,)
+            ).fetchall()
+            changed = []
+            for row_id, text in rows:
+                data = json.loads(text)
+                if isinstance(data, dict) and forget_seats(data, user, alias, name):
+                    changed.append((json.dumps(data, separators=(",", ":")), row_id))
+            self._db.executemany("UPDATE finished SET data = ? WHERE id = ?", changed)
+            keys = self._db.execute(
+                "SELECT chat, key FROM notes WHERE chat = ? OR substr(key, -?) IN (?, ?)",
+                (user, len(user) + 1, f":{user}", f".{user}"),
+            ).fetchall()
+            self._db.executemany(
+                "DELETE FROM notes WHERE chat = ? AND key = ?",
+                [(c, k) for c, k in keys if c == user or about_person(k, user)],
+            )
         return len(changed)
 
     def move(self, old: str, new: str) -> bool:
-        with self._lock, _busy():
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                row = self._db.execute("SELECT data FROM tables WHERE chat = ?", (old,)).fetchone()
-                taken = self._db.execute("SELECT 1 FROM tables WHERE chat = ?", (new,)).fetchone()
-                if row is None or taken is not None:
-                    self._db.execute("ROLLBACK")
-                    return False
-                data = json.loads(row[0])
-                data["chat"] = new
-                self._db.execute(
-                    "UPDATE tables SET chat = ?, data = ? WHERE chat = ?",
-                    (new, json.dumps(data, separators=(",", ":")), old),
-                )
-                self._db.execute("UPDATE seated SET chat = ? WHERE chat = ?", (new, old))
-                self._db.execute("DELETE FROM notes WHERE chat = ?", (new,))
-                self._db.execute("UPDATE notes SET chat = ? WHERE chat = ?", (new, old))
-                self._db.execute("UPDATE finished SET chat = ? WHERE chat = ?", (new, old))
-                self._db.execute("UPDATE outbox SET chat = ? WHERE chat = ?", (new, old))
-                self._db.execute("COMMIT")
-                return True
-            except sqlite3.Error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+        with self._lock, _busy(), self._immediate():
+            row = self._db.execute("SELECT data FROM tables WHERE chat = ?", (old,)).fetchone()
+            taken = self._db.execute("SELECT 1 FROM tables WHERE chat = ?", (new,)).fetchone()
+            if row is None or taken is not None:
+                self._db.execute("ROLLBACK")
+                return False
+            data = json.loads(row[0])
+            data["chat"] = new
+            self._db.execute(
+                "UPDATE tables SET chat = ?, data = ? WHERE chat = ?",
+                (new, json.dumps(data, separators=(",", ":")), old),
+            )
+            self._db.execute("UPDATE seated SET chat = ? WHERE chat = ?", (new, old))
+            self._db.execute("DELETE FROM notes WHERE chat = ?", (new,))
+            self._db.execute("UPDATE notes SET chat = ? WHERE chat = ?", (new, old))
+            self._db.execute("UPDATE finished SET chat = ? WHERE chat = ?", (new, old))
+            self._db.execute("UPDATE outbox SET chat = ? WHERE chat = ?", (new, old))
+            return True
 
     def archive(self, chat: str, finished_at: float, data: dict[str, Any]) -> None:
         text = json.dumps(data, separators=(",", ":"))
@@ -494,23 +475,16 @@ class SQLiteStore:
         if chat is not None:
             where += " AND chat = ?"
             params += (chat,)
-        with self._lock, _busy():
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                rows = self._db.execute(
-                    f"SELECT chat FROM tables WHERE {where} ORDER BY due_at, chat LIMIT ?",
-                    (*params, CLAIM_BATCH),
-                ).fetchall()
-                chats = [r[0] for r in rows]
-                self._db.executemany(
-                    "UPDATE tables SET claimed_by = ?, claimed_until = ? WHERE chat = ?",
-                    [(owner, now + lease, c) for c in chats],
-                )
-                self._db.execute("COMMIT")
-            except sqlite3.Error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
+        with self._lock, _busy(), self._immediate():
+            rows = self._db.execute(
+                f"SELECT chat FROM tables WHERE {where} ORDER BY due_at, chat LIMIT ?",
+                (*params, CLAIM_BATCH),
+            ).fetchall()
+            chats = [r[0] for r in rows]
+            self._db.executemany(
+                "UPDATE tables SET claimed_by = ?, claimed_until = ? WHERE chat = ?",
+                [(owner, now + lease, c) for c in chats],
+            )
         return chats
 
     def release(self, owner: str, chats: list[str]) -> None:
