@@ -497,6 +497,17 @@ class Service(Tables):
         except StoreError:
             return True  # the store is away: look again soon, when it may be back
 
+    def nudge(self) -> None:
+        """Tell the bot's processes on this store that letters wait for them now (what a
+        page's move said in a web board's own process): their clocks post it at once."""
+        self._quietly(self.store.nudge)
+
+    def listen(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """Call ``wake`` (from another thread) whenever another process leaves letters
+        for anyone to deliver (:meth:`nudge`), and once at the start. Returns the function
+        that stops listening."""
+        return self.store.listen(wake)
+
     def _quietly(self, call: Any, *args: Any, **kwargs: Any) -> None:
         """A change to the outbox that may fail while the store does not answer: the
         letter then waits (and may be delivered once more) rather than stop the delivery."""

@@ -8,6 +8,7 @@ wakes at once after every command, since a command may make something due sooner
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import discord
@@ -73,6 +74,19 @@ class Clock(Part):
     async def run(self) -> None:
         """The clock task: a look at what is due, then sleep until the next due time."""
         await self.client.wait_until_ready()
+        loop = asyncio.get_running_loop()
+
+        def woken() -> None:  # from the store's thread: another process left letters
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self.wake)
+
+        stop_listening = self.service.listen(woken)
+        try:
+            await self._run()
+        finally:
+            stop_listening()
+
+    async def _run(self) -> None:
         while not self.client.is_closed():
             self._woken = False
             try:

@@ -6,7 +6,7 @@ import dataclasses
 import json
 import re
 import urllib.parse
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -256,6 +256,17 @@ class Store(Protocol):
     def waiting(self) -> list[str]:
         """The chats with letters in the outbox (claimed or not), the one with the oldest
         letter first, at most :data:`CLAIM_BATCH`."""
+        ...
+
+    def nudge(self) -> None:
+        """Tell the processes listening on this store (:meth:`listen`) that letters wait
+        for them now (a web board's own process left a move's messages in the outbox)."""
+        ...
+
+    def listen(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """Call ``wake`` (in a thread of the store's) on every :meth:`nudge` by any process,
+        and once each time listening starts or starts again (a nudge may have been missed
+        while the store was away). Returns the function that stops listening."""
         ...
 
     def due(self, now: float) -> list[str]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import select
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
@@ -110,6 +111,11 @@ POOL_SIZE = 8
 WAIT = 5.0
 #: Seconds a new connection may take to be made while the bot runs.
 CONNECT_TIMEOUT = 5
+#: The channel of :meth:`PostgresStore.nudge` (``NOTIFY``) and its listeners (``LISTEN``).
+NUDGES = "genial_letters"
+#: Seconds a listener waits for a notification before it looks whether to stop; and after
+#: losing its connection, before it connects again.
+LISTEN_LOOK = 1.0
 
 
 def _check(conn: psycopg.Connection[Any]) -> None:
@@ -542,6 +548,36 @@ class PostgresStore:
                 "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = %s",
                 (owner,),
             )
+
+    def nudge(self) -> None:
+        with self._connection() as conn:
+            conn.execute(f"NOTIFY {NUDGES}")
+
+    def listen(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """``LISTEN`` on a connection of its own, outside the pool, in a thread; after a
+        server restart it connects again (and wakes, for what it may have missed)."""
+        stop = threading.Event()
+        thread = threading.Thread(
+            target=self._listen, args=(wake, stop), name="genial-letters", daemon=True
+        )
+        thread.start()
+        return stop.set
+
+    def _listen(self, wake: Callable[[], None], stop: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                with psycopg.connect(
+                    self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+                ) as conn:
+                    conn.execute(f"LISTEN {NUDGES}")
+                    wake()
+                    while not stop.is_set():
+                        for _ in conn.notifies(timeout=LISTEN_LOOK):
+                            if stop.is_set():
+                                break  # stopped while waiting: heard, but not told
+                            wake()
+            except psycopg.Error:
+                stop.wait(LISTEN_LOOK)
 
     def census(self, now: float) -> dict[str, int]:
         with self._connection() as conn:

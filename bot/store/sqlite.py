@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -108,6 +108,8 @@ SCHEMA_VERSION = len(MIGRATIONS)
 #: Seconds a statement waits for another connection's write lock before the store
 #: reports itself busy (SQLite's busy timeout).
 BUSY_TIMEOUT = 10.0
+#: Seconds between two looks of a listener (:meth:`SQLiteStore.listen`) at the file.
+LISTEN_POLL = 0.25
 
 
 def _statements(script: str) -> list[str]:
@@ -513,6 +515,45 @@ class SQLiteStore:
                 "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?",
                 (owner,),
             )
+
+    def nudge(self) -> None:
+        """Nothing to send: a listener sees the letters themselves (:meth:`listen`)."""
+
+    def listen(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """Wake on letters that another process left for anyone to deliver: SQLite has no
+        notifications, so a thread of its own looks at the file every
+        :data:`LISTEN_POLL` seconds (``data_version`` tells a commit by another
+        connection; only then is the outbox read)."""
+        stop = threading.Event()
+        if self.path == ":memory:":
+            return stop.set  # one connection: no other process to hear
+        thread = threading.Thread(
+            target=self._listen, args=(wake, stop), name="genial-letters", daemon=True
+        )
+        thread.start()
+        return stop.set
+
+    def _listen(self, wake: Callable[[], None], stop: threading.Event) -> None:
+        seen: int | None = None
+        db: sqlite3.Connection | None = None
+        wake()  # letters may have been left before this process listened
+        while not stop.wait(LISTEN_POLL):
+            try:
+                if db is None:
+                    db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+                version = int(db.execute("PRAGMA data_version").fetchone()[0])
+                if version == seen:
+                    continue
+                seen = version
+                waits = db.execute("SELECT 1 FROM outbox WHERE claimed_by IS NULL LIMIT 1")
+                if waits.fetchone() and not stop.is_set():
+                    wake()
+            except sqlite3.Error:
+                if db is not None:
+                    db.close()
+                db = None  # the file away or locked: open it again at the next look
+        if db is not None:
+            db.close()
 
     def census(self, now: float) -> dict[str, int]:
         with self._lock, _busy():

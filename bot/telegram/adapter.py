@@ -167,5 +167,14 @@ class TelegramAdapter:
 
     async def due_loop(self, stop: asyncio.Event) -> None:
         """Run the clock until ``stop`` is set (see :meth:`~bot.telegram.clock.Clock.due_loop`)."""
-        self._loop = asyncio.get_running_loop()
-        await self.clock.due_loop(stop)
+        loop = self._loop = asyncio.get_running_loop()
+
+        def woken() -> None:  # from the store's thread: another process left letters
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self.clock.wake)
+
+        stop_listening = self.service.listen(woken)
+        try:
+            await self.clock.due_loop(stop)
+        finally:
+            stop_listening()

@@ -235,3 +235,62 @@ async def test_a_page_move_at_a_discord_table_is_posted_in_the_channel(tmp_path:
             await ada.slash(w.channel, "score")
         finally:
             await asyncio.to_thread(board.stop_thread)
+
+
+@pytest.mark.usefixtures("backend")
+def test_a_move_on_a_board_of_its_own_is_posted_by_the_bot_at_once(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """``genial-bot web`` in a process of its own leaves a page's move in the stored
+    outbox and nudges the bot's processes: the Telegram bot, whose clock would otherwise
+    sleep for an hour (``due_interval``), posts the board at once."""
+    from bot.web import through_outbox
+    from tests.bot.backends import store_at
+
+    def service(path: Path) -> Service:
+        return Service(store_at(path), Settings(web=WEB), rng=random.Random(3), clock=time.time)
+
+    runner = BotRunner(api, tmp_path / "t.db", make_service=service, due_interval=3600)
+    runner.start()
+    own = Service(store_at(tmp_path / "t.db"), Settings(web=WEB), pictures=False)
+    board = WebBoard(own, "http://127.0.0.1", deliver=through_outbox(own))
+    port = board.start_in_thread("127.0.0.1", 0)
+    try:
+        for user, text in ((ADA, "/join"), (BOB, "/join"), (ADA, "/start")):
+            runner.wait(api.say(GROUP, user, text))
+        chat = str(GROUP)
+        table = own.table(chat)
+        assert table is not None
+        mover = table.seats[0].user if table.record else None
+        tid = board.table_id(chat)
+        game = own.table(chat)
+        assert game is not None and mover is not None
+        token = board.signer.seat_token(tid, mover)
+        base = f"http://127.0.0.1:{port}/api/t/{tid}"
+        look = json.loads(urllib.request.urlopen(f"{base}/state?seat={token}").read())
+        if not look["my_turn"]:  # the other person moves first
+            mover = table.seats[1].user
+            assert mover is not None
+            token = board.signer.seat_token(tid, mover)
+            look = json.loads(urllib.request.urlopen(f"{base}/state?seat={token}").read())
+        assert look["my_turn"]
+        first, seconds = next(iter(look["cells"].items()))
+        body = {"seat": token, "command": "play", "move": f"1 {first} {seconds[0]}"}
+        req = urllib.request.Request(
+            f"{base}/command",
+            json.dumps({**body, "version": look["version"]}).encode(),
+            {"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=PATIENCE) as r:
+            assert json.loads(r.read()) == {"ok": True, "said": []}
+        tile = look["rack"][0]["name"]
+        wait_until(
+            lambda: any(
+                f"placed {tile} {first} {seconds[0]}" in (c.text or "")
+                for c in api.sent(GROUP, "sendPhoto") + api.sent(GROUP, "sendMessage")
+            ),
+            "the page's move told in the group without waiting for the clock's next look",
+        )
+    finally:
+        board.stop_thread()
+        runner.stop()
