@@ -89,3 +89,7 @@ class PageLook:
     cells: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     bonus_owed: int = 0
     hints: bool = False
+    #: Genial Spezial: the golden spaces still free, and the colours their point may go to
+    #: (a seat's page asks for one when its placement covers one).
+    golden: tuple[str, ...] = ()
+    golden_colours: tuple[str, ...] = ()

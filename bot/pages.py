@@ -20,6 +20,7 @@ from bot.table import PLAYING, Table
 from bot.tables import Reject, Tables
 from bot.texts import Texts
 from engine.errors import EngineError
+from engine.events import GoldenPoint
 from engine.hexgrid import Hex
 from engine.tiles import COLOURS
 from render.svg import board_svg, hex_colour, symbol_svg
@@ -45,12 +46,13 @@ WORDS = (
     "pick_cell",
     "offline",
     "swap_offer",
+    "golden_pick",
 )
 
 
 def words(texts: Texts) -> dict[str, str]:
     """The page's words, and each colour's name under ``colour_<letter>``."""
-    out = {w: texts(f"web.{w}") for w in WORDS}
+    out = {w: texts(f"web.{w}", cell="{cell}") for w in WORDS}  # the page puts the cell in
     out.update({f"colour_{c.value}": texts(f"colour.{c.value}") for c in COLOURS})
     return out
 
@@ -162,25 +164,44 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
         ),
         cells=games.placement_cells(game, seat) if my_turn else {},
         bonus_owed=int(getattr(view, "bonus_owed", 0) or 0),
+        golden=_golden(game) if my_turn else (),
+        golden_colours=tuple(c.value for c in games.score_colours(game))
+        if my_turn and games.is_spezial(game)
+        else (),
     )
 
 
-def preview(game: Game, seat: int, text: str) -> dict[str, int] | None:
-    """The points a placement (``RG A2 B3``, ``1 A2 B3``, Spezial ``J4 J5``) of ``seat``
-    would score now, by colour letter; ``None`` if it is not a legal placement now."""
+def _golden(game: Game) -> tuple[str, ...]:
+    """Genial Spezial's golden spaces still free (nothing for Genial): a seat's page asks
+    for a colour when its placement covers one."""
+    if not games.is_spezial(game):
+        return ()
+    view = game.view(None)
+    covered = {h for h, owner in view.board.items() if owner >= 0}
+    area = game.area
+    return tuple(area.label(h) for h in area.cells if h in view.golden and h not in covered)
+
+
+def preview(game: Game, seat: int, text: str) -> dict[str, Any] | None:
+    """What a placement (``RG A2 B3``, ``1 A2 B3``, Spezial ``J4 J5`` or ``J4 J5 P``) of
+    ``seat`` would score now: ``points`` by colour letter, and under ``golden`` the colour
+    each golden space it covers gives its point to (chosen, or the default); ``None`` if it
+    is not a legal placement now."""
     if game.over or game.to_move != seat or getattr(game, "awaiting", "place") != "place":
         return None
     try:
         move = game.parse(text, seat)
         trial = game.copy()
-        trial.play(move, seat)
+        events = trial.play(move, seat)
     except EngineError:
         return None
     before = game.score(games.side_of(game, seat))
     after = trial.score(games.side_of(game, seat))
-    return {
+    points = {
         c.value: after[c] - before[c] for c in games.score_colours(game) if after[c] != before[c]
     }
+    golden = [e.colour.value for e in events or () if isinstance(e, GoldenPoint)]
+    return {"points": points, "golden": golden}
 
 
 def replay_board(table: Table, placed: int) -> str | None:
@@ -223,7 +244,7 @@ def look(tables: Tables, chat: str, user: str | None) -> PageLook | None:
         return page_look(table, game, seat, tables.clock())
 
 
-def seat_preview(tables: Tables, chat: str, user: str, text: str) -> dict[str, int] | None:
+def seat_preview(tables: Tables, chat: str, user: str, text: str) -> dict[str, Any] | None:
     """:func:`preview` for ``user``'s seat at ``chat``'s running game."""
     with tables.locks.hold(chat):
         found = tables.seat_game(chat, user)

@@ -545,10 +545,10 @@ class Service(Tables):
         if the chat has no table."""
         return pages.look(self, chat, user)
 
-    def preview(self, chat: str, user: str, move: str) -> dict[str, int] | None:
-        """The points ``user``'s placement ``move`` (as typed after ``/play``) would score
-        now, by colour letter, changing nothing; ``None`` if it is no legal placement of
-        theirs now."""
+    def preview(self, chat: str, user: str, move: str) -> dict[str, Any] | None:
+        """What ``user``'s placement ``move`` (as typed after ``/play``) would score now,
+        changing nothing: ``points`` by colour letter and ``golden``, the colour of each
+        golden space covered; ``None`` if it is no legal placement of theirs now."""
         return pages.seat_preview(self, chat, user, move)
 
     def web_links(self, out: Outbound) -> Outbound:

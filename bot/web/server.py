@@ -51,7 +51,9 @@ log = logging.getLogger(__name__)
 #: Largest request body read (a command is a few dozen bytes).
 MAX_BODY = 4096
 #: A move as the page sends it: a rack slot or colour letters and two cells.
-_MOVE = re.compile(r"(?:[1-6]|[A-Za-z]{2})?\s*[A-Za-z]{1,2}\d{1,2}\s+[A-Za-z]{1,2}\d{1,2}")
+_MOVE = re.compile(
+    r"(?:[1-6]|[A-Za-z]{2})?\s*[A-Za-z]{1,2}\d{1,2}\s+[A-Za-z]{1,2}\d{1,2}(?:\s+[A-Za-z]{1,2})?"
+)
 _ID = re.compile(rf"[A-Za-z0-9_-]{{{ID_LENGTH}}}")
 #: Commands a page may send, as typed.
 COMMANDS = {"play": "/play", "swap": "/swap", "keep": "/keep", "hint": "/hint"}
@@ -363,7 +365,7 @@ class WebBoard:
         points = await asyncio.to_thread(self.service.preview, chat, user, move.strip())
         if points is None:
             raise _refuse(409, "not a legal placement now")
-        return web.json_response({"points": points}, headers={"Cache-Control": "no-store"})
+        return web.json_response(points, headers={"Cache-Control": "no-store"})
 
     async def replay(self, request: web.Request) -> web.Response:
         self._limit_page(request)

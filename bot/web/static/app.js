@@ -7,7 +7,10 @@
   let table = body.dataset.table;
   let seat = body.dataset.seat;
   let look = null;
-  let pick = { slot: null, a: null, b: null };
+  let pick = { slot: null, a: null, b: null, gold: [] };
+  // Genial Spezial: the colour each golden space of the placement gives its point to, as
+  // the server's preview last said (chosen by the player, or the engine's default).
+  let golden = [];
   let source = null;
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
@@ -122,6 +125,8 @@
     if (me.hidden) return;
     text($("rack-title"), look.words.rack);
     const rack = $("rack");
+    // Genial Spezial has no tiles of one's own: a tile is any two neighbouring cells.
+    $("rack-title").hidden = rack.hidden = look.game === "spezial";
     rack.replaceChildren();
     look.rack.forEach((tile) => {
       const b = document.createElement("button");
@@ -182,6 +187,7 @@
       result.appendChild(li);
     });
     renderRack();
+    renderGolden();
     renderReplay();
     tick();
   }
@@ -218,12 +224,46 @@
   }
 
   function reset() {
-    pick = { slot: null, a: null, b: null };
+    pick = { slot: null, a: null, b: null, gold: [] };
+    golden = [];
+  }
+
+  function coveredGolden() {
+    if (pick.a === null || pick.b === null) return [];
+    return [pick.a, pick.b].filter((c) => (look.golden || []).includes(c));
+  }
+
+  function renderGolden() {
+    const box = $("golden");
+    box.replaceChildren();
+    const cells = coveredGolden();
+    box.hidden = !cells.length || !golden.length;
+    if (box.hidden) return;
+    cells.forEach((cell, k) => {
+      const p = document.createElement("p");
+      text(p, look.words.golden_pick.replace("{cell}", cell));
+      box.appendChild(p);
+      look.golden_colours.forEach((letter) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.golden = String(k);
+        b.dataset.colour = letter;
+        b.setAttribute("aria-label", look.words["colour_" + letter] || letter);
+        if (golden[k] === letter) b.className = "chosen";
+        b.appendChild(symbol(letter));
+        b.addEventListener("click", () => {
+          pick.gold = cells.map((_, j) => (j === k ? letter : golden[j]));
+          preview();
+        });
+        box.appendChild(b);
+      });
+    });
   }
 
   function tapTile(slot) {
     if (!look.my_turn || look.awaiting !== "place") return;
-    pick = { slot: pick.slot === slot ? null : slot, a: null, b: null };
+    pick = { slot: pick.slot === slot ? null : slot, a: null, b: null, gold: [] };
+    golden = [];
     renderRack();
     markCells();
   }
@@ -241,15 +281,19 @@
     } else {
       return;
     }
+    pick.gold = []; // a new placement: its golden spaces get the default until chosen
+    golden = [];
     say("");
     renderRack();
     markCells();
+    renderGolden();
     if (pick.b !== null) preview();
   }
 
   function moveText() {
     const cells = pick.a + " " + pick.b;
-    return look.game === "spezial" ? cells : pick.slot + " " + cells;
+    if (look.game !== "spezial") return pick.slot + " " + cells;
+    return pick.gold.length ? cells + " " + pick.gold.join("") : cells;
   }
 
   async function preview() {
@@ -258,6 +302,8 @@
     const data = await res.json();
     if (moveText() !== asked) return;
     if (!res.ok) return say(data.error);
+    golden = data.golden || [];
+    renderGolden();
     const parts = Object.entries(data.points).map(
       ([l, p]) => "+" + p + " " + (look.words["colour_" + l] || l),
     );
@@ -358,6 +404,7 @@
     reset();
     renderRack();
     markCells();
+    renderGolden();
   });
   $("swap").addEventListener("click", () => send("swap"));
   $("keep").addEventListener("click", () => send("keep"));

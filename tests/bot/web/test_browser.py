@@ -13,7 +13,7 @@ import pytest
 from bot.table import PLAYING
 from tests.bot.web.board import Site, running, started_room
 from tests.bot.web.browser import PHONE, chromium, until
-from tests.patience import wait_until
+from tests.patience import PATIENCE, wait_until
 
 SHOTS = Path(__file__).resolve().parents[3] / "out" / "web"
 
@@ -25,6 +25,7 @@ def browser() -> Iterator[Any]:
 
 def _open(browser: Any, url: str) -> Any:
     context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    context.set_default_timeout(PATIENCE * 1000)  # a busy machine: Playwright's 30 s is short
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -134,3 +135,47 @@ def test_a_whole_game_by_taps_with_a_watcher(tmp_path: Path, browser: Any) -> No
         )
         for page in (*pages.values(), watcher):
             assert page.errors == []
+
+
+def test_a_golden_space_s_colour_is_chosen_by_a_tap(tmp_path: Path, browser: Any) -> None:
+    from tests.bot.web.test_pages import _golden_placement
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    room = started_room(tmp_path, ("Ann", "Bob"), game="Spezial")
+    with running(room) as site:
+        found = None
+        for _ in range(40):  # moves by the page's API until a golden space can be covered
+            name = next(n for n in ("Ann", "Bob") if site.state(n)["my_turn"])
+            found = _golden_placement(site, name)
+            if found is not None:
+                break
+            look = site.state(name)
+            first = sorted(look["cells"])[0]
+            assert site.command(name, "play", f"{first} {look['cells'][first][0]}")[0] == 200
+        assert found is not None, "no placement on a golden space in 40 moves"
+        first, second = found
+        page = _open(browser, f"http://127.0.0.1:{site.port}/s/{site.token(name)}")
+        _shown(page, _version(site), "the look")
+        page.click(f'.cell[data-cell="{first}"]')
+        page.click(f'.cell[data-cell="{second}"]')
+        given = until(
+            page,
+            "() => document.querySelector('#golden:not([hidden]) button.chosen')?.dataset.colour",
+            "the golden space's colour offered, the default chosen",
+        )
+        assert page.evaluate("() => document.querySelectorAll('#golden button').length") == 4
+        other = next(c for c in "BGOP" if c != given)
+        page.click(f'#golden button[data-colour="{other}"]')
+        until(
+            page,
+            f"() => document.querySelector('#golden button.chosen')?.dataset.colour === '{other}'",
+            "the tapped colour chosen",
+        )
+        page.screenshot(path=str(SHOTS / "spezial-golden.png"))
+        version = _version(site)
+        page.click("#confirm")
+        wait_until(lambda: _version(site) > version, "the move taken", interval=0.02)
+        table = site.service.table(site.chat)
+        assert table is not None and table.record is not None
+        assert table.record["moves"][-1] == f"{first} {second} {other}"
+        assert page.errors == []

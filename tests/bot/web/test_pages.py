@@ -424,3 +424,55 @@ def test_a_board_of_its_own_leaves_a_moves_messages_for_the_bot(tmp_path: Path) 
         assert turn.kind == "turn" and turn.text.startswith("Ann placed")
         # Bob's rack for his turn waits too, for him alone.
         assert [(o.kind, o.user) for o in told if o.user] == [("rack", room.person("Bob").id)]
+
+
+def _golden_placement(site: Site, name: str) -> tuple[str, str] | None:
+    """A legal placement of ``name`` now whose second cell is a free golden space."""
+    mine = site.state(name)
+    golden = set(mine["golden"])
+    for first, seconds in sorted(mine["cells"].items()):
+        for second in seconds:
+            if second in golden and first not in golden:
+                return first, second
+    return None
+
+
+def test_a_spezial_page_chooses_the_colour_of_a_golden_space(tmp_path: Path) -> None:
+    room = started_room(tmp_path, ("Ann", "Bob"), game="Spezial")
+    with running(room) as site:
+        assert site.state()["golden"] == []  # a watcher's look: no choice to make
+        found = None
+        for _ in range(40):  # play on until the mover can cover a golden space
+            name = next(n for n in ("Ann", "Bob") if site.state(n)["my_turn"])
+            look = site.state(name)
+            assert look["golden_colours"] == ["B", "G", "O", "P"]
+            found = _golden_placement(site, name)
+            if found is not None:
+                break
+            first = sorted(look["cells"])[0]
+            assert site.command(name, "play", f"{first} {look['cells'][first][0]}")[0] == 200
+        assert found is not None, "no placement on a golden space in 40 moves"
+        first, second = found
+
+        def preview(move: str) -> dict[str, object]:
+            status, data = site.get(
+                f"/api/t/{site.tid}/preview?seat={site.token(name)}&move={move.replace(' ', '+')}"
+            )
+            assert status == 200, data
+            return dict(data)
+
+        default = preview(f"{first} {second}")
+        (given,) = default["golden"]  # one golden space covered: one colour given
+        assert given in "BGOP"
+        other = next(c for c in "BGOP" if c != given)
+        chosen = preview(f"{first} {second} {other}")
+        assert chosen["golden"] == [other]
+        # The golden point moves from the default colour to the chosen one; nothing else.
+        d_pts, c_pts = dict(default["points"]), dict(chosen["points"])  # type: ignore[call-overload]
+        assert c_pts.get(other, 0) == d_pts.get(other, 0) + 1
+        assert c_pts.get(given, 0) == d_pts.get(given, 0) - 1
+        status, answer = site.command(name, "play", f"{first} {second} {other}")
+        assert status == 200, answer
+        table = site.service.table(site.chat)
+        assert table is not None and table.record is not None
+        assert table.record["moves"][-1] == f"{first} {second} {other}"
