@@ -20,6 +20,71 @@
     return "/api/t/" + encodeURIComponent(table) + path + q;
   }
 
+  // Telegram's Mini App bridge, spoken directly as Telegram's web events documentation
+  // describes (core.telegram.org/api/web-events): the page loads no script of Telegram's
+  // (nothing from elsewhere), so it posts its events itself and receives Telegram's.
+  let inTelegram = false;
+  let backShown = false;
+  function tgPost(type, data) {
+    if (!inTelegram) return;
+    const payload = data === undefined ? "" : JSON.stringify(data);
+    const proxy = window.TelegramWebviewProxy;
+    if (proxy && typeof proxy.postEvent === "function") proxy.postEvent(type, payload);
+    else if (window.external && typeof window.external.notify === "function")
+      window.external.notify(JSON.stringify({ eventType: type, eventData: data }));
+    else if (window.parent !== window)
+      window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data }), "https://web.telegram.org");
+  }
+  function haptic(data) {
+    tgPost("web_app_trigger_haptic_feedback", data);
+  }
+  function tgReceive(type, data) {
+    if (type === "back_button_pressed") back();
+    else if (type === "theme_changed" && data && data.theme_params) applyTheme(data.theme_params);
+  }
+  window.Telegram = window.Telegram || {};
+  window.Telegram.WebView = { receiveEvent: tgReceive };
+  window.addEventListener("message", (e) => {
+    if (!inTelegram || e.origin !== "https://web.telegram.org" || typeof e.data !== "string") return;
+    try {
+      const m = JSON.parse(e.data);
+      tgReceive(m.eventType, m.eventData);
+    } catch (err) {
+      /* not one of Telegram's events */
+    }
+  });
+
+  // The back button steps back through the taps: the second cell, the first, the tile, a
+  // replay position; with nothing to step back, Telegram's own (close) is shown instead.
+  function canStepBack() {
+    return pick.b !== null || pick.a !== null || pick.slot !== null || replaying;
+  }
+  function showBack() {
+    const want = canStepBack();
+    if (want !== backShown) {
+      backShown = want;
+      tgPost("web_app_setup_back_button", { is_visible: want });
+    }
+  }
+  function back() {
+    if (pick.b !== null) {
+      pick.b = null;
+      pick.gold = [];
+      golden = [];
+    } else if (pick.a !== null) pick.a = null;
+    else if (pick.slot !== null) pick.slot = null;
+    else if (replaying) {
+      $("replay").value = String(look.placed);
+      showReplay();
+    }
+    if (look) {
+      renderRack();
+      markCells();
+      renderGolden();
+    }
+    showBack();
+  }
+
   function say(text) {
     const s = $("status");
     s.textContent = text || "";
@@ -110,6 +175,7 @@
   }
 
   function markCells() {
+    showBack();
     const legal = new Set(legalNow());
     $("board").querySelectorAll(".cell").forEach((g) => {
       const c = g.dataset.cell;
@@ -262,6 +328,7 @@
 
   function tapTile(slot) {
     if (!look.my_turn || look.awaiting !== "place") return;
+    haptic({ type: "selection_change" });
     pick = { slot: pick.slot === slot ? null : slot, a: null, b: null, gold: [] };
     golden = [];
     renderRack();
@@ -281,6 +348,7 @@
     } else {
       return;
     }
+    haptic({ type: "selection_change" });
     pick.gold = []; // a new placement: its golden spaces get the default until chosen
     golden = [];
     say("");
@@ -319,6 +387,7 @@
     const data = await res.json().catch(() => ({ error: res.statusText }));
     reset();
     if (!res.ok) {
+      haptic({ type: "notification", notification_type: "error" });
       say(data.error);
       await load();
       return;
@@ -350,6 +419,8 @@
       const data = JSON.parse(e.data);
       if (!data) return;
       if (look && data.version !== look.version) reset();
+      if (look && data.my_turn && !look.my_turn)
+        haptic({ type: "notification", notification_type: "success" }); // your turn now
       look = data;
       say("");
       render();
@@ -359,26 +430,32 @@
     };
   }
 
+  function applyTheme(t) {
+    const root = document.documentElement.style;
+    if (t.bg_color) root.setProperty("--paper", t.bg_color);
+    if (t.text_color) root.setProperty("--ink", t.text_color);
+    if (t.secondary_bg_color) root.setProperty("--panel", t.secondary_bg_color);
+    if (t.button_color) root.setProperty("--button", t.button_color);
+    if (t.button_text_color) root.setProperty("--button-ink", t.button_text_color);
+  }
+
   async function telegram() {
     // A Telegram Mini App: who the player is comes from the signed initData in the URL's
     // fragment, checked by the server; the table from its start parameter.
     const hash = new URLSearchParams(location.hash.slice(1));
     const initData = hash.get("tgWebAppData");
     if (!initData) return false;
+    inTelegram = true;
     const theme = hash.get("tgWebAppThemeParams");
     if (theme) {
       try {
-        const t = JSON.parse(theme);
-        const root = document.documentElement.style;
-        if (t.bg_color) root.setProperty("--paper", t.bg_color);
-        if (t.text_color) root.setProperty("--ink", t.text_color);
-        if (t.secondary_bg_color) root.setProperty("--panel", t.secondary_bg_color);
-        if (t.button_color) root.setProperty("--button", t.button_color);
-        if (t.button_text_color) root.setProperty("--button-ink", t.button_text_color);
+        applyTheme(JSON.parse(theme));
       } catch (e) {
         /* no theme: the page's own */
       }
     }
+    tgPost("web_app_ready");
+    tgPost("web_app_expand");
     const res = await fetch("/api/tg/session", {
       method: "POST",
       headers: { "Content-Type": "application/json" },

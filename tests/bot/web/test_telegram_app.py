@@ -105,3 +105,56 @@ def test_the_mini_app_opens_the_players_seat_and_refuses_a_forgery(
         said = until(bad, "() => document.getElementById('status').textContent", "the refusal")
         assert said == "initData forged"
         assert errors == []
+
+
+#: Telegram's mobile apps take a Mini App's events through this object (web events docs).
+PROXY = """
+window.__posted = [];
+window.TelegramWebviewProxy = {
+  postEvent: (type, data) => window.__posted.push([type, data ? JSON.parse(data) : null]),
+};
+"""
+
+
+def test_the_mini_app_speaks_telegrams_events_back_button_and_theme(
+    tmp_path: Path, browser: Any
+) -> None:
+    room = started_room(tmp_path, ids=("42", "43"))
+    with running(room, telegram_token=BOT_TOKEN) as site:
+        user = json.dumps({"id": 42, "first_name": "Ann"})
+        good = signed({"auth_date": str(int(START)), "user": user, "start_param": site.tid})
+        context = browser.new_context(viewport=PHONE)
+        context.add_init_script(PROXY)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"http://127.0.0.1:{site.port}/tg#tgWebAppData={quote(good)}")
+        until(page, "() => document.body.dataset.version", "the Mini App's look")
+
+        def posted() -> list[list[Any]]:
+            return list(page.evaluate("() => window.__posted"))
+
+        assert [e[0] for e in posted()[:2]] == ["web_app_ready", "web_app_expand"]
+        # A tile tapped: something to step back from, so Telegram shows its back button.
+        page.click(".rack button >> nth=0")
+        until(page, "() => document.querySelector('.rack button.chosen')", "the tile chosen")
+        assert ["web_app_setup_back_button", {"is_visible": True}] in posted()
+        first = until(page, "() => document.querySelector('.cell.legal')?.dataset.cell", "cells")
+        page.click(f'.cell[data-cell="{first}"]')
+        until(page, "() => document.querySelector('.cell.first')", "the first cell chosen")
+        # Telegram's back button, pressed twice: the cell, then the tile, taken back.
+        page.evaluate("() => window.Telegram.WebView.receiveEvent('back_button_pressed', null)")
+        assert page.evaluate("() => document.querySelector('.cell.first')") is None
+        assert page.evaluate("() => Boolean(document.querySelector('.rack button.chosen'))")
+        page.evaluate("() => window.Telegram.WebView.receiveEvent('back_button_pressed', null)")
+        assert page.evaluate("() => document.querySelector('.rack button.chosen')") is None
+        assert posted()[-1] == ["web_app_setup_back_button", {"is_visible": False}]
+        assert ["web_app_trigger_haptic_feedback", {"type": "selection_change"}] in posted()
+        # The theme changed in Telegram (night mode): the page follows it.
+        page.evaluate(
+            "() => window.Telegram.WebView.receiveEvent('theme_changed',"
+            " {theme_params: {bg_color: '#000000'}})"
+        )
+        bg = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert bg == "rgb(0, 0, 0)"
+        assert errors == []
