@@ -29,6 +29,7 @@ SECRET = "links test secret"
 WEB = WebSettings(public_url="https://genial.example", telegram_app="board")
 #: The board beside the platform in its process (a port): seat links too.
 BESIDE = WebSettings(port=8080, public_url="https://genial.example", telegram_app="board")
+UNLIMITED = Limits(pages_burst=10**6, moves_burst=10**6)
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
 ADA, BOB = 101, 202
@@ -294,3 +295,141 @@ def test_a_move_on_a_board_of_its_own_is_posted_by_the_bot_at_once(
     finally:
         board.stop_thread()
         runner.stop()
+
+
+def _tap_through(base: str, tokens: list[str], finished: Any) -> tuple[int, int]:
+    """Play a whole game through the pages' API alone, as each player's taps send it:
+    whoever's page says it is their turn keeps at a swap offer and places the first
+    legal placement of their first tile otherwise. Returns (placements, keeps) sent."""
+
+    def call(path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        headers = {} if body is None else {"Content-Type": "application/json"}
+        req = urllib.request.Request(base + path, data, headers)
+        try:
+            with urllib.request.urlopen(req, timeout=PATIENCE) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    placed = keeps = 0
+    for _ in range(500):
+        if finished():
+            return placed, keeps
+        looks = [(t, call(f"/state?seat={t}")[1]) for t in tokens]
+        mine = [(t, look) for t, look in looks if look.get("my_turn")]
+        if not mine:
+            continue  # the chat platform is still telling the last move: look again
+        token, look = mine[0]
+        if look["awaiting"] == "swap":
+            body = {"seat": token, "command": "keep", "version": look["version"]}
+            keeps += 1
+        else:
+            first, seconds = next(iter(look["cells"].items()))
+            body = {
+                "seat": token,
+                "command": "play",
+                "move": f"1 {first} {seconds[0]}",
+                "version": look["version"],
+            }
+            placed += 1
+        status, answer = call("/command", body)
+        assert status in (200, 409), answer  # 409: a page a moment behind, refreshed
+        if status == 409:
+            placed -= body["command"] == "play"
+            keeps -= body["command"] == "keep"
+    raise AssertionError("the game did not end in 500 looks")
+
+
+def test_a_whole_telegram_game_by_taps_alone(api: FakeBotAPI, tmp_path: Path) -> None:
+    """Two people in a Telegram group: after /join and /start, every move is made on the
+    Mini App pages their private racks open; the group sees every board and the result."""
+
+    def service(path: Path) -> Service:
+        return Service(SQLiteStore(path), Settings(web=BESIDE), rng=random.Random(5))
+
+    runner = BotRunner(api, tmp_path / "t.db", make_service=service).start()
+    # Both players' pages from one address, as fast as a test taps: no rate limit.
+    board = WebBoard(runner.service, "http://127.0.0.1", limits=UNLIMITED)
+    port = board.start_in_thread("127.0.0.1", 0)
+    try:
+        for user, text in ((ADA, "/join"), (BOB, "/join"), (ADA, "/start")):
+            runner.wait(api.say(GROUP, user, text))
+        tokens = []
+        for person in (ADA, BOB):  # the seat pages each person's private rack opens
+            rack = api.last_message(person, "Play on the board")
+            (app,) = [b["web_app"]["url"] for b in buttons(rack) if "web_app" in b]
+            tokens.append(app.rsplit("/s/", 1)[1])
+        chat = str(GROUP)
+
+        def finished() -> bool:
+            table = runner.service.table(chat)
+            return table is not None and table.status != "playing"
+
+        base = f"http://127.0.0.1:{port}/api/t/{board.table_id(chat)}"
+        placed, _ = _tap_through(base, tokens, finished)
+        table = runner.service.table(chat)
+        assert table is not None and table.record is not None
+        assert len(table.record["moves"]) >= placed > 20  # every placement of the game
+        texts = [m.text or "" for m in api.sent(GROUP, "sendPhoto")]
+        wait_until(
+            lambda: any("wins" in t or "Shared first place" in t for t in texts_of(api)),
+            "the result told in the group",
+        )
+        assert sum("placed" in t for t in texts) >= placed // 2
+    finally:
+        board.stop_thread()
+        runner.stop()
+
+
+def texts_of(api: FakeBotAPI) -> list[str]:
+    return [m.text or "" for m in api.sent(GROUP, "sendPhoto") + api.sent(GROUP, "sendMessage")]
+
+
+@pytest.mark.asyncio
+async def test_a_whole_discord_game_by_taps_alone(tmp_path: Path) -> None:
+    """Two people in a Discord channel: after /join and /start each presses "My tiles"
+    once for the link to their own page, and every move of the game is made there."""
+    import asyncio
+
+    from tests.bot.discord import support
+
+    settings = Settings(web=WebSettings(port=8080, public_url="https://genial.example"))
+    async with support.world(tmp_path, settings=settings) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(w.channel, "join")
+        await bob.slash(w.channel, "join")
+        await ada.slash(w.channel, "start")
+        tokens = []
+        for person in (ada, bob):
+            result = await person.click(w.last_public(), label="My tiles")
+            (answer,) = support.answers(result, clicked=True)
+            (url,) = [
+                c["url"] if isinstance(c, dict) else c.url
+                for row in answer.components
+                for c in (row["components"] if isinstance(row, dict) else row.children)
+                if (c.get("url") if isinstance(c, dict) else getattr(c, "url", None))
+            ]
+            tokens.append(url.rsplit("/s/", 1)[1])
+        board = WebBoard(w.service, "http://127.0.0.1", limits=UNLIMITED)
+        port = await asyncio.to_thread(board.start_in_thread, "127.0.0.1", 0)
+        try:
+            base = f"http://127.0.0.1:{port}/api/t/{board.table_id(w.chat)}"
+
+            def finished() -> bool:
+                return w.table().status != "playing"
+
+            placed, _ = await asyncio.to_thread(_tap_through, base, tokens, finished)
+            record = w.table().record
+            assert record is not None and len(record["moves"]) >= placed > 20
+            deadline = time.monotonic() + PATIENCE  # wall clock: SimCord's time is its own
+            while not any(
+                "wins" in support.text(m) or "Shared first" in support.text(m) for m in w.public()
+            ):
+                assert time.monotonic() < deadline, "the result posted in the channel"
+                await asyncio.sleep(0.01)
+            told = sum("placed" in support.text(m) for m in w.public())
+            assert told >= placed // 2
+            await ada.slash(w.channel, "score")  # SimCord waits for the bot to be idle
+        finally:
+            await asyncio.to_thread(board.stop_thread)
