@@ -6,12 +6,14 @@ restart it is rebuilt from the record, move by move, with the engine's full chec
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from engine.genial import GenialGame
 from engine.moves import Placement, SpezialPlacement, SwapChoice
 from engine.notation import format_genial_move, format_spezial_placement
 from engine.record import Record, replay
+from engine.record import take_back as take_back_record
 from engine.tiles import COLOURS, Colour, Tile
 
 SPEZIAL_COLOURS: tuple[Colour, ...] = (Colour.BLUE, Colour.GREEN, Colour.ORANGE, Colour.PURPLE)
@@ -105,3 +107,16 @@ def placement_cells(game: Game, seat: int) -> dict[str, tuple[str, ...]]:
         area.label(area.cells[i]): tuple(area.label(area.cells[j]) for j in sorted(pairs[i]))
         for i in sorted(pairs)
     }
+
+
+def take_back(record: dict[str, Any], keep: int) -> dict[str, Any]:
+    """``record`` with every move after the first ``keep`` taken back (kept in its
+    ``takebacks``); the tiles drawn since go back into the bag and the draw order nobody
+    has drawn is shuffled with fresh randomness (never the table's seed: whoever saw
+    those tiles must not be able to work the new order out).
+
+    Raises:
+        EngineError: if the record allows no takeback there.
+    """
+    taken = take_back_record(Record.from_dict(record), keep, secrets.SystemRandom())
+    return taken.to_dict()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import community, images, messages, ratings
+from bot import community, images, messages, ratings, timebank
 from bot.commands import Games, Notify, Stats, Top, format_left
 from bot.games import Game
 from bot.outbound import Outbound
@@ -29,6 +29,8 @@ class RunningGame:
     to_move: str
     my_turn: bool
     deadline: float | None
+    #: When the turn began (seconds since the epoch): how long the table has waited.
+    since: float | None = None
 
 
 def top(tables: Tables, ctx: Context, cmd: Top) -> None:
@@ -104,10 +106,10 @@ def running_games(tables: Tables, user: str, now: float) -> list[RunningGame]:
         _, to_move, mode = facts
         ctx = tables.clock_context(t, now)
         seat = t.seats[to_move]
+        deadline = None if seat.computer else t.deadline
         timeout = t.options.timeout
-        deadline = None
-        if timeout and not seat.computer and t.turn_started is not None:
-            deadline = t.turn_started + timeout
+        if deadline is None and timeout and not seat.computer and t.turn_started is not None:
+            deadline = t.turn_started + timeout  # stored before deadlines were
         found.append(
             RunningGame(
                 chat=t.chat,
@@ -116,8 +118,11 @@ def running_games(tables: Tables, user: str, now: float) -> list[RunningGame]:
                 to_move=ctx.scene.name(seat),
                 my_turn=seat.user == user,
                 deadline=deadline,
+                since=t.turn_started,
             )
         )
+    # The games waiting for me longest first, then the others (longest waiting first).
+    found.sort(key=lambda g: (not g.my_turn, g.since if g.since is not None else now))
     return found
 
 
@@ -150,6 +155,8 @@ def ping(tables: Tables, ctx: Context, game: Game) -> None:
         asked = tables.store.note(seat.user, community.NOTIFY)
     if asked != "on":
         return
+    if timebank.away_until(tables.store, seat.user, ctx.now) is not None:
+        return  # on vacation: no pings meanwhile
     key = community.PING.format(user=seat.user)
     turn = f"{t.seed}:{len(game.moves)}"
     if tables.store.note(t.chat, key) == turn:
