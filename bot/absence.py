@@ -138,9 +138,7 @@ def back(tables: Tables, ctx: Context, cmd: Back) -> None:
     ctx.out.append(Outbound(ctx.chat.id, text, "info", user=user))
 
 
-def _each_table(
-    tables: Tables, ctx: Context, user: str, until: float | None, key: str
-) -> int:
+def _each_table(tables: Tables, ctx: Context, user: str, until: float | None, key: str) -> int:
     """Pause (``until``: when the vacation ends) or resume ``user``'s clock at every
     running table they sit at, and tell each table; how many were told. Each table is
     saved over the version it was read at (another command there wins and this one tries

@@ -14,9 +14,7 @@ from bot.games import Game
 from bot.table import PLAYING, Table
 
 
-def schedule(
-    t: Table, game: Game, now: float, new_turn: bool, resume: float | None = None
-) -> None:
+def schedule(t: Table, game: Game, now: float, new_turn: bool, resume: float | None = None) -> None:
     """Store when ``due`` must act next at ``t``, whose game is ``game``; ``new_turn``
     says the turn passed at ``now`` (a new turn starts its time afresh: at ``resume``
     instead when the person to move is away until then, their clock paused)."""

@@ -205,7 +205,9 @@ def _takebacks(raw: object, moves: int) -> tuple[Takeback, ...]:
             raise InvalidRecord('a takeback\'s "after" must count moves of the record')
         if found and after < found[-1].after:
             raise InvalidRecord("takebacks must come in the order they were made")
-        if not isinstance(undone, list) or not undone or not all(isinstance(m, str) for m in undone):
+        if not isinstance(undone, list) or not all(isinstance(m, str) for m in undone):
+            raise InvalidRecord('a takeback\'s "moves" must be a list of moves')
+        if not undone:
             raise InvalidRecord('a takeback\'s "moves" must be a list of moves')
         bag: tuple[Tile, ...] | None = None
         if "bag" in item:

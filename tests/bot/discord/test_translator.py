@@ -60,6 +60,12 @@ EXPECTED = {
     "option": ("setting", "value"),
     "play": ("tile", "cell1", "cell2", "golden"),
     "kick": ("player",),
+    "skip": (),
+    "expel": (),
+    "wait": (),
+    "back": (),
+    "undo": ("answer",),
+    "away": ("time",),
 }
 
 
