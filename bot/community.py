@@ -203,15 +203,25 @@ def history_lines(
     Raises:
         EngineError: for a record that does not replay.
     """
-    start = games.rebuild({**record, "moves": []})
+    start = games.rebuild({**record, "moves": [], "takebacks": []})
     moves = list(record.get("moves") or [])
     told: list[str] = []
     first = max(0, len(moves) - count)
     game: Game = start
+    # Moves taken back by consent (/undo), told after the move they followed.
+    taken: dict[int, list[str]] = {}
+    for tb in record.get("takebacks") or []:
+        taken.setdefault(int(tb["after"]), []).append(", ".join(tb["moves"]))
     for number, text in enumerate(moves, 1):
         seat = game.to_move
         events = game.play_text(text, seat)
         if number > first:
             said = narrate.narrate(events, game, names, texts)
             told.append(texts("history.line", number=number, text=" ".join(said)))
+    for after, lines in sorted(taken.items(), reverse=True):  # later ones first: indices hold
+        at = len(told) - (len(moves) - after) if after >= first else None
+        if at is None or at < 0:
+            continue
+        for moves_text in reversed(lines):
+            told.insert(at, texts("history.taken_back", moves=moves_text))
     return told

@@ -191,7 +191,7 @@ def replay_board(table: Table, placed: int) -> str | None:
         return None
     moves = list(table.record.get("moves") or [])
     placed = max(0, min(placed, len(moves)))
-    game = games.rebuild({**table.record, "moves": moves[:placed]})
+    game = games.rebuild({**table.record, "moves": moves[:placed], "takebacks": []})
     return board_svg(game.view(None), frozenset[Hex]())
 
 

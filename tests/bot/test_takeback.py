@@ -193,3 +193,18 @@ def test_the_export_during_the_game_hides_the_old_draw_order(tmp_path: Path) -> 
     record = json.loads(export.attachment.data)
     assert "bag" not in record
     assert [set(tb) for tb in record["takebacks"]] == [{"after", "moves"}]
+
+
+def test_history_tells_the_move_taken_back(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    rng = random.Random(1)
+    for _ in range(3):
+        room.play_turn(rng)
+    third = room.game().moves[2]
+    room.ok("Ada", "/undo")
+    room.ok("Bob", "/undo yes")
+    (history,) = room.ok("Bob", "/history")
+    lines = history.text.splitlines()
+    assert [line[:3] for line in lines[1:3]] == ["1. ", "2. "]
+    assert lines[3] == f"   (taken back by consent: {third})"
+    assert len(lines) == 4
