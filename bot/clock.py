@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import absence, games, players, timebank
+from bot import absence, games, players, social, timebank
 from bot.commands import format_left
-from bot.deadlines import schedule
+from bot.deadlines import reminder_at, schedule
 from bot.games import Game
 from bot.outbound import Outbound
 from bot.play import after_moves
@@ -55,6 +55,8 @@ def due_step(tables: Tables, chat: str, now: float) -> tuple[list[Outbound], boo
         timed_out = False
         level = seat.level or tables.settings.level
         if not seat.computer:
+            if t.ping_at is not None and t.ping_at <= now:
+                social.held_ping(tables, ctx, game)
             if not _out_of_time(tables, ctx, game, seat_no, now):
                 schedule(t, game, now, new_turn=False)
                 return _finish(tables, ctx)
@@ -108,7 +110,8 @@ def _out_of_time(tables: Tables, ctx: Context, game: Game, seat_no: int, now: fl
     if deadline is None:
         return False
     if now < deadline:
-        if not t.reminded:
+        remind = reminder_at(t, seat_no)
+        if not t.reminded and remind is not None and now >= remind:
             t.reminded = True
             ctx.out.append(reminder(ctx, seat, deadline - now))
         return False

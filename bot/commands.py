@@ -182,9 +182,13 @@ class Games(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Notify(Command):
-    """Turn pings on or off for the person; ``None``: say how they are set."""
+    """Turn pings on or off for the person; ``None``: say how they are set. ``setting``
+    ``digest`` (``value``: the hour, 0-23), ``quiet`` (``value``: ``22-8``, or empty for
+    none) or ``tz`` (``value``: a time zone name) changes how pings come instead."""
 
     on: bool | None = None
+    setting: str | None = None
+    value: str = ""
     changes = False
 
 
@@ -518,7 +522,7 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if word == "history":
         return History(count=_number(args, 10, HISTORY_MAX, "usage.history"))
     if word == "notify":
-        return Notify(on=None if not args else _switch(args[0]) == "on")
+        return _parse_notify(args)
     if word in VOTES:
         return Vote(choice=word)
     if word in ("undo", "takeback"):
@@ -543,6 +547,48 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if cls is None:
         raise CommandError("command.unknown", command=raw)
     return cls()
+
+
+_HOUR = re.compile(r"([0-9]{1,2})(?::00)?h?")
+_HOURS = re.compile(r"([0-9]{1,2})(?::00)?\s*-\s*([0-9]{1,2})(?::00)?")
+_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+){0,2}")
+
+
+def _parse_notify(args: list[str]) -> Notify:
+    """``/notify [on|now|off]``, ``/notify digest 8``, ``/notify quiet 22-08|off``,
+    ``/notify tz Europe/Berlin``.
+
+    Raises:
+        CommandError: ``usage.notify`` for anything else.
+    """
+    if not args:
+        return Notify()
+    word = args[0].lower()
+    rest = " ".join(args[1:]).strip()
+    if word in ("now", "instant") and not rest:
+        return Notify(on=True)
+    if word == "digest":
+        m = _HOUR.fullmatch(rest.lower() or "8")
+        if m is None or int(m.group(1)) > 23:
+            raise CommandError("usage.notify")
+        return Notify(setting="digest", value=str(int(m.group(1))))
+    if word == "quiet":
+        if rest.lower() in _OFF or rest.lower() == "none":
+            return Notify(setting="quiet", value="")
+        m = _HOURS.fullmatch(rest)
+        if m is None or int(m.group(1)) > 23 or int(m.group(2)) > 23 or m.group(1) == m.group(2):
+            raise CommandError("usage.notify")
+        return Notify(setting="quiet", value=f"{int(m.group(1))}-{int(m.group(2))}")
+    if word in ("tz", "timezone", "zone"):
+        if not _ZONE.fullmatch(rest) or len(rest) > 40:
+            raise CommandError("usage.notify")
+        return Notify(setting="tz", value=rest)
+    if len(args) > 1:
+        raise CommandError("usage.notify")
+    try:
+        return Notify(on=_switch(args[0]) == "on")
+    except CommandError:
+        raise CommandError("usage.notify") from None
 
 
 def _number(args: list[str], default: int, most: int, usage: str) -> int:
@@ -594,6 +640,9 @@ def _format_plain(cmd: Command) -> str:
     if isinstance(cmd, History):
         return f"/history {cmd.count}"
     if isinstance(cmd, Notify):
+        if cmd.setting is not None:
+            value = cmd.value or ("off" if cmd.setting == "quiet" else "")
+            return f"/notify {cmd.setting} {value}".rstrip()
         return "/notify" + ("" if cmd.on is None else " on" if cmd.on else " off")
     if isinstance(cmd, Forget):
         return "/forget me"

@@ -19,7 +19,7 @@ def schedule(t: Table, game: Game, now: float, new_turn: bool, resume: float | N
     says the turn passed at ``now`` (a new turn starts its time afresh: at ``resume``
     instead when the person to move is away until then, their clock paused)."""
     if game.over or t.status != PLAYING:
-        t.due_at = t.turn_started = t.deadline = None
+        t.due_at = t.turn_started = t.deadline = t.ping_at = None
         t.reminded = False
         t.out_of_time = None
         return
@@ -28,6 +28,7 @@ def schedule(t: Table, game: Game, now: float, new_turn: bool, resume: float | N
         t.turn_at = len(game.moves)
         t.reminded = False
         t.out_of_time = None
+        t.ping_at = None  # a ping held back for the turn that passed is no longer true
     seat_no = game.to_move
     seat = t.seats[seat_no]
     span = None if seat.computer else timebank.span(t, seat_no)
@@ -49,6 +50,22 @@ def schedule(t: Table, game: Game, now: float, new_turn: bool, resume: float | N
         t.due_at = t.turn_started + span
     else:
         t.due_at = t.turn_started + span / 2
+    hold(t, t.ping_at)
+
+
+def hold(t: Table, when: float | None) -> None:
+    """The clock also looks at ``t`` at ``when`` (a turn ping held back until then)."""
+    if when is not None:
+        t.due_at = when if t.due_at is None else min(t.due_at, when)
+
+
+def reminder_at(t: Table, seat: int) -> float | None:
+    """When the person at ``seat``, to move, is reminded (half their time; a live clock
+    has none)."""
+    span = timebank.span(t, seat)
+    if span is None or t.turn_started is None or timebank.live(t):
+        return None
+    return t.turn_started + span / 2
 
 
 def deadline(t: Table) -> float | None:

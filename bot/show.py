@@ -50,7 +50,8 @@ def export(tables: Tables, ctx: Context, cmd: Export) -> None:
 def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
     levels = ", ".join(tables.settings.levels)
     text = ctx.texts("help.text", levels=levels)
-    ctx.out.append(ctx.scene.chat_message([text, ctx.texts("help.clock")]))
+    more = [ctx.texts("help.clock"), ctx.texts("help.notify")]
+    ctx.out.append(ctx.scene.chat_message([text, *more]))
 
 
 def rules(tables: Tables, ctx: Context, cmd: Rules) -> None:

@@ -106,6 +106,11 @@ class Table:
     #: ``banks`` and ``started`` as that turn began, and ``asked`` and ``accepted`` once
     #: the takeback is asked for.
     undoable: dict[str, Any] | None = None
+    #: A turn ping held back (quiet hours, or a daily digest): when it is due, for whom
+    #: and for which turn (``seed:moves``); a turn that passed first drops it unsent.
+    ping_at: float | None = None
+    ping_user: str | None = None
+    ping_turn: str = ""
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -174,11 +174,16 @@ async def history(interaction: discord.Interaction[Any], moves: int | None = Non
 
 
 @app_commands.command(name="notify", description=_about("notify"))
-@app_commands.describe(**_params("notify", "switch"))
-@app_commands.rename(**_names("switch"))
-@app_commands.choices(switch=[Choice(name="on", value="on"), Choice(name="off", value="off")])
-async def notify(interaction: discord.Interaction[Any], switch: str | None = None) -> None:
-    await _run(interaction, "/notify" + (f" {switch}" if switch else ""), quiet=True)
+@app_commands.describe(**_params("notify", "switch", "value"))
+@app_commands.rename(**_names("switch", "value"))
+@app_commands.choices(
+    switch=[Choice(name=word, value=word) for word in ("on", "off", "digest", "quiet", "tz")]
+)
+async def notify(
+    interaction: discord.Interaction[Any], switch: str | None = None, value: str | None = None
+) -> None:
+    words = ["/notify", *([switch] if switch else []), *([value.strip()] if value else [])]
+    await _run(interaction, " ".join(words), quiet=True)
 
 
 @app_commands.command(name="forget", description=_about("forget"))

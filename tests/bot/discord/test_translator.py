@@ -55,7 +55,7 @@ EXPECTED = {
     "top": ("page", "everywhere"),
     "stats": ("player",),
     "history": ("moves",),
-    "notify": ("switch",),
+    "notify": ("switch", "value"),
     "addbot": ("level",),
     "option": ("setting", "value"),
     "play": ("tile", "cell1", "cell2", "golden"),
