@@ -8,7 +8,6 @@ The ladders, the archive of finished games and the texts of these answers are
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
