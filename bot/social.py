@@ -58,6 +58,10 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
     assert player is not None
     asker = ctx.user.name if player == ctx.user.id else None
     head, per_game = community.stats(tables.community, ctx.chat.id, player, ctx.texts, asker)
+    turn = tables.community.median_turn(player)
+    if turn is not None:
+        median, count = turn
+        head = [*head, ctx.texts("stats.turn_time", median=format_left(median), count=count)]
     if not per_game:
         ctx.out.append(ctx.scene.chat_message(head))
         return

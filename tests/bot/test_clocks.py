@@ -292,3 +292,26 @@ def test_replayed_record_after_the_clock_game_ends(tmp_path: Path) -> None:
     turns = record.clock["turns"]
     assert len(turns) >= len(record.moves) // 3  # one entry a turn, not a move
     assert replay(record).over
+
+
+def test_stats_tell_my_median_time_per_move_by_message(tmp_path: Path) -> None:
+    clock = Clock()
+    room = clocked_room(tmp_path / "t.db", clock, ("Ada", "Bob"), "3d+1d")
+    rng = random.Random(8)
+    last, ada_turns = "", 0
+    while room.playing():
+        mover = room.to_move()
+        if mover != last:  # a new turn (bonus placements and swaps stay in one)
+            if mover == "Ada":
+                ada_turns += 1
+                clock.advance(10 * HOUR if ada_turns == 1 else HOUR)
+            else:
+                clock.advance(300)
+            last = mover
+        room.play_turn(rng)
+    (answer,) = room.ok("Ada", "/stats")
+    # One turn of ten hours, every other of one hour: the median is an hour.
+    line = f"Median time per move by message: 1h ({ada_turns} moves)."
+    assert line in answer.text.splitlines()
+    (bob,) = room.ok("Ada", "/stats Bob")
+    assert "Median time per move by message: 5m (" in bob.text
