@@ -424,3 +424,15 @@ def test_a_board_of_its_own_leaves_a_moves_messages_for_the_bot(tmp_path: Path) 
         assert turn.kind == "turn" and turn.text.startswith("Ann placed")
         # Bob's rack for his turn waits too, for him alone.
         assert [(o.kind, o.user) for o in told if o.user] == [("rack", room.person("Bob").id)]
+
+
+def test_the_panel_shows_each_players_time_bank(tmp_path: Path) -> None:
+    from tests.bot.helpers import START
+
+    room = started_room(tmp_path, clock="clock 3d+1d")
+    room.service.clock.now = START + 3600  # type: ignore[attr-defined]
+    with running(room) as site:
+        look = site.state()
+        # Ann is to move and has used an hour of her three days; Bob's bank is whole.
+        assert [s["clock"] for s in look["sides"]] == ["2d 23h", "3d"]
+        assert look["deadline"] == START + 3 * 86400
