@@ -182,6 +182,8 @@ def _pause(
             t.turn_started = max(t.turn_started, until)
         elif t.turn_started > now:
             t.turn_started = now
+            if t.ping_user == user and t.ping_at is not None and t.ping_at > now:
+                t.ping_at = now  # the ping held back for the vacation comes now
         t.reminded = False
         schedule(t, game, now, new_turn=False)
     name = c.scene.name(seat)

@@ -289,8 +289,7 @@ def ping(tables: Tables, ctx: Context, game: Game) -> None:
         asked = tables.store.note(seat.user, community.NOTIFY)
     if asked is None or (asked != "on" and not asked.startswith(DIGEST)):
         return
-    if timebank.away_until(tables.store, seat.user, ctx.now) is not None:
-        return  # on vacation: no pings meanwhile
+    away = timebank.away_until(tables.store, seat.user, ctx.now)
     key = community.PING.format(user=seat.user)
     turn = f"{t.seed}:{len(game.moves)}"
     if tables.store.note(t.chat, key) == turn:
@@ -299,6 +298,8 @@ def ping(tables: Tables, ctx: Context, game: Game) -> None:
         held: float | None = next_digest(tables, seat.user, _digest_hour(asked), ctx.now)
     else:
         held = quiet_until(tables, seat.user, ctx.now)
+    if away is not None:
+        held = away if held is None else max(held, away)  # on vacation: none meanwhile
     if held is not None:
         t.ping_at, t.ping_user, t.ping_turn = held, seat.user, turn
         deadlines.hold(t, held)

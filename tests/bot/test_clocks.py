@@ -252,6 +252,10 @@ def test_vacation_across_two_tables(tmp_path: Path) -> None:
     assert one.table().deadline == clock.now + 2 * DAY
     assert two.table().deadline == clock.now + 3 * DAY
     assert dm.error("Ada", "/back") == "You are not away."
+    # The ping held back for her turn at table two comes now that she is back, once.
+    (ping,) = [o for o in two.due(clock.now) if o.kind == "ping"]
+    assert ping.user == "id-ada" and ping.text == "Your turn at Two (Genial)."
+    assert [o for o in two.due(clock.now + DAY) if o.kind == "ping"] == []
 
 
 def test_vacation_has_a_limit_a_month(tmp_path: Path) -> None:
