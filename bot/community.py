@@ -72,11 +72,15 @@ class Community:
 
     def _learn(self, row: dict[str, Any]) -> None:
         record = row.get("record")
-        ext = record.get(timebank.CLOCK) if isinstance(record, dict) else None
-        bank = ext.get("bank") if isinstance(ext, dict) else None
-        # Games played by message only: a live clock's minutes would hide the days.
-        by_message = isinstance(ext, dict) and not (
-            isinstance(bank, int | float) and 0 < bank <= LIVE_BANK
+        options = row.get("options")
+        if not isinstance(options, dict):
+            options = {}
+        timeout, bank = options.get("timeout"), options.get("clock_bank")
+        # Games played by message: a table with a time per turn or a bank of hours and
+        # days (a live game's minutes, or a game without a limit played in one sitting,
+        # would hide the days).
+        by_message = (isinstance(timeout, int) and timeout > 0) or (
+            isinstance(bank, int) and bank > LIVE_BANK
         )
         for number, seat in enumerate(row.get("seats") or []):
             who = seat.get("user") or seat.get("left_user")
@@ -87,8 +91,8 @@ class Community:
                     times.extend(timebank.person_times(record, [number]))
 
     def median_turn(self, player: str) -> tuple[float, int] | None:
-        """The median time ``player`` took for a turn in finished games by message (the
-        latest :data:`TURN_TIMES_KEPT` turns), and how many turns; ``None`` without any."""
+        """The median time ``player`` took for a turn in finished games by message (with a
+        time per turn or a clock of hours and days; the latest :data:`TURN_TIMES_KEPT` turns), and how many turns; ``None`` without any."""
         times = self.turn_times.get(player)
         if not times:
             return None

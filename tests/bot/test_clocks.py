@@ -319,3 +319,14 @@ def test_stats_tell_my_median_time_per_move_by_message(tmp_path: Path) -> None:
     assert line in answer.text.splitlines()
     (bob,) = room.ok("Ada", "/stats Bob")
     assert "Median time per move by message: 5m (" in bob.text
+
+
+def test_a_live_game_is_no_game_by_message(tmp_path: Path) -> None:
+    clock = Clock()
+    room = clocked_room(tmp_path / "t.db", clock, ("Ada", "Bob"), "10m+5s")
+    rng = random.Random(8)
+    while room.playing():
+        clock.advance(20)
+        room.play_turn(rng)
+    (answer,) = room.ok("Ada", "/stats")
+    assert "Median time per move" not in answer.text
