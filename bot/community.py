@@ -92,7 +92,8 @@ class Community:
 
     def median_turn(self, player: str) -> tuple[float, int] | None:
         """The median time ``player`` took for a turn in finished games by message (with a
-        time per turn or a clock of hours and days; the latest :data:`TURN_TIMES_KEPT` turns), and how many turns; ``None`` without any."""
+        time per turn or a clock of hours and days; the latest :data:`TURN_TIMES_KEPT`
+        turns), and how many turns; ``None`` without any."""
         times = self.turn_times.get(player)
         if not times:
             return None
