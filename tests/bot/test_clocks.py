@@ -330,3 +330,21 @@ def test_a_live_game_is_no_game_by_message(tmp_path: Path) -> None:
         room.play_turn(rng)
     (answer,) = room.ok("Ada", "/stats")
     assert "Median time per move" not in answer.text
+
+
+def test_a_time_per_turn_with_a_grace_period_asks_the_table_too(tmp_path: Path) -> None:
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/option timeout 1h")
+    room.ok("Ada", "/option grace 30m")
+    room.ok("Ada", "/start")
+    room.due(START + HOUR / 2)  # the reminder at half time
+    (told,) = room.due(START + HOUR)
+    assert "Without a majority within 30m, a computer player moves." in told.text
+    assert room.due(START + HOUR + 30 * 60 - 1) == []
+    out = room.due(START + HOUR + 30 * 60)
+    assert any(o.text.startswith("Time is up for Ada") for o in out)
+    # Without a grace period (the default with a time per turn) nobody is asked: as before.
+    assert room.table().options.grace == 30 * 60
