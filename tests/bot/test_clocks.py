@@ -346,5 +346,3 @@ def test_a_time_per_turn_with_a_grace_period_asks_the_table_too(tmp_path: Path) 
     assert room.due(START + HOUR + 30 * 60 - 1) == []
     out = room.due(START + HOUR + 30 * 60)
     assert any(o.text.startswith("Time is up for Ada") for o in out)
-    # Without a grace period (the default with a time per turn) nobody is asked: as before.
-    assert room.table().options.grace == 30 * 60
