@@ -20,6 +20,8 @@ from engine.genial import GenialGame
 
 #: Timeouts offered as buttons in the options message.
 TIMEOUT_PRESETS = (0, 3600, 86400)
+#: Time banks offered as buttons there: by message, and live.
+CLOCK_PRESETS = ("3d+1d", "10m+5s")
 
 
 @dataclass
@@ -228,6 +230,12 @@ def options(scene: Scene, news: Sequence[str] = ()) -> Outbound:
                     value=timeout_text(tx, seconds),
                 )
             )
+    current = format_clock(o.clock_bank, o.clock_increment)
+    for preset in CLOCK_PRESETS:
+        if preset != current:
+            buttons.append(b("button.clock", f"/option clock {preset}", value=preset))
+    if o.clock_bank:
+        buttons.append(b("button.clock_off", "/option clock off"))
     for lang in LANGUAGES:
         if lang != o.lang:
             buttons.append(

@@ -346,3 +346,21 @@ def test_a_time_per_turn_with_a_grace_period_asks_the_table_too(tmp_path: Path) 
     assert room.due(START + HOUR + 30 * 60 - 1) == []
     out = room.due(START + HOUR + 30 * 60)
     assert any(o.text.startswith("Time is up for Ada") for o in out)
+
+
+def test_the_options_offer_time_banks_as_buttons(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    (options,) = room.ok("Ada", "/option")
+    clock = {b.label: b.command.split(" #")[0] for b in options.buttons if "bank" in b.label}
+    assert clock == {
+        "Time bank: 3d+1d": "/option clock 3d+1d",
+        "Time bank: 10m+5s": "/option clock 10m+5s",
+    }
+    press = next(b.command for b in options.buttons if b.label == "Time bank: 3d+1d")
+    (options,) = room.ok("Ada", press)
+    assert "Time bank: 3d+1d" in options.text.splitlines()
+    clock = {b.label for b in options.buttons if "bank" in b.label}
+    assert clock == {"Time bank: 10m+5s", "No time bank"}
+    (lobby,) = [o for o in room.ok("Bob", "/join") if o.kind == "lobby"]
+    assert "Clock: 3d+1d (by message)" in lobby.text.splitlines()
