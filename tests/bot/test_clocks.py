@@ -364,3 +364,24 @@ def test_the_options_offer_time_banks_as_buttons(tmp_path: Path) -> None:
     assert clock == {"Time bank: 10m+5s", "No time bank"}
     (lobby,) = [o for o in room.ok("Bob", "/join") if o.kind == "lobby"]
     assert "Clock: 3d+1d (by message)" in lobby.text.splitlines()
+
+
+def test_two_processes_on_one_store_share_the_banks(tmp_path: Path) -> None:
+    clock = Clock()
+    db = tmp_path / "t.db"
+    first = clocked_room(db, clock, ("Ada", "Bob"), "1d+1h")
+    second = Room(make_service(db, clock=clock, seed=5), first.chat.id, first.chat.title)
+    second.people = first.people
+    clock.now = START + 6 * HOUR
+    first.play_turn(random.Random(1))  # Ada, by the first process: 24h - 6h + 1h = 19h
+    clock.now = START + 8 * HOUR
+    second.play_turn(random.Random(2))  # Bob, by the second: 24h - 2h + 1h = 23h
+    assert first.table().banks == [19 * HOUR, 23 * HOUR]
+    # Half of Ada's 19 hours: the first process reminds her, once for both processes.
+    (reminder,) = first.due(START + 8 * HOUR + 9.5 * HOUR)
+    assert reminder.text.startswith("Ada, it is your turn at Test room: 9h 30m left")
+    assert second.due(START + 27 * HOUR - 1) == []
+    # Her 19 hours run out at the second process's look; the first has nothing left to do.
+    (told,) = second.due(START + 27 * HOUR)
+    assert told.text.startswith("Ada is out of time.")
+    assert first.due(START + 27 * HOUR) == []
