@@ -16,6 +16,7 @@ from bot.games import Game
 from bot.outbound import Button
 from bot.tables import Context, Handler, Reject, Tables, my_seat, need_running
 from engine.errors import EngineError
+from engine.record import MAX_TAKEBACKS
 
 #: The swap decisions: a takeback never reaches behind one (the new rack was seen).
 SWAP_MOVES = ("swap", "keep")
@@ -55,6 +56,8 @@ def _ask(tables: Tables, ctx: Context, game: Game) -> None:
         raise Reject("undo.nothing")
     if any(m in SWAP_MOVES for m in undone):
         raise Reject("undo.after_swap")
+    if len((t.record or {}).get("takebacks") or []) >= MAX_TAKEBACKS:
+        raise Reject("undo.too_many", count=MAX_TAKEBACKS)
     asked = others(ctx, ctx.user.id)
     if not asked:
         _take_back(tables, ctx, game, [])

@@ -197,6 +197,7 @@ def _takebacks(raw: object, moves: int) -> tuple[Takeback, ...]:
     if not isinstance(raw, list) or len(raw) > MAX_TAKEBACKS:
         raise InvalidRecord(f'"takebacks" must be a list of at most {MAX_TAKEBACKS} objects')
     found: list[Takeback] = []
+    names: dict[str, Tile] = {}
     for item in raw:
         if not isinstance(item, Mapping) or set(item) - {"after", "moves", "bag"}:
             raise InvalidRecord('a takeback is an object of "after", "moves" and "bag"')
@@ -215,9 +216,12 @@ def _takebacks(raw: object, moves: int) -> tuple[Takeback, ...]:
             if not isinstance(raw_bag, list) or not all(isinstance(t, str) for t in raw_bag):
                 raise InvalidRecord('a takeback\'s "bag" must be a list of tiles like "RG"')
             try:
-                bag = tuple(parse_tile(t) for t in raw_bag)
+                # Each of the set's few tile names parsed once: a record may hold many bags.
+                for name in set(raw_bag) - set(names):
+                    names[name] = parse_tile(name)
             except NotationError:
                 raise InvalidRecord('a takeback\'s "bag" holds a bad tile') from None
+            bag = tuple(names[t] for t in raw_bag)
             if not is_tile_set(bag):
                 raise InvalidRecord('a takeback\'s "bag" must hold the 120 tiles of the set')
         found.append(Takeback(after, tuple(undone), bag))

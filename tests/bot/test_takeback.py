@@ -208,3 +208,20 @@ def test_history_tells_the_move_taken_back(tmp_path: Path) -> None:
     assert [line[:3] for line in lines[1:3]] == ["1. ", "2. "]
     assert lines[3] == f"   (taken back by consent: {third})"
     assert len(lines) == 4
+
+
+def test_a_record_holds_so_many_takebacks_and_no_more(tmp_path: Path) -> None:
+    from engine.record import MAX_TAKEBACKS
+
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/start")  # the solo game: a takeback needs nobody's yes
+    rng = random.Random(1)
+    for _ in range(MAX_TAKEBACKS):
+        room.play_turn(rng)
+        room.ok("Ada", "/undo")
+    room.play_turn(rng)
+    assert room.error("Ada", "/undo") == (
+        "This game has had 200 takebacks, as many as a game record holds: no more."
+    )
+    assert len(Record.from_dict(room.table().record).takebacks) == MAX_TAKEBACKS
