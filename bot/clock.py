@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import games, players
+from bot import absence, games, players, social, timebank
 from bot.commands import format_left
-from bot.deadlines import schedule
+from bot.deadlines import reminder_at, schedule
 from bot.games import Game
 from bot.outbound import Outbound
 from bot.play import after_moves
@@ -55,17 +55,13 @@ def due_step(tables: Tables, chat: str, now: float) -> tuple[list[Outbound], boo
         timed_out = False
         level = seat.level or tables.settings.level
         if not seat.computer:
-            timeout = t.options.timeout
-            assert t.turn_started is not None
-            if timeout and now >= t.turn_started + timeout:
-                timed_out = True
-                level = tables.settings.level
-            else:
-                if timeout and not t.reminded:
-                    t.reminded = True
-                    ctx.out.append(reminder(ctx, seat, t.turn_started + timeout - now))
+            if t.ping_at is not None and t.ping_at <= now:
+                social.held_ping(tables, ctx, game)
+            if not _out_of_time(tables, ctx, game, seat_no, now):
                 schedule(t, game, now, new_turn=False)
                 return _finish(tables, ctx)
+            timed_out = True
+            level = tables.settings.level
         snapshot = games.copy(game)
         tables.keep(ctx, t.version)
         loaded = t.version
@@ -91,6 +87,41 @@ def due_step(tables: Tables, chat: str, now: float) -> tuple[list[Outbound], boo
         intro = [ctx.texts("turn.timed_out", name=ctx.scene.name(seat))] if timed_out else []
         after_moves(tables, ctx, game, events, seat_no, intro)
         return _finish(tables, ctx)
+
+
+def _out_of_time(tables: Tables, ctx: Context, game: Game, seat_no: int, now: float) -> bool:
+    """Whether a computer player now moves for the person at ``seat_no``: their time ran
+    out, and the others voted to skip or let the vote's time pass. Else what is due for
+    them is done here: the reminder at half time, or the table told once that they are
+    out of time (then the other persons may vote, :mod:`bot.absence`)."""
+    t = ctx.table
+    seat = t.seats[seat_no]
+    out = t.out_of_time
+    if out is not None:
+        decided = out.get("decided")
+        if decided == "wait":
+            return False
+        return bool(decided) or now >= float(out["since"]) + timebank.grace(t)
+    deadline = t.deadline
+    if deadline is None and t.turn_started is not None:
+        # A table stored before deadlines were: its turn's limit from when it began.
+        span = timebank.span(t, seat_no)
+        deadline = None if span is None else t.turn_started + span
+    if deadline is None:
+        return False
+    if now < deadline:
+        remind = reminder_at(t, seat_no)
+        if not t.reminded and remind is not None and now >= remind:
+            t.reminded = True
+            ctx.out.append(reminder(ctx, seat, deadline - now))
+        return False
+    voters = absence.voters(t, seat_no)
+    wait = timebank.grace(t)
+    if not voters or wait <= 0:
+        return True
+    t.out_of_time = {"seat": seat_no, "since": now, "votes": {}}
+    ctx.out.append(absence.announce(ctx, seat, voters, wait))
+    return False
 
 
 def _finish(tables: Tables, ctx: Context) -> tuple[list[Outbound], bool] | None:

@@ -182,9 +182,45 @@ class Games(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Notify(Command):
-    """Turn pings on or off for the person; ``None``: say how they are set."""
+    """Turn pings on or off for the person; ``None``: say how they are set. ``setting``
+    ``digest`` (``value``: the hour, 0-23), ``quiet`` (``value``: ``22-8``, or empty for
+    none) or ``tz`` (``value``: a time zone name) changes how pings come instead."""
 
     on: bool | None = None
+    setting: str | None = None
+    value: str = ""
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Vote(Command):
+    """What the other persons at a table want done about a player out of time
+    (``choice``: skip, expel or wait)."""
+
+    choice: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Undo(Command):
+    """``/undo``: ask to take my last move back; ``answer`` ``yes`` or ``no``: accept or
+    refuse the request pending at the table."""
+
+    answer: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Away(Command):
+    """``/away 3d``: my clocks stop for ``seconds`` in every game I sit in (saved at
+    each of those tables, not at the chat it was typed in)."""
+
+    seconds: int
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Back(Command):
+    """``/back``: my vacation ends now."""
+
     changes = False
 
 
@@ -259,7 +295,67 @@ COMMAND_WORDS: tuple[str, ...] = (
     "notify",
     "mydata",
     "forget",
+    "skip",
+    "expel",
+    "wait",
+    "undo",
+    "away",
+    "back",
 )
+
+#: What a player out of time may have done: the votes of the other persons.
+VOTES = ("skip", "expel", "wait")
+#: Longest time bank a clock may hold, and the longest vacation at once.
+MAX_BANK = 30 * 24 * 3600
+MAX_AWAY = 30 * 24 * 3600
+#: A clock is live (minutes, a game in one sitting) up to this bank, else by message.
+LIVE_BANK = 3 * 3600
+_CLOCK = re.compile(r"([0-9]{1,6}[smhd]?)\s*\+\s*([0-9]{1,6}[smhd]?)")
+_YES = {"yes", "ja", "oui", "accept", "ok", "y"}
+_NO = {"no", "nein", "nee", "non", "refuse", "n"}
+
+
+def _seconds(text: str, default_unit: str) -> int | None:
+    m = _DURATION.fullmatch(text)
+    if not m:
+        return None
+    return int(m.group(1)) * _UNITS[m.group(2) or default_unit]
+
+
+def parse_clock(text: str) -> tuple[int, int]:
+    """A time control ``BANK+INCREMENT``: ``3d+1d`` (by message), ``10m+5s`` (live);
+    a bare number is minutes in the bank and seconds in the increment (``10+5``). ``off``
+    is ``(0, 0)``.
+
+    Raises:
+        CommandError: ``option.bad_clock`` for anything else, a bank under a minute or
+            over 30 days, or an increment larger than the bank.
+    """
+    t = text.strip().lower()
+    if t in _OFF or t == "none":
+        return 0, 0
+    m = _CLOCK.fullmatch(t)
+    bank = _seconds(m.group(1), "m") if m else None
+    increment = _seconds(m.group(2), "s") if m else None
+    if bank is None or increment is None or not 60 <= bank <= MAX_BANK or increment > bank:
+        raise CommandError("option.bad_clock", value=text)
+    return bank, increment
+
+
+def format_clock(bank: int, increment: int) -> str:
+    """The text :func:`parse_clock` reads back: ``3d+1d``, ``10m+5s``; ``off``."""
+    if not bank:
+        return "off"
+    return f"{_short(bank)}+{_short(increment)}"
+
+
+def _short(seconds: int) -> str:
+    if seconds == 0:
+        return "0s"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds % size == 0:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
 
 
 def parse_duration(text: str) -> int:
@@ -342,6 +438,23 @@ def _parse_option(args: list[str]) -> Command:
         if value is None:
             raise CommandError("option.bad_timeout", value="")
         return SetOption(name="timeout", value=str(parse_duration(value)))
+    if name in ("clock", "bank", "uhr", "klok", "horloge"):
+        if value is None:
+            raise CommandError("option.bad_clock", value="")
+        bank, increment = parse_clock(value)
+        return SetOption(name="clock", value=f"{bank}+{increment}")
+    if name in ("grace",):
+        if value is None:
+            raise CommandError("option.bad_grace", value="")
+        t = value.strip().lower()
+        if t in ("default", "auto"):
+            return SetOption(name="grace", value="-1")
+        seconds = _seconds(t, "h") if t not in _OFF else 0
+        if seconds is None or seconds > MAX_TIMEOUT:
+            raise CommandError("option.bad_grace", value=value)
+        return SetOption(name="grace", value=str(seconds))
+    if name in ("undo", "takeback"):
+        return SetOption(name="undo", value=_switch(value))
     if name in ("order", "seats"):
         if value is None or value.lower() not in ORDERS:
             raise CommandError("option.bad_order", value=value or "")
@@ -409,7 +522,23 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if word == "history":
         return History(count=_number(args, 10, HISTORY_MAX, "usage.history"))
     if word == "notify":
-        return Notify(on=None if not args else _switch(args[0]) == "on")
+        return _parse_notify(args)
+    if word in VOTES:
+        return Vote(choice=word)
+    if word in ("undo", "takeback"):
+        if not args:
+            return Undo()
+        answer = args[0].casefold()
+        if len(args) > 1 or answer not in _YES | _NO:
+            raise CommandError("usage.undo")
+        return Undo(answer="yes" if answer in _YES else "no")
+    if word == "away":
+        seconds = _seconds(args[0].lower(), "d") if len(args) == 1 else None
+        if seconds is None or not 3600 <= seconds <= MAX_AWAY:
+            raise CommandError("usage.away")
+        return Away(seconds=seconds)
+    if word == "back":
+        return Back()
     if word == "forget":
         if len(args) != 1 or args[0].casefold() not in FORGET_WORDS:
             raise CommandError("usage.forget")
@@ -418,6 +547,48 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if cls is None:
         raise CommandError("command.unknown", command=raw)
     return cls()
+
+
+_HOUR = re.compile(r"([0-9]{1,2})(?::00)?h?")
+_HOURS = re.compile(r"([0-9]{1,2})(?::00)?\s*-\s*([0-9]{1,2})(?::00)?")
+_ZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+){0,2}")
+
+
+def _parse_notify(args: list[str]) -> Notify:
+    """``/notify [on|now|off]``, ``/notify digest 8``, ``/notify quiet 22-08|off``,
+    ``/notify tz Europe/Berlin``.
+
+    Raises:
+        CommandError: ``usage.notify`` for anything else.
+    """
+    if not args:
+        return Notify()
+    word = args[0].lower()
+    rest = " ".join(args[1:]).strip()
+    if word in ("now", "instant") and not rest:
+        return Notify(on=True)
+    if word == "digest":
+        m = _HOUR.fullmatch(rest.lower() or "8")
+        if m is None or int(m.group(1)) > 23:
+            raise CommandError("usage.notify")
+        return Notify(setting="digest", value=str(int(m.group(1))))
+    if word == "quiet":
+        if rest.lower() in _OFF or rest.lower() == "none":
+            return Notify(setting="quiet", value="")
+        m = _HOURS.fullmatch(rest)
+        if m is None or int(m.group(1)) > 23 or int(m.group(2)) > 23 or m.group(1) == m.group(2):
+            raise CommandError("usage.notify")
+        return Notify(setting="quiet", value=f"{int(m.group(1))}-{int(m.group(2))}")
+    if word in ("tz", "timezone", "zone"):
+        if not _ZONE.fullmatch(rest) or len(rest) > 40:
+            raise CommandError("usage.notify")
+        return Notify(setting="tz", value=rest)
+    if len(args) > 1:
+        raise CommandError("usage.notify")
+    try:
+        return Notify(on=_switch(args[0]) == "on")
+    except CommandError:
+        raise CommandError("usage.notify") from None
 
 
 def _number(args: list[str], default: int, most: int, usage: str) -> int:
@@ -451,6 +622,12 @@ def _format_plain(cmd: Command) -> str:
     if isinstance(cmd, SetOption):
         if cmd.name == "timeout":
             return f"/option timeout {format_duration(int(cmd.value))}"
+        if cmd.name == "clock":
+            bank, _, increment = cmd.value.partition("+")
+            return f"/option clock {format_clock(int(bank), int(increment))}"
+        if cmd.name == "grace":
+            grace = int(cmd.value)
+            return f"/option grace {'default' if grace < 0 else format_duration(grace)}"
         return f"/option {cmd.name} {cmd.value}"
     if isinstance(cmd, Play):
         return f"/play {cmd.move}"
@@ -463,9 +640,20 @@ def _format_plain(cmd: Command) -> str:
     if isinstance(cmd, History):
         return f"/history {cmd.count}"
     if isinstance(cmd, Notify):
+        if cmd.setting is not None:
+            value = cmd.value or ("off" if cmd.setting == "quiet" else "")
+            return f"/notify {cmd.setting} {value}".rstrip()
         return "/notify" + ("" if cmd.on is None else " on" if cmd.on else " off")
     if isinstance(cmd, Forget):
         return "/forget me"
+    if isinstance(cmd, Vote):
+        return f"/{cmd.choice}"
+    if isinstance(cmd, Undo):
+        return "/undo" + (f" {cmd.answer}" if cmd.answer else "")
+    if isinstance(cmd, Away):
+        return f"/away {_short(cmd.seconds)}"
+    if isinstance(cmd, Back):
+        return "/back"
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
             return f"/{word}"

@@ -8,11 +8,14 @@ taken one game further at each end. Nothing here is a platform's: texts and plai
 
 from __future__ import annotations
 
+import statistics
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bot import games, narrate, ratings
+from bot import games, narrate, ratings, timebank
+from bot.commands import LIVE_BANK
 from bot.games import Game
 from bot.ratings import Ladder, Standing
 from bot.store import Store
@@ -21,6 +24,8 @@ from bot.texts import Texts
 
 #: Rows of one /top page.
 TOP_ROWS = 10
+#: A person's latest turns whose times ``/stats`` takes the median of.
+TURN_TIMES_KEPT = 500
 #: The note, under a person's user id, that says their turn pings are on.
 NOTIFY = "notify"
 #: The note, under a table's chat, of the turn last pinged to a person (``ping:<user>``).
@@ -51,6 +56,8 @@ class Community:
         rows = store.archived()
         self.ladder: Ladder = ratings.rebuild_archive(rows)
         self.names: dict[str, str] = {}
+        #: Each person's time per turn in finished games by message, newest last.
+        self.turn_times: dict[str, deque[float]] = {}
         for row in rows:
             self._learn(row)
 
@@ -64,10 +71,33 @@ class Community:
         self._learn(row)
 
     def _learn(self, row: dict[str, Any]) -> None:
-        for seat in row.get("seats") or []:
+        record = row.get("record")
+        options = row.get("options")
+        if not isinstance(options, dict):
+            options = {}
+        timeout, bank = options.get("timeout"), options.get("clock_bank")
+        # Games played by message: a table with a time per turn or a bank of hours and
+        # days (a live game's minutes, or a game without a limit played in one sitting,
+        # would hide the days).
+        by_message = (isinstance(timeout, int) and timeout > 0) or (
+            isinstance(bank, int) and bank > LIVE_BANK
+        )
+        for number, seat in enumerate(row.get("seats") or []):
             who = seat.get("user") or seat.get("left_user")
             if who:
                 self.names[str(who)] = str(seat.get("name") or who)
+                if by_message and isinstance(record, dict):
+                    times = self.turn_times.setdefault(str(who), deque(maxlen=TURN_TIMES_KEPT))
+                    times.extend(timebank.person_times(record, [number]))
+
+    def median_turn(self, player: str) -> tuple[float, int] | None:
+        """The median time ``player`` took for a turn in finished games by message (with a
+        time per turn or a clock of hours and days; the latest :data:`TURN_TIMES_KEPT`
+        turns), and how many turns; ``None`` without any."""
+        times = self.turn_times.get(player)
+        if not times:
+            return None
+        return statistics.median(times), len(times)
 
     def name(self, player: str, texts: Texts) -> str:
         if player.startswith(FORMER):
@@ -203,15 +233,25 @@ def history_lines(
     Raises:
         EngineError: for a record that does not replay.
     """
-    start = games.rebuild({**record, "moves": []})
+    start = games.rebuild({**record, "moves": [], "takebacks": []})
     moves = list(record.get("moves") or [])
     told: list[str] = []
     first = max(0, len(moves) - count)
     game: Game = start
+    # Moves taken back by consent (/undo), told after the move they followed.
+    taken: dict[int, list[str]] = {}
+    for tb in record.get("takebacks") or []:
+        taken.setdefault(int(tb["after"]), []).append(", ".join(tb["moves"]))
     for number, text in enumerate(moves, 1):
         seat = game.to_move
         events = game.play_text(text, seat)
         if number > first:
             said = narrate.narrate(events, game, names, texts)
             told.append(texts("history.line", number=number, text=" ".join(said)))
+    for after, lines in sorted(taken.items(), reverse=True):  # later ones first: indices hold
+        at = len(told) - (len(moves) - after) if after >= first else None
+        if at is None or at < 0:
+            continue
+        for moves_text in reversed(lines):
+            told.insert(at, texts("history.taken_back", moves=moves_text))
     return told

@@ -21,7 +21,7 @@ from bot.commands import LANGUAGES, CommandError, parse_duration
 
 DEFAULT_PATH = "config.toml"
 _SECTIONS: dict[str, frozenset[str]] = {
-    "bot": frozenset({"storage", "language", "timeout"}),
+    "bot": frozenset({"storage", "language", "timeout", "away_days"}),
     "computer": frozenset({"levels", "default"}),
     "console": frozenset({"images", "name"}),
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
@@ -80,6 +80,8 @@ class Settings:
     storage: str = "genial.sqlite3"
     language: str = "en"
     timeout: int = 0
+    #: ``[bot] away_days``: the days of vacation (``/away``) a person may take a month.
+    away_days: int = 14
     levels: tuple[str, ...] = ("random", "greedy", "strong", "expert")
     level: str = "greedy"
     images: str = "out"
@@ -172,6 +174,11 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
             out["language"] = lang
         if "timeout" in bot:
             out["timeout"] = _timeout(bot["timeout"])
+        if "away_days" in bot:
+            days = bot["away_days"]
+            if not isinstance(days, int) or isinstance(days, bool) or not 0 <= days <= 31:
+                raise ConfigError("bot.away_days must be a whole number of days from 0 to 31")
+            out["away_days"] = days
         if "levels" in computer:
             levels = computer["levels"]
             if not isinstance(levels, list) or not levels:

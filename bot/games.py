@@ -6,12 +6,16 @@ restart it is rebuilt from the record, move by move, with the engine's full chec
 
 from __future__ import annotations
 
+import dataclasses
+import secrets
 from typing import Any
 
+from engine.errors import InvalidRecord
 from engine.genial import GenialGame
 from engine.moves import Placement, SpezialPlacement, SwapChoice
 from engine.notation import format_genial_move, format_spezial_placement
-from engine.record import Record, replay
+from engine.record import MAX_TAKEBACKS, Record, replay
+from engine.record import take_back as take_back_record
 from engine.tiles import COLOURS, Colour, Tile
 
 SPEZIAL_COLOURS: tuple[Colour, ...] = (Colour.BLUE, Colour.GREEN, Colour.ORANGE, Colour.PURPLE)
@@ -39,12 +43,13 @@ def new_game(kind: str, players: int, team: bool, seed: int) -> Game:
 
 
 def rebuild(record: dict[str, Any]) -> Game:
-    """The game a stored record reaches.
+    """The game a stored record reaches (its takebacks were checked when they were made:
+    a rebuild replays the moves as they stand, not every line taken back).
 
     Raises:
         EngineError: if the record is invalid (a damaged store).
     """
-    return replay(Record.from_dict(record))
+    return replay(dataclasses.replace(Record.from_dict(record), takebacks=()))
 
 
 def is_spezial(game: Game) -> bool:
@@ -105,3 +110,22 @@ def placement_cells(game: Game, seat: int) -> dict[str, tuple[str, ...]]:
         area.label(area.cells[i]): tuple(area.label(area.cells[j]) for j in sorted(pairs[i]))
         for i in sorted(pairs)
     }
+
+
+def take_back(record: dict[str, Any], keep: int) -> dict[str, Any]:
+    """``record`` with every move after the first ``keep`` taken back (kept in its
+    ``takebacks``); the tiles drawn since go back into the bag and the draw order nobody
+    has drawn is shuffled with fresh randomness (never the table's seed: whoever saw
+    those tiles must not be able to work the new order out).
+
+    Raises:
+        EngineError: if the record allows no takeback there.
+    """
+    kept = Record.from_dict(record)
+    if len(kept.takebacks) >= MAX_TAKEBACKS:
+        raise InvalidRecord(f"a record holds at most {MAX_TAKEBACKS} takebacks")
+    taken = take_back_record(kept, keep, secrets.SystemRandom())
+    # The line as it stands and the one just taken back replay, or nothing changes (the
+    # takebacks before were checked when they were made).
+    replay(dataclasses.replace(taken, takebacks=taken.takebacks[-1:]))
+    return taken.to_dict()

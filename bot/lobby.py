@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 
-from bot import games, messages, narrate, social
+from bot import games, messages, narrate, social, timebank
 from bot.commands import Abort, AddBot, Join, Kick, Leave, Rematch, SetOption, ShowOptions, Start
 from bot.deadlines import schedule
 from bot.table import CLOSED, MAX_SEATS, PLAYING, Options, Seat
@@ -188,6 +188,17 @@ def set_option(tables: Tables, ctx: Context, cmd: SetOption) -> None:
         o.order = cmd.value
     elif cmd.name == "timeout":
         o.timeout = int(cmd.value)
+        if o.timeout:
+            o.clock_bank = o.clock_increment = 0  # one limit at a time: a turn's, or a bank
+    elif cmd.name == "clock":
+        bank, _, increment = cmd.value.partition("+")
+        o.clock_bank, o.clock_increment = int(bank), int(increment)
+        if o.clock_bank:
+            o.timeout = 0
+    elif cmd.name == "grace":
+        o.grace = int(cmd.value)
+    elif cmd.name == "undo":
+        o.undo = cmd.value == "on"
     elif cmd.name == "lang":
         o.lang = cmd.value
         ctx.texts = Texts(o.lang)
@@ -231,7 +242,10 @@ def start(tables: Tables, ctx: Context, cmd: Start) -> None:
     if games.mode(game) == "team":
         first, second = narrate.side_names(game, scene.names(game), ctx.texts)
         intro.append(ctx.texts("start.teams", first=first, second=second))
-    schedule(t, game, ctx.now, new_turn=True)
+    timebank.begin(t)
+    t.undoable = t.out_of_time = None
+    resume = timebank.away_until(tables.store, t.seats[game.to_move].user, ctx.now)
+    schedule(t, game, ctx.now, new_turn=True, resume=resume)
     ctx.out.append(messages.turn(scene, game, intro))
     if not games.is_spezial(game):  # Genial Spezial has no hidden tiles to send
         for seat_no in range(n):

@@ -49,6 +49,8 @@ class SideLook:
     scores: tuple[tuple[str, int], ...]
     to_move: bool
     lowest: tuple[str, ...] = ()
+    #: The time its player has left on a table with a clock (``2d 3h``), else empty.
+    clock: str = ""
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot import games, images, narrate
-from bot.commands import LANGUAGES, format_duration
+from bot import games, images, narrate, timebank
+from bot.commands import LANGUAGES, format_clock, format_duration, format_left
 from bot.games import Game
 from bot.outbound import Attachment, Button, Outbound
 from bot.table import PLAYING, Seat, Table
@@ -20,6 +20,8 @@ from engine.genial import GenialGame
 
 #: Timeouts offered as buttons in the options message.
 TIMEOUT_PRESETS = (0, 3600, 86400)
+#: Time banks offered as buttons there: by message, and live.
+CLOCK_PRESETS = ("3d+1d", "10m+5s")
 
 
 @dataclass
@@ -127,6 +129,8 @@ def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
     if solo_next:
         lines.append(tx("lobby.solo_next"))
     lines.append(options_summary(scene))
+    if timebank.clocked(t):
+        lines.append(clock_text(scene))
     lines.append(tx("lobby.how"))
     buttons = (
         scene.button("button.join", "/join"),
@@ -143,6 +147,27 @@ def _switch(tx: Texts, on: bool) -> str:
 
 def timeout_text(tx: Texts, seconds: int) -> str:
     return tx("value.no_timeout") if not seconds else format_duration(seconds)
+
+
+def clock_text(scene: Scene) -> str:
+    """The table's time control in one line (``/option clock``)."""
+    o, tx = scene.table.options, scene.texts
+    kind = "clock.live" if timebank.live(scene.table) else "clock.by_message"
+    return tx(kind, clock=format_clock(o.clock_bank, o.clock_increment))
+
+
+def clock_line(scene: Scene, game: Game) -> str | None:
+    """Each person's time left as the turn begins (the one to move: all of it is theirs
+    now), for the turn message of a table with a clock."""
+    t = scene.table
+    if not timebank.clocked(t) or len(t.banks) != len(t.seats):
+        return None
+    parts = [
+        scene.texts("clock.seat", name=scene.name(seat), left=format_left(t.banks[n]))
+        for n, seat in enumerate(t.seats)
+        if not seat.computer
+    ]
+    return scene.texts("clock.left", seats=" · ".join(parts)) if parts else None
 
 
 def options_summary(scene: Scene) -> str:
@@ -167,7 +192,15 @@ def options(scene: Scene, news: Sequence[str] = ()) -> Outbound:
         tx("options.hints", value=_switch(tx, o.hints)),
         tx("options.order", value=tx(f"value.order_{o.order}")),
         tx("options.lang", value=tx(f"lang.{o.lang}")),
+        tx(
+            "options.clock",
+            value=format_clock(o.clock_bank, o.clock_increment)
+            if o.clock_bank
+            else tx("value.off"),
+        ),
+        tx("options.undo", value=_switch(tx, o.undo)),
         tx("options.how"),
+        tx("options.how_clock"),
     ]
     b = scene.button
     buttons = [
@@ -197,6 +230,12 @@ def options(scene: Scene, news: Sequence[str] = ()) -> Outbound:
                     value=timeout_text(tx, seconds),
                 )
             )
+    current = format_clock(o.clock_bank, o.clock_increment)
+    for preset in CLOCK_PRESETS:
+        if preset != current:
+            buttons.append(b("button.clock", f"/option clock {preset}", value=preset))
+    if o.clock_bank:
+        buttons.append(b("button.clock_off", "/option clock off"))
     for lang in LANGUAGES:
         if lang != o.lang:
             buttons.append(
@@ -238,6 +277,9 @@ def prompt(
             buttons.append(Button(tx("button.hand"), "/hand"))
     else:
         lines.append(tx("turn.tiles_left", name=name, count=game.tiles_left(seat_no)))
+    clock = clock_line(scene, game)
+    if clock is not None:
+        lines.append(clock)
     mentions = () if seat.computer or seat.user is None else (seat.user,)
     return lines, tuple(buttons), mentions
 
@@ -333,6 +375,14 @@ def scores(scene: Scene, game: Game) -> Outbound:
 def export(scene: Scene, game: Game) -> Outbound:
     """The record as a JSON file; the draw order (bag) only once the game is over."""
     record = game.record(with_bag=game.over)
+    kept = scene.table.record or {}
+    if isinstance(kept.get(timebank.CLOCK), dict):
+        record[timebank.CLOCK] = kept[timebank.CLOCK]
+    if kept.get("takebacks"):
+        # The draw orders the moves taken back were played with are hidden like the bag.
+        record["takebacks"] = [
+            {k: v for k, v in tb.items() if game.over or k != "bag"} for tb in kept["takebacks"]
+        ]
     data = (json.dumps(record, indent=1) + "\n").encode()
     key = "export.full" if game.over else "export.partial"
     name = f"genial-{scene.table.chat}-{len(game.moves)}.json".replace("/", "_")

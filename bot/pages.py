@@ -8,10 +8,12 @@ rack and legal cells only: nothing here ever holds the draw order or another rac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot import community, games, narrate
+from bot import community, games, narrate, timebank
+from bot.commands import format_left
 from bot.games import Game
 from bot.looks import PageLook, RackTile, SideLook
 from bot.messages import Scene
@@ -62,7 +64,9 @@ def symbols() -> dict[str, str]:
     return {c.value: symbol_svg(c, 50, 50, 36, TILE) for c in COLOURS}
 
 
-def _sides(game: Game, names: list[str], texts: Texts) -> tuple[SideLook, ...]:
+def _sides(
+    game: Game, names: list[str], texts: Texts, clocks: Sequence[str] = ()
+) -> tuple[SideLook, ...]:
     colours = games.score_colours(game)
     sides = narrate.side_names(game, names, texts)
     to_move = game.to_move if not game.over else None
@@ -76,6 +80,7 @@ def _sides(game: Game, names: list[str], texts: Texts) -> tuple[SideLook, ...]:
                 scores=tuple((c.value, score[c]) for c in colours),
                 to_move=to_move is not None and games.side_of(game, to_move) == side,
                 lowest=tuple(c.value for c in colours if score[c] == lowest),
+                clock=clocks[side] if side < len(clocks) and len(sides) == len(names) else "",
             )
         )
     return tuple(out)
@@ -131,15 +136,20 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
     turn = ""
     if running:
         turn = texts("web.turn", name=names[game.to_move])
-    deadline = None
-    if running and table.options.timeout and table.turn_started is not None:
-        deadline = table.turn_started + table.options.timeout
+    deadline = table.deadline if running else None
+    if running and deadline is None and table.options.timeout and table.turn_started:
+        deadline = table.turn_started + table.options.timeout  # stored before deadlines were
+    clocks: list[str] = []
+    if running and timebank.clocked(table):
+        for n, _ in enumerate(names):
+            left = timebank.left(table, n, now, to_move=n == game.to_move)
+            clocks.append("" if left is None else format_left(left))
     look = PageLook(
         game="spezial" if games.is_spezial(game) else "genial",
         mode=games.mode(game),
         board=_board(game, table),
         names=tuple(names),
-        sides=_sides(game, names, texts),
+        sides=_sides(game, names, texts, clocks),
         turn=turn,
         to_move=game.to_move if running else None,
         awaiting=getattr(game, "awaiting", "place") if running else None,
@@ -212,7 +222,7 @@ def replay_board(table: Table, placed: int) -> str | None:
         return None
     moves = list(table.record.get("moves") or [])
     placed = max(0, min(placed, len(moves)))
-    game = games.rebuild({**table.record, "moves": moves[:placed]})
+    game = games.rebuild({**table.record, "moves": moves[:placed], "takebacks": []})
     return board_svg(game.view(None), frozenset[Hex]())
 
 

@@ -7,7 +7,7 @@ person's move and the computer moves after it are told as one message.
 
 from __future__ import annotations
 
-from bot import community, games, messages, narrate, players, social
+from bot import community, games, messages, narrate, players, social, timebank
 from bot.commands import Hint, Keep, Play, Swap
 from bot.deadlines import schedule
 from bot.games import Game
@@ -115,6 +115,10 @@ def after_moves(
     t.record["moves"] = list(game.moves)
     scene = ctx.scene
     lines = [*(intro or []), *narrate.narrate(events, game, scene.names(game), ctx.texts)]
+    lines = [*_undo_overtaken(ctx, actor), *lines]
+    turn_over = game.over or any(isinstance(e, TurnStarted) for e in events)
+    if turn_over:
+        timebank.charge(t, actor, ctx.now, len(game.moves), t.seats[actor].computer)
     t.pending = [*t.pending, *lines]
     t.pending_cells = [*t.pending_cells, *_placed_cells(game, events)]
     if game.over:
@@ -130,7 +134,10 @@ def after_moves(
         return
     new_turn = any(isinstance(e, TurnStarted) for e in events)
     again = not new_turn and any(isinstance(e, BonusEarned) for e in events)
-    schedule(t, game, ctx.now, new_turn=new_turn)
+    resume = None
+    if new_turn:
+        resume = timebank.away_until(tables.store, t.seats[game.to_move].user, ctx.now)
+    schedule(t, game, ctx.now, new_turn=new_turn, resume=resume)
     if t.seats[game.to_move].computer and any(not s.computer for s in t.seats):
         return  # told with the computer moves that follow
     ctx.out.append(told(ctx, game, again))
@@ -139,6 +146,38 @@ def after_moves(
         ctx.out.append(rack)
     if new_turn:
         social.ping(tables, ctx, game)
+
+
+def _undo_overtaken(ctx: Context, actor: int) -> list[str]:
+    """What ``/undo`` may take back after this move (the turn of the person who made it,
+    from its start), and the line saying a takeback asked for before was overtaken."""
+    t = ctx.table
+    before = t.undoable
+    seat = t.seats[actor]
+    if ctx.user is None:
+        if not seat.computer:
+            t.undoable = None  # a computer moved for an absent person: nothing to take back
+        return []  # a computer player's move: the person's takeback still covers it
+    mine = (
+        before is not None
+        and before.get("user") == ctx.user.id
+        and before.get("at") == t.turn_at
+        and not before.get("asked")
+    )
+    if not mine:
+        t.undoable = {
+            "user": ctx.user.id,
+            "seat": actor,
+            "at": t.turn_at,
+            "banks": list(t.banks),
+            "started": t.turn_started,
+        }
+    if before is not None and before.get("asked") and before.get("user") != ctx.user.id:
+        name = ctx.scene.name(t.seats[int(before["seat"])])
+        return [ctx.texts("undo.overtaken", name=name, by=ctx.user.name)]
+    if before is not None and before.get("asked"):
+        return [ctx.texts("undo.withdrawn", name=ctx.user.name)]
+    return []
 
 
 def told(ctx: Context, game: Game, again: bool = False) -> Outbound:

@@ -25,7 +25,21 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from bot import clock, letters, lobby, messages, ops, pages, play, privacy, show, social, weblinks
+from bot import (
+    absence,
+    clock,
+    letters,
+    lobby,
+    messages,
+    ops,
+    pages,
+    play,
+    privacy,
+    show,
+    social,
+    takeback,
+    weblinks,
+)
 from bot.commands import (
     Abort,
     AddBot,
@@ -70,6 +84,8 @@ HANDLERS: dict[type[Command], Handler] = {
     **show.HANDLERS,
     **social.HANDLERS,
     **privacy.HANDLERS,
+    **absence.HANDLERS,
+    **takeback.HANDLERS,
 }
 
 

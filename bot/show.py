@@ -49,12 +49,14 @@ def export(tables: Tables, ctx: Context, cmd: Export) -> None:
 
 def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
     levels = ", ".join(tables.settings.levels)
-    ctx.out.append(ctx.scene.chat_message([ctx.texts("help.text", levels=levels)]))
+    text = ctx.texts("help.text", levels=levels)
+    more = [ctx.texts("help.clock"), ctx.texts("help.notify")]
+    ctx.out.append(ctx.scene.chat_message([text, *more]))
 
 
 def rules(tables: Tables, ctx: Context, cmd: Rules) -> None:
     key = "rules.spezial" if ctx.table.options.game == "spezial" else "rules.genial"
-    ctx.out.append(ctx.scene.chat_message([ctx.texts(key)]))
+    ctx.out.append(ctx.scene.chat_message([ctx.texts(key), ctx.texts("rules.clock")]))
 
 
 def history(tables: Tables, ctx: Context, cmd: History) -> None:

@@ -46,6 +46,15 @@ class Options:
     hints: bool = False
     order: str = "join"  # seat order at the start: "join" or "random"
     lang: str = "en"
+    #: A time bank per player (seconds; 0: none) and what each move adds to it, capped at
+    #: the bank's start (``/option clock 3d+1d``, ``10m+5s``).
+    clock_bank: int = 0
+    clock_increment: int = 0
+    #: Seconds the other persons have to vote on a player out of time before the
+    #: computer moves for them; -1: as long as one increment.
+    grace: int = -1
+    #: Whether ``/undo`` may ask the table to take a move back.
+    undo: bool = True
 
 
 @dataclass
@@ -71,6 +80,9 @@ class Table:
     turn_started: float | None = None
     reminded: bool = False
     due_at: float | None = None
+    #: When the person to move runs out of time (the turn's limit or their time bank),
+    #: ``None`` for never (see :func:`bot.deadlines.deadline`).
+    deadline: float | None = None
     bots_added: int = 0
     #: The seats of the running or last game, as they were at its end: the lobby's
     #: ``seats`` change after an end or an abort while the last game's names must not.
@@ -80,6 +92,25 @@ class Table:
     pending: list[str] = field(default_factory=list)
     #: The labels of the cells those moves covered, to mark on one board.
     pending_cells: list[str] = field(default_factory=list)
+    #: Each seat's time bank in seconds as its turn begins (``/option clock``; empty
+    #: without one): charged when the turn ends, kept with the table so a restart or
+    #: another process goes on with the same clocks.
+    banks: list[float] = field(default_factory=list)
+    #: The moves played when the current turn began (a takeback goes back to here).
+    turn_at: int = 0
+    #: A person whose time ran out while the others decide (:mod:`bot.absence`):
+    #: ``seat``, ``since``, ``votes`` (person id: skip, expel or wait), ``decided``.
+    out_of_time: dict[str, Any] | None = None
+    #: The last person's turn, while nobody else has acted since: what ``/undo`` would
+    #: take back (:mod:`bot.takeback`): ``user``, ``seat``, ``at`` (moves kept),
+    #: ``banks`` and ``started`` as that turn began, and ``asked`` and ``accepted`` once
+    #: the takeback is asked for.
+    undoable: dict[str, Any] | None = None
+    #: A turn ping held back (quiet hours, or a daily digest): when it is due, for whom
+    #: and for which turn (``seed:moves``); a turn that passed first drops it unsent.
+    ping_at: float | None = None
+    ping_user: str | None = None
+    ping_turn: str = ""
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import random
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine.errors import InvalidRecord, NotationError, at_move
@@ -44,9 +45,33 @@ class Game(Protocol):
     def record(self, with_bag: bool = True) -> dict[str, object]: ...
 
 
+#: The most takebacks one record holds (a bound on what a replay checks).
+MAX_TAKEBACKS = 200
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """Moves that were played and then taken back by consent (docs/records.md): the line
+    was ``moves[:after]`` of the record, then ``moves``; ``bag`` is the draw order it was
+    played with (Genial; left out of a record exported while the game runs)."""
+
+    after: int
+    moves: tuple[str, ...]
+    bag: tuple[Tile, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"after": self.after, "moves": list(self.moves)}
+        if self.bag is not None:
+            data["bag"] = [t.name for t in self.bag]
+        return data
+
+
 @dataclass(frozen=True)
 class Record:
-    """A parsed, validated record: setup, draw order or tokens, and moves."""
+    """A parsed, validated record: setup, draw order or tokens, and moves; and two
+    optional extensions the engine keeps but does not play: ``clock`` (the table's time
+    control and the time of each turn, for programs that show it) and ``takebacks``
+    (moves taken back by consent, each checked to replay)."""
 
     game: str
     players: int
@@ -55,6 +80,8 @@ class Record:
     tokens: tuple[str, ...] | None = None
     seed: int | None = None
     moves: tuple[str, ...] = field(default=())
+    clock: Mapping[str, Any] | None = None
+    takebacks: tuple[Takeback, ...] = ()
 
     @classmethod
     def from_dict(cls, data: object) -> Record:
@@ -65,7 +92,7 @@ class Record:
         """
         if not isinstance(data, Mapping):
             raise InvalidRecord("a record is a JSON object")
-        known = {"game", "mode", "players", "bag", "tokens", "seed", "moves"}
+        known = {"game", "mode", "players", "bag", "tokens", "seed", "moves", "clock", "takebacks"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise InvalidRecord(f"unknown keys: {', '.join(unknown)}")
@@ -114,7 +141,13 @@ class Record:
                 ):
                     raise InvalidRecord('"tokens" must be a list like ["B1", "P2"]')
                 tokens = tuple(t.name for t in parse_tokens(players, raw_tokens))
-        return cls(game, players, mode, bag, tokens, seed, tuple(moves))
+        clock = data.get("clock")
+        if clock is not None and not isinstance(clock, Mapping):
+            raise InvalidRecord('"clock" must be a JSON object')
+        takebacks = _takebacks(data.get("takebacks", []), len(moves))
+        if game == "spezial" and any(tb.bag is not None for tb in takebacks):
+            raise InvalidRecord('a takeback\'s "bag" belongs to Genial records')
+        return cls(game, players, mode, bag, tokens, seed, tuple(moves), clock, takebacks)
 
     @classmethod
     def from_json(cls, text: str) -> Record:
@@ -146,7 +179,53 @@ class Record:
         if self.seed is not None:
             data["seed"] = self.seed
         data["moves"] = list(self.moves)
+        if self.clock is not None:
+            data["clock"] = dict(self.clock)
+        if self.takebacks:
+            data["takebacks"] = [tb.to_dict() for tb in self.takebacks]
         return data
+
+
+def _takebacks(raw: object, moves: int) -> tuple[Takeback, ...]:
+    """The ``takebacks`` of a record with ``moves`` moves, validated: each one's ``after``
+    within the moves and no earlier than the one before (a later takeback never reaches
+    behind an earlier one, so ``moves[:after]`` is still the line it was played on).
+
+    Raises:
+        InvalidRecord: saying what is wrong.
+    """
+    if not isinstance(raw, list) or len(raw) > MAX_TAKEBACKS:
+        raise InvalidRecord(f'"takebacks" must be a list of at most {MAX_TAKEBACKS} objects')
+    found: list[Takeback] = []
+    names: dict[str, Tile] = {}
+    for item in raw:
+        if not isinstance(item, Mapping) or set(item) - {"after", "moves", "bag"}:
+            raise InvalidRecord('a takeback is an object of "after", "moves" and "bag"')
+        after, undone = item.get("after"), item.get("moves")
+        if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= moves:
+            raise InvalidRecord('a takeback\'s "after" must count moves of the record')
+        if found and after < found[-1].after:
+            raise InvalidRecord("takebacks must come in the order they were made")
+        if not isinstance(undone, list) or not all(isinstance(m, str) for m in undone):
+            raise InvalidRecord('a takeback\'s "moves" must be a list of moves')
+        if not undone:
+            raise InvalidRecord('a takeback\'s "moves" must be a list of moves')
+        bag: tuple[Tile, ...] | None = None
+        if "bag" in item:
+            raw_bag = item["bag"]
+            if not isinstance(raw_bag, list) or not all(isinstance(t, str) for t in raw_bag):
+                raise InvalidRecord('a takeback\'s "bag" must be a list of tiles like "RG"')
+            try:
+                # Each of the set's few tile names parsed once: a record may hold many bags.
+                for name in set(raw_bag) - set(names):
+                    names[name] = parse_tile(name)
+            except NotationError:
+                raise InvalidRecord('a takeback\'s "bag" holds a bad tile') from None
+            bag = tuple(names[t] for t in raw_bag)
+            if not is_tile_set(bag):
+                raise InvalidRecord('a takeback\'s "bag" must hold the 120 tiles of the set')
+        found.append(Takeback(after, tuple(undone), bag))
+    return tuple(found)
 
 
 def new_game(record: Record) -> Game:
@@ -177,7 +256,59 @@ def replay(record: Record) -> Game:
     for n, text in enumerate(record.moves):
         with at_move(n):
             game.play_text(text)
+    for tb in record.takebacks:
+        _check_takeback(record, tb)
     return game
+
+
+def _check_takeback(record: Record, tb: Takeback) -> None:
+    """A takeback's moves were legal where they were played: on ``moves[:after]`` with its
+    own draw order. Without that order (a record exported during the game, or a Genial
+    record without a bag) there is nothing to check them against.
+
+    Raises:
+        NotationError, IllegalMove: for the first bad move (numbered after ``after``).
+    """
+    if record.game == "genial" and (tb.bag is None or record.bag is None):
+        return
+    line = replace(record, bag=tb.bag, moves=record.moves[: tb.after], takebacks=())
+    game = new_game(line)
+    for n, text in enumerate(line.moves):
+        with at_move(n):
+            game.play_text(text)
+    for n, text in enumerate(tb.moves, tb.after):
+        with at_move(n):
+            game.play_text(text)
+
+
+def take_back(record: Record, keep: int, rng: random.Random) -> Record:
+    """The record with its moves after the first ``keep`` taken back (kept in
+    ``takebacks``, with the draw order they were played with). The tiles drawn after
+    move ``keep`` go back into the bag, and the part of the draw order nobody has drawn
+    by then is shuffled with ``rng`` (fresh randomness): whoever saw those tiles learns
+    nothing about the next draws. Tiles handed back by a swap stay at the end of the draw
+    order, where the rules put them.
+
+    Raises:
+        InvalidRecord: if ``keep`` is no earlier point of the record, or (Genial) every
+            tile of the starting bag was drawn by then (nothing left to shuffle).
+    """
+    if not 0 <= keep < len(record.moves):
+        raise InvalidRecord("a takeback keeps fewer moves than the record has")
+    undone = Takeback(keep, record.moves[keep:], record.bag)
+    kept = replace(record, moves=record.moves[:keep], takebacks=(*record.takebacks, undone))
+    if record.game != "genial":
+        return replace(kept, takebacks=(*record.takebacks, replace(undone, bag=None)))
+    if record.bag is None:
+        raise InvalidRecord("a takeback needs the record's draw order")
+    before = replay(replace(kept, takebacks=()))
+    assert isinstance(before, GenialGame)
+    drawn = before.bag.drawn
+    if drawn >= len(record.bag):
+        raise InvalidRecord("every tile of the bag was drawn: the order cannot be shuffled")
+    rest = list(record.bag[drawn:])
+    rng.shuffle(rest)
+    return replace(kept, bag=(*record.bag[:drawn], *rest))
 
 
 def summary(game: Game) -> dict[str, Any]:

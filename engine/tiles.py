@@ -145,6 +145,11 @@ class Bag:
         self._front += len(taken)
         return taken
 
+    @property
+    def drawn(self) -> int:
+        """How many tiles were drawn from the front of the draw order so far."""
+        return self._front
+
     def put_back(self, tiles: Iterable[Tile]) -> None:
         """Return tiles to the end of the draw order, in the order given."""
         self._tiles.extend(tiles)

@@ -63,6 +63,9 @@ SERVICE_INTERNALS = (
     "bot.deadlines",
     "bot.letters",
     "bot.pages",
+    "bot.timebank",
+    "bot.absence",
+    "bot.takeback",
 )
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"

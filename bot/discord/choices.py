@@ -21,6 +21,9 @@ MAX_CHOICE_TEXT = 100
 SPEZIAL_TILE = "-"
 #: Times per turn offered for ``/option timeout`` (any other typed value is offered too).
 TIMEOUTS = (0, 1800, 3600, 12 * 3600, 86400, 2 * 86400, 7 * 86400)
+#: Time banks and grace periods offered for /option clock and /option grace.
+CLOCKS = ("3d+1d", "1d+12h", "7d+1d", "10m+5s", "30m+20s", "off")
+GRACES = ("default", "12h", "1d", "off")
 
 Choice = tuple[str, str]
 
@@ -100,6 +103,14 @@ def option_values(setting: str | None, texts: Texts, current: str) -> list[Choic
         pairs = [(texts(f"value.order_{v}"), v) for v in ("join", "random")]
     elif setting == "lang":
         pairs = [(texts(f"lang.{lang}"), lang) for lang in LANGUAGES]
+    elif setting == "undo":
+        pairs = on_off
+    elif setting in ("clock", "grace"):
+        presets = CLOCKS if setting == "clock" else GRACES
+        pairs = [(value, value) for value in presets]
+        typed = current.strip()
+        if typed and typed not in presets:
+            pairs.insert(0, (typed, typed))
     elif setting == "timeout":
         pairs = [(timeout_text(texts, s), format_duration(s)) for s in TIMEOUTS]
         typed = current.strip()

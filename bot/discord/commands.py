@@ -31,7 +31,18 @@ from bot.texts import Texts
 
 #: ``/option`` settings, by the word of the chat command (the names shown are the
 #: catalogue's ``discord.setting`` messages).
-SETTINGS = ("team", "spezial", "genial", "timeout", "hints", "order", "lang")
+SETTINGS = (
+    "team",
+    "spezial",
+    "genial",
+    "timeout",
+    "hints",
+    "order",
+    "lang",
+    "clock",
+    "grace",
+    "undo",
+)
 
 Command = app_commands.Command[Any, Any, None]
 
@@ -128,6 +139,10 @@ SIMPLE = (
     _simple("rematch"),
     _simple("games", quiet=True),
     _simple("mydata", quiet=True),
+    _simple("skip"),
+    _simple("expel"),
+    _simple("wait"),
+    _simple("back", quiet=True),
 )
 
 
@@ -159,17 +174,40 @@ async def history(interaction: discord.Interaction[Any], moves: int | None = Non
 
 
 @app_commands.command(name="notify", description=_about("notify"))
-@app_commands.describe(**_params("notify", "switch"))
-@app_commands.rename(**_names("switch"))
-@app_commands.choices(switch=[Choice(name="on", value="on"), Choice(name="off", value="off")])
-async def notify(interaction: discord.Interaction[Any], switch: str | None = None) -> None:
-    await _run(interaction, "/notify" + (f" {switch}" if switch else ""), quiet=True)
+@app_commands.describe(**_params("notify", "switch", "value"))
+@app_commands.rename(**_names("switch", "value"))
+@app_commands.choices(
+    switch=[Choice(name=word, value=word) for word in ("on", "off", "digest", "quiet", "tz")]
+)
+async def notify(
+    interaction: discord.Interaction[Any], switch: str | None = None, value: str | None = None
+) -> None:
+    words = ["/notify", *([switch] if switch else []), *([value.strip()] if value else [])]
+    await _run(interaction, " ".join(words), quiet=True)
 
 
 @app_commands.command(name="forget", description=_about("forget"))
 async def forget(interaction: discord.Interaction[Any]) -> None:
     # The chat command's own words: the first asks to confirm, a second one forgets.
     await _run(interaction, "/forget me", quiet=True)
+
+
+# --- time and absence (issue 26) ---------------------------------------------------------
+
+
+@app_commands.command(name="undo", description=_about("undo"))
+@app_commands.describe(**_params("undo", "answer"))
+@app_commands.rename(**_names("answer"))
+@app_commands.choices(answer=[Choice(name="yes", value="yes"), Choice(name="no", value="no")])
+async def undo(interaction: discord.Interaction[Any], answer: str | None = None) -> None:
+    await _run(interaction, "/undo" + (f" {answer}" if answer else ""))
+
+
+@app_commands.command(name="away", description=_about("away"))
+@app_commands.describe(**_params("away", "time"))
+@app_commands.rename(**_names("time"))
+async def away(interaction: discord.Interaction[Any], time: str) -> None:
+    await _run(interaction, f"/away {_clean(time)}", quiet=True)
 
 
 # --- /addbot -----------------------------------------------------------------------------
@@ -285,6 +323,8 @@ COMMANDS: tuple[Command, ...] = (
     history,
     notify,
     forget,
+    undo,
+    away,
 )
 
 

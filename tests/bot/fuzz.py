@@ -90,7 +90,8 @@ def _long_texts() -> set[str]:
     out = set()
     for lang in ("en", "de", "nl", "fr"):
         tx = Texts(lang)
-        out |= {tx("rules.genial"), tx("rules.spezial")}
+        # /rules tells the game's rules and then those of the clocks (bot/show.py).
+        out |= {f"{tx(f'rules.{game}')}\n{tx('rules.clock')}" for game in ("genial", "spezial")}
     return out
 
 

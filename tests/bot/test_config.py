@@ -70,6 +70,8 @@ def test_settings_are_read() -> None:
         ({"telegram": {"listen": "bot host"}}, "telegram.listen must be an address like"),
         ({"bot": {"language": "es"}}, "bot.language must be one of en, de, nl, fr"),
         ({"bot": {"timeout": "soon"}}, "bot.timeout 'soon' is not a duration"),
+        ({"bot": {"away_days": 40}}, "bot.away_days must be a whole number of days from 0 to 31"),
+        ({"bot": {"away_days": "3d"}}, "bot.away_days must be a whole number of days"),
         ({"bot": {"timeout": True}}, "bot.timeout must be a duration"),
         # A bare number was taken as hours, silently: the unit is asked for.
         (

@@ -142,6 +142,13 @@
       const name = document.createElement("td");
       name.className = "name";
       text(name, side.names.join(" & "));
+      if (side.clock) {
+        // The time bank of a table with a clock: what this player has left.
+        const left = document.createElement("span");
+        left.className = "bank";
+        text(left, " ⏱ " + side.clock);
+        name.appendChild(left);
+      }
       tr.appendChild(name);
       side.scores.forEach(([letter, points]) => {
         const td = document.createElement("td");

@@ -54,6 +54,12 @@ COMMANDS = {
     "notify",
     "mydata",
     "forget",
+    "skip",
+    "expel",
+    "wait",
+    "undo",
+    "away",
+    "back",
 }
 
 

@@ -55,11 +55,17 @@ EXPECTED = {
     "top": ("page", "everywhere"),
     "stats": ("player",),
     "history": ("moves",),
-    "notify": ("switch",),
+    "notify": ("switch", "value"),
     "addbot": ("level",),
     "option": ("setting", "value"),
     "play": ("tile", "cell1", "cell2", "golden"),
     "kick": ("player",),
+    "skip": (),
+    "expel": (),
+    "wait": (),
+    "back": (),
+    "undo": ("answer",),
+    "away": ("time",),
 }
 
 

@@ -476,3 +476,15 @@ def test_a_spezial_page_chooses_the_colour_of_a_golden_space(tmp_path: Path) -> 
         table = site.service.table(site.chat)
         assert table is not None and table.record is not None
         assert table.record["moves"][-1] == f"{first} {second} {other}"
+
+
+def test_the_panel_shows_each_players_time_bank(tmp_path: Path) -> None:
+    from tests.bot.helpers import START
+
+    room = started_room(tmp_path, clock="clock 3d+1d")
+    room.service.clock.now = START + 3600  # type: ignore[attr-defined]
+    with running(room) as site:
+        look = site.state()
+        # Ann is to move and has used an hour of her three days; Bob's bank is whole.
+        assert [s["clock"] for s in look["sides"]] == ["2d 23h", "3d"]
+        assert look["deadline"] == START + 3 * 86400

@@ -1,0 +1,227 @@
+"""Takeback by consent (``/undo``): accepted, refused, overtaken by the next move, refused
+after a swap decision; the bag afterwards holds the same tiles in a new order, and the
+record keeps the move taken back and still replays. Both store backends."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bot import games
+from engine.genial import GenialGame
+from engine.record import Record, replay
+from tests.bot.helpers import Clock, Room, make_service
+
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+def two_people(db: Path, *extra: str) -> Room:
+    room = Room(make_service(db, clock=Clock()))
+    room.ok("Ada", "/join")
+    for command in extra:
+        room.ok("Ada", command)
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    return room
+
+
+def undrawn(room: Room) -> list[str]:
+    """The draw order of the tiles still in the bag, as the engine replays the record."""
+    game = room.game()
+    assert isinstance(game, GenialGame)
+    return [t.name for t in game.bag.order()]
+
+
+def test_a_takeback_accepted(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    before = room.table()
+    rack_before = room.game().racks[0][:]
+    bag_before = undrawn(room)
+    room.play_turn(random.Random(1))
+    played = room.game().moves[0]
+    out = room.ok("Ada", "/undo")
+    (asked,) = out
+    assert asked.text == (
+        "Ada asks to take back their last move (1 move). Everyone else at the table must "
+        "accept: /undo yes or /undo no."
+    )
+    assert asked.mentions == ("id-bob",)
+    assert [b.label for b in asked.buttons] == ["Accept takeback", "Refuse"]
+    assert asked.buttons[0].command.startswith("/undo yes #")
+    out = room.ok("Bob", asked.buttons[0].command)
+    (turn,) = [o for o in out if o.kind == "turn"]
+    assert turn.text.splitlines()[:2] == [
+        "Everyone accepts.",
+        "Ada's move is taken back (1 move). The tiles drawn since are back in the bag, and "
+        "the bag was shuffled.",
+    ]
+    assert "Ada, your turn." in turn.text
+    # Ada's rack is hers again, privately.
+    (rack,) = [o for o in out if o.kind == "rack"]
+    assert rack.user == "id-ada"
+    game = room.game()
+    assert game.moves == [] and game.to_move == 0
+    assert game.racks[0] == rack_before
+    # Same tiles in the bag, in a new order (the tile Ada drew is among them again).
+    bag_after = undrawn(room)
+    assert Counter(bag_after) == Counter(bag_before)
+    assert bag_after != bag_before
+    # The record keeps the move taken back, with the draw order it was played with, and
+    # replays: the line as it is, and the line taken back.
+    record = Record.from_dict(room.table().record)
+    (taken,) = record.takebacks
+    assert taken.after == 0 and taken.moves == (played,)
+    assert taken.bag is not None and [t.name for t in taken.bag] == before.record["bag"]
+    assert replay(record).moves == []
+    # The game goes on, and its end is a record that replays with its takeback.
+    room.play_out(random.Random(2))
+    row = room.service.store.archived(room.chat.id)[-1]
+    finished = Record.from_dict(row["record"])
+    assert finished.takebacks == (taken,)
+    assert replay(finished).over
+
+
+def test_a_takeback_with_the_computer_moves_after_it(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    room.play_turn(random.Random(1))  # Ada, then the computer player, then Bob to move
+    moves = len(room.game().moves)
+    assert moves >= 2 and room.game().to_move == 2
+    room.ok("Ada", "/undo")
+    out = room.ok("Bob", "/undo yes")
+    assert any(f"Ada's turn is taken back ({moves} moves)" in o.text for o in out)
+    assert room.game().moves == [] and room.game().to_move == 0
+
+
+def test_a_takeback_refused(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    room.ok("Ada", "/undo")
+    assert room.error("Ada", "/undo yes").startswith("That is your own request")
+    out = room.ok("Bob", "/undo no")
+    assert out[0].text == "Bob refuses: Ada's move stays."
+    assert len(room.game().moves) == 1
+    assert room.error("Bob", "/undo yes") == "Nobody asked for a takeback here."
+    # One request per move: refused is refused.
+    assert room.error("Ada", "/undo").startswith("There is nothing of yours to take back")
+
+
+def test_a_takeback_overtaken_by_the_next_move(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    (asked,) = room.ok("Ada", "/undo")
+    out = room.play_turn(random.Random(2))  # Bob moves instead of answering
+    (turn,) = [o for o in out if o.kind == "turn"]
+    assert turn.text.splitlines()[0] == "Bob moved: Ada's takeback request lapses."
+    assert len(room.game().moves) == 2
+    # The old button is stale, and typed it finds no request.
+    assert room.error("Bob", asked.buttons[0].command).startswith("This button is from")
+    assert room.error("Bob", "/undo yes") == "Nobody asked for a takeback here."
+    # Nor can Ada take her move back now that Bob acted.
+    assert room.error("Ada", "/undo").startswith("There is nothing of yours to take back")
+
+
+def test_no_takeback_after_a_swap_was_answered(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    rng = random.Random(2)  # these moves reach a swap offer on the 26th move
+    for _ in range(300):
+        game = room.game()
+        if game.awaiting == "swap":
+            break
+        room.play_turn(rng)
+        assert room.playing()
+    else:
+        pytest.fail("no swap was offered in 300 moves")
+    mover = room.to_move()
+    room.ok(mover, "/keep")
+    assert room.error(mover, "/undo") == (
+        "A swap decision was made: that turn cannot be taken back."
+    )
+
+
+def test_only_one_request_and_takebacks_may_be_off(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    room.ok("Ada", "/undo")
+    assert room.error("Ada", "/undo").startswith("A takeback is asked for already")
+    off = Room(make_service(tmp_path / "u.db", clock=Clock()), "chat-2")
+    off.ok("Ada", "/join")
+    off.ok("Bob", "/join")
+    off.ok("Ada", "/option undo off")
+    off.ok("Ada", "/start")
+    off.play_turn(random.Random(1))
+    assert off.error("Ada", "/undo").startswith("Takebacks are off at this table")
+
+
+def test_a_solo_takeback_needs_nobody(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/start")
+    room.play_turn(random.Random(1))
+    out = room.ok("Ada", "/undo")
+    assert any("Ada's move is taken back (1 move)" in o.text for o in out)
+    assert room.game().moves == []
+
+
+def test_a_spezial_takeback_replays(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db", "/option spezial")
+    room.play_turn(random.Random(1))
+    room.ok("Ada", "/undo")
+    out = room.ok("Bob", "/undo yes")
+    assert any("Ada's move is taken back (1 move)." in o.text for o in out)
+    record = Record.from_dict(room.table().record)
+    assert len(record.takebacks) == 1 and record.takebacks[0].bag is None
+    assert games.is_spezial(replay(record)) and replay(record).moves == []
+
+
+def test_the_export_during_the_game_hides_the_old_draw_order(tmp_path: Path) -> None:
+    import json
+
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    room.ok("Ada", "/undo")
+    room.ok("Bob", "/undo yes")
+    (export,) = [o for o in room.say("Bob", "/export") if o.kind == "export"]
+    assert export.attachment is not None
+    record = json.loads(export.attachment.data)
+    assert "bag" not in record
+    assert [set(tb) for tb in record["takebacks"]] == [{"after", "moves"}]
+
+
+def test_history_tells_the_move_taken_back(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    rng = random.Random(1)
+    for _ in range(3):
+        room.play_turn(rng)
+    third = room.game().moves[2]
+    room.ok("Ada", "/undo")
+    room.ok("Bob", "/undo yes")
+    (history,) = room.ok("Bob", "/history")
+    lines = history.text.splitlines()
+    assert [line[:3] for line in lines[1:3]] == ["1. ", "2. "]
+    assert lines[3] == f"   (taken back by consent: {third})"
+    assert len(lines) == 4
+
+
+def test_a_record_holds_so_many_takebacks_and_no_more(tmp_path: Path) -> None:
+    from engine.record import MAX_TAKEBACKS
+
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/start")  # the solo game: a takeback needs nobody's yes
+    rng = random.Random(1)
+    for _ in range(MAX_TAKEBACKS):
+        room.play_turn(rng)
+        room.ok("Ada", "/undo")
+    room.play_turn(rng)
+    assert room.error("Ada", "/undo") == (
+        "This game has had 200 takebacks, as many as a game record holds: no more."
+    )
+    assert len(Record.from_dict(room.table().record).takebacks) == MAX_TAKEBACKS
