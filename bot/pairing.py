@@ -151,13 +151,16 @@ def order(
 
 
 def swiss_pairs(
-    ranked: Sequence[str], results: Sequence[Result], byes: Sequence[str]
+    ranked: Sequence[str],
+    results: Sequence[Result],
+    byes: Sequence[str],
+    avoid: Iterable[frozenset[str]] = (),
 ) -> tuple[list[tuple[str, str]], str | None]:
     """The next Swiss round of two-player games for ``ranked`` (best first, see
     :func:`order`): the pairs, the player to sit first in each named first (whoever sat
     first less often so far, else the higher-ranked), and who has the bye (``None`` for an
-    even number)."""
-    seen = met(results)
+    even number). Pairs in ``avoid`` (team mates in a team battle) count as met."""
+    seen = _seen(results, avoid)
     had_bye = set(byes)
     candidates: list[str | None] = [None]
     if len(ranked) % 2:
@@ -204,6 +207,13 @@ def _pair(
     return None
 
 
+def _seen(results: Iterable[Result], avoid: Iterable[frozenset[str]]) -> dict[frozenset[str], int]:
+    seen = met(results)
+    for pair in avoid:
+        seen[pair] = seen.get(pair, 0) + 1
+    return seen
+
+
 def first_seats(results: Iterable[Result]) -> dict[str, int]:
     """How often each player sat first (moved first) at their table."""
     count: dict[str, int] = {}
@@ -231,18 +241,23 @@ def table_sizes(n: int, size: int) -> tuple[list[int], int]:
 
 
 def swiss_tables(
-    ranked: Sequence[str], results: Sequence[Result], byes: Sequence[str], size: int
+    ranked: Sequence[str],
+    results: Sequence[Result],
+    byes: Sequence[str],
+    size: int,
+    avoid: Iterable[frozenset[str]] = (),
 ) -> tuple[list[tuple[str, ...]], list[str]]:
     """The next Swiss round at tables of ``size`` (3 or 4): byes to the lowest-ranked
     who had none, then tables cut from the order (score groups), each filled with the next
-    players who met nobody at it yet (where that is impossible, the one who met fewest)."""
+    players who met nobody at it yet (where that is impossible, the one who met fewest).
+    Pairs in ``avoid`` count as met."""
     sizes, bye_count = table_sizes(len(ranked), size)
     had = set(byes)
     by_rank = list(reversed(ranked))
     fresh = [p for p in by_rank if p not in had]
     bye_list = (fresh + [p for p in by_rank if p in had])[:bye_count]
     rest = [p for p in ranked if p not in bye_list]
-    seen = met(results)
+    seen = _seen(results, avoid)
     tables: list[tuple[str, ...]] = []
     firsts = first_seats(results)
     for k in sizes:

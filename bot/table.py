@@ -80,6 +80,9 @@ class Table:
     pending: list[str] = field(default_factory=list)
     #: The labels of the cells those moves covered, to mark on one board.
     pending_cells: list[str] = field(default_factory=list)
+    #: A tournament's game (issue 30, :mod:`bot.places`): the tournament's id, the table's
+    #: name, and the chat each player sees it in; empty for a chat's own table.
+    tournament: dict[str, Any] = field(default_factory=dict)
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot import community, games, letters
+from bot import community, games, letters, places
 from bot.config import Settings
 from bot.games import Game
 from bot.messages import Scene
@@ -201,7 +201,10 @@ class Tables:
         """Store the context's table over the version it was loaded as, and in the same
         transaction what the command says about it (the outbox: claimed by this process,
         which delivers it now); False if another process changed the table first (then
-        nothing of this command happened, and nothing is said)."""
+        nothing of this command happened, and nothing is said). A tournament's table says
+        it in its players' places (:mod:`bot.places`)."""
+        if ctx.table.tournament:
+            ctx.out = places.fan_out(ctx.table, ctx.out)
         sent = [letters.letter(out) for out in ctx.out]
         now = self.clock()
         try:
@@ -225,6 +228,9 @@ class Tables:
             # The game that just ended is at hand: rated without replaying its record.
             self.community.finished(ctx.finished, ctx.game)
             ctx.finished = None
+            if ctx.table.tournament.get("id"):
+                # The round may be over: the tournament looks now, not at its deadline.
+                places.poke(self.store, str(ctx.table.tournament["id"]), ctx.now)
         for chat, key, turn in ctx.pinged:
             self.store.set_note(chat, key, turn)
         ctx.pinged = []
