@@ -1,0 +1,379 @@
+"""Tournaments through the service (issue 30), on both store backends, with the fake clock:
+created, joined and started by message, each round paired once, its games played by the
+players from their chat (or played out by the computer at the round's deadline), the
+standings and the winner; leavers, restarts, two processes and wrong commands.
+
+What is checked comes from the rules, not from the program: a two-player game hands out one
+point, a player's points are their wins and half their ties as the engine ranks the
+archived games, no two players meet twice where a pairing without a repeat exists.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import games
+from bot.outbound import Chat, Outbound
+from bot.service import Service
+from engine.ranking import places
+from tests.bot.helpers import Clock, make_service, user
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+DAY = 86400.0
+HOME = Chat("chat-1", "Club")
+SIX = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+
+
+class Cup:
+    """A tournament as its players see it from one chat, and its stored state."""
+
+    def __init__(self, service: Service, clock: Clock, chat: Chat = HOME) -> None:
+        self.service = service
+        self.clock = clock
+        self.chat = chat
+        self.log: list[Outbound] = []
+
+    def say(
+        self, name: str, text: str, *, chat: Chat | None = None, admin: bool = False
+    ) -> list[Outbound]:
+        out = self.service.handle(chat or self.chat, user(name), text, admin=admin)
+        out += self.service.due(self.clock())
+        self.log += out
+        return out
+
+    def ok(self, name: str, text: str, **kw: Any) -> list[Outbound]:
+        out = self.say(name, text, **kw)
+        errors = [o.text for o in out if o.kind == "error"]
+        assert not errors, f"{text!r} was rejected: {errors}"
+        return out
+
+    def error(self, name: str, text: str, **kw: Any) -> str:
+        out = self.say(name, text, **kw)
+        assert [o.kind for o in out] == ["error"], [o.text for o in out]
+        return out[0].text
+
+    def data(self, tid: str) -> dict[str, Any]:
+        found = self.service.store.load_tournament(tid)
+        assert found is not None
+        return found[1]
+
+    def round(self, tid: str) -> dict[str, Any]:
+        played: list[dict[str, Any]] = self.data(tid)["played"]
+        return played[-1]
+
+    def play_table(self, table_chat: str, rng: random.Random, *, where: Chat | None = None) -> int:
+        """The players of a tournament table play it to its end, each typing their moves
+        in the chat they see it in (the home chat): random legal moves."""
+        n = 0
+        while True:
+            t = self.service.store.load(table_chat)
+            assert t is not None
+            if t.status != "playing":
+                return n
+            game = games.rebuild(t.record or {})
+            seat = t.seats[game.to_move]
+            assert seat.user is not None
+            move = rng.choice(game.legal_moves())
+            text = games.format_move(game, move)
+            command = f"/{text}" if text in ("swap", "keep") else f"/play {text}"
+            name = seat.name
+            self.ok(name, command, chat=where)
+            n += 1
+            assert n < 2000
+
+    def play_moves(self, table_chat: str, rng: random.Random, moves: int) -> None:
+        for _ in range(moves):
+            t = self.service.store.load(table_chat)
+            assert t is not None and t.status == "playing"
+            game = games.rebuild(t.record or {})
+            move = rng.choice(game.legal_moves())
+            text = games.format_move(game, move)
+            command = f"/{text}" if text in ("swap", "keep") else f"/play {text}"
+            self.ok(t.seats[game.to_move].name, command)
+
+
+def new_cup(cup: Cup, spec: str, people: list[str]) -> str:
+    before = set(cup.service.store.tournaments_of(cup.chat.id))
+    cup.ok("Ann", f"/tournament new {spec}")
+    (tid,) = set(cup.service.store.tournaments_of(cup.chat.id)) - before
+    for name in people:
+        cup.ok(name, f"/tournament join {tid}")
+    return tid
+
+
+def archived_points(service: Service, chats: list[str]) -> dict[str, Fraction]:
+    """Each player's points from the archived games themselves: the engine's ranking of
+    each replayed record, a win 1 and a tie 1/2 (two-player games)."""
+    points: dict[str, Fraction] = {}
+    for chat in chats:
+        rows = service.store.archived(chat)
+        assert len(rows) == 1, chat
+        row = rows[0]
+        game = games.rebuild(row["record"])
+        ranking = game.ranking()
+        assert ranking is not None
+        place = places(ranking)
+        users = [s["user"] or s["left_user"] for s in row["seats"]]
+        a, b = users
+        pa, pb = place[0], place[1]
+        points[a] = points.get(a, Fraction(0)) + (
+            1 if pa < pb else Fraction(1, 2) if pa == pb else 0
+        )
+        points[b] = points.get(b, Fraction(0)) + (
+            1 if pb < pa else Fraction(1, 2) if pa == pb else 0
+        )
+    return points
+
+
+def test_six_players_four_rounds_some_ended_by_the_deadline(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "swiss 4 rounds 2 players 1d", SIX)
+    assert "Only the host, Ann, or a chat admin" in cup.error("Bob", "/tournament start")
+    cup.ok("Ann", "/tournament start")
+    rng = random.Random(5)
+    met: list[frozenset[str]] = []
+    played_chats: list[str] = []
+    deadline_tables: list[str] = []
+    for number in range(1, 5):
+        r = cup.round(tid)
+        assert r["number"] == number
+        pairs = [p["players"] for p in r["pairings"]]
+        if number == 1:
+            # Nobody is rated yet: in order of joining, the first with the second...
+            assert pairs == [["id-ann", "id-bob"], ["id-cid", "id-dee"], ["id-eve", "id-fay"]]
+        met += [frozenset(p) for p in pairs]
+        for n, p in enumerate(r["pairings"]):
+            played_chats.append(p["chat"])
+            if n == 0 and number in (1, 3):
+                cup.play_moves(p["chat"], rng, 3)  # a few moves, then the deadline
+                deadline_tables.append(p["chat"])
+            else:
+                cup.play_table(p["chat"], rng)
+        if number in (2, 4):
+            # Every game of the round is over: the next round is paired at once.
+            assert cup.data(tid)["status"] == "finished" or cup.round(tid)["number"] == number + 1
+        else:
+            assert cup.round(tid)["number"] == number  # one table still plays
+            clock.advance(DAY + 1)
+            cup.log += service.due(clock())
+            assert all(p["places"] for p in cup.data(tid)["played"][number - 1]["pairings"])
+    data = cup.data(tid)
+    assert data["status"] == "finished"
+    # Six players, four rounds: 12 games and never a pairing twice (one exists).
+    assert len(met) == 12 and len(set(met)) == 12
+    ended = {p["chat"]: p["ended"] for r in data["played"] for p in r["pairings"]}
+    assert sorted(c for c, how in ended.items() if how == "deadline") == sorted(deadline_tables)
+    assert all(how == "played" for c, how in ended.items() if c not in deadline_tables)
+    # Each round's pairings were said once, in the home chat.
+    for number in range(1, 5):
+        said = [o for o in cup.log if f"round {number} of 4 is paired" in o.text]
+        assert len(said) == 1 and said[0].chat == HOME.id
+    # The standings add up to the archived games as the engine ranks them.
+    expected = archived_points(service, played_chats)
+    assert sum(expected.values()) == 12
+    standing = service.handle(HOME, user("Ann"), "/tournament")[0].text
+    for name in SIX:
+        value = expected.get(f"id-{name.lower()}", Fraction(0))
+        shown = str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+        assert f"{name}: {shown} point" in standing
+    winner = [o for o in cup.log if o.kind == "result" and o.chat == HOME.id and "Winner" in o.text]
+    assert len(winner) == 1
+    best = max(expected.values())
+    leaders = [n for n in SIX if expected.get(f"id-{n.lower()}") == best]
+    assert any(n in winner[0].text.split("Winner:")[1].split("\n")[0] for n in leaders)
+    # /stats names the tournament with the player's place.
+    stats = service.handle(HOME, user("Bob"), "/stats")
+    assert any(f"({tid}): place" in o.text for o in stats)
+
+
+def test_moves_typed_in_the_chat_reach_the_players_table(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "swiss 2 rounds 2 players 1d", ["Ann", "Bob"])
+    cup.ok("Ann", "/tournament start")
+    table = cup.round(tid)["pairings"][0]["chat"]
+    # The table's messages reach the home chat, named; nothing goes to the table's own id.
+    assert not [o for o in cup.log if o.chat == table]
+    turn = [o for o in cup.log if o.kind == "turn"]
+    assert (
+        turn
+        and turn[0].chat == HOME.id
+        and turn[0].text.startswith("Tournament of Club, round 1, table 1")
+    )
+    racks = [o for o in cup.log if o.kind == "rack"]
+    assert sorted(o.user for o in racks) == ["id-ann", "id-bob"]
+    # A person not at the table gets the chat's own answer; the table is untouched.
+    before = service.store.load(table)
+    out = service.handle(HOME, user("Zed"), "/play 1 A1 A2")
+    assert [o.kind for o in out] == ["error"]
+    assert service.store.load(table) == before
+    # /hand in the chat: the player's own rack, privately, in the chat they asked in.
+    out = service.handle(HOME, user("Bob"), "/hand")
+    assert [(o.kind, o.user, o.chat) for o in out] == [("rack", "id-bob", HOME.id)]
+
+
+def test_a_leaver_forfeits_and_is_paired_no_more(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "swiss 3 rounds 2 players 1d", ["Ann", "Bob", "Cid", "Dee"])
+    cup.ok("Ann", "/tournament start")
+    first = cup.round(tid)["pairings"]
+    assert [p["players"] for p in first] == [["id-ann", "id-bob"], ["id-cid", "id-dee"]]
+    cup.ok("Bob", "/tournament leave")
+    # Bob's game ended there: Ann won it; his table closed.
+    p = cup.round(tid)["pairings"][0]
+    assert p["places"] == [1, 2] and p["ended"] == "forfeit"
+    t = service.store.load(p["chat"])
+    assert t is not None and t.status == "closed"
+    cup.play_table(first[1]["chat"], random.Random(2))
+    r = cup.round(tid)
+    assert r["number"] == 2
+    paired = [u for q in r["pairings"] for u in q["players"]] + r["byes"]
+    assert "id-bob" not in paired and sorted(paired) == ["id-ann", "id-cid", "id-dee"]
+    assert len(r["byes"]) == 1
+    assert "You are not playing in tournament" in cup.error("Bob", "/tournament leave")
+
+
+def test_wrong_commands_get_short_clear_answers(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    assert "No tournament here yet" in cup.error("Ann", "/tournament")
+    assert "did not understand" in cup.error("Ann", "/tournament new swiss 5 rounds blitz")
+    assert "2, 3 or 4 players" in cup.error("Ann", "/tournament new 9 players")
+    assert "round robin is played at tables of 2" in cup.error(
+        "Ann", "/tournament new round robin 3 players"
+    )
+    tid = new_cup(cup, "swiss 3 rounds 2 players 2d", ["Ann"])
+    assert "already" in cup.error("Ann", "/tournament join")
+    assert "You are not playing" in cup.error("Zed", "/tournament leave")
+    assert "Only the host, Ann" in cup.error("Zed", "/tournament cancel")
+    assert "Only the host, Ann" in cup.error("Zed", "/tournament invite")
+    assert "at least 2 players" in cup.error("Ann", "/tournament start")
+    assert "There is no tournament zzzz" in cup.error("Ann", "/tournament join zzzz")
+    assert "fits no tournament" in cup.error("Ann", "/tournament team abcdef", admin=True)
+    other = Chat("chat-2", "Elsewhere")
+    assert "not played from this chat" in cup.error("Bob", f"/tournament join {tid}", chat=other)
+    cup.ok("Bob", "/tournament join")
+    cup.ok("Zed", "/tournament start", admin=True)  # a chat admin may start it
+    assert "has begun" in cup.error("Cid", f"/tournament join {tid}")
+    # Each answer is one short line, whatever was typed.
+    long = "x" * 500
+    text = cup.error("Ann", f"/tournament new {long}")
+    assert len(text) < 300 and long not in text
+
+
+def test_several_tournaments_in_one_chat_and_one_person_in_both(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    first = new_cup(cup, "swiss 1 round 2 players 1d", ["Ann", "Bob"])
+    second = new_cup(cup, "swiss 1 round 2 players 1d", ["Ann", "Cid"])
+    assert "Several tournaments" in cup.error("Ann", "/tournament start")
+    cup.ok("Ann", f"/tournament start {first}")
+    cup.ok("Ann", f"/tournament start {second}")
+    a = cup.round(first)["pairings"][0]["chat"]
+    b = cup.round(second)["pairings"][0]["chat"]
+    assert a != b
+    # Ann plays both from one chat: each move goes to the table where it is her turn.
+    cup.play_table(a, random.Random(1))
+    cup.play_table(b, random.Random(2))
+    assert cup.data(first)["status"] == "finished" and cup.data(second)["status"] == "finished"
+
+
+def test_a_restart_mid_round_loses_nothing(tmp_path: Path) -> None:
+    clock = Clock()
+    db = tmp_path / "t.db"
+    service = make_service(db, clock=clock)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "swiss 2 rounds 2 players 1d", ["Ann", "Bob", "Cid", "Dee"])
+    cup.ok("Ann", "/tournament start")
+    rng = random.Random(7)
+    first = cup.round(tid)["pairings"]
+    cup.play_moves(first[0]["chat"], rng, 4)
+    before = {p["chat"]: service.store.load(p["chat"]) for p in first}
+    # The bot stops mid-round and comes back on the same store.
+    service.store.close()
+    service = make_service(db, clock=clock)
+    cup.service = service
+    assert {c: service.store.load(c) for c in before} == before
+    cup.play_table(first[0]["chat"], rng)
+    cup.play_table(first[1]["chat"], rng)
+    second = cup.round(tid)
+    assert second["number"] == 2
+    # Round two pairs the winners and the losers, no rematch.
+    assert not {frozenset(p["players"]) for p in second["pairings"]} & {
+        frozenset(p["players"]) for p in first
+    }
+    for p in second["pairings"]:
+        cup.play_table(p["chat"], rng)
+    assert cup.data(tid)["status"] == "finished"
+    assert len([o for o in cup.log if "round 2 of 2 is paired" in o.text]) == 1
+
+
+def test_two_processes_never_pair_a_round_twice(tmp_path: Path) -> None:
+    clock = Clock()
+    db = tmp_path / "t.db"
+    one = make_service(db, clock=clock)
+    two = make_service(db, clock=clock)
+    cup = Cup(one, clock)
+    tid = new_cup(cup, "swiss 2 rounds 2 players 1d start 1h", ["Ann", "Bob", "Cid", "Dee"])
+    clock.advance(3600)
+    # The first process holds the tournament's claim: the second does nothing meanwhile.
+    assert one.store.claim_tournaments(clock(), one.owner, clock(), 60.0, tid=tid) == [tid]
+    assert two.due(clock()) == []
+    assert cup.data(tid)["played"] == []
+    one.store.release_tournaments(one.owner, [tid])
+    said = one.due(clock()) + two.due(clock())
+    paired = [o for o in said if "round 1 of 2 is paired" in o.text]
+    assert len(paired) == 1
+    assert len(cup.data(tid)["played"]) == 1
+    # Both look again: the round is there, nothing is paired or said twice.
+    again = one.due(clock()) + two.due(clock())
+    assert not [o for o in again if "is paired" in o.text]
+    assert len(cup.data(tid)["played"]) == 1
+
+
+def test_a_tournament_starts_on_time_or_is_called_off(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    full = new_cup(cup, "swiss 1 round 2 players 1d start 2h", ["Ann", "Bob"])
+    empty = new_cup(cup, "swiss 1 round 2 players 1d start 2h", ["Cid"])
+    assert service.next_due() == clock() + 7200
+    clock.advance(7200)
+    out = service.due(clock())
+    assert cup.data(full)["status"] == "running"
+    assert cup.data(empty)["status"] == "cancelled"
+    assert any("needs at least 2 players" in o.text for o in out)
+
+
+def test_tables_of_three_and_four_by_score_groups(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    seven = [*SIX, "Gus"]
+    tid = new_cup(cup, "swiss 2 rounds 3 players 1d", seven)
+    cup.ok("Ann", "/tournament start")
+    r = cup.round(tid)
+    # Seven players at tables of three: one of four and one of three, nobody left out.
+    assert [len(p["players"]) for p in r["pairings"]] == [4, 3] and r["byes"] == []
+    rng = random.Random(4)
+    for p in r["pairings"]:
+        cup.play_table(p["chat"], rng)
+    first, second = cup.data(tid)["played"]
+    assert second["number"] == 2
+    # The two winners of round one (1 point each, never met) head the order: they sit
+    # together at the first table of round two.
+    winners = [p["players"][p["places"].index(1)] for p in first["pairings"]]
+    assert set(winners) <= set(second["pairings"][0]["players"])
