@@ -19,6 +19,7 @@ from typing import Any
 from bot.outbound import Outbound
 from bot.store import SavedTournament, StaleTable, Store
 from bot.table import Table
+from bot.texts import Texts
 
 #: How the chat id of a tournament's table begins.
 PREFIX = "tournament:"
@@ -94,3 +95,28 @@ def poke(store: Store, tid: str, now: float) -> None:
         except StaleTable:
             continue
         return
+
+
+def finished_lines(store: Store, chat: str, player: str, texts: Texts) -> list[str]:
+    """For ``/stats``: the finished tournaments of ``chat`` that ``player`` played, with
+    their place in each and who won (as kept at each one's end)."""
+    lines = []
+    for tid in store.tournaments_of(chat):
+        found = store.load_tournament(tid)
+        if found is None:
+            continue
+        data = found[1]
+        final = data.get("final") or {}
+        if data.get("status") != "finished" or player not in final:
+            continue
+        lines.append(
+            texts(
+                "tournament.stats_line",
+                title=str(data.get("title", tid)),
+                id=tid,
+                rank=int(final[player]),
+                count=len(final),
+                names=", ".join(str(n) for n in data.get("winners") or []),
+            )
+        )
+    return [texts("tournament.stats_head"), *lines] if lines else []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import community, images, messages, ratings
+from bot import community, images, messages, places, ratings
 from bot.commands import Games, Notify, Stats, Top, format_left
 from bot.games import Game
 from bot.outbound import Outbound
@@ -54,8 +54,10 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
     assert player is not None
     asker = ctx.user.name if player == ctx.user.id else None
     head, per_game = community.stats(tables.community, ctx.chat.id, player, ctx.texts, asker)
+    # The finished tournaments the player played here (issue 30).
+    cups = places.finished_lines(tables.store, ctx.chat.id, player, ctx.texts)
     if not per_game:
-        ctx.out.append(ctx.scene.chat_message(head))
+        ctx.out.append(ctx.scene.chat_message([*head, *cups]))
         return
     for n, part in enumerate(per_game):
         lines = [*(head if n == 0 else []), *part.lines]
@@ -64,6 +66,8 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
             title = f"{tables.community.name(player, ctx.texts)} · {ctx.texts(f'game.{part.game}')}"
             chart = images.chart(part.history, title)
         ctx.out.append(ctx.scene.chat_message(lines, attachment=chart))
+    if cups:
+        ctx.out.append(ctx.scene.chat_message(cups))
 
 
 def games(tables: Tables, ctx: Context, cmd: Games) -> None:

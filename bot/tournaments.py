@@ -24,8 +24,8 @@ from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from bot import clock, games, images, letters, lobby, pairing, places, ratings, social
-from bot.commands import Start, Stats, TournamentSpec, format_duration
+from bot import clock, games, images, letters, lobby, pairing, places, ratings
+from bot.commands import Start, TournamentSpec, format_duration
 from bot.commands import Tournament as TournamentCommand
 from bot.outbound import Attachment, Button, Chat, Outbound, Stored, User
 from bot.play import after_moves
@@ -114,6 +114,10 @@ class Cup:
     code: str = ""
     due_at: float | None = None
     finished_at: float | None = None
+    #: At the end: each player's final rank and the winners' names, for ``/stats``
+    #: (:func:`bot.places.finished_lines` reads them without the standings' work).
+    final: dict[str, int] = field(default_factory=dict)
+    winners: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -943,6 +947,8 @@ def _finish(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound
     cup.finished_at = now
     table = standings(tables, cup)
     winners = [cup.name_of(x.player) for x in table if x.rank == 1]
+    cup.final = {x.player: x.rank for x in table}
+    cup.winners = winners
     out = []
     for chat in cup.chats:
         lines = [texts("tournament.winner", title=cup.title, names=", ".join(winners))]
@@ -978,43 +984,4 @@ def routed(tables: Tables, chat: str, user: str, command: Any) -> str | None:
     return found[0]
 
 
-def finished_lines(tables: Tables, chat: str, player: str, texts: Texts) -> list[str]:
-    """The finished tournaments of ``chat`` that ``player`` played, for ``/stats``: their
-    rank in each, and who won."""
-    lines = []
-    for _, cup in _of_chat(tables, chat):
-        if cup.status != FINISHED or cup.entrant(player) is None:
-            continue
-        table = standings(tables, cup)
-        winners = ", ".join(cup.name_of(x.player) for x in table if x.rank == 1)
-        rank = next(x.rank for x in table if x.player == player)
-        lines.append(
-            texts(
-                "tournament.stats_line",
-                title=cup.title,
-                id=cup.id,
-                rank=rank,
-                count=len(cup.entrants),
-                names=winners,
-            )
-        )
-    if lines:
-        lines.insert(0, texts("tournament.stats_head"))
-    return lines
-
-
-def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
-    """``/stats`` (:func:`bot.social.stats`) and the finished tournaments the player
-    played in this chat: this module's entry for :class:`Stats` takes the place of
-    social's in the service's handlers."""
-    social.stats(tables, ctx, cmd)
-    assert ctx.user is not None
-    player = ctx.user.id
-    if cmd.player is not None:
-        player = tables.community.find(ctx.chat.id, cmd.player) or ""
-    lines = finished_lines(tables, ctx.chat.id, player, ctx.texts) if player else []
-    if lines:
-        ctx.out.append(Outbound(ctx.chat.id, "\n".join(lines)))
-
-
-HANDLERS: dict[type, Handler] = {TournamentCommand: tournament, Stats: stats}
+HANDLERS: dict[type, Handler] = {TournamentCommand: tournament}

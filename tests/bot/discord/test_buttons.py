@@ -54,6 +54,7 @@ COMMANDS = {
     "notify",
     "mydata",
     "forget",
+    "tournament",
 }
 
 

@@ -60,6 +60,7 @@ EXPECTED = {
     "option": ("setting", "value"),
     "play": ("tile", "cell1", "cell2", "golden"),
     "kick": ("player",),
+    "tournament": ("action", "details"),
 }
 
 
