@@ -62,10 +62,9 @@ def standings(
     what: str,
     head: Sequence[str],
     rows: Sequence[Sequence[str]],
-    teams: Sequence[tuple[str, str]] = (),
-    tables: Sequence[str] = (),
+    lines: Sequence[str] = (),
 ) -> Attachment:
     """A tournament's standings (see :func:`render.standings.standings_image`)."""
     from render.standings import standings_png
 
-    return Attachment("standings.png", standings_png(title, what, head, rows, teams, tables))
+    return Attachment("standings.png", standings_png(title, what, head, rows, lines))

@@ -635,11 +635,13 @@ def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | No
         texts("tournament.col_buchholz"),
         texts("tournament.col_sb"),
     )
-    teams = [(cup.team_names.get(t, t), _points(s)) for t, s in team_scores(cup, table)]
-    tables_now: list[str] = []
+    lines = [
+        texts("tournament.team_score", team=cup.team_names.get(t, t), points=_points(s))
+        for t, s in team_scores(cup, table)
+    ]
     if cup.status == RUNNING and cup.played:
-        tables_now = round_lines(cup, cup.played[-1], texts)
-    return images.standings(cup.title, describe(cup, texts), head, rows, teams, tables_now)
+        lines += round_lines(cup, cup.played[-1], texts)
+    return images.standings(cup.title, describe(cup, texts), head, rows, lines)
 
 
 # --- the due work -----------------------------------------------------------------------

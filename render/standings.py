@@ -35,23 +35,30 @@ MAX_ROWS = 40
 GAME = "genial"  # the palette the picture is drawn in
 
 
+def height_of(rows: int, below: int) -> int:
+    """The picture's height in pixels for ``rows`` players and ``below`` lines under them
+    (rows past :data:`MAX_ROWS` are one line saying how many)."""
+    shown = min(rows, MAX_ROWS)
+    lines = below + (1 if rows > MAX_ROWS else 0)
+    return HEAD + ROW * (shown + 1) + (LINE * lines + MARGIN if lines else 0) + MARGIN
+
+
 def standings_image(
     title: str,
     what: str,
     head: Sequence[str],
     rows: Sequence[Sequence[str]],
-    teams: Sequence[tuple[str, str]] = (),
-    tables: Sequence[str] = (),
+    below: Sequence[str] = (),
 ) -> Image.Image:
     """The picture: ``head`` names the five columns, each of ``rows`` gives their values
-    (rank first, best first); ``teams`` pairs a team's name with its score; ``tables``
-    are lines telling the round's tables."""
+    (rank first, best first); ``below`` are lines under the table (the teams' scores,
+    the round's tables)."""
     shown = list(rows[:MAX_ROWS])
     more = len(rows) - len(shown)
-    lines = [*(f"{name}: {score}" for name, score in teams), *tables]
+    lines = list(below)
     if more > 0:
         lines.insert(0, f"+{more}")
-    height = HEAD + ROW * (len(shown) + 1) + (LINE * len(lines) + MARGIN if lines else 0) + MARGIN
+    height = height_of(len(rows), len(below))
     img = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(img)
     big, small, bold = font(32), font(20, bold=False), font(20)
@@ -91,8 +98,7 @@ def standings_png(
     what: str,
     head: Sequence[str],
     rows: Sequence[Sequence[str]],
-    teams: Sequence[tuple[str, str]] = (),
-    tables: Sequence[str] = (),
+    below: Sequence[str] = (),
 ) -> bytes:
     """:func:`standings_image` as PNG bytes."""
-    return png_bytes(standings_image(title, what, head, rows, teams, tables))
+    return png_bytes(standings_image(title, what, head, rows, below))

@@ -377,3 +377,67 @@ def test_tables_of_three_and_four_by_score_groups(tmp_path: Path) -> None:
     # together at the first table of round two.
     winners = [p["players"][p["places"].index(1)] for p in first["pairings"]]
     assert set(winners) <= set(second["pairings"][0]["players"])
+
+
+def test_a_team_battle_between_two_communities(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    # A Telegram group and a Discord channel, as their chat ids look.
+    tg = Cup(service, clock, Chat("-1001234567890", "Genial night"))
+    dc = Cup(service, clock, Chat("998877665544332211", "Board games"))
+    tid = new_cup(tg, "swiss 2 rounds 2 players 1d", ["Ann", "Bob"])
+    tg.ok("Ann", "/tournament invite")
+    code = tg.data(tid)["code"]
+    assert len(code) == 6 and f"/tournament team {code}" in tg.log[-1].text
+    assert "Only an admin" in dc.error("Cid", f"/tournament team {code}")
+    dc.ok("Cid", f"/tournament team {code}", admin=True)
+    # The host's chat hears the new team; the new team's chat how to join.
+    assert any("Board games joined tournament" in o.text for o in dc.log if o.chat == tg.chat.id)
+    for name in ["Cid", "Dee"]:
+        dc.ok(name, "/tournament join")
+    assert "already" in dc.error("Cid", f"/tournament team {code}", admin=True)
+    tg.ok("Ann", "/tournament start")
+    r = tg.round(tid)
+    team = {"id-ann": "tg", "id-bob": "tg", "id-cid": "dc", "id-dee": "dc"}
+    # Players are paired across teams where they can be.
+    assert all(team[a] != team[b] for a, b in (p["players"] for p in r["pairings"]))
+    # Each table's messages reach both chats: each player sees it in their own.
+    for p in r["pairings"]:
+        seen = service.store.load(p["chat"])
+        assert seen is not None
+        assert {seen.tournament["places"][u] for u in p["players"]} == {tg.chat.id, dc.chat.id}
+    rng = random.Random(11)
+    for p in r["pairings"]:
+        t = service.store.load(p["chat"])
+        assert t is not None
+        # Each player types their moves in their own community's chat.
+        while True:
+            t = service.store.load(p["chat"])
+            assert t is not None
+            if t.status != "playing":
+                break
+            game = games.rebuild(t.record or {})
+            seat = t.seats[game.to_move]
+            where = tg if team[seat.user or ""] == "tg" else dc
+            move = rng.choice(game.legal_moves())
+            text = games.format_move(game, move)
+            where.ok(seat.name, f"/{text}" if text in ("swap", "keep") else f"/play {text}")
+    clock.advance(DAY + 1)
+    service.due(clock())
+    assert tg.data(tid)["status"] == "finished"
+    # Each chat sees both teams' scores, its own marked; a team's score is its players'
+    # points (two players each, the smaller team's size).
+    final = service.handle(dc.chat, user("Cid"), "/tournament")[0].text
+    assert "Team Board games (this chat):" in final and "Team Genial night:" in final
+    points = {
+        line.split(". ", 1)[1].split(":")[0]: Fraction(line.split(": ")[1].split(" ")[0])
+        for line in final.splitlines()
+        if line[:1].isdigit()
+    }
+
+    def score(names: list[str]) -> str:
+        value = sum((points[n] for n in names), Fraction(0))
+        return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+    assert f"Team Board games (this chat): {score(['Cid', 'Dee'])} points" in final
+    assert f"Team Genial night: {score(['Ann', 'Bob'])} points" in final
