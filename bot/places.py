@@ -37,7 +37,7 @@ def is_tournament_table(chat: str) -> bool:
 def fan_out(t: Table, outs: list[Outbound]) -> list[Outbound]:
     """``outs`` of tournament table ``t`` as its players' places receive them: a public
     message once to each place, a private one to its player's place; in a place shared
-    with other tables (a community's own chat) the text starts with the table's name."""
+    with other tables (a community's own chat) a public text starts with the table's name."""
     info = t.tournament
     places: dict[str, str] = dict(info.get("places") or {})
     shared = set(info.get("shared") or [])
@@ -52,7 +52,9 @@ def fan_out(t: Table, outs: list[Outbound]) -> list[Outbound]:
             continue
         targets = [places.get(out.user, everywhere[0])] if out.user is not None else everywhere
         for place in targets:
-            text = f"{name}\n{out.text}" if place in shared and out.text else out.text
+            # A private message names its table already (the rack "at" it).
+            named = place in shared and out.text and out.user is None
+            text = f"{name}\n{out.text}" if named else out.text
             fanned.append(replace(out, chat=place, text=text))
     return fanned
 

@@ -658,15 +658,18 @@ def due(tables: Tables, now: float) -> list[Outbound]:
 def work(tables: Tables, tid: str, now: float) -> list[Outbound]:
     """Tournament ``tid``'s due work, if this process can claim it: of several
     processes, one pairs a round, opens its tables or ends it."""
-    if not tables.store.claim_tournaments(now, tables.owner, tables.clock(), LEASE, tid=tid):
-        return []
-    try:
-        return _work(tables, tid, now)
-    except Exception:
-        log.exception("the due work of tournament %s failed", tid)
-        return []
-    finally:
-        tables.store.release_tournaments(tables.owner, [tid])
+    # The claim keeps other processes off; the lock, this process's other threads (a
+    # command that started the tournament, the platform's clock), which share its claim.
+    with tables.locks.hold(places.PREFIX + tid):
+        if not tables.store.claim_tournaments(now, tables.owner, tables.clock(), LEASE, tid=tid):
+            return []
+        try:
+            return _work(tables, tid, now)
+        except Exception:
+            log.exception("the due work of tournament %s failed", tid)
+            return []
+        finally:
+            tables.store.release_tournaments(tables.owner, [tid])
 
 
 def _work(tables: Tables, tid: str, now: float) -> list[Outbound]:

@@ -36,6 +36,10 @@ _PAYLOAD = re.compile(r"t(-?\d{1,20})(?:_(\d{1,10}))?")
 _TABLE_ID = re.compile(r"(-?\d{1,20})(?:/(\d{1,10}))?")
 
 
+#: The longest name of a forum topic.
+TOPIC_NAME_LIMIT = 128
+
+
 def table_id(chat: int, thread: int | None = None) -> str:
     """The id of the table in ``chat``, or in its forum topic ``thread`` (``None``: the
     chat itself, or a forum's General topic)."""
