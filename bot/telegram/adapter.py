@@ -41,11 +41,11 @@ from telegram.ext import Application, CallbackQueryHandler, MessageHandler, Type
 from bot.commands import COMMAND_WORDS, LANGUAGES
 from bot.outbound import Outbound, User
 from bot.service import Service
+from bot.telegram import limits as fmt
 from bot.telegram.admins import ChatAdmins
 from bot.telegram.botapi import BotAPI
 from bot.telegram.clock import MAX_SLEEP, Clock
 from bot.telegram.messages import Messages
-from bot.telegram import limits as fmt
 from bot.telegram.notes import NOTE_TOPIC, Notes
 from bot.telegram.outbox import Outbox, TableLocks
 from bot.telegram.tables import Tables
