@@ -260,10 +260,12 @@ def _store(tables: Tables, cup: Cup, version: int | None, outs: list[Outbound], 
         )
     except StaleTable:
         return False
-    outs[:] = [
-        _stored(out, id_, letters.key_of(kept), now)
-        for out, kept, id_ in zip(outs, sent, ids, strict=True)
-    ]
+    outs[:] = tables.here(
+        [
+            _stored(out, id_, letters.key_of(kept), now)
+            for out, kept, id_ in zip(outs, sent, ids, strict=True)
+        ]
+    )
     return True
 
 

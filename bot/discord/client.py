@@ -58,6 +58,12 @@ FIRST_CONNECT_LONGEST = 60.0
 THREAD_WAIT = 30.0
 
 
+def is_discord_chat(chat: str) -> bool:
+    """Whether ``chat`` is a Discord channel's id (a snowflake: 64 bits, past the 52 of any
+    Telegram chat id), not another platform's chat in a store both share (issue 30)."""
+    return chat.isascii() and chat.isdigit() and int(chat) >= 1 << 52
+
+
 class GenialClient(discord.Client):
     """The bot on Discord: slash commands, persistent buttons and the periodic clock."""
 
@@ -116,6 +122,7 @@ class GenialClient(discord.Client):
         service.set_page_runner(self.from_page)
         # A tournament's table gets a thread of its own in the channel it is played from.
         service.place_opener = self.open_thread
+        service.delivers = is_discord_chat
 
     def open_thread(self, chat: str, name: str) -> str | None:
         """A thread for a tournament's table in channel ``chat``, from the service's worker

@@ -114,6 +114,7 @@ class TelegramAdapter:
         service.set_page_runner(self.from_page)
         # A tournament's table gets a forum topic of its own in a group with topics.
         service.place_opener = self.open_topic
+        service.delivers = fmt.is_telegram_chat
 
     def from_page(self, table: str, user: User, text: str) -> list[Outbound]:
         """A web page's command, from any thread: carried out in the bot's event loop."""
@@ -135,10 +136,9 @@ class TelegramAdapter:
         with contextlib.suppress(RuntimeError):
             if asyncio.get_running_loop() is loop:
                 return None  # (on the loop itself the answer could never be waited for)
-        try:
-            group, _topic = fmt.split_table(chat)
-        except ValueError:
+        if not fmt.is_telegram_chat(chat):
             return None
+        group, _topic = fmt.split_table(chat)
         name = name[: fmt.TOPIC_NAME_LIMIT]
         done = asyncio.run_coroutine_threadsafe(self._create_topic(group, name), loop)
         try:

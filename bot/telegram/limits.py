@@ -58,6 +58,21 @@ def split_table(table: str) -> tuple[int, int | None]:
     return int(m.group(1)), int(m.group(2)) if m.group(2) else None
 
 
+#: Telegram's chat ids have at most 52 significant bits (Bot API); Discord's ids are
+#: 64-bit snowflakes far past that: so a store shared by both tells their chats apart.
+ID_BITS = 52
+
+
+def is_telegram_chat(table: str) -> bool:
+    """Whether ``table`` is a Telegram table id (a chat or forum topic), not another
+    platform's chat in a store both share (a team battle's, issue 30)."""
+    try:
+        chat, _thread = split_table(table)
+    except ValueError:
+        return False
+    return abs(chat) < 1 << ID_BITS
+
+
 def utf16_len(text: str) -> int:
     """The length Telegram counts: UTF-16 code units."""
     return len(text.encode("utf-16-le")) // 2
