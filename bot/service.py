@@ -235,7 +235,17 @@ class Service(Tables):
         lost a race with another process and may be tried again on the new table."""
         try:
             with self.locks.hold(chat.id):
-                return self._handle(chat, user, command, admin, retry=retry)
+                out = self._handle(chat, user, command, admin, retry=retry)
+            if out and places.is_tournament_table(chat.id):
+                # Typed at a tournament's table itself (a move from the private chat):
+                # what it says in public goes to its players' places (errors go back to
+                # where the command came from, as platforms answer them).
+                t = self.table(chat.id)
+                if t is not None and t.tournament:
+                    kept = [o for o in out if o.stored is not None or o.kind == "error"]
+                    loose = [o for o in out if o.stored is None and o.kind != "error"]
+                    out = kept + places.fan_out(t, loose)
+            return out
         except _Routed as routed:
             # The player's tournament table, as if typed there; what only the player
             # hears (an error, their rack) comes back to where they typed.

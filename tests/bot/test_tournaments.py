@@ -441,3 +441,18 @@ def test_a_team_battle_between_two_communities(tmp_path: Path) -> None:
 
     assert f"Team Board games (this chat): {score(['Cid', 'Dee'])} points" in final
     assert f"Team Genial night: {score(['Ann', 'Bob'])} points" in final
+
+
+def test_a_look_typed_at_the_tournament_table_itself_goes_to_its_places(tmp_path: Path) -> None:
+    # A platform that takes moves from the private chat hands them to the table's own id
+    # (the player's running tables): what the table says then reaches the players' chat.
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "swiss 1 round 2 players 1d", ["Ann", "Bob"])
+    cup.ok("Ann", "/tournament start")
+    table = cup.round(tid)["pairings"][0]["chat"]
+    assert service.playing_tables("id-ann") == [table]
+    out = service.handle(Chat(table), user("Ann"), "/score")
+    assert out and all(o.chat == HOME.id for o in out)
+    assert out[0].text.startswith("Tournament of Club, round 1, table 1\n")
