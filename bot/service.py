@@ -418,6 +418,15 @@ class Service(Tables):
             raise Reject("command.unknown", command=type(cmd).__name__)
         handler(self, ctx, cmd)
 
+    def left_chat(self, chat: str, user: str) -> list[Outbound]:
+        """``user`` left ``chat`` (for platforms that hear of it): they leave the
+        tournaments they joined from there, their remaining games lost (issue 30)."""
+        try:
+            return tournaments.left_chat(self, chat, user, self.clock())
+        except (StoreBusy, StoreDown) as exc:
+            log.warning("a leaver's tournaments wait: %s", exc)
+            return []
+
     # --- for adapters: read-only looks at a table -------------------------------------
 
     def table(self, chat: str) -> Table | None:

@@ -970,6 +970,28 @@ def _finish(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound
     return out
 
 
+def left_chat(tables: Tables, chat: str, user: str, now: float) -> list[Outbound]:
+    """``user`` left ``chat`` (the platform says so): they leave every open or running
+    tournament they joined from it, as ``/tournament leave`` would."""
+    out: list[Outbound] = []
+    for tid in tables.store.tournaments_of(chat):
+        for _ in range(3):
+            found = _load(tables, tid)
+            if found is None:
+                break
+            version, cup = found
+            who = cup.entrant(user)
+            if cup.status not in (OPEN, RUNNING) or who is None or who.out or who.chat != chat:
+                break
+            said = withdraw(tables, cup, who, Texts(cup.lang), now)
+            if _store(tables, cup, version, said, now):
+                out += said
+                if cup.status == RUNNING:
+                    out += work(tables, cup.id, now)
+                break
+    return out
+
+
 # --- finding a tournament's table from a player's place -------------------------------
 
 

@@ -170,6 +170,9 @@ class TelegramAdapter:
         app.add_handler(CallbackQueryHandler(self.updates.on_button))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.updates.on_migrate))
         app.add_handler(
+            MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, self.updates.on_member_left)
+        )
+        app.add_handler(
             MessageHandler(filters.StatusUpdate.FORUM_TOPIC_EDITED, self.updates.on_topic_renamed)
         )
         app.add_handler(

@@ -351,6 +351,18 @@ class FakeBotAPI:
             updates.append(self.push("message", message))
         return updates
 
+    def leave(self, chat_id: int, user_id: int) -> int:
+        """``user`` leaves group ``chat``: Telegram's service message about it (its update
+        id)."""
+        message = {
+            "message_id": self._next_message_id(chat_id),
+            "date": int(time.time()),
+            "chat": self.chats[chat_id],
+            "from": self.users[user_id],
+            "left_chat_member": self.users[user_id],
+        }
+        return self.push("message", message)
+
     def fail(self, method: str, status: int, description: str, **parameters: Any) -> None:
         """The next ``method`` request fails so (``retry_after=1`` for a flood wait)."""
         with self._cond:

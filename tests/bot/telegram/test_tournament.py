@@ -144,3 +144,23 @@ def test_in_a_group_without_topics_the_tables_play_in_the_group(
     assert any(c.text.startswith("Your tiles at Tournament of Genial night") for c in api.sent(ADA))
     play_in_place(api, runner, p["chat"], GROUP, None)
     wait_until(lambda: [c for c in api.sent(GROUP) if "Winner:" in c.text], "the winner")
+
+
+def test_a_player_who_leaves_the_group_forfeits(api: FakeBotAPI, runner: BotRunner) -> None:
+    say(api, runner, ADA, "/tournament new swiss 2 rounds 2 players 1d", GROUP)
+    (tid,) = runner.service.store.tournaments_of(str(GROUP))
+    for user in (ADA, BOB, CAROL, DAN):
+        say(api, runner, user, "/tournament join", GROUP)
+    say(api, runner, ADA, "/tournament start", GROUP)
+    first = cup_data(runner, tid)["played"][0]["pairings"]
+    assert [p["players"] for p in first] == [[str(ADA), str(BOB)], [str(CAROL), str(DAN)]]
+    runner.wait(api.leave(GROUP, BOB))
+    # Bob's game ended: Ada won it; the group was told.
+    p = cup_data(runner, tid)["played"][0]["pairings"][0]
+    assert p["places"] == [1, 2] and p["ended"] == "forfeit"
+    assert any("Bob left tournament" in c.text for c in api.sent(GROUP))
+    play_in_place(api, runner, first[1]["chat"], GROUP, None)
+    wait_until(lambda: len(cup_data(runner, tid)["played"]) == 2, "round two")
+    second = cup_data(runner, tid)["played"][1]
+    paired = [u for q in second["pairings"] for u in q["players"]] + second["byes"]
+    assert str(BOB) not in paired and len(paired) == 3
