@@ -456,3 +456,52 @@ def test_a_look_typed_at_the_tournament_table_itself_goes_to_its_places(tmp_path
     out = service.handle(Chat(table), user("Ann"), "/score")
     assert out and all(o.chat == HOME.id for o in out)
     assert out[0].text.startswith("Tournament of Club, round 1, table 1\n")
+
+
+def test_the_standings_and_the_winner_come_with_a_picture(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock, pictures=True)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "swiss 1 round 2 players 1d", ["Ann", "Bob"])
+    cup.ok("Ann", "/tournament start")
+    (shown,) = service.handle(HOME, user("Bob"), f"/tournament {tid}")
+    assert shown.attachment is not None and shown.attachment.data.startswith(b"\x89PNG")
+    clock.advance(DAY + 1)
+    out = service.due(clock())
+    (winner,) = [o for o in out if o.kind == "result" and o.chat == HOME.id and "Winner" in o.text]
+    assert winner.attachment is not None and winner.attachment.filename == "standings.png"
+    (tmp_path / "standings.png").write_bytes(winner.attachment.data)
+
+
+def test_two_processes_looking_at_once_pair_a_round_once(tmp_path: Path) -> None:
+    import threading
+
+    clock = Clock()
+    db = tmp_path / "t.db"
+    services = [make_service(db, clock=clock) for _ in range(2)]
+    cup = Cup(services[0], clock)
+    tids = [
+        new_cup(cup, "swiss 2 rounds 2 players 1d start 1h", ["Ann", "Bob", "Cid", "Dee"])
+        for _ in range(3)
+    ]
+    clock.advance(3600)
+    said: list[Outbound] = []
+    start = threading.Barrier(2)
+
+    def look(service: Service) -> None:
+        start.wait()
+        for _ in range(3):
+            said.extend(service.due(clock()))
+
+    threads = [threading.Thread(target=look, args=(s,)) for s in services]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for tid in tids:
+        assert len(cup.data(tid)["played"]) == 1
+        # Each table of the round exists once, and its start was said once.
+        chats = [p["chat"] for p in cup.round(tid)["pairings"]]
+        assert len(chats) == 2 and all(services[0].store.load(c) for c in chats)
+    assert len([o for o in said if "round 1 of 2 is paired" in o.text]) == 3
+    assert len([o for o in said if "The game begins" in o.text]) == 6
