@@ -31,9 +31,10 @@ from fractions import Fraction
 
 #: Points of a bye (lichess: a win).
 BYE_POINTS = Fraction(1)
-#: Pairing attempts before the search settles for the best found (a guard: a field of
-#: a hundred players is paired in a few hundred steps).
-MAX_STEPS = 200_000
+#: Steps of the pairing search before it settles for pairing each with the nearest they
+#: met least (a guard for fields where repeats cannot be avoided; see
+#: ``benchmarks/bench_pairing.py``).
+MAX_STEPS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,19 +169,23 @@ def swiss_pairs(
         fresh = [p for p in reversed(ranked) if p not in had_bye]
         candidates = list(fresh or reversed(ranked))
     found: tuple[list[tuple[str, str]], str | None] | None = None
-    # The fewest repeat pairings first; among equals, the bye as low as it can go.
+    # The fewest repeat pairings first; among equals, the bye as low as it can go. One
+    # budget of steps for the whole search, so a field where repeats cannot be avoided
+    # is paired in bounded time.
+    steps = [0]
     for budget in range(0, len(ranked) // 2 + 1):
         for bye in candidates:
-            pairs = _pair([p for p in ranked if p != bye], seen, budget, [0])
+            pairs = _pair([p for p in ranked if p != bye], seen, budget, steps)
             if pairs is not None:
                 found = (pairs, bye)
                 break
-        if found is not None:
+            if steps[0] > MAX_STEPS:
+                break
+        if found is not None or steps[0] > MAX_STEPS:
             break
-    if found is None:  # the search ran out (a huge field): neighbours in order
+    if found is None:  # the search ran out: each in order with the nearest not met
         bye = candidates[0]
-        rest = [p for p in ranked if p != bye]
-        found = (list(zip(rest[::2], rest[1::2], strict=True)), bye)
+        found = (_greedy([p for p in ranked if p != bye], seen), bye)
     firsts = first_seats(results)
     seated = [(a, b) if firsts.get(a, 0) <= firsts.get(b, 0) else (b, a) for a, b in found[0]]
     return seated, found[1]
@@ -205,6 +210,18 @@ def _pair(
         if found is not None:
             return [(top, other), *found]
     return None
+
+
+def _greedy(rest: list[str], seen: dict[frozenset[str], int]) -> list[tuple[str, str]]:
+    """Pairs without a search: the first in order with the nearest they met least."""
+    rest = list(rest)
+    pairs = []
+    while rest:
+        top = rest.pop(0)
+        costs = [seen.get(frozenset((top, other)), 0) for other in rest]
+        other = rest.pop(costs.index(min(costs)))
+        pairs.append((top, other))
+    return pairs
 
 
 def _seen(results: Iterable[Result], avoid: Iterable[frozenset[str]]) -> dict[frozenset[str], int]:
