@@ -505,3 +505,37 @@ def test_two_processes_looking_at_once_pair_a_round_once(tmp_path: Path) -> None
         assert len(chats) == 2 and all(services[0].store.load(c) for c in chats)
     assert len([o for o in said if "round 1 of 2 is paired" in o.text]) == 3
     assert len([o for o in said if "The game begins" in o.text]) == 6
+
+
+def test_the_store_keeps_tournaments_with_versions_claims_and_codes(tmp_path: Path) -> None:
+    from bot.store import SavedTournament, StaleTable
+    from tests.bot.backends import store_at
+
+    store = store_at(tmp_path / "t.db")
+    first = SavedTournament("abcd", 1, "open", {"id": "abcd"}, 100.0, "code42", ("c1", "c2"))
+    store.save_tournament(first, None)
+    with pytest.raises(StaleTable):  # the id is taken
+        store.save_tournament(first, None)
+    with pytest.raises(StaleTable):  # so is the invite code
+        store.save_tournament(SavedTournament("efgh", 1, "open", {}, None, "code42"), None)
+    assert store.load_tournament("abcd") == (1, {"id": "abcd"})
+    assert store.tournaments_of("c2") == ["abcd"] and store.tournaments_of("c3") == []
+    assert store.tournament_by_code("code42") == "abcd"
+    # A change over the version it was loaded at, once.
+    second = SavedTournament("abcd", 2, "running", {"id": "abcd", "n": 2}, 50.0, None, ("c3",))
+    store.save_tournament(second, 1)
+    with pytest.raises(StaleTable):
+        store.save_tournament(second, 1)
+    assert store.tournaments_of("c1") == [] and store.tournaments_of("c3") == ["abcd"]
+    assert store.tournament_by_code("code42") is None
+    # Due work: claimed by one owner until its lease runs out.
+    assert store.next_tournament_due() == 50.0
+    assert store.due_tournaments(49.0) == [] and store.due_tournaments(50.0) == ["abcd"]
+    assert store.claim_tournaments(60.0, "one", 60.0, 30.0) == ["abcd"]
+    assert store.claim_tournaments(60.0, "two", 70.0, 30.0) == []
+    assert store.claim_tournaments(60.0, "two", 91.0, 30.0) == ["abcd"]  # one's ran out
+    store.release_tournaments("two", ["abcd"])
+    assert store.claim_tournaments(60.0, "one", 92.0, 30.0) == ["abcd"]
+    assert "one" in store.claimants()
+    store.release_owner("one")
+    assert store.claim_tournaments(60.0, "two", 93.0, 30.0) == ["abcd"]
