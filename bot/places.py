@@ -13,6 +13,7 @@ and their id) that names it. The tournament itself hears of a game's end from
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -122,3 +123,46 @@ def finished_lines(store: Store, chat: str, player: str, texts: Texts) -> list[s
             )
         )
     return [texts("tournament.stats_head"), *lines] if lines else []
+
+
+def tournaments_of_person(store: Store, user: str) -> list[dict[str, Any]]:
+    """Every tournament that holds ``user`` (for ``/mydata``), as stored."""
+    found = []
+    for tid in store.tournaments_with(json.dumps(user)):
+        kept = store.load_tournament(tid)
+        if kept is not None:
+            found.append(kept[1])
+    return found
+
+
+def forget_in_tournaments(store: Store, user: str, alias: str, name: str) -> None:
+    """``/forget me`` in tournaments: everywhere a tournament names ``user`` (as a player,
+    a host, in a pairing, a bye or the final ranks) it names ``alias`` instead, and their
+    name is ``name``; the results stay whole for everyone else's standings."""
+    quoted, instead = json.dumps(user), json.dumps(alias)
+    for tid in store.tournaments_with(quoted):
+        for _ in range(POKE_TRIES):
+            found = store.load_tournament(tid)
+            if found is None:
+                break
+            version, data = found
+            names = {
+                str(e.get("name"))
+                for e in data.get("entrants") or []
+                if isinstance(e, dict) and e.get("user") == user
+            }
+            if data.get("host") == user:
+                names.add(str(data.get("host_name")))
+                data["host_name"] = name
+            data["winners"] = [name if w in names else w for w in data.get("winners") or []]
+            # Every JSON string that is exactly the user id (a key or a value) becomes the
+            # alias: their seat in each pairing, their bye, their final rank.
+            data = json.loads(json.dumps(data).replace(quoted, instead))
+            for e in data.get("entrants") or []:
+                if isinstance(e, dict) and e.get("user") == alias:
+                    e["name"] = name
+            try:
+                store.save_tournament(saved(data, version + 1), version)
+            except StaleTable:
+                continue
+            break

@@ -18,6 +18,7 @@ from the ``[tournament]`` texts.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import string
 from dataclasses import asdict, dataclass, field, replace
@@ -970,18 +971,26 @@ def _finish(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound
     return out
 
 
-def left_chat(tables: Tables, chat: str, user: str, now: float) -> list[Outbound]:
+def left_chat(tables: Tables, chat: str | None, user: str, now: float) -> list[Outbound]:
     """``user`` left ``chat`` (the platform says so): they leave every open or running
-    tournament they joined from it, as ``/tournament leave`` would."""
+    tournament they joined from it, as ``/tournament leave`` would; ``chat`` ``None``:
+    every tournament they are in (they asked to be forgotten)."""
     out: list[Outbound] = []
-    for tid in tables.store.tournaments_of(chat):
+    ids = (
+        tables.store.tournaments_with(json.dumps(user))
+        if chat is None
+        else tables.store.tournaments_of(chat)
+    )
+    for tid in ids:
         for _ in range(3):
             found = _load(tables, tid)
             if found is None:
                 break
             version, cup = found
             who = cup.entrant(user)
-            if cup.status not in (OPEN, RUNNING) or who is None or who.out or who.chat != chat:
+            if cup.status not in (OPEN, RUNNING) or who is None or who.out:
+                break
+            if chat is not None and who.chat != chat:
                 break
             said = withdraw(tables, cup, who, Texts(cup.lang), now)
             if _store(tables, cup, version, said, now):

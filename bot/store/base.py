@@ -415,6 +415,10 @@ class Store(Protocol):
         """The tournament whose team battle's invite code is ``code``."""
         ...
 
+    def tournaments_with(self, text: str) -> list[str]:
+        """The tournaments whose stored data holds ``text`` (a user id, as JSON text)."""
+        ...
+
     def due_tournaments(self, now: float) -> list[str]:
         """The tournaments with due work at or before ``now``, soonest first."""
         ...

@@ -666,6 +666,13 @@ class PostgresStore:
             row = conn.execute("SELECT id FROM tournaments WHERE code = %s", (code,)).fetchone()
         return None if row is None else str(row[0])
 
+    def tournaments_with(self, text: str) -> list[str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT id FROM tournaments WHERE strpos(data, %s) > 0 ORDER BY id", (text,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
     def due_tournaments(self, now: float) -> list[str]:
         with self._connection() as conn:
             rows = conn.execute(

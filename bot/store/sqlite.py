@@ -616,6 +616,13 @@ class SQLiteStore:
             row = self._db.execute("SELECT id FROM tournaments WHERE code = ?", (code,)).fetchone()
         return None if row is None else str(row[0])
 
+    def tournaments_with(self, text: str) -> list[str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT id FROM tournaments WHERE instr(data, ?) > 0 ORDER BY id", (text,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def due_tournaments(self, now: float) -> list[str]:
         with self._lock, _busy():
             rows = self._db.execute(

@@ -539,3 +539,32 @@ def test_the_store_keeps_tournaments_with_versions_claims_and_codes(tmp_path: Pa
     assert "one" in store.claimants()
     store.release_owner("one")
     assert store.claim_tournaments(60.0, "two", 93.0, 30.0) == ["abcd"]
+
+
+def test_forget_me_leaves_no_trace_in_tournaments_and_keeps_the_results(tmp_path: Path) -> None:
+    import json
+
+    from bot.privacy import FORMER_NAME
+
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    done = new_cup(cup, "swiss 1 round 2 players 1d", ["Ann", "Bob"])
+    cup.ok("Ann", f"/tournament start {done}")
+    cup.play_table(cup.round(done)["pairings"][0]["chat"], random.Random(8))
+    assert cup.data(done)["status"] == "finished"
+    before = service.handle(HOME, user("Ann"), f"/tournament {done}")[0].text
+    open_one = new_cup(cup, "swiss 1 round 2 players 1d", ["Bob", "Cid"])
+    # /mydata holds both tournaments.
+    (mine,) = [o for o in service.handle(HOME, user("Bob"), "/mydata") if o.attachment]
+    kept = json.loads(mine.attachment.data)
+    assert sorted(t["id"] for t in kept["tournaments"]) == sorted([done, open_one])
+    cup.ok("Bob", "/forget me")
+    cup.ok("Bob", "/forget me")
+    for tid in (done, open_one):
+        text = json.dumps(cup.data(tid))
+        assert "id-bob" not in text and '"Bob"' not in text
+    # He left the open one; the finished one keeps its results under "a former player".
+    assert [e["user"] for e in cup.data(open_one)["entrants"]] == ["id-cid"]
+    after = service.handle(HOME, user("Ann"), f"/tournament {done}")[0].text
+    assert after == before.replace("Bob", FORMER_NAME)
