@@ -362,7 +362,11 @@ class Service(Tables):
         out: list[Outbound] = []
         tid = _tournament_key(chat)
         if tid is not None:
-            return tournaments.work(self, tid, now)
+            try:
+                return tournaments.work(self, tid, now)
+            except (StoreBusy, StoreDown) as exc:
+                log.warning("tournament %s waits: %s", tid, exc)
+                return []
         done: set[str] = set()
         if chat is None:
             try:

@@ -30,7 +30,7 @@ from bot.commands import Start, TournamentSpec, format_duration
 from bot.commands import Tournament as TournamentCommand
 from bot.outbound import Attachment, Button, Chat, Outbound, Stored, User
 from bot.play import after_moves
-from bot.store import StaleTable
+from bot.store import StaleTable, StoreBusy, StoreDown
 from bot.table import CLOSED, LOBBY, PLAYING, Options, Seat, Table
 from bot.tables import LETTER_LEASE, Context, Handler, Reject, Tables
 from bot.texts import Texts, shown_name
@@ -663,13 +663,20 @@ def work(tables: Tables, tid: str, now: float) -> list[Outbound]:
     processes, one pairs a round, opens its tables or ends it."""
     # The claim keeps other processes off; the lock, this process's other threads (a
     # command that started the tournament, the platform's clock), which share its claim.
-    with tables.locks.hold(places.PREFIX + tid):
+    key = places.PREFIX + tid
+    if tables.stuck.get(key, 0.0) > now:
+        return []  # its due work failed lately: looked at again a little later
+    with tables.locks.hold(key):
         if not tables.store.claim_tournaments(now, tables.owner, tables.clock(), LEASE, tid=tid):
             return []
         try:
             return _work(tables, tid, now)
+        except (StoreBusy, StoreDown):
+            raise
         except Exception:
+            # A damaged tournament must not stop the others, nor be tried every moment.
             log.exception("the due work of tournament %s failed", tid)
+            tables.stuck[key] = now + clock.STUCK_RETRY
             return []
         finally:
             tables.store.release_tournaments(tables.owner, [tid])

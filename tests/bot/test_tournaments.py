@@ -568,3 +568,19 @@ def test_forget_me_leaves_no_trace_in_tournaments_and_keeps_the_results(tmp_path
     assert [e["user"] for e in cup.data(open_one)["entrants"]] == ["id-cid"]
     after = service.handle(HOME, user("Ann"), f"/tournament {done}")[0].text
     assert after == before.replace("Bob", FORMER_NAME)
+
+
+def test_a_damaged_tournament_stops_no_other(tmp_path: Path) -> None:
+    from bot.store import SavedTournament
+
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    # A row whose data is not a tournament's (hand-edited, say), due now.
+    service.store.save_tournament(SavedTournament("bad1", 1, "running", {"id": 1}, clock()), None)
+    tid = new_cup(cup, "swiss 1 round 2 players 1d start 1h", ["Ann", "Bob"])
+    clock.advance(3600)
+    out = service.due(clock())
+    assert cup.data(tid)["status"] == "running"
+    assert any("round 1 of 1 is paired" in o.text for o in out)
+    assert "Tournament" not in " ".join(o.text for o in service.due(clock()))
