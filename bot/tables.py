@@ -241,6 +241,9 @@ class Tables:
         """What follows a saved change and must not happen without it: a finished game is
         archived and rated, and the turns just pinged are noted (never pinged twice)."""
         if ctx.finished is not None:
+            if ctx.table.tournament.get("home"):
+                # A tournament's game counts on the ladder of the chat it was made in.
+                ctx.finished["chat"] = str(ctx.table.tournament["home"])
             # The game that just ended is at hand: rated without replaying its record.
             self.community.finished(ctx.finished, ctx.game)
             ctx.finished = None

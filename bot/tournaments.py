@@ -843,7 +843,13 @@ def _open(
         host_name=cup.name_of(p.players[0]),
         seats=seats,
         options=Options(game=cup.game, team=cup.team, timeout=cup.clock, lang=cup.lang),
-        tournament={"id": cup.id, "name": name, "places": dict(p.seen_at), "shared": shared},
+        tournament={
+            "id": cup.id,
+            "home": cup.home,
+            "name": name,
+            "places": dict(p.seen_at),
+            "shared": shared,
+        },
     )
     told: list[Outbound] = []
     with tables.locks.hold(p.chat):
@@ -905,13 +911,27 @@ def _result(
         t = tables.store.load(p.chat)
         if t is None or t.status == PLAYING:
             return None
-    rows = tables.store.archived(p.chat)
-    game = ratings.from_archive(rows[-1]) if rows else None
+    game = _finished_game(t)
     if game is None:
         return _with_forfeits(p, {u: 1 for u in live}), "forfeit"
-    ended = "deadline" if game.finished_at >= deadline else "played"
+    ended = "deadline" if t.tournament.get("played_out") else "played"
     place = {s.player: s.place for s in game.seats}
     return _with_forfeits(p, {u: place.get(u, len(p.players)) for u in live}), ended
+
+
+def _finished_game(t: Table) -> ratings.RatedGame | None:
+    """The result of the game that ended at table ``t`` (its seats as they were at the end,
+    a seat a computer took over counted for the person who left it)."""
+    if t.status == PLAYING or t.record is None or not t.players:
+        return None
+    seats = [asdict(s) for s in t.players]
+    left_by = {n: s.left_user for n, s in enumerate(t.players) if s.left and s.left_user}
+    try:
+        return ratings.from_table(
+            {"chat": t.chat, "seats": seats, "record": t.record}, 0.0, left_by
+        )
+    except ValueError:
+        return None
 
 
 def _with_forfeits(p: Pairing, place: dict[str, int]) -> list[int]:
@@ -949,6 +969,7 @@ def _play_out(tables: Tables, chat: str, now: float) -> list[Outbound]:
                 last += game.play(move, actor)
                 moves += 1
         intro = [ctx.texts("tournament.deadline_played", moves=moves)]
+        t.tournament["played_out"] = True
         after_moves(tables, ctx, game, last, actor, intro)
         if not tables.save(ctx):
             return []

@@ -107,14 +107,14 @@ def new_cup(cup: Cup, spec: str, people: list[str]) -> str:
     return tid
 
 
-def archived_points(service: Service, chats: list[str]) -> dict[str, Fraction]:
-    """Each player's points from the archived games themselves: the engine's ranking of
-    each replayed record, a win 1 and a tie 1/2 (two-player games)."""
+def archived_points(service: Service, chat: str, games_played: int) -> dict[str, Fraction]:
+    """Each player's points from the games archived for ``chat`` (a tournament's games
+    count on its home chat's ladder): the engine's ranking of each replayed record, a win
+    1 and a tie 1/2 (two-player games)."""
     points: dict[str, Fraction] = {}
-    for chat in chats:
-        rows = service.store.archived(chat)
-        assert len(rows) == 1, chat
-        row = rows[0]
+    rows = service.store.archived(chat)
+    assert len(rows) == games_played
+    for row in rows:
         game = games.rebuild(row["record"])
         ranking = game.ranking()
         assert ranking is not None
@@ -177,8 +177,11 @@ def test_six_players_four_rounds_some_ended_by_the_deadline(tmp_path: Path) -> N
         said = [o for o in cup.log if f"round {number} of 4 is paired" in o.text]
         assert len(said) == 1 and said[0].chat == HOME.id
     # The standings add up to the archived games as the engine ranks them.
-    expected = archived_points(service, played_chats)
+    expected = archived_points(service, HOME.id, 12)
     assert sum(expected.values()) == 12
+    # ... and the chat's own ladder holds them.
+    top = service.handle(HOME, user("Ann"), "/top")[0].text
+    assert all(name in top for name in SIX)
     standing = service.handle(HOME, user("Ann"), "/tournament")[0].text
     for name in SIX:
         value = expected.get(f"id-{name.lower()}", Fraction(0))
