@@ -669,39 +669,41 @@ def work(tables: Tables, tid: str, now: float) -> list[Outbound]:
     with tables.locks.hold(key):
         if not tables.store.claim_tournaments(now, tables.owner, tables.clock(), LEASE, tid=tid):
             return []
+        out: list[Outbound] = []
         try:
-            return _work(tables, tid, now)
+            _work(tables, tid, now, out)
         except (StoreBusy, StoreDown):
-            raise
+            if not out:
+                raise
+            log.warning("tournament %s waits: the store does not answer", tid)
         except Exception:
             # A damaged tournament must not stop the others, nor be tried every moment.
+            # What its tables said before is stored: it is delivered all the same.
             log.exception("the due work of tournament %s failed", tid)
             tables.stuck[key] = now + clock.STUCK_RETRY
-            return []
         finally:
             tables.store.release_tournaments(tables.owner, [tid])
+        return out
 
 
-def _work(tables: Tables, tid: str, now: float) -> list[Outbound]:
-    out: list[Outbound] = []
+def _work(tables: Tables, tid: str, now: float, out: list[Outbound]) -> None:
+    """Step by step until nothing is due; what is said (stored already) goes to ``out``
+    as it is said, so a step that fails loses nothing said before it."""
     for _ in range(MAX_STEPS):
         found = _load(tables, tid)
         if found is None:
-            return out
+            return
         version, cup = found
-        step = _step(tables, cup, now)
+        step = _step(tables, cup, now, out)
         if step is None:
-            return out  # nothing more to do now
-        said, table_out = step
-        out += table_out
-        if _store(tables, cup, version, said, now):
-            out += said
-    return out
+            return  # nothing more to do now
+        if _store(tables, cup, version, step, now):
+            out += step
 
 
-def _step(tables: Tables, cup: Cup, now: float) -> tuple[list[Outbound], list[Outbound]] | None:
-    """One change to ``cup`` (to be stored) with what it says, and what its tables said
-    meanwhile (stored already); ``None`` when nothing is due."""
+def _step(tables: Tables, cup: Cup, now: float, out: list[Outbound]) -> list[Outbound] | None:
+    """One change to ``cup`` (to be stored) with what it says; what its tables said
+    meanwhile (stored already) goes to ``out``. ``None`` when nothing is due."""
     texts = Texts(cup.lang)
     if cup.status == OPEN:
         if cup.starts_at is None or now < cup.starts_at:
@@ -709,33 +711,33 @@ def _step(tables: Tables, cup: Cup, now: float) -> tuple[list[Outbound], list[Ou
             if cup_due == cup.due_at:
                 return None
             cup.due_at = cup_due
-            return [], []
+            return []
         least = 2 if cup.size == 2 else 3
         if len(cup.entrants) < least:
             cup.status = CANCELLED
             cup.due_at = None
             text = texts("tournament.cancelled_few", id=cup.id, count=least)
-            return [Outbound(c, text) for c in cup.chats], []
+            return [Outbound(c, text) for c in cup.chats]
         cup.status = RUNNING
         cup.due_at = now
-        return [], []
+        return []
     if cup.status != RUNNING:
         if cup.due_at is None:
             return None
         cup.due_at = None
-        return [], []
+        return []
     if not cup.played:
-        return _pair(tables, cup, texts, now), []
+        return _pair(tables, cup, texts, now)
     r = cup.played[-1]
     waiting = [p for p in r.pairings if not p.opened and p.places is None]
     if waiting:
-        return _open(tables, cup, r, waiting[0], texts, now)
-    told: list[Outbound] = []
+        return _open(tables, cup, r, waiting[0], texts, now, out)
+    told = len(out)
     changed = False
     for p in r.pairings:
         if p.places is not None:
             continue
-        result = _result(tables, cup, p, r.deadline, now, told)
+        result = _result(tables, cup, p, r.deadline, now, out)
         if result is not None:
             p.places, p.ended = result
             changed = True
@@ -743,11 +745,11 @@ def _step(tables: Tables, cup: Cup, now: float) -> tuple[list[Outbound], list[Ou
     if any(p.places is None for p in r.pairings):
         if changed or cup.due_at != r.deadline:
             cup.due_at = r.deadline
-            return [], told
-        return None if not told else ([], told)
+            return []
+        return None if len(out) == told else []
     if len(cup.played) < cup.total_rounds and len([e for e in cup.entrants if not e.out]) >= 2:
-        return _pair(tables, cup, texts, now), told
-    return _finish(tables, cup, texts, now), told
+        return _pair(tables, cup, texts, now)
+    return _finish(tables, cup, texts, now)
 
 
 def _pair(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound]:
@@ -813,8 +815,8 @@ def _teammates(cup: Cup, playing: list[str]) -> set[frozenset[str]]:
 
 
 def _open(
-    tables: Tables, cup: Cup, r: Round, p: Pairing, texts: Texts, now: float
-) -> tuple[list[Outbound], list[Outbound]]:
+    tables: Tables, cup: Cup, r: Round, p: Pairing, texts: Texts, now: float, out: list[Outbound]
+) -> list[Outbound]:
     """Open one table of the round: where each player sees it (a topic or thread opened
     for it where the platform can, else their community's chat), then the table itself,
     started with its players seated. Stored step by step, so a restart opens what was
@@ -831,7 +833,7 @@ def _open(
                 opened = opener(home, name) if opener is not None else None
                 where[home] = opened or home
             p.seen_at[user] = where[home]
-        return [], []  # stored before the table opens: a topic is opened once
+        return []  # stored before the table opens: a topic is opened once
     shared = [c for c in set(p.seen_at.values()) if c in cup.chats]
     seats = [Seat(name=cup.name_of(u), user=u) for u in p.players]
     t = Table(
@@ -851,7 +853,6 @@ def _open(
             "shared": shared,
         },
     )
-    told: list[Outbound] = []
     with tables.locks.hold(p.chat):
         # First the table with its players seated (a restart finds it), then its start.
         with contextlib.suppress(StaleTable):  # opened before a restart: started below
@@ -870,14 +871,14 @@ def _open(
                 p.opened = True
                 p.places = [1] * len(p.players)
                 p.ended = "forfeit"
-                return [], []
+                return []
             if tables.save(ctx):
                 tables.keep(ctx, there.version)
-                told = ctx.out
+                out += ctx.out
     for user in p.players:
         _note(tables, p.seen_at[user], user, p.chat, add=True)
     p.opened = True
-    return [], told
+    return []
 
 
 def _note(tables: Tables, place: str, user: str, chat: str, *, add: bool) -> None:

@@ -587,3 +587,43 @@ def test_a_damaged_tournament_stops_no_other(tmp_path: Path) -> None:
     assert cup.data(tid)["status"] == "running"
     assert any("round 1 of 1 is paired" in o.text for o in out)
     assert "Tournament" not in " ".join(o.text for o in service.due(clock()))
+
+
+def test_a_bot_stopped_while_opening_a_round_opens_the_rest_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import lobby
+
+    clock = Clock()
+    db = tmp_path / "t.db"
+    service = make_service(db, clock=clock)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "swiss 1 round 2 players 1d", ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"])
+    real_start = lobby.start
+    started: list[str] = []
+
+    def start_then_die(tables: Any, ctx: Any, cmd: Any) -> None:
+        if started:
+            raise RuntimeError("the process was stopped here")
+        started.append(ctx.table.chat)
+        real_start(tables, ctx, cmd)
+
+    monkeypatch.setattr(lobby, "start", start_then_die)
+    cup.ok("Ann", "/tournament start")
+    r = cup.round(tid)
+    opened = [p["chat"] for p in r["pairings"] if p["opened"]]
+    assert opened == started and len(opened) == 1
+    monkeypatch.setattr(lobby, "start", real_start)
+    # The bot comes back: the rest of the round is opened, the first table is not again.
+    service.store.close()
+    service = make_service(db, clock=clock)
+    cup.service = service
+    cup.log += service.due(clock())
+    r = cup.round(tid)
+    assert all(p["opened"] for p in r["pairings"])
+    begun = [o.text.split("\n")[0] for o in cup.log if "The game begins" in o.text]
+    assert sorted(begun) == [f"Tournament of Club, round 1, table {n}" for n in (1, 2, 3)]
+    assert len([o for o in cup.log if "round 1 of 1 is paired" in o.text]) == 1
+    for p in r["pairings"]:
+        t = service.store.load(p["chat"])
+        assert t is not None and t.status == "playing"
