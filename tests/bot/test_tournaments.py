@@ -627,3 +627,38 @@ def test_a_bot_stopped_while_opening_a_round_opens_the_rest_once(
     for p in r["pairings"]:
         t = service.store.load(p["chat"])
         assert t is not None and t.status == "playing"
+
+
+def test_a_round_robin_of_genial_spezial_with_a_leaver(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "round robin spezial 1d", ["Ann", "Bob", "Cid", "Dee", "Eve"])
+    cup.ok("Ann", "/tournament start")
+    # Five players: five rounds (the circle method), two tables and a bye each round.
+    first = cup.round(tid)
+    assert len(first["pairings"]) == 2 and len(first["byes"]) == 1
+    assert cup.data(tid)["played"][0]["number"] == 1
+    t = service.store.load(first["pairings"][0]["chat"])
+    assert t is not None and t.record is not None and t.record["game"] == "spezial"
+    # Every game of round one runs to the deadline; then Eve leaves.
+    clock.advance(DAY + 1)
+    cup.log += service.due(clock())
+    cup.ok("Eve", "/tournament leave")
+    for _ in range(4):
+        clock.advance(DAY + 1)
+        cup.log += service.due(clock())
+    data = cup.data(tid)
+    assert data["status"] == "finished" and len(data["played"]) == 5
+    pairs = [frozenset(p["players"]) for r in data["played"] for p in r["pairings"]]
+    assert len(pairs) == 10 == len(set(pairs))  # everyone met everyone once
+    byes = [b for r in data["played"] for b in r["byes"]]
+    assert len(byes) == len(set(byes)) >= 4  # one bye each at most (Eve's may go unused)
+    # Eve left during round two: that game ended at its table; her later ones were won
+    # by her opponents with no table at all.
+    for r in data["played"][1:]:
+        for p in r["pairings"]:
+            if "id-eve" in p["players"]:
+                assert p["ended"] == "forfeit"
+                assert (p["chat"] == "") == (r["number"] > 2)
+                assert p["places"][p["players"].index("id-eve")] == 2
