@@ -348,8 +348,10 @@ def _join(tables: Tables, ctx: Context, cup: Cup) -> list[Outbound]:
 
 
 def _need_host(ctx: Context, cup: Cup) -> None:
+    """The host, or an admin of a chat the tournament is played from (an admin elsewhere,
+    naming it by its id, is not one of its admins)."""
     assert ctx.user is not None
-    if ctx.user.id != cup.host and not ctx.admin:
+    if ctx.user.id != cup.host and not (ctx.admin and ctx.chat.id in cup.chats):
         raise Reject("tournament.host_only", host=cup.host_name)
 
 

@@ -268,6 +268,10 @@ def test_wrong_commands_get_short_clear_answers(tmp_path: Path) -> None:
     other = Chat("chat-2", "Elsewhere")
     assert "not played from this chat" in cup.error("Bob", f"/tournament join {tid}", chat=other)
     cup.ok("Bob", "/tournament join")
+    # An admin of another chat is none of this tournament's.
+    assert "Only the host, Ann" in cup.error(
+        "Zed", f"/tournament cancel {tid}", chat=other, admin=True
+    )
     cup.ok("Zed", "/tournament start", admin=True)  # a chat admin may start it
     assert "has begun" in cup.error("Cid", f"/tournament join {tid}")
     # Each answer is one short line, whatever was typed.
