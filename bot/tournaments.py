@@ -594,8 +594,10 @@ def standings_lines(tables: Tables, cup: Cup, texts: Texts, chat: str) -> list[s
 
 
 def round_lines(cup: Cup, r: Round, texts: Texts) -> list[str]:
-    """The tables of round ``r``: who plays whom, and the result once known."""
+    """The tables of round ``r``: its byes, then who plays whom at each table (one line a
+    table, last, so a platform can add a link to each: :func:`table_places`)."""
     lines = [texts("tournament.round_tables", number=r.number)]
+    lines += [texts("tournament.bye", name=cup.name_of(b)) for b in r.byes]
     for n, p in enumerate(r.pairings, 1):
         names = " – ".join(cup.name_of(u) for u in p.players)
         if p.places is not None:
@@ -606,9 +608,22 @@ def round_lines(cup: Cup, r: Round, texts: Texts) -> list[str]:
             lines.append(texts("tournament.table_done", number=n, players=names, result=done))
         else:
             lines.append(texts("tournament.table_line", number=n, players=names))
-    for b in r.byes:
-        lines.append(texts("tournament.bye", name=cup.name_of(b)))
     return lines
+
+
+def table_places(cup: Cup, r: Round, chat: str) -> tuple[str, ...]:
+    """Where each table of round ``r`` is seen from ``chat`` (its topic or thread, or the
+    chat itself), in the order of :func:`round_lines`' table lines: a platform links each
+    line to the latest message there (as ``/games`` does)."""
+    where = []
+    for p in r.pairings:
+        ours = [
+            place
+            for user, place in p.seen_at.items()
+            if (e := cup.entrant(user)) is not None and e.chat == chat
+        ]
+        where.append(ours[0] if ours else next(iter(p.seen_at.values()), chat))
+    return tuple(where)
 
 
 def standings_message(
@@ -616,7 +631,10 @@ def standings_message(
 ) -> Outbound:
     lines = standings_lines(tables, cup, texts, chat)
     picture = standings_picture(tables, cup, texts) if pictures else None
-    return Outbound(chat, "\n".join(lines), attachment=picture)
+    links: tuple[str, ...] = ()
+    if cup.status == RUNNING and cup.played:  # the round's tables are the last lines
+        links = table_places(cup, cup.played[-1], chat)
+    return Outbound(chat, "\n".join(lines), attachment=picture, tables=links)
 
 
 def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | None:
@@ -799,6 +817,7 @@ def _pair(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound]:
         left=format_duration(cup.round_time),
     )
     lines = [head, *round_lines(cup, r, texts)[1:]]
+    # The places are known once the tables are opened: the links come with /tournament.
     return [Outbound(chat, "\n".join(lines)) for chat in cup.chats]
 
 

@@ -116,6 +116,12 @@ def test_a_tournament_in_a_forum_group_plays_each_table_in_a_topic_of_its_own(
     # The pairings were said once, in the General topic.
     paired = [c for c in api.sent(FORUM) if "round 1 of 1 is paired" in c.text]
     assert len(paired) == 1 and paired[0].thread is None
+    # /tournament in the General topic: each table's line links to its topic's latest
+    # message (the turn message there).
+    say(api, runner, CAROL, "/tournament", FORUM)
+    standings = api.sent(FORUM)[-1].text.split("\n")
+    for line, thread in zip(standings[-2:], threads, strict=True):
+        assert line.startswith("Table ") and f"https://t.me/c/9876543210/{thread}/" in line
     # The players type their moves in their table's topic.
     for p, thread in zip(r["pairings"], threads, strict=True):
         play_in_place(api, runner, p["chat"], FORUM, thread)
