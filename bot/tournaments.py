@@ -285,6 +285,7 @@ def _new(tables: Tables, ctx: Context, spec: TournamentSpec) -> None:
         cup = Cup(
             id=_code(tables, 4),
             home=ctx.chat.id,
+            # The chat's title as the service took it from the platform (shown short).
             title=texts("tournament.title", chat=ctx.chat.title or ctx.chat.id),
             host=ctx.user.id,
             host_name=ctx.user.name,
@@ -299,7 +300,6 @@ def _new(tables: Tables, ctx: Context, spec: TournamentSpec) -> None:
             created=ctx.now,
             starts_at=ctx.now + spec.start_in if spec.start_in else None,
         )
-        cup.title = texts("tournament.title", chat=shown_name(ctx.chat.title) or cup.id)
         cup.due_at = cup.starts_at
         lines = [
             texts("tournament.created", name=ctx.user.name, id=cup.id, what=describe(cup, texts))
