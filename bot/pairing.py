@@ -19,7 +19,8 @@ Swiss pairing is the Monrad system: players in order of points, then rating, the
 sits with the next one they have not met, and so on down the list, backtracking where the
 rest cannot be paired; a repeat pairing only where no pairing without one exists. The bye
 goes to the lowest-ranked player who has had none. Tables of three or four are cut from
-the same order (score groups), each filled with the next players who met none at it.
+the same order (score groups), each filled with the next players who met none at it,
+then players of neighbouring tables swapped where that lowers the repeat meetings.
 Round robin (two players) is the circle method.
 """
 
@@ -31,6 +32,8 @@ from fractions import Fraction
 
 #: Points of a bye (lichess: a win).
 BYE_POINTS = Fraction(1)
+#: Rounds of swaps between neighbouring tables of three or four at most.
+MAX_PASSES = 20
 #: Steps of the pairing search before it settles for pairing each with the nearest they
 #: met least (a guard for fields where repeats cannot be avoided; see
 #: ``benchmarks/bench_pairing.py``).
@@ -277,16 +280,50 @@ def swiss_tables(
     seen = _seen(results, avoid)
     tables: list[tuple[str, ...]] = []
     firsts = first_seats(results)
+    filled: list[list[str]] = []
     for k in sizes:
         table = [rest.pop(0)]
         while len(table) < k:
             costs = [sum(seen.get(frozenset((c, t)), 0) for t in table) for c in rest]
             pick = costs.index(min(costs))  # the first in order of those who met fewest
             table.append(rest.pop(pick))
+        filled.append(table)
+    _untangle(filled, seen)
+    for table in filled:
         # Who sat first least often moves first; the order of rank otherwise.
         table.sort(key=lambda p: firsts.get(p, 0))
         tables.append(tuple(table))
     return tables, bye_list
+
+
+def _untangle(tables: list[list[str]], seen: dict[frozenset[str], int]) -> None:
+    """Fewer repeat meetings by swapping two players of neighbouring tables (so score
+    groups stay together), as long as a swap lowers the count: the fill above is greedy
+    and leaves its repeats at the last tables."""
+
+    def cost(table: list[str]) -> int:
+        return sum(
+            seen.get(frozenset((a, b)), 0) for i, a in enumerate(table) for b in table[i + 1 :]
+        )
+
+    for _ in range(MAX_PASSES):
+        better = False
+        for n in range(len(tables) - 1):
+            upper, lower = tables[n], tables[n + 1]
+            now = cost(upper) + cost(lower)
+            if now == 0:
+                continue
+            # The nearest in rank first: the upper table's last with the lower's first.
+            pairs = [(i, j) for i in reversed(range(len(upper))) for j in range(len(lower))]
+            for i, j in pairs:
+                upper[i], lower[j] = lower[j], upper[i]
+                if cost(upper) + cost(lower) < now:
+                    now = cost(upper) + cost(lower)
+                    better = True
+                else:
+                    upper[i], lower[j] = lower[j], upper[i]
+        if not better:
+            return
 
 
 def round_robin(players: Sequence[str]) -> list[tuple[list[tuple[str, str]], str | None]]:

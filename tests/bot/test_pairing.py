@@ -196,3 +196,10 @@ def test_round_robin_pairs_everyone_once(n: int) -> None:
     assert len(pairs) == n * (n - 1) // 2 == len(set(pairs))
     byes = [bye for _, bye in rounds if bye is not None]
     assert sorted(byes) == (field if n % 2 else [])
+
+
+def test_a_repeat_left_at_the_last_table_is_swapped_away_between_neighbours() -> None:
+    # D and E met: the greedy fill seats A B C, leaving D E F together. Swapping the
+    # nearest in rank across the two tables (C and D) leaves nobody who met.
+    tables, byes = swiss_tables(list("ABCDEF"), [Result(("D", "E"), (1, 2))], [], 3)
+    assert [set(t) for t in tables] == [set("ABD"), set("CEF")] and byes == []
