@@ -170,3 +170,22 @@ def test_a_player_who_leaves_the_group_forfeits(api: FakeBotAPI, runner: BotRunn
     second = cup_data(runner, tid)["played"][1]
     paired = [u for q in second["pairings"] for u in q["players"]] + second["byes"]
     assert str(BOB) not in paired and len(paired) == 3
+
+
+def test_a_group_admin_enters_the_group_as_a_team(api: FakeBotAPI, runner: BotRunner) -> None:
+    api.admins.add((GROUP, BOB))
+    say(api, runner, ADA, "/tournament new swiss 1 round 2 players 1d", FORUM)
+    (tid,) = runner.service.store.tournaments_of(str(FORUM))
+    say(api, runner, ADA, "/tournament invite", FORUM)
+    code = cup_data(runner, tid)["code"]
+    # Carol is no admin of the group: she may not; Bob is one: he may.
+    say(api, runner, CAROL, f"/tournament team {code}", GROUP)
+    assert "Only an admin of this chat" in api.sent(GROUP)[-1].text
+    say(api, runner, BOB, f"/tournament team {code}", GROUP)
+    assert cup_data(runner, tid)["teams"] == [str(FORUM), str(GROUP)]
+    assert api.sent(GROUP)[-1].text.startswith(f"This chat is a team of tournament {tid}")
+    # A group admin who is not the host may start it too (from a chat it is played from).
+    for user, chat in ((ADA, FORUM), (CAROL, GROUP)):
+        say(api, runner, user, "/tournament join", chat)
+    say(api, runner, BOB, f"/tournament start {tid}", GROUP)
+    assert cup_data(runner, tid)["status"] == "running"
