@@ -359,12 +359,18 @@ def _start(tables: Tables, ctx: Context, cup: Cup) -> list[Outbound]:
     _need_host(ctx, cup)
     if cup.status != OPEN:
         raise Reject("tournament.begun", id=cup.id)
-    least = 2 if cup.size == 2 else 3
+    least = _least(cup)
     if len(cup.entrants) < least:
         raise Reject("tournament.too_few", id=cup.id, count=least)
     cup.status = RUNNING
     cup.due_at = ctx.now
     return []
+
+
+def _least(cup: Cup) -> int:
+    """The fewest players a round is played with: two, or three at tables of 3 or 4 (with
+    fewer a round would be all byes)."""
+    return 2 if cup.size == 2 else 3
 
 
 def _cancel(tables: Tables, ctx: Context, cup: Cup) -> list[Outbound]:
@@ -448,7 +454,10 @@ def _forfeit_at_table(
             lobby.vacate(tables, ctx, seat, ctx.texts("tournament.forfeit_seat", name=who.name))
         if not tables.save(ctx):
             return []
-        tables.forget(p.chat) if t.status == CLOSED else tables.keep(ctx, t.version)
+        if t.status == CLOSED:
+            tables.forget(p.chat)
+        else:
+            tables.keep(ctx, t.version)
         return ctx.out
 
 
@@ -732,7 +741,7 @@ def _step(tables: Tables, cup: Cup, now: float, out: list[Outbound]) -> list[Out
                 return None
             cup.due_at = cup_due
             return []
-        least = 2 if cup.size == 2 else 3
+        least = _least(cup)
         if len(cup.entrants) < least:
             cup.status = CANCELLED
             cup.due_at = None
@@ -767,7 +776,8 @@ def _step(tables: Tables, cup: Cup, now: float, out: list[Outbound]) -> list[Out
             cup.due_at = r.deadline
             return []
         return None if len(out) == told else []
-    if len(cup.played) < cup.total_rounds and len([e for e in cup.entrants if not e.out]) >= 2:
+    active = len([e for e in cup.entrants if not e.out])
+    if len(cup.played) < cup.total_rounds and active >= _least(cup):
         return _pair(tables, cup, texts, now)
     return _finish(tables, cup, texts, now)
 

@@ -666,3 +666,22 @@ def test_a_round_robin_of_genial_spezial_with_a_leaver(tmp_path: Path) -> None:
                 assert p["ended"] == "forfeit"
                 assert (p["chat"] == "") == (r["number"] > 2)
                 assert p["places"][p["players"].index("id-eve")] == 2
+
+
+def test_tables_of_three_end_when_fewer_than_three_are_left(tmp_path: Path) -> None:
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    cup = Cup(service, clock)
+    tid = new_cup(cup, "swiss 3 rounds 3 players 1d", ["Ann", "Bob", "Cid"])
+    cup.ok("Ann", "/tournament start")
+    (p,) = cup.round(tid)["pairings"]
+    assert sorted(p["players"]) == ["id-ann", "id-bob", "id-cid"]
+    # Cid leaves: a computer plays his seat on and he finishes last; two are left, too
+    # few for a table of three, so the tournament ends after this round (no round of byes).
+    cup.ok("Cid", "/tournament leave")
+    clock.advance(DAY + 1)
+    cup.log += service.due(clock())
+    data = cup.data(tid)
+    assert data["status"] == "finished" and len(data["played"]) == 1
+    (done,) = data["played"][0]["pairings"]
+    assert done["places"][done["players"].index("id-cid")] == 3
