@@ -296,9 +296,9 @@ class PostgresStore:
                 "  ON CONFLICT DO NOTHING),"
                 " posted AS (INSERT INTO outbox"
                 "  (chat, since, body, attachment, claimed_by, claimed_until)"
-                "  SELECT saved.chat, %s, l.body, l.attachment, %s, %s"
-                "  FROM saved, unnest(%s::text[], %s::bytea[]) WITH ORDINALITY"
-                "   AS l (body, attachment, n) ORDER BY l.n RETURNING id)"
+                "  SELECT l.chat, %s, l.body, l.attachment, %s, %s"
+                "  FROM saved, unnest(%s::text[], %s::text[], %s::bytea[]) WITH ORDINALITY"
+                "   AS l (chat, body, attachment, n) ORDER BY l.n RETURNING id)"
                 " SELECT (SELECT count(*) FROM saved),"
                 "  (SELECT array_agg(id ORDER BY id) FROM posted)",
                 (
@@ -308,6 +308,9 @@ class PostgresStore:
                     now,
                     owner,
                     until,
+                    # Each letter to its own chat: a tournament's table speaks in its
+                    # players' chats (issue 30); any other table's letters are its own.
+                    [letter.chat for letter in letters],
                     [letter.body for letter in letters],
                     [letter.attachment for letter in letters],
                 ),

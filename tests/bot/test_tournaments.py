@@ -314,6 +314,12 @@ def test_a_restart_mid_round_loses_nothing(tmp_path: Path) -> None:
     service = make_service(db, clock=clock)
     cup.service = service
     assert {c: service.store.load(c) for c in before} == before
+    # What the first process said and no platform delivered waits for the restarted one,
+    # each letter in the chat it is for (a table's in its players' chat, never its own id).
+    clock.advance(121)  # the first process's claim on its letters runs out
+    waiting = service.waiting()
+    assert waiting and {o.chat for o in waiting} == {HOME.id}
+    assert sum("The game begins" in o.text for o in waiting) == 2
     cup.play_table(first[0]["chat"], rng)
     cup.play_table(first[1]["chat"], rng)
     second = cup.round(tid)

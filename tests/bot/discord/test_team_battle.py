@@ -1,7 +1,7 @@
 """A team battle between a Telegram group and a Discord server (issue 30): the real
 Telegram adapter against the fake Bot API in a thread of its own, the real Discord client
-in SimCord, each with its own service over one store file, as two processes would share
-one PostgreSQL database. Each platform posts only its own chats' messages; the other's
+in SimCord, each with its own service over one store (an SQLite file, and a PostgreSQL schema), as
+two processes share one database. Each platform posts only its own chats' messages; the other's
 wait in the store for it.
 """
 
@@ -18,13 +18,14 @@ import pytest
 from bot import games
 from bot.config import Settings
 from bot.service import Service
-from bot.store.sqlite import SQLiteStore
 from engine.moves import SwapChoice
+from tests.bot.backends import store_at
 from tests.bot.discord.support import labels, move_options, text, world
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI
 
 pytestmark = [
     pytest.mark.asyncio,
+    pytest.mark.usefixtures("backend"),
     pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning"),
 ]
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
@@ -46,7 +47,7 @@ async def test_a_team_battle_between_a_telegram_group_and_a_discord_server(
 
             def make_service(path: Path) -> Service:
                 return Service(
-                    SQLiteStore(w.db), Settings(level="random"), rng=random.Random(5),
+                    store_at(w.db), Settings(level="random"), rng=random.Random(5),
                     clock=w.clock, pictures=False,
                 )  # fmt: skip
 
