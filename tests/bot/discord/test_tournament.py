@@ -15,7 +15,7 @@ from bot import games
 from engine.moves import SwapChoice
 from tests.bot.discord.support import World, labels, move_options, only_answer, text, world
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("backend")]
 
 
 def cup_data(w: World, tid: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import pytest
 from bot import games
 from bot.config import Settings
 from bot.service import Service
-from bot.store.sqlite import SQLiteStore
+from tests.bot.backends import store_at
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI
 from tests.patience import wait_until
 
@@ -27,7 +27,10 @@ FORUM = -1009876543210
 GROUP = -1001234567890
 ADA, BOB, CAROL, DAN = 101, 202, 303, 404
 NAMES = {ADA: "Ada", BOB: "Bob", CAROL: "Carol", DAN: "Dan"}
-pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning"),
+    pytest.mark.usefixtures("backend"),
+]
 
 
 @pytest.fixture
@@ -46,7 +49,7 @@ def api() -> Iterator[FakeBotAPI]:
 def runner(api: FakeBotAPI, tmp_path: Path) -> Iterator[BotRunner]:
     def make_service(path: Path) -> Service:
         return Service(
-            SQLiteStore(path), Settings(), rng=random.Random(3), clock=time.time, pictures=False
+            store_at(path), Settings(), rng=random.Random(3), clock=time.time, pictures=False
         )
 
     bot = BotRunner(api, tmp_path / "t.db", make_service=make_service).start()
