@@ -267,6 +267,139 @@ _SIMPLE: dict[str, type[Command]] = {
     "games": Games,
     "mydata": MyData,
 }
+#: What ``/tournament`` may be followed by (nothing: the standings or the list).
+TOURNAMENT_ACTIONS = ("show", "new", "join", "leave", "start", "cancel", "invite", "team")
+#: The most rounds a tournament may have, and the longest a round may last.
+TOURNAMENT_ROUNDS = 30
+TOURNAMENT_ROUND_TIME = 14 * 24 * 3600
+#: The longest wait before a tournament starts by itself.
+TOURNAMENT_START = 30 * 24 * 3600
+_SYSTEMS = {"swiss": "swiss", "schweizer": "swiss", "zwitsers": "swiss", "suisse": "swiss"}
+_ROBIN = {"roundrobin": "robin", "robin": "robin", "rr": "robin", "rundenturnier": "robin"}
+_ROUND_WORDS = {"round", "rounds", "runde", "runden", "ronde", "rondes", "tour", "tours"}
+_PLAYER_WORDS = {"player", "players", "spieler", "speler", "spelers", "joueur", "joueurs"}
+_START_WORDS = {"start", "in", "starts", "beginn", "begin", "début", "debut"}
+_CLOCK_WORDS = {"clock", "timeout", "uhr", "klok", "pendule"}
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSpec:
+    """What ``/tournament new`` sets up: ``system`` swiss or robin (round robin),
+    ``rounds`` (0: the default, five for Swiss, everyone once for a round robin), players
+    per table, seconds a round lasts, the game and the team game, each table's turn
+    clock (0: none) and seconds until it starts by itself (0: when the host starts it)."""
+
+    system: str = "swiss"
+    rounds: int = 0
+    size: int = 2
+    round_time: int = 3 * 86400
+    game: str = "genial"
+    team: bool = False
+    clock: int = 0
+    start_in: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tournament(Command):
+    """``/tournament [action] [target]``: ``target`` names a tournament (its id) or, for
+    ``team``, the invite code of a team battle. Changes no table (a tournament has a
+    version of its own)."""
+
+    action: str = "show"
+    target: str = ""
+    spec: TournamentSpec | None = None
+    changes = False
+
+
+def _short(word: str) -> str:
+    """A word of the user's shown back in an error: never at length."""
+    return word if len(word) <= 16 else word[:15] + "…"
+
+
+def parse_tournament_spec(args: list[str]) -> TournamentSpec:
+    """The words after ``/tournament new`` (``swiss 5 rounds 2 players 3d``, ``round robin
+    spezial 1d start 2h``).
+
+    Raises:
+        CommandError: ``tournament.bad_word`` naming the word not understood, or
+            ``tournament.bad_number`` for a count out of range.
+    """
+    words = [w.lower() for w in args]
+    spec: dict[str, object] = {}
+    i = 0
+    while i < len(words):
+        w = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if w in _SYSTEMS:
+            spec["system"] = "swiss"
+        elif w in _ROBIN or (w == "round" and nxt == "robin"):
+            spec["system"] = "robin"
+            i += 1 if w == "round" else 0
+        elif w.isascii() and w.isdigit() and nxt in _ROUND_WORDS | _PLAYER_WORDS:
+            n = int(w) if len(w) <= 3 else 0
+            if nxt in _ROUND_WORDS:
+                if not 1 <= n <= TOURNAMENT_ROUNDS:
+                    raise CommandError("tournament.bad_rounds", most=str(TOURNAMENT_ROUNDS))
+                spec["rounds"] = n
+            else:
+                if not 2 <= n <= 4:
+                    raise CommandError("tournament.bad_size")
+                spec["size"] = n
+            i += 1
+        elif w in GAMES:
+            spec["game"] = w
+        elif w in ("team", "teams"):
+            spec["team"] = True
+        elif w in _START_WORDS and nxt:
+            seconds = _tournament_duration(nxt, TOURNAMENT_START)
+            spec["start_in"] = seconds
+            i += 1
+        elif w in _CLOCK_WORDS and nxt:
+            spec["clock"] = parse_duration(nxt)
+            i += 1
+        elif _DURATION.fullmatch(w) and not w.isdigit():
+            spec["round_time"] = _tournament_duration(w, TOURNAMENT_ROUND_TIME)
+        else:
+            raise CommandError("tournament.bad_word", word=_short(args[i]))
+        i += 1
+    made = TournamentSpec(**spec)  # type: ignore[arg-type]
+    if made.team and (made.size != 4 or made.game != "genial"):
+        raise CommandError("tournament.bad_team")
+    if made.system == "robin" and made.size != 2:
+        raise CommandError("tournament.robin_pairs")
+    return made
+
+
+def _tournament_duration(text: str, most: int) -> int:
+    m = _DURATION.fullmatch(text)
+    if not m or not m.group(2):
+        raise CommandError("tournament.bad_time", word=_short(text))
+    seconds = int(m.group(1)) * _UNITS[m.group(2)]
+    if not 600 <= seconds <= most:
+        raise CommandError("tournament.bad_time", word=_short(text))
+    return seconds
+
+
+def _parse_tournament(args: list[str]) -> Command:
+    if not args:
+        return Tournament()
+    action = args[0].lower()
+    if action not in TOURNAMENT_ACTIONS:
+        if len(args) == 1 and re.fullmatch(r"[a-z0-9]{1,12}", action):
+            return Tournament(action="show", target=action)
+        raise CommandError("usage.tournament")
+    if action == "new":
+        return Tournament(action="new", spec=parse_tournament_spec(args[1:]))
+    if len(args) > 2:
+        raise CommandError("usage.tournament")
+    target = args[1] if len(args) == 2 else ""
+    if action == "team" and not target:
+        raise CommandError("usage.tournament_team")
+    if target and not re.fullmatch(r"[A-Za-z0-9]{1,12}", target):
+        raise CommandError("tournament.no_such", id=_short(target))
+    return Tournament(action=action, target=target.lower())
+
+
 #: The command words, for help texts and platform command lists.
 COMMAND_WORDS: tuple[str, ...] = (
     "join",
@@ -301,6 +434,7 @@ COMMAND_WORDS: tuple[str, ...] = (
     "undo",
     "away",
     "back",
+    "tournament",
 )
 
 #: What a player out of time may have done: the votes of the other persons.
@@ -346,10 +480,10 @@ def format_clock(bank: int, increment: int) -> str:
     """The text :func:`parse_clock` reads back: ``3d+1d``, ``10m+5s``; ``off``."""
     if not bank:
         return "off"
-    return f"{_short(bank)}+{_short(increment)}"
+    return f"{_short_time(bank)}+{_short_time(increment)}"
 
 
-def _short(seconds: int) -> str:
+def _short_time(seconds: int) -> str:
     if seconds == 0:
         return "0s"
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
@@ -539,6 +673,8 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         return Away(seconds=seconds)
     if word == "back":
         return Back()
+    if word in ("tournament", "tourney", "turnier", "toernooi", "tournoi"):
+        return _parse_tournament(args)
     if word == "forget":
         if len(args) != 1 or args[0].casefold() not in FORGET_WORDS:
             raise CommandError("usage.forget")
@@ -651,10 +787,30 @@ def _format_plain(cmd: Command) -> str:
     if isinstance(cmd, Undo):
         return "/undo" + (f" {cmd.answer}" if cmd.answer else "")
     if isinstance(cmd, Away):
-        return f"/away {_short(cmd.seconds)}"
+        return f"/away {_short_time(cmd.seconds)}"
     if isinstance(cmd, Back):
         return "/back"
+    if isinstance(cmd, Tournament):
+        return _format_tournament(cmd)
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
             return f"/{word}"
     raise TypeError(f"not a command: {cmd!r}")
+
+
+def _format_tournament(cmd: Tournament) -> str:
+    if cmd.action != "new" or cmd.spec is None:
+        words = [] if cmd.action == "show" and not cmd.target else [cmd.action]
+        return " ".join(["/tournament", *words, *([cmd.target] if cmd.target else [])])
+    s = cmd.spec
+    words = ["/tournament new", "swiss" if s.system == "swiss" else "roundrobin"]
+    if s.rounds:
+        words.append(f"{s.rounds} rounds")
+    words += [f"{s.size} players", format_duration(s.round_time), s.game]
+    if s.team:
+        words.append("team")
+    if s.clock:
+        words.append(f"clock {format_duration(s.clock)}")
+    if s.start_in:
+        words.append(f"start {format_duration(s.start_in)}")
+    return " ".join(words)

@@ -55,3 +55,16 @@ def replay(record: dict[str, Any], names: Sequence[str], number: int) -> Attachm
 
     gif = replay_gif(Record.from_dict(record), names=list(names))
     return Attachment(f"replay-{number:03d}.gif", gif, "image/gif")
+
+
+def standings(
+    title: str,
+    what: str,
+    head: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    lines: Sequence[str] = (),
+) -> Attachment:
+    """A tournament's standings (see :func:`render.standings.standings_image`)."""
+    from render.standings import standings_png
+
+    return Attachment("standings.png", standings_png(title, what, head, rows, lines))

@@ -320,9 +320,12 @@ def result(scene: Scene, game: Game, reason: str | None) -> Outbound:
     if reason:
         lines.append(narrate.end_reason(reason, game, names, tx))
     lines += narrate.ranking_lines(game, names, tx)
-    lines.append(tx("result.again"))
+    # A tournament's table is played once: its players' next table is the next round's.
+    tournament = bool(scene.table.tournament)
+    if not tournament:
+        lines.append(tx("result.again"))
     attachment = images.result(game.view(None), names, game.version) if scene.pictures else None
-    again = (scene.button("button.again", "/rematch"),)
+    again = () if tournament else (scene.button("button.again", "/rematch"),)
     return scene.chat_message(lines, "result", attachment=attachment, buttons=again)
 
 

@@ -16,7 +16,7 @@ import uuid
 from dataclasses import asdict
 from typing import Any
 
-from bot import community, ratings
+from bot import community, places, ratings, tournaments
 from bot.commands import Forget, MyData
 from bot.outbound import Attachment, Outbound
 from bot.store import DamagedTable, StaleTable
@@ -101,6 +101,7 @@ def collect(tables: Tables, user: str, name: str, now: float) -> dict[str, Any]:
         "settings": tables.store.notes_of(user),
         "running_tables": running,
         "finished_games": finished,
+        "tournaments": places.tournaments_of_person(tables.store, user),
         "ratings": rated,
         "solo": solo,
     }
@@ -137,7 +138,10 @@ def forget(tables: Tables, ctx: Context, cmd: Forget) -> None:
         ctx.out.append(Outbound(ctx.chat.id, text, "info", user=user))
         return
     alias = f"{community.FORMER}{uuid.uuid4().hex[:12]}"
+    # Out of the tournaments they are in first (their remaining games lost), as a leaver.
+    ctx.out += tournaments.left_chat(tables, None, user, ctx.now)
     tables.store.forget_player(user, alias, FORMER_NAME)
+    places.forget_in_tournaments(tables.store, user, alias, FORMER_NAME)
     # This chat's table too: /forget changes no table of its own, so the service saves
     # nothing after it and the stored table is scrubbed like any other.
     for chat in tables.store.tables_with(json.dumps(user)):

@@ -33,11 +33,13 @@ from bot import (
     messages,
     ops,
     pages,
+    places,
     play,
     privacy,
     show,
     social,
     takeback,
+    tournaments,
     weblinks,
 )
 from bot.commands import (
@@ -86,7 +88,25 @@ HANDLERS: dict[type[Command], Handler] = {
     **privacy.HANDLERS,
     **absence.HANDLERS,
     **takeback.HANDLERS,
+    **tournaments.HANDLERS,
 }
+
+
+def _tournament_key(chat: str | None) -> str | None:
+    """The tournament id of a due key ``tournament:<id>`` (:meth:`Service.due_tables`
+    lists a tournament's due work so), ``None`` for a table's chat."""
+    if chat is None or not places.is_tournament_table(chat) or chat.count(":") != 1:
+        return None
+    return chat[len(places.PREFIX) :]
+
+
+class _Routed(Exception):
+    """A game command typed where its player sees a tournament table: it is for that
+    table (``chat``)."""
+
+    def __init__(self, chat: str) -> None:
+        super().__init__(chat)
+        self.chat = chat
 
 
 def _alive(pid: int) -> bool:
@@ -145,6 +165,10 @@ class Service(Tables):
         #: The chat platform's way to carry out a web page's command (see
         #: :meth:`set_page_runner`).
         self.page_runner: PageRunner | None = None
+        #: The chat platform's way to open a place for a tournament's table in a chat (a
+        #: forum topic, a thread): ``(chat, name)`` in, the new place's chat id out, or
+        #: ``None`` where it cannot (then the table is played in the chat itself).
+        self.place_opener: Callable[[str, str], str | None] | None = None
         for start in Service.on_start:
             start(self)
 
@@ -213,8 +237,27 @@ class Service(Tables):
     ) -> list[Outbound] | None:
         """One attempt at a command, in turn with the others at its table; ``None`` if it
         lost a race with another process and may be tried again on the new table."""
-        with self.locks.hold(chat.id):
-            return self._handle(chat, user, command, admin, retry=retry)
+        try:
+            with self.locks.hold(chat.id):
+                out = self._handle(chat, user, command, admin, retry=retry)
+            if out and places.is_tournament_table(chat.id):
+                # Typed at a tournament's table itself (a move from the private chat):
+                # what it says in public goes to its players' places (errors go back to
+                # where the command came from, as platforms answer them).
+                t = self.table(chat.id)
+                if t is not None and t.tournament:
+                    kept = [o for o in out if o.stored is not None or o.kind == "error"]
+                    loose = [o for o in out if o.stored is None and o.kind != "error"]
+                    out = kept + places.fan_out(t, loose)
+            return out
+        except _Routed as routed:
+            # The player's tournament table, as if typed there; what only the player
+            # hears (an error, their rack) comes back to where they typed.
+            with self.locks.hold(routed.chat):
+                out = self._handle(Chat(routed.chat), user, command, admin, retry=retry)
+            if out is None:
+                return None
+            return [replace(o, chat=chat.id) if o.chat == routed.chat else o for o in out]
 
     def _handle(
         self, chat: Chat, user: User, command: str | Command, admin: bool, *, retry: bool
@@ -235,6 +278,12 @@ class Service(Tables):
                 if key == "usage.play" and _plays_spezial(table):
                     key = "usage.play_spezial"  # no tile to name: just two cells
                 return [messages.error(chat.id, texts, key, dict(exc.params))]
+        if not places.is_tournament_table(chat.id) and (
+            table is None or table.status != PLAYING or table.seat_of(user.id) is None
+        ):
+            target = tournaments.routed(self, chat.id, user.id, cmd)
+            if target is not None:
+                raise _Routed(target)
         loaded = table.version if table else None
         if cmd.changes and cmd.version is not None and cmd.version != loaded:
             started = table is not None and table.status == PLAYING
@@ -315,7 +364,19 @@ class Service(Tables):
         and then each claimed table once, linear in the number of due tables."""
         now = self.clock() if now is None else now
         out: list[Outbound] = []
+        tid = _tournament_key(chat)
+        if tid is not None:
+            try:
+                return tournaments.work(self, tid, now)
+            except (StoreBusy, StoreDown) as exc:
+                log.warning("tournament %s waits: %s", tid, exc)
+                return []
         done: set[str] = set()
+        if chat is None:
+            try:
+                out += tournaments.due(self, now)
+            except (StoreBusy, StoreDown) as exc:
+                log.warning("tournaments wait: %s", exc)
         try:
             while True:
                 claimed = self.store.claim(now, self.owner, self.clock(), LEASE, chat=chat)
@@ -365,6 +426,15 @@ class Service(Tables):
             raise Reject("command.unknown", command=type(cmd).__name__)
         handler(self, ctx, cmd)
 
+    def left_chat(self, chat: str, user: str) -> list[Outbound]:
+        """``user`` left ``chat`` (for platforms that hear of it): they leave the
+        tournaments they joined from there, their remaining games lost (issue 30)."""
+        try:
+            return tournaments.left_chat(self, chat, user, self.clock())
+        except (StoreBusy, StoreDown) as exc:
+            log.warning("a leaver's tournaments wait: %s", exc)
+            return []
+
     # --- for adapters: read-only looks at a table -------------------------------------
 
     def table(self, chat: str) -> Table | None:
@@ -413,7 +483,9 @@ class Service(Tables):
         for adapters that work through them one table at a time (each with :meth:`due`);
         none while the store does not answer (the clock looks again, :meth:`next_due`)."""
         try:
-            return self.store.due(self.clock() if now is None else now)
+            now = self.clock() if now is None else now
+            due = self.store.due(now)
+            return due + [places.PREFIX + tid for tid in self.store.due_tournaments(now)]
         except (StoreBusy, StoreDown) as exc:
             log.warning("due work waits: %s", exc)
             return []
@@ -427,6 +499,9 @@ class Service(Tables):
         adapter's clock can sleep until then."""
         try:
             when = self.store.next_due()
+            cups = self.store.next_tournament_due()
+            if cups is not None:
+                when = cups if when is None else min(when, cups)
             if when is None or not self.stuck:
                 return when
             now = self.clock()

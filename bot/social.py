@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot import community, deadlines, images, messages, ratings, timebank
+from bot import community, deadlines, images, messages, places, ratings, timebank
 from bot.commands import Games, Notify, Stats, Top, format_left
 from bot.games import Game
 from bot.outbound import Outbound
@@ -62,8 +62,10 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
     if turn is not None:
         median, count = turn
         head = [*head, ctx.texts("stats.turn_time", median=format_left(median), count=count)]
+    # The finished tournaments the player played here (issue 30).
+    cups = places.finished_lines(tables.store, ctx.chat.id, player, ctx.texts)
     if not per_game:
-        ctx.out.append(ctx.scene.chat_message(head))
+        ctx.out.append(ctx.scene.chat_message([*head, *cups]))
         return
     for n, part in enumerate(per_game):
         lines = [*(head if n == 0 else []), *part.lines]
@@ -72,6 +74,8 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
             title = f"{tables.community.name(player, ctx.texts)} · {ctx.texts(f'game.{part.game}')}"
             chart = images.chart(part.history, title)
         ctx.out.append(ctx.scene.chat_message(lines, attachment=chart))
+    if cups:
+        ctx.out.append(ctx.scene.chat_message(cups))
 
 
 def games(tables: Tables, ctx: Context, cmd: Games) -> None:

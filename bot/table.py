@@ -111,6 +111,9 @@ class Table:
     ping_at: float | None = None
     ping_user: str | None = None
     ping_turn: str = ""
+    #: A tournament's game (issue 30, :mod:`bot.places`): the tournament's id, the table's
+    #: name, and the chat each player sees it in; empty for a chat's own table.
+    tournament: dict[str, Any] = field(default_factory=dict)
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

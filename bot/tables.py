@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot import community, games, letters
+from bot import community, games, letters, places
 from bot.config import Settings
 from bot.games import Game
 from bot.messages import Scene
@@ -168,6 +168,10 @@ class Tables:
         self.community = community.Community(store)
         # Each recent table's language, to answer in it while the store does not answer.
         self._languages: OrderedDict[str, str] = OrderedDict()
+        #: Whether this process's platform delivers messages to a chat: set by a platform
+        #: that shares its store with another platform's process (a team battle between a
+        #: Telegram group and a Discord server, issue 30); every chat by default.
+        self.delivers: Callable[[str], bool] = _everywhere
 
     def note_language(self, chat: str, lang: str) -> None:
         """Remember the language ``chat``'s table speaks (the most recent tables only)."""
@@ -201,7 +205,10 @@ class Tables:
         """Store the context's table over the version it was loaded as, and in the same
         transaction what the command says about it (the outbox: claimed by this process,
         which delivers it now); False if another process changed the table first (then
-        nothing of this command happened, and nothing is said)."""
+        nothing of this command happened, and nothing is said). A tournament's table says
+        it in its players' places (:mod:`bot.places`)."""
+        if ctx.table.tournament:
+            ctx.out = places.fan_out(ctx.table, ctx.out)
         sent = [letters.letter(out) for out in ctx.out]
         now = self.clock()
         try:
@@ -215,16 +222,34 @@ class Tables:
             replace(out, stored=Stored(id_, letters.key_of(kept), now))
             for out, kept, id_ in zip(ctx.out, sent, ids, strict=True)
         ]
+        if ctx.table.tournament:
+            ctx.out = self.here(ctx.out)
         self._after_save(ctx)
         return True
+
+    def here(self, outs: list[Outbound]) -> list[Outbound]:
+        """Of stored ``outs``, those this process's platform delivers (:attr:`delivers`);
+        the others (a team battle's chats on another platform) are given up to the outbox,
+        where that platform's process takes them."""
+        away = [o.stored.id for o in outs if o.stored is not None and not self.delivers(o.chat)]
+        if not away:
+            return outs
+        self.store.unclaim(self.owner, away)
+        return [o for o in outs if self.delivers(o.chat)]
 
     def _after_save(self, ctx: Context) -> None:
         """What follows a saved change and must not happen without it: a finished game is
         archived and rated, and the turns just pinged are noted (never pinged twice)."""
         if ctx.finished is not None:
+            if ctx.table.tournament.get("home"):
+                # A tournament's game counts on the ladder of the chat it was made in.
+                ctx.finished["chat"] = str(ctx.table.tournament["home"])
             # The game that just ended is at hand: rated without replaying its record.
             self.community.finished(ctx.finished, ctx.game)
             ctx.finished = None
+            if ctx.table.tournament.get("id"):
+                # The round may be over: the tournament looks now, not at its deadline.
+                places.poke(self.store, str(ctx.table.tournament["id"]), ctx.now)
         for chat, key, turn in ctx.pinged:
             self.store.set_note(chat, key, turn)
         ctx.pinged = []
@@ -308,6 +333,10 @@ class Tables:
         """The context of work nobody typed (the clock's, a look for an adapter)."""
         texts = Texts(t.options.lang)
         return Context(Chat(t.chat, t.title), None, False, t, texts, now, self.pictures, t.version)
+
+
+def _everywhere(chat: str) -> bool:
+    return True
 
 
 #: A command's handler: it changes the context's table and adds what to send, or raises

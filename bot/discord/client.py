@@ -54,6 +54,14 @@ log = logging.getLogger(__name__)
 #: up to the last (discord.py waits a little of its own before each).
 FIRST_CONNECT_WAIT = 1.0
 FIRST_CONNECT_LONGEST = 60.0
+#: Seconds a tournament's due work waits for Discord to open a thread.
+THREAD_WAIT = 30.0
+
+
+def is_discord_chat(chat: str) -> bool:
+    """Whether ``chat`` is a Discord channel's id (a snowflake: 64 bits, past the 52 of any
+    Telegram chat id), not another platform's chat in a store both share (issue 30)."""
+    return chat.isascii() and chat.isdigit() and int(chat) >= 1 << 52
 
 
 class GenialClient(discord.Client):
@@ -93,6 +101,7 @@ class GenialClient(discord.Client):
             self, service, lobby=lobby, links=links, private=private, wake=self.wake
         )
         shards = Shards(self, service)
+        self._threads = Threads(self, service, threads=threads)
         self._clock = Clock(
             self, service, delivery=self._delivery, shards=shards, max_sleep=max_sleep
         )
@@ -104,13 +113,36 @@ class GenialClient(discord.Client):
             lobby=lobby,
             shards=shards,
             clock=self._clock,
-            threads=Threads(self, service, threads=threads),
+            threads=self._threads,
         )
         self.tree.on_error = self._interactions.on_tree_error  # type: ignore[method-assign]
         self._clock_task: asyncio.Task[None] | None = None
         # A web page's commands come from the web board's thread (docs/web.md).
         self._running_loop: asyncio.AbstractEventLoop | None = None
         service.set_page_runner(self.from_page)
+        # A tournament's table gets a thread of its own in the channel it is played from.
+        service.place_opener = self.open_thread
+        service.delivers = is_discord_chat
+
+    def open_thread(self, chat: str, name: str) -> str | None:
+        """A thread for a tournament's table in channel ``chat``, from the service's worker
+        thread (see :meth:`Threads.open_for_tournament`); ``None`` while the client does
+        not run, or when called on its own loop (where the answer could not be waited for).
+        """
+        loop = self._running_loop
+        if loop is None or loop.is_closed():
+            return None
+        try:
+            if asyncio.get_running_loop() is loop:
+                return None
+        except RuntimeError:
+            pass  # a worker thread: no loop of its own
+        job = self._threads.open_for_tournament(chat, name)
+        try:
+            return asyncio.run_coroutine_threadsafe(job, loop).result(timeout=THREAD_WAIT)
+        except Exception as exc:
+            log.info("no thread for a tournament table in channel %s: %s", chat, exc)
+            return None
 
     def from_page(self, chat: str, user: User, text: str) -> list[Outbound]:
         """A web page's command, from any thread: carried out in the client's event loop."""

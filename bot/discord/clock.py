@@ -60,10 +60,10 @@ class Clock(Part):
         self._woken = False
 
     async def deliverable(self, chat: str) -> bool:
-        """Whether this process delivers the table's waiting letters now: no command is
-        being carried out there (it delivers them), and it is in one of this process's
-        shards."""
-        if self.lock(chat).locked():
+        """Whether this process delivers the table's waiting letters now: a Discord
+        channel's (not another platform's sharing the store), no command is being carried
+        out there (it delivers them), and it is in one of this process's shards."""
+        if self.lock(chat).locked() or not self.service.delivers(chat):
             return False
         return self.shards.running() is None or await self.shards.ours(chat)
 

@@ -312,6 +312,18 @@ async def _seat_choices(interaction: discord.Interaction[Any], current: str) -> 
     return _as_choices(choices.seats(look.table, current))
 
 
+@app_commands.command(name="tournament", description=_about("tournament"))
+@app_commands.describe(**_params("tournament", "action", "details"))
+@app_commands.rename(**_names("action", "details"))
+async def tournament(
+    interaction: discord.Interaction[Any], action: str | None = None, details: str | None = None
+) -> None:
+    """``/tournament`` (issue 30): the action (new, join, start...) and what follows it
+    (``swiss 5 rounds 2 players 3d``, a tournament's id, an invite code)."""
+    words = " ".join(w for w in (action, details) if w and w.strip())
+    await _run(interaction, "/tournament" + (f" {words.strip()}" if words else ""))
+
+
 COMMANDS: tuple[Command, ...] = (
     *SIMPLE,
     addbot,
@@ -325,6 +337,7 @@ COMMANDS: tuple[Command, ...] = (
     forget,
     undo,
     away,
+    tournament,
 )
 
 

@@ -111,3 +111,21 @@ class Threads(Part):
             # Its Join button comes off once the thread's game runs (Lobby.retire).
             await self._set_note(str(thread.id), NOTE_ANNOUNCE, f"{chat}:{sent.id}")
         return str(thread.id)
+
+    async def open_for_tournament(self, chat: str, name: str) -> str | None:
+        """A thread of its own for a tournament's table in channel ``chat`` (issue 30):
+        its id, or ``None`` where none can be opened (not a text channel of a server, no
+        right to open threads): then the table is played in the channel itself."""
+        channel = self.client.get_channel(int(chat)) if chat.isdigit() else None
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        try:
+            thread = await channel.create_thread(
+                name=name[:100],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except Exception as exc:
+            log.info("no thread for a tournament table in channel %s: %s", chat, why(exc))
+            return None
+        return str(thread.id)

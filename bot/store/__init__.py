@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.store.base import (
     DamagedTable,
+    SavedTournament,
     StaleTable,
     Store,
     StoreBusy,
@@ -26,6 +27,7 @@ __all__ = [
     "URL_SCHEMES",
     "DamagedTable",
     "SQLiteStore",
+    "SavedTournament",
     "StaleTable",
     "Store",
     "StoreBusy",

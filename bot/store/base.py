@@ -34,6 +34,22 @@ class Letter:
     since: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class SavedTournament:
+    """A tournament as the store keeps it (issue 30): its ``data`` (JSON, see
+    :mod:`bot.tournaments`), its version (every change bumps it, so of two processes that
+    change one tournament the second is told :class:`StaleTable`), its status, its team
+    battle's invite code, when its due work is next, and the chats it is played from."""
+
+    id: str
+    version: int
+    status: str
+    data: dict[str, Any]
+    due_at: float | None = None
+    code: str | None = None
+    chats: tuple[str, ...] = ()
+
+
 class StaleTable(Exception):
     """The table changed since it was loaded (another command got there first)."""
 
@@ -124,6 +140,21 @@ def read_table(chat: str, data: str, version: int) -> Table:
         return Table.from_dict(json.loads(data))
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
         raise DamagedTable(chat, int(version), type(exc).__name__) from None
+
+
+def read_tournament(tid: str, data: str) -> dict[str, Any]:
+    """A stored tournament's data; a row that is not ours reads as a damaged tournament.
+
+    Raises:
+        DamagedTable: if the row is not a JSON object.
+    """
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        raise DamagedTable(tid, 0, "not a tournament")
+    return value
 
 
 def finished_games(rows: Iterable[tuple[str, float, str]]) -> list[dict[str, Any]]:
@@ -355,6 +386,66 @@ class Store(Protocol):
         """For the operator: how many tables are in each status (``lobby``, ``playing``,
         ``closed``), under ``due`` how many have something due at ``now``, and under
         ``waiting`` how many letters wait in the outbox to be delivered."""
+        ...
+
+    # --- tournaments (issue 30) ---------------------------------------------------------
+
+    def load_tournament(self, tid: str) -> tuple[int, dict[str, Any]] | None:
+        """A tournament's version and data, ``None`` if there is none by that id.
+
+        Raises:
+            DamagedTable: if the stored row is not a tournament's.
+        """
+        ...
+
+    def save_tournament(
+        self,
+        saved: SavedTournament,
+        loaded_version: int | None,
+        letters: Sequence[Letter] = (),
+        *,
+        owner: str | None = None,
+        now: float = 0.0,
+        lease: float = 0.0,
+    ) -> list[int]:
+        """Write a tournament (``loaded_version`` ``None``: a new one), the chats it is
+        played from, and letters (each to its own chat) in one transaction, as
+        :meth:`save` does a table's. Returns the letters' ids.
+
+        Raises:
+            StaleTable: the stored tournament is not at ``loaded_version`` any more (or a
+                new one's id or invite code is taken); nothing was written.
+        """
+        ...
+
+    def tournaments_of(self, chat: str) -> list[str]:
+        """The tournaments played from ``chat`` (as home or as a team)."""
+        ...
+
+    def tournament_by_code(self, code: str) -> str | None:
+        """The tournament whose team battle's invite code is ``code``."""
+        ...
+
+    def tournaments_with(self, text: str) -> list[str]:
+        """The tournaments whose stored data holds ``text`` (a user id, as JSON text)."""
+        ...
+
+    def due_tournaments(self, now: float) -> list[str]:
+        """The tournaments with due work at or before ``now``, soonest first."""
+        ...
+
+    def next_tournament_due(self) -> float | None:
+        """The earliest moment any tournament has work due, ``None`` if none has."""
+        ...
+
+    def claim_tournaments(
+        self, due_by: float, owner: str, now: float, lease: float, *, tid: str | None = None
+    ) -> list[str]:
+        """:meth:`claim` for tournaments: of several processes, one pairs a round."""
+        ...
+
+    def release_tournaments(self, owner: str, ids: list[str]) -> None:
+        """Give up ``owner``'s claims on the tournaments ``ids``."""
         ...
 
     def close(self) -> None: ...

@@ -22,6 +22,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from bot.store.base import (
     CLAIM_BATCH,
     Letter,
+    SavedTournament,
     StaleTable,
     StoreDown,
     StoreError,
@@ -29,6 +30,7 @@ from bot.store.base import (
     finished_games,
     forget_seats,
     read_table,
+    read_tournament,
     safe_url,
     seated,
     to_json,
@@ -96,6 +98,28 @@ MIGRATIONS = (
         claimed_until DOUBLE PRECISION
     );
     CREATE INDEX IF NOT EXISTS outbox_chat ON outbox (chat, id);
+    """,
+    # Tournaments (issue 30), as in the SQLite store.
+    """
+    CREATE TABLE IF NOT EXISTS tournaments (
+        id            TEXT PRIMARY KEY,
+        version       BIGINT NOT NULL,
+        status        TEXT NOT NULL,
+        code          TEXT,
+        due_at        DOUBLE PRECISION,
+        claimed_by    TEXT,
+        claimed_until DOUBLE PRECISION,
+        data          TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS tournaments_code ON tournaments (code)
+        WHERE code IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS tournaments_due ON tournaments (due_at, id)
+        WHERE due_at IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS tournament_chats (
+        chat       TEXT NOT NULL,
+        tournament TEXT NOT NULL,
+        PRIMARY KEY (chat, tournament)
+    );
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -278,9 +302,9 @@ class PostgresStore:
                 "  ON CONFLICT DO NOTHING),"
                 " posted AS (INSERT INTO outbox"
                 "  (chat, since, body, attachment, claimed_by, claimed_until)"
-                "  SELECT saved.chat, %s, l.body, l.attachment, %s, %s"
-                "  FROM saved, unnest(%s::text[], %s::bytea[]) WITH ORDINALITY"
-                "   AS l (body, attachment, n) ORDER BY l.n RETURNING id)"
+                "  SELECT l.chat, %s, l.body, l.attachment, %s, %s"
+                "  FROM saved, unnest(%s::text[], %s::text[], %s::bytea[]) WITH ORDINALITY"
+                "   AS l (chat, body, attachment, n) ORDER BY l.n RETURNING id)"
                 " SELECT (SELECT count(*) FROM saved),"
                 "  (SELECT array_agg(id ORDER BY id) FROM posted)",
                 (
@@ -290,6 +314,9 @@ class PostgresStore:
                     now,
                     owner,
                     until,
+                    # Each letter to its own chat: a tournament's table speaks in its
+                    # players' chats (issue 30); any other table's letters are its own.
+                    [letter.chat for letter in letters],
                     [letter.body for letter in letters],
                     [letter.attachment for letter in letters],
                 ),
@@ -535,6 +562,7 @@ class PostgresStore:
             rows = conn.execute(
                 "SELECT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
                 " UNION SELECT claimed_by FROM outbox WHERE claimed_by IS NOT NULL"
+                " UNION SELECT claimed_by FROM tournaments WHERE claimed_by IS NOT NULL"
             ).fetchall()
         return sorted(str(r[0]) for r in rows)
 
@@ -546,6 +574,11 @@ class PostgresStore:
             )
             conn.execute(
                 "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = %s",
+                (owner,),
+            )
+            conn.execute(
+                "UPDATE tournaments SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE claimed_by = %s",
                 (owner,),
             )
 
@@ -590,6 +623,139 @@ class PostgresStore:
         counts.update((str(status), int(n)) for status, n in rows)
         counts["due"] = 0 if due is None else int(due[0])
         return {**counts, "waiting": 0 if waiting is None else int(waiting[0])}
+
+    # --- tournaments (issue 30) ---------------------------------------------------------
+
+    def load_tournament(self, tid: str) -> tuple[int, dict[str, Any]] | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT version, data FROM tournaments WHERE id = %s", (tid,)
+            ).fetchone()
+        return None if row is None else (int(row[0]), read_tournament(tid, row[1]))
+
+    def save_tournament(
+        self,
+        saved: SavedTournament,
+        loaded_version: int | None,
+        letters: Sequence[Letter] = (),
+        *,
+        owner: str | None = None,
+        now: float = 0.0,
+        lease: float = 0.0,
+    ) -> list[int]:
+        data = json.dumps(saved.data, separators=(",", ":"))
+        values: tuple[object, ...] = (
+            saved.version,
+            saved.status,
+            saved.code,
+            saved.due_at,
+            data,
+            saved.id,
+        )
+        if loaded_version is None:
+            write = (
+                "INSERT INTO tournaments (version, status, code, due_at, data, id)"
+                " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"
+            )
+        else:
+            write = (
+                "UPDATE tournaments SET version = %s, status = %s, code = %s, due_at = %s,"
+                " data = %s WHERE id = %s AND version = %s"
+            )
+            values += (loaded_version,)
+        until = now + lease if owner is not None else None
+        with self._connection() as conn, conn.transaction():
+            if conn.execute(write, values).rowcount != 1:
+                raise StaleTable(saved.id)  # the transaction rolls back
+            conn.execute("DELETE FROM tournament_chats WHERE tournament = %s", (saved.id,))
+            if saved.chats:
+                conn.execute(
+                    "INSERT INTO tournament_chats (chat, tournament)"
+                    " SELECT DISTINCT c, %s FROM unnest(%s::text[]) AS c ON CONFLICT DO NOTHING",
+                    (saved.id, list(saved.chats)),
+                )
+            rows = []
+            if letters:
+                rows = conn.execute(
+                    "INSERT INTO outbox (chat, since, body, attachment, claimed_by,"
+                    " claimed_until) SELECT l.chat, %s, l.body, l.attachment, %s, %s"
+                    " FROM unnest(%s::text[], %s::text[], %s::bytea[]) WITH ORDINALITY"
+                    "  AS l (chat, body, attachment, n) ORDER BY l.n RETURNING id",
+                    (
+                        now,
+                        owner,
+                        until,
+                        [letter.chat for letter in letters],
+                        [letter.body for letter in letters],
+                        [letter.attachment for letter in letters],
+                    ),
+                ).fetchall()
+        return sorted(int(r[0]) for r in rows)
+
+    def tournaments_of(self, chat: str) -> list[str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT tournament FROM tournament_chats WHERE chat = %s ORDER BY tournament",
+                (chat,),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def tournament_by_code(self, code: str) -> str | None:
+        with self._connection() as conn:
+            row = conn.execute("SELECT id FROM tournaments WHERE code = %s", (code,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def tournaments_with(self, text: str) -> list[str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT id FROM tournaments WHERE strpos(data, %s) > 0 ORDER BY id", (text,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def due_tournaments(self, now: float) -> list[str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT id FROM tournaments WHERE due_at IS NOT NULL AND due_at <= %s"
+                " ORDER BY due_at, id",
+                (now,),
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def next_tournament_due(self) -> float | None:
+        with self._connection() as conn:
+            row = conn.execute("SELECT MIN(due_at) FROM tournaments").fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def claim_tournaments(
+        self, due_by: float, owner: str, now: float, lease: float, *, tid: str | None = None
+    ) -> list[str]:
+        where = (
+            "due_at IS NOT NULL AND due_at <= %s"
+            " AND (claimed_until IS NULL OR claimed_until <= %s OR claimed_by = %s)"
+        )
+        params: tuple[object, ...] = (due_by, now, owner)
+        if tid is not None:
+            where += " AND id = %s"
+            params += (tid,)
+        with self._connection() as conn:
+            rows = conn.execute(
+                "UPDATE tournaments SET claimed_by = %s, claimed_until = %s WHERE id IN ("
+                f" SELECT id FROM tournaments WHERE {where}"
+                " ORDER BY due_at, id LIMIT %s FOR UPDATE SKIP LOCKED)"
+                " RETURNING id, due_at",
+                (owner, now + lease, *params, CLAIM_BATCH),
+            ).fetchall()
+        return [str(i) for i, _ in sorted(rows, key=lambda r: (r[1], r[0]))]
+
+    def release_tournaments(self, owner: str, ids: list[str]) -> None:
+        if not ids:
+            return
+        with self._connection() as conn:
+            conn.execute(
+                "UPDATE tournaments SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE id = ANY(%s) AND claimed_by = %s",
+                (ids, owner),
+            )
 
     def close(self) -> None:
         self._pool.close()

@@ -19,6 +19,7 @@ from typing import Any
 from bot.store.base import (
     CLAIM_BATCH,
     Letter,
+    SavedTournament,
     StaleTable,
     StoreBusy,
     StoreError,
@@ -26,6 +27,7 @@ from bot.store.base import (
     finished_games,
     forget_seats,
     read_table,
+    read_tournament,
     seated,
     to_json,
 )
@@ -102,6 +104,30 @@ MIGRATIONS = (
         claimed_until REAL
     );
     CREATE INDEX IF NOT EXISTS outbox_chat ON outbox (chat, id);
+    """,
+    # Tournaments (issue 30): each a row with its own version, like a table, its due
+    # work claimed like a table's; ``code`` is a team battle's invite code; and the chats
+    # each tournament is played from (its home and its teams), to find them by chat.
+    """
+    CREATE TABLE IF NOT EXISTS tournaments (
+        id            TEXT PRIMARY KEY,
+        version       INTEGER NOT NULL,
+        status        TEXT NOT NULL,
+        code          TEXT,
+        due_at        REAL,
+        claimed_by    TEXT,
+        claimed_until REAL,
+        data          TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS tournaments_code ON tournaments (code)
+        WHERE code IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS tournaments_due ON tournaments (due_at, id)
+        WHERE due_at IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS tournament_chats (
+        chat       TEXT NOT NULL,
+        tournament TEXT NOT NULL,
+        PRIMARY KEY (chat, tournament)
+    );
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -502,6 +528,7 @@ class SQLiteStore:
             rows = self._db.execute(
                 "SELECT claimed_by FROM tables WHERE claimed_by IS NOT NULL"
                 " UNION SELECT claimed_by FROM outbox WHERE claimed_by IS NOT NULL"
+                " UNION SELECT claimed_by FROM tournaments WHERE claimed_by IS NOT NULL"
             ).fetchall()
         return sorted(r[0] for r in rows)
 
@@ -513,6 +540,11 @@ class SQLiteStore:
             )
             self._db.execute(
                 "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?",
+                (owner,),
+            )
+            self._db.execute(
+                "UPDATE tournaments SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE claimed_by = ?",
                 (owner,),
             )
 
@@ -566,6 +598,116 @@ class SQLiteStore:
             waiting = self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
         counts = {**{status: 0 for status in STATUSES}, **dict(rows), "due": int(due)}
         return {**counts, "waiting": int(waiting)}
+
+    # --- tournaments (issue 30) ---------------------------------------------------------
+
+    def load_tournament(self, tid: str) -> tuple[int, dict[str, Any]] | None:
+        with self._lock, _busy():
+            row = self._db.execute(
+                "SELECT version, data FROM tournaments WHERE id = ?", (tid,)
+            ).fetchone()
+        return None if row is None else (int(row[0]), read_tournament(tid, row[1]))
+
+    def save_tournament(
+        self,
+        saved: SavedTournament,
+        loaded_version: int | None,
+        letters: Sequence[Letter] = (),
+        *,
+        owner: str | None = None,
+        now: float = 0.0,
+        lease: float = 0.0,
+    ) -> list[int]:
+        data = json.dumps(saved.data, separators=(",", ":"))
+        values = (saved.version, saved.status, saved.code, saved.due_at, data, saved.id)
+        with self._lock, _busy(), self._immediate():
+            if loaded_version is None:
+                cur = self._db.execute(
+                    "INSERT OR IGNORE INTO tournaments (version, status, code, due_at, data, id)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    values,
+                )
+            else:
+                cur = self._db.execute(
+                    "UPDATE tournaments SET version = ?, status = ?, code = ?, due_at = ?,"
+                    " data = ? WHERE id = ? AND version = ?",
+                    (*values, loaded_version),
+                )
+            if cur.rowcount != 1:
+                self._db.execute("ROLLBACK")
+                raise StaleTable(saved.id)
+            self._db.execute("DELETE FROM tournament_chats WHERE tournament = ?", (saved.id,))
+            self._db.executemany(
+                "INSERT OR IGNORE INTO tournament_chats (chat, tournament) VALUES (?, ?)",
+                [(chat, saved.id) for chat in saved.chats],
+            )
+            ids = self._post(letters, owner, now, lease)
+        return ids
+
+    def tournaments_of(self, chat: str) -> list[str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT tournament FROM tournament_chats WHERE chat = ? ORDER BY tournament",
+                (chat,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def tournament_by_code(self, code: str) -> str | None:
+        with self._lock, _busy():
+            row = self._db.execute("SELECT id FROM tournaments WHERE code = ?", (code,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def tournaments_with(self, text: str) -> list[str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT id FROM tournaments WHERE instr(data, ?) > 0 ORDER BY id", (text,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def due_tournaments(self, now: float) -> list[str]:
+        with self._lock, _busy():
+            rows = self._db.execute(
+                "SELECT id FROM tournaments WHERE due_at IS NOT NULL AND due_at <= ?"
+                " ORDER BY due_at, id",
+                (now,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def next_tournament_due(self) -> float | None:
+        with self._lock, _busy():
+            row = self._db.execute("SELECT MIN(due_at) FROM tournaments").fetchone()
+        return None if row[0] is None else float(row[0])
+
+    def claim_tournaments(
+        self, due_by: float, owner: str, now: float, lease: float, *, tid: str | None = None
+    ) -> list[str]:
+        where = (
+            "due_at IS NOT NULL AND due_at <= ?"
+            " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
+        )
+        params: tuple[object, ...] = (due_by, now, owner)
+        if tid is not None:
+            where += " AND id = ?"
+            params += (tid,)
+        with self._lock, _busy(), self._immediate():
+            rows = self._db.execute(
+                f"SELECT id FROM tournaments WHERE {where} ORDER BY due_at, id LIMIT ?",
+                (*params, CLAIM_BATCH),
+            ).fetchall()
+            ids = [r[0] for r in rows]
+            self._db.executemany(
+                "UPDATE tournaments SET claimed_by = ?, claimed_until = ? WHERE id = ?",
+                [(owner, now + lease, i) for i in ids],
+            )
+        return ids
+
+    def release_tournaments(self, owner: str, ids: list[str]) -> None:
+        with self._lock, _busy():
+            self._db.executemany(
+                "UPDATE tournaments SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE id = ? AND claimed_by = ?",
+                [(i, owner) for i in ids],
+            )
 
     def close(self) -> None:
         with self._lock, _busy():

@@ -41,17 +41,21 @@ from telegram.ext import Application, CallbackQueryHandler, MessageHandler, Type
 from bot.commands import COMMAND_WORDS, LANGUAGES
 from bot.outbound import Outbound, User
 from bot.service import Service
+from bot.telegram import limits as fmt
 from bot.telegram.admins import ChatAdmins
 from bot.telegram.botapi import BotAPI
 from bot.telegram.clock import MAX_SLEEP, Clock
 from bot.telegram.messages import Messages
-from bot.telegram.notes import Notes
+from bot.telegram.notes import NOTE_TOPIC, Notes
 from bot.telegram.outbox import Outbox, TableLocks
 from bot.telegram.tables import Tables
 from bot.telegram.updates import Updates
 from bot.texts import Texts
 
 log = logging.getLogger(__name__)
+
+#: Seconds a tournament's due work waits for Telegram to open a forum topic.
+TOPIC_WAIT = 30.0
 
 #: The updates the bot asks Telegram for.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -108,6 +112,9 @@ class TelegramAdapter:
         # A web page's commands come from the web board's thread (docs/web.md).
         self._loop: asyncio.AbstractEventLoop | None = None
         service.set_page_runner(self.from_page)
+        # A tournament's table gets a forum topic of its own in a group with topics.
+        service.place_opener = self.open_topic
+        service.delivers = fmt.is_telegram_chat
 
     def from_page(self, table: str, user: User, text: str) -> list[Outbound]:
         """A web page's command, from any thread: carried out in the bot's event loop."""
@@ -117,6 +124,38 @@ class TelegramAdapter:
             return [Outbound(table, texts("telegram.failed"), "error")]
         done = asyncio.run_coroutine_threadsafe(self.updates.from_page(table, user, text), loop)
         return done.result()
+
+    def open_topic(self, chat: str, name: str) -> str | None:
+        """A forum topic for a tournament's table in group ``chat`` (issue 30), from the
+        service's worker thread: its table id, or ``None`` where there is none to open (no
+        forum, no right to open topics, the bot not running): then the table is played in
+        the chat itself."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return None
+        with contextlib.suppress(RuntimeError):
+            if asyncio.get_running_loop() is loop:
+                return None  # (on the loop itself the answer could never be waited for)
+        if not fmt.is_telegram_chat(chat):
+            return None
+        group, _topic = fmt.split_table(chat)
+        name = name[: fmt.TOPIC_NAME_LIMIT]
+        done = asyncio.run_coroutine_threadsafe(self._create_topic(group, name), loop)
+        try:
+            return done.result(timeout=TOPIC_WAIT)
+        except Exception as exc:
+            log.info("no forum topic for a tournament table in %s: %s", chat, exc)
+            return None
+
+    async def _create_topic(self, group: int, name: str) -> str | None:
+        try:
+            topic = await self.api.retry(self.api.bot.create_forum_topic, group, name, resend=False)
+        except TelegramError as exc:
+            log.info("no forum topic for a tournament table in %s: %s", group, exc)
+            return None
+        table = fmt.table_id(group, topic.message_thread_id)
+        await asyncio.to_thread(self.service.set_note, table, NOTE_TOPIC, name)
+        return table
 
     # --- wiring -----------------------------------------------------------------------
 
@@ -130,6 +169,9 @@ class TelegramAdapter:
         )
         app.add_handler(CallbackQueryHandler(self.updates.on_button))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.updates.on_migrate))
+        app.add_handler(
+            MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, self.updates.on_member_left)
+        )
         app.add_handler(
             MessageHandler(filters.StatusUpdate.FORUM_TOPIC_EDITED, self.updates.on_topic_renamed)
         )

@@ -16,7 +16,7 @@ import time
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-from bot.commands import Abort, AddBot, Kick, SetOption, Start
+from bot.commands import Abort, AddBot, Kick, SetOption, Start, Tournament
 from bot.service import Service
 from bot.store import StoreError
 from bot.telegram import limits as fmt
@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 #: Commands that only the host or a chat admin may give (or a seated player, for some).
 MANAGER_COMMANDS = (AddBot, Start, SetOption, Kick, Abort)
+#: What a chat admin may do to a tournament besides its host (``/tournament team``
+#: enters the chat as a team: its admins only).
+TOURNAMENT_MANAGING = ("start", "cancel", "invite", "team")
 #: How long a chat admin check is trusted before Telegram is asked again.
 ADMIN_CACHE_SECONDS = 60.0
 
@@ -45,14 +48,18 @@ class ChatAdmins:
         matters (a host's command from someone who is not the host)."""
         if origin.table == origin.user.id:  # the user's own private chat
             return True
-        if not isinstance(origin.command, MANAGER_COMMANDS):
+        cup = origin.command
+        if isinstance(cup, Tournament) and cup.action in TOURNAMENT_MANAGING:
+            pass  # a tournament's (issue 30): the chat's table and its host do not matter
+        elif not isinstance(origin.command, MANAGER_COMMANDS):
             return False
-        try:
-            table = await asyncio.to_thread(self.service.table, origin.table)
-        except StoreError:  # the store is away: the service answers the command so
-            return False
-        if table is None or table.host is None or table.host == origin.user.id:
-            return False
+        else:
+            try:
+                table = await asyncio.to_thread(self.service.table, origin.table)
+            except StoreError:  # the store is away: the service answers the command so
+                return False
+            if table is None or table.host is None or table.host == origin.user.id:
+                return False
         group, _thread = fmt.split_table(origin.table)  # a topic's admins are the group's
         key = (str(group), origin.user.id)
         cached = self._admins.get(key)

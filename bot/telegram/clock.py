@@ -65,6 +65,8 @@ class Clock:
         # Letters waiting in the store: Telegram did not take them before, or the process
         # that wrote them was stopped before it could post them.
         for table in await asyncio.to_thread(self.service.waiting_tables):
+            if not self.service.delivers(table):
+                continue  # another platform's chat (a team battle's): its process posts it
             if table in self.outbox.paused and table in self.outbox.held:
                 continue  # a closed forum topic: tried again when it is reopened
             async with self.locks.hold(table):

@@ -36,6 +36,10 @@ _PAYLOAD = re.compile(r"t(-?\d{1,20})(?:_(\d{1,10}))?")
 _TABLE_ID = re.compile(r"(-?\d{1,20})(?:/(\d{1,10}))?")
 
 
+#: The longest name of a forum topic.
+TOPIC_NAME_LIMIT = 128
+
+
 def table_id(chat: int, thread: int | None = None) -> str:
     """The id of the table in ``chat``, or in its forum topic ``thread`` (``None``: the
     chat itself, or a forum's General topic)."""
@@ -52,6 +56,21 @@ def split_table(table: str) -> tuple[int, int | None]:
     if m is None:
         raise ValueError(f"not a Telegram table id: {table!r}")
     return int(m.group(1)), int(m.group(2)) if m.group(2) else None
+
+
+#: Telegram's chat ids have at most 52 significant bits (Bot API); Discord's ids are
+#: 64-bit snowflakes far past that: so a store shared by both tells their chats apart.
+ID_BITS = 52
+
+
+def is_telegram_chat(table: str) -> bool:
+    """Whether ``table`` is a Telegram table id (a chat or forum topic), not another
+    platform's chat in a store both share (a team battle's, issue 30)."""
+    try:
+        chat, _thread = split_table(table)
+    except ValueError:
+        return False
+    return abs(chat) < 1 << ID_BITS
 
 
 def utf16_len(text: str) -> int:

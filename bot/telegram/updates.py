@@ -142,6 +142,16 @@ class Updates:
             title = await self._title(msg, where)
         await self._run(origin, text, Chat(table, title))
 
+    async def on_member_left(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Someone left the group (or was removed): they leave its tournaments, their
+        remaining games lost (issue 30)."""
+        msg = update.effective_message
+        gone = msg.left_chat_member if msg is not None else None
+        if msg is None or gone is None or gone.is_bot:
+            return
+        outs = await asyncio.to_thread(self.service.left_chat, str(msg.chat.id), str(gone.id))
+        await self.outbox.deliver(outs, None)
+
     async def on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A group became a supergroup (Telegram says so in both chats): its tables move to
         the new chat id and their games go on there."""

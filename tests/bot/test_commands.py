@@ -206,7 +206,18 @@ def test_every_command_has_exactly_one_handler() -> None:
     """Each command the parser can make is handled in exactly one concern's module: a
     command left out would answer "unknown command", and one claimed by two modules
     would silently lose one handler when the service merges their tables."""
-    from bot import absence, commands, lobby, play, privacy, service, show, social, takeback
+    from bot import (
+        absence,
+        commands,
+        lobby,
+        play,
+        privacy,
+        service,
+        show,
+        social,
+        takeback,
+        tournaments,
+    )
 
     kinds = {
         obj
@@ -223,8 +234,10 @@ def test_every_command_has_exactly_one_handler() -> None:
         privacy.HANDLERS,
         absence.HANDLERS,
         takeback.HANDLERS,
+        tournaments.HANDLERS,
     ]
     assert sum(len(t) for t in tables) == len(service.HANDLERS)
     assert set(service.HANDLERS) == kinds
-    # The 27 command classes of bot/commands.py, counted by hand, and Vote, Undo, Away, Back.
-    assert len(kinds) == 31
+    # The 27 command classes of bot/commands.py, counted by hand, and Vote, Undo, Away,
+    # Back (issue 26) and Tournament (issue 30).
+    assert len(kinds) == 32

@@ -60,6 +60,7 @@ COMMANDS = {
     "undo",
     "away",
     "back",
+    "tournament",
 }
 
 

@@ -66,6 +66,7 @@ EXPECTED = {
     "back": (),
     "undo": ("answer",),
     "away": ("time",),
+    "tournament": ("action", "details"),
 }
 
 

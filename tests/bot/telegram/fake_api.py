@@ -264,7 +264,7 @@ class FakeBotAPI:
             "is_topic_message": True,
             "date": int(time.time()),
             "chat": self.chats[chat_id],
-            "from": self.users[user_id],
+            "from": self.users.get(user_id, {"id": user_id, "is_bot": True, "first_name": "Bot"}),
             "forum_topic_created": {"name": name, "icon_color": 7322096},
         }
         with self._cond:
@@ -350,6 +350,18 @@ class FakeBotAPI:
             }
             updates.append(self.push("message", message))
         return updates
+
+    def leave(self, chat_id: int, user_id: int) -> int:
+        """``user`` leaves group ``chat``: Telegram's service message about it (its update
+        id)."""
+        message = {
+            "message_id": self._next_message_id(chat_id),
+            "date": int(time.time()),
+            "chat": self.chats[chat_id],
+            "from": self.users[user_id],
+            "left_chat_member": self.users[user_id],
+        }
+        return self.push("message", message)
 
     def fail(self, method: str, status: int, description: str, **parameters: Any) -> None:
         """The next ``method`` request fails so (``retry_after=1`` for a flood wait)."""
@@ -745,6 +757,18 @@ class FakeBotAPI:
 
     def _api_getMyCommands(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         return self.commands.get(params.get("language_code"), [])
+
+    def _api_createForumTopic(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        chat = int(params["chat_id"])
+        if chat not in self.chats:
+            raise ApiError(400, "Bad Request: chat not found")
+        if not self.chats[chat].get("is_forum"):
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        name = str(params["name"])
+        if not 1 <= len(name) <= 128:
+            raise ApiError(400, "Bad Request: TOPIC_NAME_INVALID")
+        thread = self.topic(chat, BOT_ID, name)
+        return {"message_thread_id": thread, "name": name, "icon_color": 7322096}
 
     def _api_getChatMember(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         chat, user = int(params["chat_id"]), int(params["user_id"])
