@@ -157,19 +157,40 @@ def slot_command(rack: tuple[Any, ...], move: Any, area: Any) -> str:
 def test_commands_are_registered_in_every_language(api: FakeBotAPI, tmp_path: Path) -> None:
     runner = start_bot(api, tmp_path / "t.db")
     runner.stop()
-    assert set(api.commands) == {None, *LANGUAGES}
+    scopes = ("default", "all_group_chats", "all_private_chats")
+    assert set(api.commands) == {(scope, lang) for scope in scopes for lang in (None, *LANGUAGES)}
     for commands in api.commands.values():
         assert [c["command"] for c in commands] == list(COMMAND_WORDS)
         assert all(0 < len(c["description"]) <= 256 for c in commands)
-    described = {
-        lang: {c["command"]: c["description"] for c in api.commands[lang]} for lang in LANGUAGES
-    }
-    assert described["en"]["join"] == "take a seat at this chat's table"
-    assert described["de"]["join"] == "an den Tisch dieses Chats setzen"
-    assert described["fr"]["play"] == "jouer un coup, comme /play RG A2 B3"
+    for scope in scopes:
+        described = {
+            lang: {c["command"]: c["description"] for c in api.commands[scope, lang]}
+            for lang in LANGUAGES
+        }
+        assert described["en"]["join"] == "take a seat at this chat's table"
+        assert described["de"]["join"] == "an den Tisch dieses Chats setzen"
+        assert described["fr"]["play"] == "jouer un coup, comme /play RG A2 B3"
+        assert described["nl"]["join"] != described["en"]["join"]
     # Polling starts without dropping what people sent while the bot was away.
     (delete,) = api.of("deleteWebhook")
     assert delete.params.get("drop_pending_updates") in (None, False)
+
+
+def test_menus_are_set_only_when_they_differ(api: FakeBotAPI, tmp_path: Path) -> None:
+    """The first start sets all 15 menus (3 scopes, 4 languages and the fallback); a second
+    start with nothing changed reads them and sets none; a menu someone changed meanwhile
+    (here: the German one of groups) is the only one set again."""
+    start_bot(api, tmp_path / "t.db").stop()
+    assert len(api.of("setMyCommands")) == 15
+    start_bot(api, tmp_path / "t.db").stop()
+    assert len(api.of("setMyCommands")) == 15
+    assert len(api.of("getMyCommands")) == 30
+    api.commands["all_group_chats", "de"] = [{"command": "join", "description": "alt"}]
+    start_bot(api, tmp_path / "t.db").stop()
+    (again,) = api.of("setMyCommands")[15:]
+    assert again.params["language_code"] == "de"
+    assert again.params["scope"] == {"type": "all_group_chats"}
+    assert [c["command"] for c in api.commands["all_group_chats", "de"]] == list(COMMAND_WORDS)
 
 
 def test_complete_game_in_a_group_with_a_restart(api: FakeBotAPI, tmp_path: Path) -> None:
