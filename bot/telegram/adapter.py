@@ -92,7 +92,7 @@ class TelegramAdapter:
         self.service = service
         # Each part is given the parts it uses, built before it: no part knows the ones
         # that use it, so the modules import one way only.
-        self.api = BotAPI(send_retries=send_retries, backoff=backoff)
+        self.api = BotAPI(send_retries=send_retries, backoff=backoff, clock=service.clock)
         self.notes = Notes(service)
         self.tables = Tables(service, self.notes)
         self.messages = Messages(service, self.api, self.notes, self.tables)

@@ -103,15 +103,28 @@ class Messages:
         ):
             await self._edit(out, origin.message_id)
             return
+        document = origin is not None and isinstance(origin.command, Board)
+        # The board first: the buttons of older messages come off after it, when the group
+        # has requests to spare (bot.telegram.pace).
+        sent = await self._send(out.chat, out, document=document)
         if out.kind in ("turn", "result") or (
             origin is not None and isinstance(origin.command, Abort)
         ):
-            await self._close_lobby(out.chat)
-        document = origin is not None and isinstance(origin.command, Board)
-        sent = await self._send(out.chat, out, document=document)
+            await self._close_lobby(self.tables.current(out.chat))
         if out.kind in ("turn", "result"):
             await self._retire_buttons(self.tables.current(out.chat), sent)
             await self.notes.note_latest(self.tables.current(out.chat), sent)
+
+    async def with_ping(self, rack: Outbound, ping: Outbound) -> Outbound:
+        """A player's rack with their turn ping said first: one private message, with the
+        rack's image only (the ping's link leads to the board in the group, posted
+        already)."""
+        lines = [ping.text]
+        link = await self.notes.latest_link(ping.chat)
+        if link is not None:
+            texts = await self.tables.texts(ping.chat)
+            lines.append(texts("notify.link", link=link))
+        return replace(rack, text="\n".join([*lines, rack.text]))
 
     async def _with_links(self, out: Outbound) -> Outbound:
         """A listing of tables (/games) with a link to each table's latest message; a table
@@ -148,12 +161,18 @@ class Messages:
 
     async def _close_lobby(self, table: str) -> None:
         """The game began (or the table closed): the lobby's buttons go, they would only be
-        stale now, and the next lobby is a new message."""
+        stale now, and the next lobby is a new message. In a group with no request to
+        spare, the lobby joins the older messages whose buttons come off later."""
         message_id = await self.notes.note_int(table, NOTE_LOBBY)
         if message_id is None:
             return
         await self.notes.set_note(table, NOTE_LOBBY, None)
         chat, _thread = fmt.split_table(table)
+        if not self.api.pace.spare(chat):
+            live = await self.notes.live(table)
+            entries = [[chat, message_id], *[list(e) for e in live]]
+            await self.notes.set_note(table, NOTE_LIVE, json.dumps(entries))
+            return
         try:
             await self.api.retry(
                 self.api.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
@@ -163,10 +182,17 @@ class Messages:
 
     async def _retire_buttons(self, table: str, newest: Message) -> None:
         """A new turn message was posted: the buttons of the table's older messages go
-        (one edit each), so only the newest message looks pressable; the newest is noted
-        as live if it has buttons."""
-        for chat, message_id in await self.notes.live(table):
+        (one edit each, the newest of them first), so only the newest message looks
+        pressable, as far as the group has requests to spare after its boards
+        (:mod:`bot.telegram.pace`); those left keep their buttons until a later turn
+        message finds room (a press on one is answered as stale meanwhile). The newest is
+        noted as live if it has buttons."""
+        waiting: list[list[int]] = []
+        for chat, message_id in reversed(await self.notes.live(table)):
             if (chat, message_id) == (newest.chat.id, newest.message_id):
+                continue
+            if not self.api.pace.spare(chat):
+                waiting.insert(0, [chat, message_id])
                 continue
             try:
                 await self.api.retry(
@@ -174,7 +200,7 @@ class Messages:
                 )
             except TelegramError as exc:  # deleted, too old, or already without buttons
                 log.info("could not take the buttons off message %s: %s", message_id, exc)
-        live = [[newest.chat.id, newest.message_id]] if newest.reply_markup else []
+        live = [*waiting, *([[newest.chat.id, newest.message_id]] if newest.reply_markup else [])]
         await self.notes.set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
 
     async def _edit(self, out: Outbound, message_id: int) -> bool:
