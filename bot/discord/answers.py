@@ -62,7 +62,7 @@ class Answers(Part):
         only = answers_only(reply.interaction)
         if only:
             self.latest[chat] = reply
-        if self.known.get(chat) != only:
+        if await self.only(chat) != only:  # the note is read once, written on a change
             self.known[chat] = only
             await self._set_note(chat, NOTE_ANSWERS, "1" if only else None)
 

@@ -231,7 +231,7 @@ class Delivery(Part):
             self.answers.expired(chat, live)
             return False
         if message is not None and outbound.kind in ("turn", "result"):
-            await self.links.note_latest(chat, message.channel, message)
+            await self.links.note_latest(chat, live.interaction.channel, message)
         await self._done(outbound)
         return True
 

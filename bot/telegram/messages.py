@@ -39,7 +39,15 @@ from bot.outbound import Button, Outbound, User, with_links
 from bot.service import Service
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import BotAPI
-from bot.telegram.notes import NOTE_CLOSED, NOTE_LIVE, NOTE_LOBBY, NOTE_TOLD, Notes, read_told
+from bot.telegram.notes import (
+    NOTE_CLOSED,
+    NOTE_LIVE,
+    NOTE_LOBBY,
+    NOTE_STALE,
+    NOTE_TOLD,
+    Notes,
+    read_told,
+)
 from bot.telegram.tables import Tables
 from bot.texts import Texts
 
@@ -72,6 +80,8 @@ class Messages:
         self.api = api
         self.notes = notes
         self.tables = tables
+        #: Tables with stale messages whose buttons are still to come off.
+        self.untidy: set[str] = set()
 
     async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
         """One outbound, in Telegram's idiom. The outbox calls it in order, with the table's
@@ -169,9 +179,9 @@ class Messages:
         await self.notes.set_note(table, NOTE_LOBBY, None)
         chat, _thread = fmt.split_table(table)
         if not self.api.pace.spare(chat):
-            live = await self.notes.live(table)
-            entries = [[chat, message_id], *[list(e) for e in live]]
-            await self.notes.set_note(table, NOTE_LIVE, json.dumps(entries))
+            await self._keep_stale(
+                table, [(chat, message_id), *await self.notes.live(table, NOTE_STALE)]
+            )
             return
         try:
             await self.api.retry(
@@ -184,15 +194,28 @@ class Messages:
         """A new turn message was posted: the buttons of the table's older messages go
         (one edit each, the newest of them first), so only the newest message looks
         pressable, as far as the group has requests to spare after its boards
-        (:mod:`bot.telegram.pace`); those left keep their buttons until a later turn
-        message finds room (a press on one is answered as stale meanwhile). The newest is
-        noted as live if it has buttons."""
-        waiting: list[list[int]] = []
-        for chat, message_id in reversed(await self.notes.live(table)):
-            if (chat, message_id) == (newest.chat.id, newest.message_id):
-                continue
+        (:mod:`bot.telegram.pace`); those left are noted as stale, to lose their buttons
+        with a later turn message or the clock's next look (a press on one is answered as
+        stale meanwhile). The newest is noted as live if it has buttons."""
+        now = (newest.chat.id, newest.message_id)
+        older = [e for e in reversed(await self.notes.live(table)) if e != now]
+        left = await self._strip([*older, *await self.notes.live(table, NOTE_STALE)])
+        live = [list(now)] if newest.reply_markup else []
+        await self.notes.set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
+        await self._keep_stale(table, left)
+
+    async def tidy(self, table: str) -> None:
+        """Take the buttons off the table's stale messages, as far as their groups have
+        requests to spare now (the clock's look, once a fast game slowed down)."""
+        await self._keep_stale(table, await self._strip(await self.notes.live(table, NOTE_STALE)))
+
+    async def _strip(self, entries: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Take the buttons off these messages in this order, one edit each, while their
+        chat has requests to spare; the ones left, in order."""
+        left: list[tuple[int, int]] = []
+        for chat, message_id in entries:
             if not self.api.pace.spare(chat):
-                waiting.insert(0, [chat, message_id])
+                left.append((chat, message_id))
                 continue
             try:
                 await self.api.retry(
@@ -200,8 +223,16 @@ class Messages:
                 )
             except TelegramError as exc:  # deleted, too old, or already without buttons
                 log.info("could not take the buttons off message %s: %s", message_id, exc)
-        live = [*waiting, *([[newest.chat.id, newest.message_id]] if newest.reply_markup else [])]
-        await self.notes.set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
+        return left
+
+    async def _keep_stale(self, table: str, entries: list[tuple[int, int]]) -> None:
+        """Note the table's stale messages (the tables with some, for the clock)."""
+        value = json.dumps([list(e) for e in dict.fromkeys(entries)]) if entries else None
+        await self.notes.set_note(table, NOTE_STALE, value)
+        if entries:
+            self.untidy.add(table)
+        else:
+            self.untidy.discard(table)
 
     async def _edit(self, out: Outbound, message_id: int) -> bool:
         """Replace the text and buttons of one of our messages; ``False`` if it is gone."""

@@ -21,7 +21,7 @@ from bot.discord import commands as discord_commands
 from bot.table import CLOSED, PLAYING
 from engine.moves import Placement
 from tests.bot.discord import contexts
-from tests.bot.discord.support import World, move_options, text, world
+from tests.bot.discord.support import World, move_options, only_answer, text, world
 
 #: Commands the menu must have (issue 27 names /join, /games, /notify, /stats in DMs).
 COMMANDS = sorted(
@@ -177,6 +177,11 @@ async def test_a_game_in_a_group_dm_the_bot_is_not_a_member_of(tmp_path: Path) -
         # Everyone in the group DM sees the boards; the "done" notes were taken away.
         seen = [m for m in contexts.history(group, bob) if not m.flags.ephemeral]
         assert sum(1 for m in seen if m.attachments) >= 4
+        # /games leads back to the group DM's latest board (a link members can open).
+        games_answer = await contexts.slash(bob, group, "games")
+        latest = seen[-1]
+        link = f"https://discord.com/channels/@me/{group.id}/{latest.id}"
+        assert link in only_answer(games_answer)
         # A friend without the app's commands can still press the board's buttons.
         carol = w.env.create_user("carol", global_name="Carol")
         group._channel.recipient_ids.append(carol.id)
