@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import games
 from tests.bot.helpers import Clock
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import Call, FakeBotAPI, buttons
@@ -62,14 +63,26 @@ def test_fifteen_moves_in_a_minute_send_every_board_at_once(
     act(ADA, "/start")
     rng = random.Random(4)
     boards = 0
+    pinged = 0
     for _ in range(15):
         clock.advance(4.0)
         game = room.game()
-        calls = act(room.mover(), f"/{_typed_move(game, rng.choice(game.legal_moves()))}")
+        private = len(api.sent(CAROL))
+        mover = room.mover()
+        # Sorted: the engine's order of legal moves may differ from run to run.
+        moves = sorted(game.legal_moves(), key=lambda m: games.format_move(game, m))
+        calls = act(mover, f"/{_typed_move(game, rng.choice(moves))}")
         # The move's board went out while the move was handled (nothing held it back).
         photos = [c for c in calls if c.method == "sendPhoto"]
         assert len(photos) == 1, [c.method for c in calls]
         boards += 1
+        if mover == ADA and room.mover() == CAROL:
+            # Carol's turn ping comes with her rack: one private message, one image.
+            (ping,) = api.sent(CAROL)[private:]
+            assert ping.method == "sendPhoto" and len(ping.files) == 1
+            assert ping.text.startswith("Your turn at") and "Your tiles at" in ping.text
+            pinged += 1
+    assert pinged >= 3  # the turn passed from Ada to Carol in 15 moves
     assert boards == 15
     # Within Telegram's limit in every minute: the rate limiter never had to wait.
     assert busiest_minute(stamped) <= LIMIT, [(t, c.method) for t, c in stamped]
