@@ -12,7 +12,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 import simcord
 
@@ -211,4 +210,3 @@ async def test_what_the_clock_says_waits_for_the_next_interaction(tmp_path: Path
         said = [text(m) for m in scored.followups if not m.ephemeral]
         assert any(mover.global_name in s and "your turn" in s for s in said), said
         assert w.service.waiting_tables() == []
-        assert isinstance(discord.Permissions.none(), discord.Permissions)
