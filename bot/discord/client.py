@@ -32,6 +32,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import commands as discord_commands
+from bot.discord.answers import Answers
 from bot.discord.clock import MAX_SLEEP, Clock
 from bot.discord.commands import Look
 from bot.discord.delivery import Delivery
@@ -52,6 +53,18 @@ log = logging.getLogger(__name__)
 
 #: Waits between tries at a first gateway connection that failed: doubling from the first
 #: up to the last (discord.py waits a little of its own before each).
+#: A server install: the bot and its commands, with what it needs in a table's channel
+#: (post boards with buttons, read back whether the lobby scrolled away, a thread a table).
+SERVER_SCOPES = ("bot", "applications.commands")
+SERVER_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
 FIRST_CONNECT_WAIT = 1.0
 FIRST_CONNECT_LONGEST = 60.0
 #: Seconds a tournament's due work waits for Discord to open a thread.
@@ -98,7 +111,13 @@ class GenialClient(discord.Client):
         # The outbox wakes the clock, which is made below: it does so only once the
         # client runs, and the clock needs the outbox (to try held-back messages again).
         self._delivery = Delivery(
-            self, service, lobby=lobby, links=links, private=private, wake=self.wake
+            self,
+            service,
+            lobby=lobby,
+            links=links,
+            private=private,
+            answers=Answers(self, service),
+            wake=self.wake,
         )
         shards = Shards(self, service)
         self._threads = Threads(self, service, threads=threads)
@@ -166,7 +185,28 @@ class GenialClient(discord.Client):
             await self.tree.sync()
         except discord.HTTPException as exc:
             log.error("could not register the slash commands: %s", exc)
+        await self.offer_installs()
         self._clock_task = asyncio.create_task(self._clock.run(), name="genial-due")
+
+    async def offer_installs(self) -> None:
+        """Make the app installable both ways: added to a server, and by a person for
+        themselves (its commands then follow them into group DMs). Set once, when the
+        application does not offer the user install yet (a new app offers the server one
+        only); a server install set up in the Developer Portal is kept as it is."""
+        try:
+            app = await self.application_info()
+            if app.user_integration_config is not None:
+                return
+            guild = app.guild_integration_config
+            params = guild.oauth2_install_params if guild is not None else None
+            await app.edit(
+                guild_install_scopes=list(params.scopes) if params else list(SERVER_SCOPES),
+                guild_install_permissions=params.permissions if params else SERVER_PERMISSIONS,
+                user_install_scopes=["applications.commands"],
+            )
+            log.info("the app may now be installed by a person for themselves too")
+        except Exception as exc:  # the bot plays on without it: never a reason to stop
+            log.warning("could not offer the app's user install: %s", exc)
 
     async def connect(self, *, reconnect: bool = True) -> None:
         """discord.py's connection to the gateway, which reconnects by itself, with one gap

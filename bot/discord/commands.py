@@ -341,7 +341,17 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 
+#: Where every command may be used: in a server's channel, in the bot's own DM (a game
+#: against computer players, ``/games``, ``/notify``, ``/stats`` privately) and in group DMs
+#: and other private channels, where friends play through a user install of the app.
+EVERYWHERE = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+#: How the app may be installed: added to a server, or by a person for themselves (then its
+#: commands follow them into group DMs the bot is not a member of).
+INSTALLS = app_commands.allowed_installs(guilds=True, users=True)
+
+
 def install(tree: app_commands.CommandTree[Any]) -> None:
-    """Add every command to ``tree``, for servers only (a table belongs to a channel)."""
+    """Add every command of :data:`COMMANDS` to ``tree``, usable in every context (a table
+    belongs to whichever channel it is opened in) and for both kinds of install."""
     for command in COMMANDS:
-        tree.add_command(app_commands.guild_only()(command))
+        tree.add_command(INSTALLS(EVERYWHERE(command)))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.discord.answers import Answers
 from bot.discord.failures import DROP, GONE, failure, why
 from bot.discord.links import Links
 from bot.discord.lobby import IN_PLACE, Lobby
@@ -73,6 +74,7 @@ class Delivery(Part):
         lobby: Lobby,
         links: Links,
         private: Private,
+        answers: Answers,
         wake: Callable[[], None],
     ) -> None:
         """
@@ -80,12 +82,14 @@ class Delivery(Part):
             lobby: edits the lobby and options in place, takes buttons off old messages.
             links: notes each table's latest turn message.
             private: answers the person who acted, sends direct messages.
+            answers: posts at tables in chats the bot is not a member of.
             wake: makes the clock look again now (a held-back message set a retry time).
         """
         super().__init__(client, service)
         self.lobby = lobby
         self.links = links
         self.private = private
+        self.answers = answers
         self.wake = wake
         #: One table's public messages go out one after another (each reads and writes notes).
         self.posting: dict[str, asyncio.Lock] = {}
@@ -155,6 +159,7 @@ class Delivery(Part):
         async with self.post_lock(chat):
             early = self.retry_at.get(chat, 0.0) > self.service.clock()
             holding = early and (not eager or chat in self.told_to_wait)
+            answers_only = await self.answers.only(chat)
             done: set[int] = set()
             while gone is None:
                 batch = await asyncio.to_thread(self.service.waiting, chat)
@@ -173,6 +178,10 @@ class Delivery(Part):
                         continue
                     if holding:
                         held.append(outbound)
+                        continue
+                    if answers_only:
+                        if not await self._answer(outbound, reply):
+                            held.append(outbound)  # until the next command or button
                         continue
                     pending = Pending(
                         outbound,
@@ -206,6 +215,25 @@ class Delivery(Part):
             await self._private(ping, self.replies.get(ping.stored.id) if ping.stored else None)
         if gone is not None:
             await self.gone(chat, why(gone))
+
+    async def _answer(self, outbound: Outbound, reply: Reply | None) -> bool:
+        """A public message at a table in a chat the bot is not a member of: posted as an
+        answer to the interaction it follows, or to the table's latest one while its token
+        lasts (:mod:`bot.discord.answers`); ``False`` if it must wait for the next one."""
+        chat = outbound.chat
+        live = self.answers.reply_for(chat, reply)
+        if live is None:
+            return False
+        try:
+            message = await self.answers.post(await self._linked(outbound), live)
+        except discord.HTTPException as exc:
+            log.info("could not answer at table %s: %s; it waits", chat, why(exc))
+            self.answers.expired(chat, live)
+            return False
+        if message is not None and outbound.kind in ("turn", "result"):
+            await self.links.note_latest(chat, live.interaction.channel, message)
+        await self._done(outbound)
+        return True
 
     async def _private(self, outbound: Outbound, reply: Reply | None) -> None:
         """One outbound for one person (or the person who acted): sent once; a failure is

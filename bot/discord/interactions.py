@@ -91,9 +91,11 @@ class Interactions(Part):
         if not isinstance(command, str):
             command = command(await self._table(chat))
         chat = await self.threads.table_chat(interaction, chat, command)
+        await self.delivery.answers.saw(chat, reply)
         await self._carry_out(reply, chat, command)
-        if not reply.answered:
-            # Everything went to the channel: the "thinking..." note has done its job.
+        if not reply.answered or reply.placeholder:
+            # Everything went to the channel (or followed the short note that let it be
+            # public): the "thinking..." note has done its job.
             try:
                 await interaction.delete_original_response()
             except Exception as exc:
@@ -123,6 +125,7 @@ class Interactions(Part):
         """A button: acknowledged at once without a visible answer, then carried out."""
         await self._acknowledge(interaction)
         reply = Reply(interaction, str(interaction.user.id), component=True, kind=kind)
+        await self.delivery.answers.saw(chat, reply)
         await self._carry_out(reply, chat, command)
 
     async def _carry_out(self, reply: Reply, chat: str, command: str) -> None:

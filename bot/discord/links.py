@@ -24,7 +24,7 @@ class Links(Part):
     async def note_latest(self, chat: str, channel: Any, message: discord.Message) -> None:
         """Keep the table's newest turn message (and its server) for jump URLs to it."""
         guild = getattr(message.guild or getattr(channel, "guild", None), "id", None)
-        if guild is None and not isinstance(channel, discord.DMChannel):
+        if guild is None and not isinstance(channel, discord.DMChannel | discord.GroupChannel):
             return  # a channel not in the cache: without its server no jump URL works
         where = "@me" if guild is None else str(guild)
         await self._set_note(chat, NOTE_LATEST, f"{where}/{message.id}")

@@ -47,6 +47,11 @@ class Reply:
     edited: bool = False
     #: Direct messages to the person had failed; they asked for their tiles, so we try again.
     reopened: bool = False
+    #: When the interaction came, by the service's clock (its token lasts 15 minutes).
+    at: float = 0.0
+    #: The "thinking" answer was completed with a short private note, so that the table's
+    #: messages can follow as public follow-ups (a chat the bot only answers in).
+    placeholder: bool = False
 
 
 class Private(Part):

@@ -31,10 +31,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from telegram import BotCommand, Update
+from telegram import (
+    BotCommand,
+    BotCommandScope,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    Update,
+)
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, MessageHandler, TypeHandler, filters
 
@@ -89,7 +96,7 @@ class TelegramAdapter:
         self.service = service
         # Each part is given the parts it uses, built before it: no part knows the ones
         # that use it, so the modules import one way only.
-        self.api = BotAPI(send_retries=send_retries, backoff=backoff)
+        self.api = BotAPI(send_retries=send_retries, backoff=backoff, clock=service.clock)
         self.notes = Notes(service)
         self.tables = Tables(service, self.notes)
         self.messages = Messages(service, self.api, self.notes, self.tables)
@@ -188,20 +195,31 @@ class TelegramAdapter:
         app.add_error_handler(self.updates.on_error)
 
     async def register_commands(self) -> None:
-        """The command list in each language (and the default language for the rest), so
-        Telegram clients complete commands with a description."""
+        """The command menu of groups and of private chats, in each language (and in the
+        default language for the rest), so Telegram clients complete commands with a
+        description in the player's language. Each menu is set only when it differs from
+        what Telegram has (a restart with nothing changed sets nothing): the list comes from
+        :data:`~bot.commands.COMMAND_WORDS` and the catalogues, so a new command appears in
+        the menus without a change here."""
         default = self.service.settings.language
-        for lang in (None, *LANGUAGES):
-            texts = Texts(lang or default)
-            commands = [
-                BotCommand(word, texts(f"telegram.commands.{word}"))
-                for word in COMMAND_WORDS
-                if texts.has(f"telegram.commands.{word}")
-            ]
-            try:
-                await self.api.retry(self.api.bot.set_my_commands, commands, language_code=lang)
-            except TelegramError as exc:
-                log.warning("could not register the commands for %s: %s", lang or "all", exc)
+        for scope in MENU_SCOPES:
+            for lang in (None, *LANGUAGES):
+                wanted = menu(Texts(lang or default))
+                where = f"{scope.type} {lang or 'all'}"
+                try:
+                    have = await self.api.retry(
+                        self.api.bot.get_my_commands, scope=scope, language_code=lang
+                    )
+                    if _same_menu(have, wanted):
+                        continue
+                except TelegramError as exc:
+                    log.info("could not read the commands for %s: %s", where, exc)
+                try:
+                    await self.api.retry(
+                        self.api.bot.set_my_commands, wanted, scope=scope, language_code=lang
+                    )
+                except TelegramError as exc:
+                    log.warning("could not register the commands for %s: %s", where, exc)
 
     async def tick(self) -> None:
         """Everything due by the clock now (see :meth:`~bot.telegram.clock.Clock.tick`)."""
@@ -220,3 +238,28 @@ class TelegramAdapter:
             await self.clock.due_loop(stop)
         finally:
             stop_listening()
+
+
+#: The menus the bot sets: everywhere (the fallback), in groups, in private chats (each
+#: chat, group or private, may hold a table, so both list every command).
+MENU_SCOPES: tuple[BotCommandScope, ...] = (
+    BotCommandScopeDefault(),
+    BotCommandScopeAllGroupChats(),
+    BotCommandScopeAllPrivateChats(),
+)
+
+
+def menu(texts: Texts) -> list[BotCommand]:
+    """The command menu in ``texts``' language: every command word that has a description
+    in the catalogue, in the order of :data:`~bot.commands.COMMAND_WORDS`."""
+    return [
+        BotCommand(word, texts(f"telegram.commands.{word}"))
+        for word in COMMAND_WORDS
+        if texts.has(f"telegram.commands.{word}")
+    ]
+
+
+def _same_menu(have: Sequence[BotCommand], wanted: Sequence[BotCommand]) -> bool:
+    return [(c.command, c.description) for c in have] == [
+        (c.command, c.description) for c in wanted
+    ]

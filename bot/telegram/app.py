@@ -33,6 +33,7 @@ from bot.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
 from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
+from bot.telegram.pace import GROUP_PERIOD, GROUP_RATE
 from bot.workers import Workers, run_loop
 
 log = logging.getLogger(__name__)
@@ -130,7 +131,14 @@ def build_application(
         builder.token(token)
         .base_url(f"{base}/bot")
         .base_file_url(f"{base}/file/bot")
-        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=FLOOD_RETRIES))
+        .rate_limiter(
+            rate_limiter
+            or AIORateLimiter(
+                group_max_rate=GROUP_RATE,
+                group_time_period=GROUP_PERIOD,
+                max_retries=FLOOD_RETRIES,
+            )
+        )
         .concurrent_updates(True)
         .build()
     )

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.ext import Application
+
+from bot.telegram.pace import Pace, chat_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,14 +48,19 @@ class BotAPI:
     """The bot at Telegram: the Application's bot once the adapter is attached, and its
     requests, sent again after network errors."""
 
-    def __init__(self, *, send_retries: int, backoff: float) -> None:
+    def __init__(
+        self, *, send_retries: int, backoff: float, clock: Callable[[], float] = time.time
+    ) -> None:
         """
         Args:
             send_retries: how often a request that failed on the network is sent again.
             backoff: seconds before the first retry; doubled for each further one.
+            clock: the service's clock, for the count of each group's requests per minute.
         """
         self.send_retries = send_retries
         self.backoff = backoff
+        #: Each group's requests of the last minute (every request made here counts).
+        self.pace = Pace(clock)
         self.app: Application[Any, Any, Any, Any, Any, Any] | None = None
 
     @property
@@ -82,7 +90,10 @@ class BotAPI:
             TelegramError: the last failure, when the call did not go through.
         """
         delay = self.backoff
+        chat = chat_of(call, args, kwargs)
         for attempt in range(self.send_retries + 1):
+            if chat is not None:
+                self.pace.note(chat)
             try:
                 return await call(*args, **kwargs)
             except BadRequest:

@@ -76,6 +76,10 @@ class Clock:
         for chat in chats:
             async with self.locks.hold(chat):
                 await self.due(chat, now)
+        # Buttons that could not come off during a fast game, now that it is quieter.
+        for table in sorted(self.outbox.messages.untidy):
+            async with self.locks.hold(table):
+                await self.outbox.messages.tidy(table)
 
     async def next_wait(self) -> float:
         """Seconds until the next deadline of any table, at most ``due_interval``; a

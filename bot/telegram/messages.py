@@ -39,7 +39,15 @@ from bot.outbound import Button, Outbound, User, with_links
 from bot.service import Service
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import BotAPI
-from bot.telegram.notes import NOTE_CLOSED, NOTE_LIVE, NOTE_LOBBY, NOTE_TOLD, Notes, read_told
+from bot.telegram.notes import (
+    NOTE_CLOSED,
+    NOTE_LIVE,
+    NOTE_LOBBY,
+    NOTE_STALE,
+    NOTE_TOLD,
+    Notes,
+    read_told,
+)
 from bot.telegram.tables import Tables
 from bot.texts import Texts
 
@@ -72,6 +80,8 @@ class Messages:
         self.api = api
         self.notes = notes
         self.tables = tables
+        #: Tables with stale messages whose buttons are still to come off.
+        self.untidy: set[str] = set()
 
     async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
         """One outbound, in Telegram's idiom. The outbox calls it in order, with the table's
@@ -103,15 +113,28 @@ class Messages:
         ):
             await self._edit(out, origin.message_id)
             return
+        document = origin is not None and isinstance(origin.command, Board)
+        # The board first: the buttons of older messages come off after it, when the group
+        # has requests to spare (bot.telegram.pace).
+        sent = await self._send(out.chat, out, document=document)
         if out.kind in ("turn", "result") or (
             origin is not None and isinstance(origin.command, Abort)
         ):
-            await self._close_lobby(out.chat)
-        document = origin is not None and isinstance(origin.command, Board)
-        sent = await self._send(out.chat, out, document=document)
+            await self._close_lobby(self.tables.current(out.chat))
         if out.kind in ("turn", "result"):
             await self._retire_buttons(self.tables.current(out.chat), sent)
             await self.notes.note_latest(self.tables.current(out.chat), sent)
+
+    async def with_ping(self, rack: Outbound, ping: Outbound) -> Outbound:
+        """A player's rack with their turn ping said first: one private message, with the
+        rack's image only (the ping's link leads to the board in the group, posted
+        already)."""
+        lines = [ping.text]
+        link = await self.notes.latest_link(ping.chat)
+        if link is not None:
+            texts = await self.tables.texts(ping.chat)
+            lines.append(texts("notify.link", link=link))
+        return replace(rack, text="\n".join([*lines, rack.text]))
 
     async def _with_links(self, out: Outbound) -> Outbound:
         """A listing of tables (/games) with a link to each table's latest message; a table
@@ -148,12 +171,18 @@ class Messages:
 
     async def _close_lobby(self, table: str) -> None:
         """The game began (or the table closed): the lobby's buttons go, they would only be
-        stale now, and the next lobby is a new message."""
+        stale now, and the next lobby is a new message. In a group with no request to
+        spare, the lobby joins the older messages whose buttons come off later."""
         message_id = await self.notes.note_int(table, NOTE_LOBBY)
         if message_id is None:
             return
         await self.notes.set_note(table, NOTE_LOBBY, None)
         chat, _thread = fmt.split_table(table)
+        if not self.api.pace.spare(chat):
+            await self._keep_stale(
+                table, [(chat, message_id), *await self.notes.live(table, NOTE_STALE)]
+            )
+            return
         try:
             await self.api.retry(
                 self.api.bot.edit_message_reply_markup, chat, message_id, reply_markup=None
@@ -163,10 +192,30 @@ class Messages:
 
     async def _retire_buttons(self, table: str, newest: Message) -> None:
         """A new turn message was posted: the buttons of the table's older messages go
-        (one edit each), so only the newest message looks pressable; the newest is noted
-        as live if it has buttons."""
-        for chat, message_id in await self.notes.live(table):
-            if (chat, message_id) == (newest.chat.id, newest.message_id):
+        (one edit each, the newest of them first), so only the newest message looks
+        pressable, as far as the group has requests to spare after its boards
+        (:mod:`bot.telegram.pace`); those left are noted as stale, to lose their buttons
+        with a later turn message or the clock's next look (a press on one is answered as
+        stale meanwhile). The newest is noted as live if it has buttons."""
+        now = (newest.chat.id, newest.message_id)
+        older = [e for e in reversed(await self.notes.live(table)) if e != now]
+        left = await self._strip([*older, *await self.notes.live(table, NOTE_STALE)])
+        live = [list(now)] if newest.reply_markup else []
+        await self.notes.set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
+        await self._keep_stale(table, left)
+
+    async def tidy(self, table: str) -> None:
+        """Take the buttons off the table's stale messages, as far as their groups have
+        requests to spare now (the clock's look, once a fast game slowed down)."""
+        await self._keep_stale(table, await self._strip(await self.notes.live(table, NOTE_STALE)))
+
+    async def _strip(self, entries: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Take the buttons off these messages in this order, one edit each, while their
+        chat has requests to spare; the ones left, in order."""
+        left: list[tuple[int, int]] = []
+        for chat, message_id in entries:
+            if not self.api.pace.spare(chat):
+                left.append((chat, message_id))
                 continue
             try:
                 await self.api.retry(
@@ -174,8 +223,16 @@ class Messages:
                 )
             except TelegramError as exc:  # deleted, too old, or already without buttons
                 log.info("could not take the buttons off message %s: %s", message_id, exc)
-        live = [[newest.chat.id, newest.message_id]] if newest.reply_markup else []
-        await self.notes.set_note(table, NOTE_LIVE, json.dumps(live) if live else None)
+        return left
+
+    async def _keep_stale(self, table: str, entries: list[tuple[int, int]]) -> None:
+        """Note the table's stale messages (the tables with some, for the clock)."""
+        value = json.dumps([list(e) for e in dict.fromkeys(entries)]) if entries else None
+        await self.notes.set_note(table, NOTE_STALE, value)
+        if entries:
+            self.untidy.add(table)
+        else:
+            self.untidy.discard(table)
 
     async def _edit(self, out: Outbound, message_id: int) -> bool:
         """Replace the text and buttons of one of our messages; ``False`` if it is gone."""

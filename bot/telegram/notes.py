@@ -33,6 +33,9 @@ NOTE_CLOSED = "telegram.closed"
 #: The table's latest turn (or result) message, for links to it (/games, turn pings):
 #: {"message": message id, "username": the group's public username or null}.
 NOTE_LATEST = "telegram.latest"
+#: A table's older messages whose buttons are still to come off (the group had no request
+#: to spare when the turn passed: bot.telegram.pace), as [chat id, message id] pairs.
+NOTE_STALE = "telegram.stale"
 #: By the id a table had before its group became a supergroup: the table's id now.
 NOTE_MOVED = "telegram.moved"
 
@@ -51,9 +54,10 @@ class Notes:
     async def set_note(self, table: str, key: str, value: str | None) -> None:
         await asyncio.to_thread(self.service.set_note, table, key, value)
 
-    async def live(self, table: str) -> list[tuple[int, int]]:
-        """The table's messages whose buttons still work, as (chat id, message id)."""
-        raw = await asyncio.to_thread(self.service.note, table, NOTE_LIVE)
+    async def live(self, table: str, key: str = NOTE_LIVE) -> list[tuple[int, int]]:
+        """The table's messages whose buttons still work, as (chat id, message id) (with
+        ``key`` :data:`NOTE_STALE`: those whose buttons are still to come off)."""
+        raw = await asyncio.to_thread(self.service.note, table, key)
         try:
             entries = json.loads(raw) if raw else []
             return [(int(chat), int(message_id)) for chat, message_id in entries]

@@ -131,13 +131,24 @@ class Outbox:
                 self.held.discard(table)
                 return
             held: list[Outbound] = []
+            pings = _pings_with_racks(letters)
+            by_id = {out.stored.id: out for out in letters if out.stored is not None}
             for n, out in enumerate(letters):
                 assert out.stored is not None
-                done.add(out.stored.id)
-                origin = self.origins.get(out.stored.id)
+                letter = out.stored.id
+                done.add(letter)
+                origin = self.origins.get(letter)
                 if table in self.paused and _destination(out, origin) == table:
                     held.append(out)
                     continue
+                if out.stored.id in pings.values():
+                    # Said with the player's rack, which went out before it.
+                    await asyncio.to_thread(self.service.delivered, out)
+                    self.origins.pop(out.stored.id, None)
+                    continue
+                ping = by_id.get(pings.get(out.stored.id, -1))
+                if ping is not None:
+                    out = await self.messages.with_ping(out, ping)
                 what = await self._send(out, origin, table)
                 if what == AGAIN:
                     await asyncio.to_thread(self.service.undelivered, held + letters[n:])
@@ -150,7 +161,7 @@ class Outbox:
                 if what == GONE:
                     return
                 await asyncio.to_thread(self.service.delivered, out)
-                self.origins.pop(out.stored.id, None)
+                self.origins.pop(letter, None)
             if held:
                 await asyncio.to_thread(self.service.undelivered, held)
                 self.held.add(table)
@@ -229,3 +240,19 @@ def _destination(out: Outbound, origin: Origin | None) -> str:
     if out.kind == "error" and origin is not None:
         return origin.chat
     return out.chat
+
+
+def _pings_with_racks(letters: Sequence[Outbound]) -> dict[int, int]:
+    """The turn pings said with the same player's rack of the same turn (one private
+    message with one image instead of two), as rack letter -> ping letter: a ping that
+    follows its player's rack among the letters delivered together."""
+    racks: dict[str, int] = {}
+    pairs: dict[int, int] = {}
+    for out in letters:
+        if out.stored is None or out.user is None:
+            continue
+        if out.kind == "rack":
+            racks[out.user] = out.stored.id
+        elif out.kind == "ping" and out.user in racks:
+            pairs[racks.pop(out.user)] = out.stored.id
+    return pairs

@@ -1,6 +1,7 @@
 """Every Discord test runs SimCord with the patience of the other tests
-(``patient_simcord``)."""
+(``patient_simcord``) and Discord's contexts beyond servers (``contexts``)."""
 
-from tests.bot.discord import patient_simcord
+from tests.bot.discord import contexts, patient_simcord
 
 patient_simcord.install()
+contexts.install()

@@ -1,7 +1,8 @@
-"""A Discord of its own on 127.0.0.1 for ``genial-bot discord`` run as a process: the few REST
-calls of a start (who the bot is, its application, the slash commands) and a gateway that
-says hello and ready and answers heartbeats. Enough for the real process to log in,
-connect and run, so a test can stop it at any moment of its start or its running.
+"""A Discord of its own on 127.0.0.1 for ``genial-bot discord`` run as a process: the few
+REST calls of a start (who the bot is, its application and its installs, the slash
+commands) and a gateway that says hello and ready and answers heartbeats. Enough for the
+real process to log in, connect and run, so a test can stop it at any moment of its start
+or its running.
 
 The bot process reaches it through this module run as a program, which points discord.py's
 REST base and gateway at the addresses in the environment, then runs ``genial-bot`` as
@@ -102,6 +103,8 @@ class LocalDiscord:
         app.router.add_get("/api/v10/users/@me", self._json(USER))
         app.router.add_get("/api/v10/oauth2/applications/@me", self._json(APPLICATION))
         app.router.add_put(f"/api/v10/applications/{APP_ID}/commands", self._json([]))
+        # The bot offers its user install at its first start (a new app has none).
+        app.router.add_patch("/api/v10/applications/@me", self._json(APPLICATION))
         app.router.add_get("/gateway", self._gateway)
         self._runner = web.AppRunner(app, handle_signals=False)
         self._loop.run_until_complete(self._runner.setup())

@@ -235,8 +235,9 @@ async def test_racks_by_direct_message_say_where_to_play(tmp_path: Path) -> None
         dm = bob.user.dm_channel.history()[-1]
         assert text(dm).split("\n") == [
             w.rack_line(1),
-            "Play with /play <tile or slot> <cell> <cell> in the table's channel (commands"
-            " do not work in this chat), for example /play 1 A2 B3.",
+            # (A command in the DM is for a table of the DM: issue 27 made them work there.)
+            "Play with /play <tile or slot> <cell> <cell> in the table's channel (a command"
+            " in this chat is for a table of this chat), for example /play 1 A2 B3.",
             f"To the table: {link}",
         ]
         # Never the channel's how-to, as if commands worked in direct messages.

@@ -165,7 +165,8 @@ class FakeBotAPI:
         #: (chat, user) pairs of chat admins.
         self.admins: set[tuple[int, int]] = set()
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}
-        self.commands: dict[str | None, list[dict[str, str]]] = {}
+        #: The command menus set, by (scope type, language code or ``None``).
+        self.commands: dict[tuple[str, str | None], list[dict[str, str]]] = {}
         self.webhook: dict[str, Any] | None = None
         self.answers: dict[str, dict[str, Any]] = {}
         #: The query id of each button-press update.
@@ -752,11 +753,13 @@ class FakeBotAPI:
         return True
 
     def _api_setMyCommands(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
-        self.commands[params.get("language_code")] = params["commands"]
+        self.commands[_menu_key(params)] = params["commands"]
         return True
 
     def _api_getMyCommands(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
-        return self.commands.get(params.get("language_code"), [])
+        # Telegram answers the list set for exactly this scope and language (an empty
+        # one if none was), not the one a client would fall back to.
+        return self.commands.get(_menu_key(params), [])
 
     def _api_createForumTopic(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         chat = int(params["chat_id"])
@@ -845,6 +848,12 @@ class FakeBotAPI:
             request.wfile.write(data)
         except OSError:  # the bot hung up (a long poll cancelled at shutdown, a timeout)
             pass
+
+
+def _menu_key(params: dict[str, Any]) -> tuple[str, str | None]:
+    """A command menu's scope type (``default`` when none is named) and language."""
+    scope = params.get("scope") or {"type": "default"}
+    return str(scope["type"]), params.get("language_code") or None
 
 
 def _parse_body(content_type: str, body: bytes) -> tuple[dict[str, Any], dict[str, Any]]:

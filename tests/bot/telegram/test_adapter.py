@@ -157,19 +157,40 @@ def slot_command(rack: tuple[Any, ...], move: Any, area: Any) -> str:
 def test_commands_are_registered_in_every_language(api: FakeBotAPI, tmp_path: Path) -> None:
     runner = start_bot(api, tmp_path / "t.db")
     runner.stop()
-    assert set(api.commands) == {None, *LANGUAGES}
+    scopes = ("default", "all_group_chats", "all_private_chats")
+    assert set(api.commands) == {(scope, lang) for scope in scopes for lang in (None, *LANGUAGES)}
     for commands in api.commands.values():
         assert [c["command"] for c in commands] == list(COMMAND_WORDS)
         assert all(0 < len(c["description"]) <= 256 for c in commands)
-    described = {
-        lang: {c["command"]: c["description"] for c in api.commands[lang]} for lang in LANGUAGES
-    }
-    assert described["en"]["join"] == "take a seat at this chat's table"
-    assert described["de"]["join"] == "an den Tisch dieses Chats setzen"
-    assert described["fr"]["play"] == "jouer un coup, comme /play RG A2 B3"
+    for scope in scopes:
+        described = {
+            lang: {c["command"]: c["description"] for c in api.commands[scope, lang]}
+            for lang in LANGUAGES
+        }
+        assert described["en"]["join"] == "take a seat at this chat's table"
+        assert described["de"]["join"] == "an den Tisch dieses Chats setzen"
+        assert described["fr"]["play"] == "jouer un coup, comme /play RG A2 B3"
+        assert described["nl"]["join"] != described["en"]["join"]
     # Polling starts without dropping what people sent while the bot was away.
     (delete,) = api.of("deleteWebhook")
     assert delete.params.get("drop_pending_updates") in (None, False)
+
+
+def test_menus_are_set_only_when_they_differ(api: FakeBotAPI, tmp_path: Path) -> None:
+    """The first start sets all 15 menus (3 scopes, 4 languages and the fallback); a second
+    start with nothing changed reads them and sets none; a menu someone changed meanwhile
+    (here: the German one of groups) is the only one set again."""
+    start_bot(api, tmp_path / "t.db").stop()
+    assert len(api.of("setMyCommands")) == 15
+    start_bot(api, tmp_path / "t.db").stop()
+    assert len(api.of("setMyCommands")) == 15
+    assert len(api.of("getMyCommands")) == 30
+    api.commands["all_group_chats", "de"] = [{"command": "join", "description": "alt"}]
+    start_bot(api, tmp_path / "t.db").stop()
+    (again,) = api.of("setMyCommands")[15:]
+    assert again.params["language_code"] == "de"
+    assert again.params["scope"] == {"type": "all_group_chats"}
+    assert [c["command"] for c in api.commands["all_group_chats", "de"]] == list(COMMAND_WORDS)
 
 
 def test_complete_game_in_a_group_with_a_restart(api: FakeBotAPI, tmp_path: Path) -> None:
@@ -1061,13 +1082,17 @@ def test_a_restart_keeps_the_lobby_message_and_the_notice_is_not_repeated(
 
 
 def test_old_turn_messages_lose_their_buttons(api: FakeBotAPI, tmp_path: Path) -> None:
-    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    """At a person's pace (a move a minute), each turn message takes the buttons off the
+    one before it."""
+    clock = Clock()
+    room = Room(api, start_bot(api, tmp_path / "t.db", clock=clock))
     room.say(ADA, "/join")
     room.say(CAROL, "/join")
     room.say(ADA, "/start")
     previous = api.last_message(GROUP, "My tiles")
     assert [b["text"] for b in buttons(previous)] == ["My tiles", "Full size"]
     for _ in range(4):
+        clock.advance(60)
         edits = len(api.of("editMessageReplyMarkup"))
         g = room.game()
         room.say(room.mover(), f"/play {games.format_move(g, g.legal_moves()[0])}")
@@ -1147,12 +1172,15 @@ def test_a_one_minute_timeout_fires_at_one_minute(api: FakeBotAPI, tmp_path: Pat
 def test_a_private_swap_offer_loses_its_buttons_once_decided(
     api: FakeBotAPI, tmp_path: Path
 ) -> None:
-    room = Room(api, start_bot(api, tmp_path / "t.db", seed=SWAP_SEED, pictures=False))
+    # At a person's pace (a move a minute): the group has requests to spare for edits.
+    clock = Clock()
+    room = Room(api, start_bot(api, tmp_path / "t.db", seed=SWAP_SEED, pictures=False, clock=clock))
     room.say(ADA, "/join")
     room.say(CAROL, "/join")
     room.say(ADA, "/start")
     rng = random.Random(SWAP_SEED)
     while room.game().awaiting != "swap":
+        clock.advance(60)
         assert room.table().status == PLAYING, "no swap was offered"
         g = room.game()
         # Sorted: the engine's order of legal moves may differ from run to run.
@@ -1165,6 +1193,7 @@ def test_a_private_swap_offer_loses_its_buttons_once_decided(
     group_offer = api.last_message(GROUP)
     assert [b["text"] for b in buttons(group_offer)][:2] == ["Swap", "Keep"]
     edits = len(api.of("editMessageReplyMarkup"))
+    clock.advance(60)
     room.press(mover, group_offer, "Keep")
     # Decided: both offers lost their buttons, one edit each.
     retired = [(e.chat, e.params["message_id"]) for e in api.of("editMessageReplyMarkup")[edits:]]
@@ -1299,14 +1328,27 @@ def test_a_turn_ping_links_back_to_the_new_board(api: FakeBotAPI, tmp_path: Path
         sent = len(api.sent(CAROL))
         game = room.game()
         room.say(mover, f"/{_typed_move(game, rng.choice(game.legal_moves()))}")
-        pings = [c for c in api.sent(CAROL)[sent:] if c.text.startswith("Your turn at")]
+        private = api.sent(CAROL)[sent:]
+        pings = [c for c in private if c.text.startswith("Your turn at")]
         if mover == ADA and room.mover() == CAROL:
+            # One private message, one image: the ping said first, then Carol's rack.
+            assert [c.method for c in private] == ["sendPhoto"], [c.method for c in private]
             (ping,) = pings
+            ((filename, _png),) = ping.files.values()
+            assert filename.startswith("rack-")
             # The board just posted in the group, linked by hand from the group's id.
             link = f"https://t.me/c/1234567890/{latest_board(api, GROUP)}"
-            assert ping.text.splitlines() == [
+            rack = games.rack_text(
+                room.game().racks[
+                    room.table().seats.index(
+                        next(s for s in room.table().seats if s.user == str(CAROL))
+                    )
+                ]
+            )
+            assert ping.text.splitlines()[:3] == [
                 f"Your turn at {TITLE} (Genial).",
                 f"To the table: {link}",
+                f"Your tiles at {TITLE}: {rack}",
             ]
             pinged += 1
         else:

@@ -56,6 +56,9 @@ SENDING = frozenset(
 def bot(api: FakeBotAPI, tmp_path: Path, **kw: Any) -> Room:
     # The bot's own timeouts (python-telegram-bot's): a timed-out answer is one the fake
     # marks as such, which the bot's HTTP client takes for a timeout at once (fake_api.LATE).
+    # The service's clock moves by hand: play_out plays at a person's pace, so the group
+    # has requests to spare for the edits (bot.telegram.pace) and they meet faults too.
+    kw.setdefault("clock", Clock())
     return Room(api, start_bot(api, tmp_path / "t.db", **kw))
 
 
@@ -70,7 +73,10 @@ def expected(room: Room) -> list[str]:
 def play_out(room: Room, rng: random.Random, limit: int = 400) -> int:
     """Ada and Carol play random legal moves until the game is over; returns the moves."""
     count = 0
+    clock = room.runner.service.clock
     while room.table().status == PLAYING and count < limit:
+        if isinstance(clock, Clock):
+            clock.advance(60)  # a move a minute
         game = room.game()
         mover = room.mover()
         move = rng.choice(game.legal_moves())

@@ -32,26 +32,31 @@ def test_json_lines_from_the_bot_process(tmp_path: Path) -> None:
         root = Path(__file__).resolve().parents[3]
         env = {**os.environ, "MY_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)}
         # From another folder: the store is found beside the config file.
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot", "--config", str(config), "telegram"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=root,
-        )
-        try:
-            api.say(GROUP, ADA, "/join")
+        # Standard error to a file, not a pipe: the debug lines of a start (each command
+        # menu with its parameters) fill a pipe's buffer long before the bot answers, and a
+        # bot blocked on a full pipe never would.
+        with (tmp_path / "err.txt").open("w") as errors:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "bot", "--config", str(config), "telegram"],
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                text=True,
+                env=env,
+                cwd=root,
+            )
+            try:
+                api.say(GROUP, ADA, "/join")
 
-            def alive() -> str | None:
-                return None if process.poll() is None else str(process.communicate())
+                def alive() -> str | None:
+                    return None if process.poll() is None else str(process.communicate())
 
-            wait_until(lambda: api.sent(GROUP), "the bot's answer", alive=alive)
-            process.send_signal(signal.SIGTERM)
-            out, err = process.communicate(timeout=PATIENCE)
-        finally:
-            if process.poll() is None:
-                process.kill()
+                wait_until(lambda: api.sent(GROUP), "the bot's answer", alive=alive)
+                process.send_signal(signal.SIGTERM)
+                out, _ = process.communicate(timeout=PATIENCE)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+        err = (tmp_path / "err.txt").read_text()
     finally:
         api.close()
     assert process.returncode == 0, err
