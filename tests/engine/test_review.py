@@ -17,16 +17,15 @@ from engine.record import Record
 from engine.review import (
     GameReview,
     PlacementReview,
-    turning_point,
     puzzle_at,
     review_game,
     review_move,
     solves,
+    turning_point,
 )
 from engine.tiles import Colour
 from tests.engine.helpers import new_game, put, skip_first_round
 
-EXAMPLES = Path("/work/shared/examples")
 P, R, B = Colour.PURPLE, Colour.RED, Colour.BLUE
 OTHER_RACK = ["RG", "RG", "BO", "BO", "YY", "YY"]
 
@@ -116,8 +115,8 @@ def test_experts_play_near_perfectly_and_random_players_do_not() -> None:
         assert all(randoms.placement(n).seat == seat.seat for n in seat.costliest)
 
 
-def test_a_four_player_record_is_reviewed_move_by_move() -> None:
-    data = json.loads((EXAMPLES / "04-genial-standard-4p.json").read_text())
+def test_a_four_player_record_is_reviewed_move_by_move(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "04-genial-standard-4p.json").read_text())
     review = review_game(Record.from_dict(data))
     decisions = [n for n, m in enumerate(data["moves"]) if m in ("swap", "keep")]
     assert [s.number for s in review.swaps] == decisions
@@ -135,8 +134,10 @@ def test_theturning_point_is_the_biggest_swing_between_winner_and_runner_up() ->
     assert turning_point([[0, 1]], lowest) == 3  # a tie: the first two listed
 
 
-def test_the_command_line_prints_the_review(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["review", str(EXAMPLES / "01-genial-standard-2p.json")]) == 0
+def test_the_command_line_prints_the_review(
+    shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["review", str(shared / "examples" / "01-genial-standard-2p.json")]) == 0
     out = json.loads(capsys.readouterr().out)
     assert {s["seat"] for s in out["seats"]} == {0, 1}
     assert all(0 <= s["accuracy"] <= 100 for s in out["seats"])
