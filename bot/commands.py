@@ -171,6 +171,13 @@ class Replay(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Review(Command):
+    """``/review``: the expert's review of the chat's last finished game."""
+
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class Rematch(Command):
     pass
 
@@ -230,6 +237,7 @@ _SIMPLE: dict[str, type[Command]] = {
     "rematch": Rematch,
     "games": Games,
     "mydata": MyData,
+    "review": Review,
 }
 #: The command words, for help texts and platform command lists.
 COMMAND_WORDS: tuple[str, ...] = (
@@ -259,6 +267,7 @@ COMMAND_WORDS: tuple[str, ...] = (
     "notify",
     "mydata",
     "forget",
+    "review",
 )
 
 

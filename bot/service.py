@@ -25,7 +25,20 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from bot import clock, letters, lobby, messages, ops, pages, play, privacy, show, social, weblinks
+from bot import (
+    clock,
+    letters,
+    lobby,
+    messages,
+    ops,
+    pages,
+    play,
+    privacy,
+    reviews,
+    show,
+    social,
+    weblinks,
+)
 from bot.commands import (
     Abort,
     AddBot,
@@ -70,6 +83,7 @@ HANDLERS: dict[type[Command], Handler] = {
     **show.HANDLERS,
     **social.HANDLERS,
     **privacy.HANDLERS,
+    **reviews.HANDLERS,
 }
 
 
@@ -341,6 +355,8 @@ class Service(Tables):
             out += step[0]
             if not step[1]:
                 break
+        # A game that ended with a command or just now: its review, once (bot.reviews).
+        out += reviews.due(self, chat, now)
         return out
 
     def _dispatch(self, ctx: Context, cmd: Command) -> None:

@@ -49,7 +49,8 @@ def export(tables: Tables, ctx: Context, cmd: Export) -> None:
 
 def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
     levels = ", ".join(tables.settings.levels)
-    ctx.out.append(ctx.scene.chat_message([ctx.texts("help.text", levels=levels)]))
+    lines = [ctx.texts("help.text", levels=levels), ctx.texts("help.review")]
+    ctx.out.append(ctx.scene.chat_message(lines))
 
 
 def rules(tables: Tables, ctx: Context, cmd: Rules) -> None:

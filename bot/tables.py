@@ -224,6 +224,8 @@ class Tables:
         if ctx.finished is not None:
             # The game that just ended is at hand: rated without replaying its record.
             self.community.finished(ctx.finished, ctx.game)
+            # And reviewed by the expert as due work (bot.reviews), once.
+            self.store.want_review(ctx.table.chat, float(ctx.finished["finished_at"]))
             ctx.finished = None
         for chat, key, turn in ctx.pinged:
             self.store.set_note(chat, key, turn)

@@ -63,6 +63,7 @@ SERVICE_INTERNALS = (
     "bot.deadlines",
     "bot.letters",
     "bot.pages",
+    "bot.reviews",
 )
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"

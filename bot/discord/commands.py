@@ -128,6 +128,7 @@ SIMPLE = (
     _simple("rematch"),
     _simple("games", quiet=True),
     _simple("mydata", quiet=True),
+    _simple("review"),
 )
 
 

@@ -28,6 +28,7 @@ from bot.store.base import (
     finished_games,
     forget_seats,
     read_table,
+    reviewed_games,
     safe_url,
     seated,
     to_json,
@@ -95,6 +96,18 @@ MIGRATIONS = (
         claimed_until DOUBLE PRECISION
     );
     CREATE INDEX IF NOT EXISTS outbox_chat ON outbox (chat, id);
+    """,
+    # The expert's review of a finished game, beside its ``finished`` row; written once.
+    """
+    CREATE TABLE IF NOT EXISTS reviews (
+        chat          TEXT NOT NULL,
+        finished_at   DOUBLE PRECISION NOT NULL,
+        claimed_by    TEXT,
+        claimed_until DOUBLE PRECISION,
+        data          TEXT,
+        PRIMARY KEY (chat, finished_at)
+    );
+    CREATE INDEX IF NOT EXISTS reviews_pending ON reviews (chat, finished_at) WHERE data IS NULL;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -479,6 +492,62 @@ class PostgresStore:
         with self._connection() as conn:
             rows = conn.execute(query + " ORDER BY finished_at, id", params).fetchall()
         return finished_games(rows)
+
+    def want_review(self, chat: str, finished_at: float) -> None:
+        with self._connection() as conn:
+            conn.execute(
+                "INSERT INTO reviews (chat, finished_at) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (chat, finished_at),
+            )
+
+    def claim_review(
+        self, chat: str, owner: str, now: float, lease: float
+    ) -> dict[str, Any] | None:
+        with self._connection() as conn:
+            # One statement: of two processes claiming at once, one gets the row.
+            row = conn.execute(
+                "UPDATE reviews SET claimed_by = %s, claimed_until = %s"
+                " WHERE (chat, finished_at) = (SELECT chat, finished_at FROM reviews"
+                "  WHERE chat = %s AND data IS NULL"
+                "  AND (claimed_until IS NULL OR claimed_until < %s)"
+                "  ORDER BY finished_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
+                " RETURNING finished_at",
+                (owner, now + lease, chat, now),
+            ).fetchone()
+            if row is None:
+                return None
+            found = conn.execute(
+                "SELECT chat, finished_at, data FROM finished"
+                " WHERE chat = %s AND finished_at = %s ORDER BY id LIMIT 1",
+                (chat, row[0]),
+            ).fetchall()
+        games = finished_games(found)
+        return games[0] if games else None
+
+    def save_review(self, chat: str, finished_at: float, data: dict[str, Any]) -> bool:
+        text = json.dumps(data, separators=(",", ":"))
+        with self._connection() as conn:
+            cur = conn.execute(
+                "UPDATE reviews SET data = %s, claimed_by = NULL, claimed_until = NULL"
+                " WHERE chat = %s AND finished_at = %s AND data IS NULL",
+                (text, chat, finished_at),
+            )
+            return cur.rowcount == 1
+
+    def reviews(
+        self, chat: str | None = None
+    ) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+        query = (
+            "SELECT f.chat, f.finished_at, f.data, r.data FROM reviews AS r JOIN finished AS f"
+            " ON f.chat = r.chat AND f.finished_at = r.finished_at"
+        )
+        params: tuple[str, ...] = ()
+        if chat is not None:
+            query += " WHERE r.chat = %s"
+            params = (chat,)
+        with self._connection() as conn:
+            rows = conn.execute(query + " ORDER BY f.finished_at, f.id", params).fetchall()
+        return reviewed_games(rows)
 
     def chats(self) -> list[str]:
         with self._connection() as conn:

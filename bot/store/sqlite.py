@@ -26,6 +26,7 @@ from bot.store.base import (
     finished_games,
     forget_seats,
     read_table,
+    reviewed_games,
     seated,
     to_json,
 )
@@ -102,6 +103,20 @@ MIGRATIONS = (
         claimed_until REAL
     );
     CREATE INDEX IF NOT EXISTS outbox_chat ON outbox (chat, id);
+    """,
+    # The expert's review of a finished game (issue 29), beside its ``finished`` row (the
+    # same chat and finished_at): wanted when the game ends, claimed by one process at a
+    # time (``claimed_by`` until ``claimed_until``), ``data`` written once and never again.
+    """
+    CREATE TABLE IF NOT EXISTS reviews (
+        chat          TEXT NOT NULL,
+        finished_at   REAL NOT NULL,
+        claimed_by    TEXT,
+        claimed_until REAL,
+        data          TEXT,
+        PRIMARY KEY (chat, finished_at)
+    );
+    CREATE INDEX IF NOT EXISTS reviews_pending ON reviews (chat, finished_at) WHERE data IS NULL;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -451,6 +466,60 @@ class SQLiteStore:
         with self._lock, _busy():
             rows = self._db.execute(query + " ORDER BY finished_at, id", params).fetchall()
         return finished_games(rows)
+
+    def want_review(self, chat: str, finished_at: float) -> None:
+        with self._lock, _busy():
+            self._db.execute(
+                "INSERT OR IGNORE INTO reviews (chat, finished_at) VALUES (?, ?)",
+                (chat, finished_at),
+            )
+
+    def claim_review(
+        self, chat: str, owner: str, now: float, lease: float
+    ) -> dict[str, Any] | None:
+        with self._lock, _busy(), self._immediate() as db:
+            row = db.execute(
+                "SELECT r.finished_at, f.data FROM reviews AS r JOIN finished AS f"
+                " ON f.chat = r.chat AND f.finished_at = r.finished_at"
+                " WHERE r.chat = ? AND r.data IS NULL"
+                " AND (r.claimed_until IS NULL OR r.claimed_until < ?)"
+                " ORDER BY r.finished_at LIMIT 1",
+                (chat, now),
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "UPDATE reviews SET claimed_by = ?, claimed_until = ?"
+                " WHERE chat = ? AND finished_at = ?",
+                (owner, now + lease, chat, row[0]),
+            )
+        games = finished_games([(chat, row[0], row[1])])
+        return games[0] if games else None
+
+    def save_review(self, chat: str, finished_at: float, data: dict[str, Any]) -> bool:
+        text = json.dumps(data, separators=(",", ":"))
+        with self._lock, _busy():
+            cur = self._db.execute(
+                "UPDATE reviews SET data = ?, claimed_by = NULL, claimed_until = NULL"
+                " WHERE chat = ? AND finished_at = ? AND data IS NULL",
+                (text, chat, finished_at),
+            )
+        return cur.rowcount == 1
+
+    def reviews(
+        self, chat: str | None = None
+    ) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+        query = (
+            "SELECT f.chat, f.finished_at, f.data, r.data FROM reviews AS r JOIN finished AS f"
+            " ON f.chat = r.chat AND f.finished_at = r.finished_at"
+        )
+        params: tuple[str, ...] = ()
+        if chat is not None:
+            query += " WHERE r.chat = ?"
+            params = (chat,)
+        with self._lock, _busy():
+            rows = self._db.execute(query + " ORDER BY f.finished_at, f.id", params).fetchall()
+        return reviewed_games(rows)
 
     def chats(self) -> list[str]:
         with self._lock, _busy():

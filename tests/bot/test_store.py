@@ -159,9 +159,11 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
     assert store.playing("u1") == ["c"]  # the players index was filled from the tables
     store.archive("c", 5.0, {"seats": []})  # and the finished games' table
     assert store.post([Letter("c", "{}")], owner=None, now=1.0, lease=0.0) == [1]  # the outbox
+    store.want_review("c", 5.0)  # and the reviews
+    assert [data for _, data in store.reviews("c")] == [None]
     store.close()
-    # Steps 1 to 5: tables, notes, the players index, finished games, the outbox.
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 5
+    # Steps 1 to 6: tables, notes, the players index, finished games, the outbox, reviews.
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 6
 
     newer = tmp_path / "v9.db"
     db = sqlite3.connect(newer)
@@ -333,9 +335,10 @@ def test_postgres_a_version_1_database_is_migrated_and_a_newer_one_refused(
     assert store.playing("u1") == ["c"]  # the players index was filled from the tables
     store.set_note("c", "lobby", "1")  # the notes table exists now
     assert store.post([Letter("c", "{}")], owner=None, now=1.0, lease=0.0) == [1]  # the outbox
+    store.want_review("c", 5.0)  # the reviews table exists now
     store.close()
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (5,)
+        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (6,)
         conn.execute("UPDATE genial_schema SET version = 9")
     with pytest.raises(StoreError, match=r"newer genial-bot \(schema 9\)$") as info:
         PostgresStore(pg_url)

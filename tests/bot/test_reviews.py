@@ -1,0 +1,125 @@
+"""The expert's review in the service (bot/reviews.py): due work after a game, stored with
+the finished game, shown by /review at once, never worked out twice."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot import reviews
+from engine.record import Record
+from engine.review import GameReview, review_game
+from tests.bot.helpers import Room, make_service
+
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+@pytest.fixture(autouse=True)
+def quick_reviewer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # The expert's full budget takes seconds a game (benchmarks/bench_review.py measures
+    # it); the service's part is the same with a quicker player.
+    monkeypatch.setattr(reviews, "LEVEL", "greedy")
+    yield
+
+
+def finished_room(tmp_path: Path, *, pictures: bool = False, lang: str = "en") -> Room:
+    room = Room(make_service(tmp_path / "t.db", seed=3, pictures=pictures))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot")
+    if lang != "en":
+        room.ok("Ada", f"/option lang {lang}")
+    room.ok("Ada", "/start")
+    room.play_out(random.Random(2))
+    return room
+
+
+def ready_messages(room: Room) -> list[str]:
+    return [o.text for o in room.log if o.text.startswith("The expert has reviewed")]
+
+
+def test_the_review_is_due_work_after_the_game_and_done_once(tmp_path: Path) -> None:
+    room = finished_room(tmp_path)
+    assert len(ready_messages(room)) == 1
+    # Nothing more is due: the clock comes back and finds no review to work out.
+    room.due(room.service.clock() + 3600)
+    room.say("Ada", "/board")
+    assert len(ready_messages(room)) == 1
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    # A second process that got hold of it could not store it again.
+    assert not room.service.store.save_review("chat-1", row["finished_at"], {"x": 1})
+    assert room.service.store.claim_review("chat-1", "other", 1e12, 60) is None
+    # What is stored is the review of the archived record, seen from each mover's view.
+    expected = review_game(Record.from_dict(row["record"]), level="greedy")
+    assert GameReview.from_dict(data) == expected
+
+
+def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> None:
+    room = finished_room(tmp_path)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    review = GameReview.from_dict(data)
+    out = room.ok("Ada", "/review")
+    assert len(out) == 1  # no pictures in this room: the text alone
+    text = out[0].text
+    ada = next(s for s in review.seats if row["seats"][s.seat]["name"] == "Ada")
+    assert f"Ada: accuracy {ada.accuracy}% ({ada.accurate} of {ada.placements} placements)" in text
+    for n in ada.costliest:
+        p = review.placement(n)
+        assert f"move {n + 1}: played {p.played}, best {p.best}: {p.cost} points less" in text
+    if review.turning_point is not None:
+        assert f"The game turned at move {review.turning_point + 1}." in text
+    assert "up to 6 above the lowest colour" in text
+
+
+def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None:
+    room = finished_room(tmp_path, pictures=True)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    review = GameReview.from_dict(data)
+    ada = next(s for s in review.seats if row["seats"][s.seat]["name"] == "Ada")
+    out = room.ok("Ada", "/review")
+    assert out[0].attachment is not None and out[0].attachment.filename == "review-lowest.png"
+    boards = out[1:]
+    assert [o.attachment.filename for o in boards if o.attachment] == [
+        f"review-{n + 1:03d}.png" for n in ada.costliest
+    ]
+    for o, n in zip(boards, ada.costliest, strict=True):
+        p = review.placement(n)
+        assert o.text.startswith(f"Ada, move {n + 1}: played {p.played}")
+        assert o.attachment is not None and o.attachment.data.startswith(b"\x89PNG")
+
+
+def test_review_before_any_game_and_while_it_is_worked_out(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    assert room.error("Ada", "/review") == (
+        "No finished game here has a review yet: one comes after the next game ends."
+    )
+    store = room.service.store
+    store.archive("chat-1", 5.0, {"seats": [], "options": {}, "record": {}})
+    store.want_review("chat-1", 5.0)
+    assert room.error("Ada", "/review") == (
+        "The review of the last game is not ready yet: ask again in a minute."
+    )
+
+
+def test_a_record_that_does_not_replay_is_not_tried_again(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    store = room.service.store
+    store.archive("chat-1", 5.0, {"seats": [], "options": {}, "record": {"game": "chess"}})
+    store.want_review("chat-1", 5.0)
+    assert reviews.due(room.service, "chat-1", 10.0) == []
+    assert store.claim_review("chat-1", "other", 1e12, 60) is None
+    assert room.error("Ada", "/review").startswith("The review of the last game is not ready")
+
+
+def test_review_speaks_the_tables_language(tmp_path: Path) -> None:
+    room = finished_room(tmp_path, lang="de")
+    assert any(o.text.startswith("Der Experte hat die Partie analysiert") for o in room.log)
+    text = room.ok("Ada", "/review")[0].text
+    assert text.startswith("Die Analyse des Experten (")
+    assert "Ada: Genauigkeit " in text
