@@ -1,0 +1,29 @@
+"""/review through the Telegram fake: the chart with the summary, then the boards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.bot.review_fixtures import store_reviewed_game
+from tests.bot.telegram.fake_api import FakeBotAPI
+from tests.bot.telegram.test_adapter import ADA, BOB, GROUP, Room, api, start_bot, stop_bots
+
+__all__ = ["api", "stop_bots"]  # the fixtures, used by name
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+def test_review_sends_the_chart_and_the_costliest_boards(
+    api: FakeBotAPI, tmp_path: Path, shared: Path
+) -> None:
+    runner = start_bot(api, tmp_path / "t.db")
+    review, _ = store_reviewed_game(runner.service.store, str(GROUP), (str(ADA), str(BOB)), shared)
+    Room(api, runner).say(ADA, "/review")
+    photos = api.sent(GROUP, "sendPhoto")
+    ada = review.seats[0]
+    assert len(photos) == 1 + len(ada.costliest)
+    assert photos[0].text.startswith("The expert's review (")
+    assert f"Ada: accuracy {ada.accuracy}%" in photos[0].text
+    for photo, n in zip(photos[1:], ada.costliest, strict=True):
+        assert photo.text.startswith(f"Ada, move {n + 1}: played {review.placement(n).played}")
