@@ -178,6 +178,17 @@ class Review(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Puzzle(Command):
+    """``/puzzle``: show the chat's puzzle (a new one if none is open); ``/puzzle answer``:
+    its solution and who found it; ``/puzzle [number] <move>``: an answer, told privately."""
+
+    number: int | None = None
+    move: str | None = None
+    solution: bool = False
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class Rematch(Command):
     pass
 
@@ -212,6 +223,10 @@ class Forget(Command):
 
 #: What ``/forget`` must be followed by (so a stray ``/forget`` forgets nobody).
 FORGET_WORDS = frozenset({"me", "mich", "mij", "moi"})
+#: What asks /puzzle for the solution instead of the puzzle.
+SOLUTION_WORDS = frozenset(
+    {"answer", "solution", "antwort", "lösung", "antwoord", "oplossing", "réponse", "reponse"}
+)
 #: What asks /top for the global ladder of all chats instead of the chat's.
 GLOBAL_WORDS = frozenset({"global", "globaal", "all"})
 #: The most moves /history tells at once, and the most pages /top counts.
@@ -268,6 +283,7 @@ COMMAND_WORDS: tuple[str, ...] = (
     "mydata",
     "forget",
     "review",
+    "puzzle",
 )
 
 
@@ -423,10 +439,25 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         if len(args) != 1 or args[0].casefold() not in FORGET_WORDS:
             raise CommandError("usage.forget")
         return Forget()
+    if word == "puzzle":
+        return _parse_puzzle(args)
     cls = _SIMPLE.get(word)
     if cls is None:
         raise CommandError("command.unknown", command=raw)
     return cls()
+
+
+def _parse_puzzle(args: list[str]) -> Puzzle:
+    if not args:
+        return Puzzle()
+    if len(args) == 1 and args[0].casefold() in SOLUTION_WORDS:
+        return Puzzle(solution=True)
+    number = None
+    if args[0].isdigit() and len(args[0]) <= 9:
+        number, args = int(args[0]), args[1:]
+    if not args:
+        raise CommandError("usage.puzzle")
+    return Puzzle(number=number, move=" ".join(args))
 
 
 def _number(args: list[str], default: int, most: int, usage: str) -> int:
@@ -475,6 +506,11 @@ def _format_plain(cmd: Command) -> str:
         return "/notify" + ("" if cmd.on is None else " on" if cmd.on else " off")
     if isinstance(cmd, Forget):
         return "/forget me"
+    if isinstance(cmd, Puzzle):
+        if cmd.solution:
+            return "/puzzle answer"
+        number = "" if cmd.number is None else f" {cmd.number}"
+        return "/puzzle" + number + (f" {cmd.move}" if cmd.move else "")
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
             return f"/{word}"

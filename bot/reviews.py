@@ -1,5 +1,6 @@
 """The expert's review of a finished game (issue 29): worked out as due work after the
-game, stored beside the archived game, shown at once by ``/review``.
+game, stored beside the archived game, shown at once by ``/review``; the game's puzzle
+positions (:mod:`bot.puzzles`) are looked for at the same time and stored with it.
 
 When a game ends, :mod:`bot.play` makes the table due at once and :class:`bot.tables.Tables`
 asks the store for the game's review (``Store.want_review``) when it archives the game.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from bot import letters
@@ -25,7 +27,7 @@ from engine.errors import EngineError
 from engine.genial import GenialGame
 from engine.notation import parse_placement
 from engine.record import Record, new_game
-from engine.review import GameReview, PlacementReview, review_game
+from engine.review import GameReview, PlacementReview, find_puzzles, review_game
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +36,7 @@ LEVEL = "expert"
 #: Seconds a process holds a review it works on before another may take it over.
 LEASE = 300.0
 #: What is stored for a record that does not replay: it is never tried again.
-FAILED = {"failed": True}
+FAILED: dict[str, Any] = {"failed": True}
 
 
 def due(tables: Tables, chat: str, now: float) -> list[Outbound]:
@@ -44,12 +46,16 @@ def due(tables: Tables, chat: str, now: float) -> list[Outbound]:
     if row is None:
         return []
     finished_at = float(row["finished_at"])
+    data: dict[str, Any] = FAILED
     try:
-        review: GameReview | None = review_game(Record.from_dict(row["record"]), level=LEVEL)
+        record = Record.from_dict(row["record"])
+        review: GameReview | None = review_game(record, level=LEVEL)
+        assert review is not None
+        # The game's puzzles are looked for now too: /puzzle then only reads them.
+        data = {**review.to_dict(), "puzzles": [asdict(p) for p in find_puzzles(record)]}
     except (EngineError, KeyError, TypeError, ValueError):
         log.warning("a finished game's record does not replay: no review")
         review = None
-    data = FAILED if review is None else review.to_dict()
     if not tables.store.save_review(chat, finished_at, data) or review is None:
         return []
     texts = Texts(str((row.get("options") or {}).get("lang") or "en"))

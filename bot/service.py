@@ -34,6 +34,7 @@ from bot import (
     pages,
     play,
     privacy,
+    puzzles,
     reviews,
     show,
     social,
@@ -84,6 +85,7 @@ HANDLERS: dict[type[Command], Handler] = {
     **social.HANDLERS,
     **privacy.HANDLERS,
     **reviews.HANDLERS,
+    **puzzles.HANDLERS,
 }
 
 

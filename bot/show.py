@@ -50,6 +50,7 @@ def export(tables: Tables, ctx: Context, cmd: Export) -> None:
 def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
     levels = ", ".join(tables.settings.levels)
     lines = [ctx.texts("help.text", levels=levels), ctx.texts("help.review")]
+    lines.append(ctx.texts("help.puzzle"))
     ctx.out.append(ctx.scene.chat_message(lines))
 
 

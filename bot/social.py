@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import community, images, messages, ratings
+from bot import community, images, messages, puzzles, ratings
 from bot.commands import Games, Notify, Stats, Top, format_left
 from bot.games import Game
 from bot.outbound import Outbound
@@ -54,6 +54,7 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
     assert player is not None
     asker = ctx.user.name if player == ctx.user.id else None
     head, per_game = community.stats(tables.community, ctx.chat.id, player, ctx.texts, asker)
+    head = [*head, *puzzles.solved_lines(tables, player, ctx.texts)]
     if not per_game:
         ctx.out.append(ctx.scene.chat_message(head))
         return

@@ -64,6 +64,7 @@ SERVICE_INTERNALS = (
     "bot.letters",
     "bot.pages",
     "bot.reviews",
+    "bot.puzzles",
 )
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"

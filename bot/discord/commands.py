@@ -275,6 +275,15 @@ async def _seat_choices(interaction: discord.Interaction[Any], current: str) -> 
     return _as_choices(choices.seats(look.table, current))
 
 
+@app_commands.command(name="puzzle", description=_about("puzzle"))
+@app_commands.describe(**_params("puzzle", "answer"))
+@app_commands.rename(**_names("answer"))
+async def puzzle(interaction: discord.Interaction[Any], answer: str | None = None) -> None:
+    # An answer is told only to whoever sent it (an ephemeral reply): nobody sees the move.
+    words = f" {answer.strip()}" if answer and answer.strip() else ""
+    await _run(interaction, "/puzzle" + words, quiet=bool(words))
+
+
 COMMANDS: tuple[Command, ...] = (
     *SIMPLE,
     addbot,
@@ -286,6 +295,7 @@ COMMANDS: tuple[Command, ...] = (
     history,
     notify,
     forget,
+    puzzle,
 )
 
 
