@@ -2,8 +2,9 @@
 
 Games are played by the strong player (real-looking games: bonus placements, swaps, a full
 board), then each is reviewed with :func:`engine.review.review_game` at the ``expert``
-level, as the bot does after every game. Prints, per setup, the games, mean, p95 and max
-CPU seconds of one review (``time.process_time``: one core, not the machine's load).
+level, and searched for puzzle positions, as the bot does after every game. Prints, per
+setup, the games, mean, p95 and max CPU seconds of one review, and of the review with the
+puzzle search (``time.process_time``: one core, not the machine's load).
 
     python benchmarks/bench_review.py [--games 20] [--setups genial-4]
 
@@ -19,7 +20,7 @@ import time
 from engine.ai import choose_move
 from engine.genial import GenialGame
 from engine.record import Record
-from engine.review import review_game
+from engine.review import find_puzzles, review_game
 from engine.spezial import SpezialGame
 
 SETUPS = {
@@ -57,17 +58,22 @@ def main() -> None:
     for name in args.setups.split(","):
         game_name, players, mode = SETUPS[name]
         times: list[float] = []
+        whole: list[float] = []
         moves: list[int] = []
         for seed in range(1, args.games + 1):
             record = played(game_name, players, mode, seed)
             start = time.process_time()
             review_game(record)
-            times.append(time.process_time() - start)
+            reviewed = time.process_time()
+            find_puzzles(record)
+            times.append(reviewed - start)
+            whole.append(time.process_time() - start)
             moves.append(len(record.moves))
         print(
             f"{name}: {len(times)} games, {sum(moves) / len(moves):.0f} moves a game;"
             f" review CPU s: mean {sum(times) / len(times):.1f}, p95 {p95(times):.1f},"
-            f" max {max(times):.1f}",
+            f" max {max(times):.1f}; with the puzzle search: mean"
+            f" {sum(whole) / len(whole):.1f}, p95 {p95(whole):.1f}, max {max(whole):.1f}",
             flush=True,
         )
 

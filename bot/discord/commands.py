@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.commands import SOLUTION_WORDS
 from bot.discord import choices
 from bot.discord.translator import (
     command_key,
@@ -279,9 +280,11 @@ async def _seat_choices(interaction: discord.Interaction[Any], current: str) -> 
 @app_commands.describe(**_params("puzzle", "answer"))
 @app_commands.rename(**_names("answer"))
 async def puzzle(interaction: discord.Interaction[Any], answer: str | None = None) -> None:
-    # An answer is told only to whoever sent it (an ephemeral reply): nobody sees the move.
-    words = f" {answer.strip()}" if answer and answer.strip() else ""
-    await _run(interaction, "/puzzle" + words, quiet=bool(words))
+    # An answer is told only to whoever sent it (an ephemeral reply): nobody sees the move;
+    # the solution (/puzzle answer) is for everyone.
+    words = answer.strip() if answer else ""
+    move = bool(words) and words.casefold() not in SOLUTION_WORDS
+    await _run(interaction, "/puzzle" + (f" {words}" if words else ""), quiet=move)
 
 
 COMMANDS: tuple[Command, ...] = (

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.discord.support import text, world
-from tests.bot.review_fixtures import store_reviewed_game
+from tests.bot.discord.support import only_answer, text, world
+from tests.bot.review_fixtures import store_puzzle_game, store_reviewed_game
 
 
 @pytest.mark.asyncio
@@ -27,3 +27,18 @@ async def test_review_posts_the_chart_and_the_costliest_boards(
         ]
         assert text(posts[0]).startswith("The expert's review (")
         assert f"Ada: accuracy {ada_review.accuracy}%" in text(posts[0])
+
+
+@pytest.mark.asyncio
+async def test_a_puzzle_and_its_answer_that_only_the_sender_sees(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        found, _ = store_puzzle_game(w.service.store, "elsewhere")
+        await ada.slash(w.channel, "puzzle")
+        assert text(w.last_public()).startswith("Puzzle 1: the player to move has ")
+        shown = len(w.public())
+        result = await bob.slash(w.channel, "puzzle", answer=f"1 {found.answer}")
+        assert only_answer(result) == "Right: that is the best placement of puzzle 1."
+        assert len(w.public()) == shown  # nothing of the answer in the channel
+        await ada.slash(w.channel, "puzzle", answer="answer")
+        assert text(w.last_public()).endswith("Found by: Bob.")

@@ -60,6 +60,8 @@ EXPECTED = {
     "option": ("setting", "value"),
     "play": ("tile", "cell1", "cell2", "golden"),
     "kick": ("player",),
+    "review": (),
+    "puzzle": ("answer",),
 }
 
 
