@@ -18,10 +18,9 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from bot import letters
 from bot.commands import Review
-from bot.outbound import Attachment, Outbound, Stored
-from bot.tables import LETTER_LEASE, Context, Handler, Reject, Tables
+from bot.outbound import Attachment
+from bot.tables import Context, Handler, Reject, Tables
 from bot.texts import Texts
 from engine.errors import EngineError
 from engine.genial import GenialGame
@@ -39,35 +38,24 @@ LEASE = 300.0
 FAILED: dict[str, Any] = {"failed": True}
 
 
-def due(tables: Tables, chat: str, now: float) -> list[Outbound]:
+def due(tables: Tables, chat: str, now: float) -> None:
     """Work out the wanted review of ``chat``'s finished game, if one waits and no other
-    process works on it; what to tell the chat (stored in the outbox)."""
+    process works on it."""
     row = tables.store.claim_review(chat, tables.owner, tables.clock(), LEASE)
     if row is None:
-        return []
+        return
     finished_at = float(row["finished_at"])
     data: dict[str, Any] = FAILED
     try:
         record = Record.from_dict(row["record"])
-        review: GameReview | None = review_game(record, level=LEVEL)
-        assert review is not None
+        review = review_game(record, level=LEVEL)
         # The game's puzzles are looked for now too: /puzzle then only reads them.
         data = {**review.to_dict(), "puzzles": [asdict(p) for p in find_puzzles(record)]}
     except (EngineError, KeyError, TypeError, ValueError):
         log.warning("a finished game's record does not replay: no review")
-        review = None
-    if not tables.store.save_review(chat, finished_at, data) or review is None:
-        return []
-    texts = Texts(str((row.get("options") or {}).get("lang") or "en"))
-    out = Outbound(chat, texts("review.ready"), "info")
-    sent = [letters.letter(out)]
-    stamp = tables.clock()
-    ids = tables.store.post(sent, owner=tables.owner, now=stamp, lease=LETTER_LEASE)
-    return [
-        Outbound(
-            out.chat, out.text, out.kind, stored=Stored(ids[0], letters.key_of(sent[0]), stamp)
-        )
-    ]
+    # Stored once: a process that lost its claim meanwhile finds a review there and
+    # stores nothing. Nothing is said: /review answers at once from now on.
+    tables.store.save_review(chat, finished_at, data)
 
 
 # --- /review -----------------------------------------------------------------------------
@@ -135,7 +123,7 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
                     number=number + 1,
                     played=p.played,
                     best=p.best,
-                    cost=p.cost,
+                    count=p.cost,
                     low_played=min(p.after_played),
                     low_best=min(p.after_best),
                 )

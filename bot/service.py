@@ -358,7 +358,7 @@ class Service(Tables):
             if not step[1]:
                 break
         # A game that ended with a command or just now: its review, once (bot.reviews).
-        out += reviews.due(self, chat, now)
+        reviews.due(self, chat, now)
         return out
 
     def _dispatch(self, ctx: Context, cmd: Command) -> None:
