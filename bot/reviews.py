@@ -140,6 +140,32 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
     return lines
 
 
+def move_lines(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]:
+    """One line per move of the game: a placement's points and the expert's best with its
+    points (or the agreement), a swap decision against the expert's."""
+    lines = [""] * len(review.lowest)
+    for p in review.placements:
+        played = points_text(p.gained_played, review.colours, texts)
+        if p.played == p.best:
+            lines[p.number] = texts(
+                "review.move_best", name=names[p.seat], played=p.played, played_points=played
+            )
+            continue
+        lines[p.number] = texts(
+            "review.move" if p.cost else "review.move_even",
+            name=names[p.seat],
+            played=p.played,
+            played_points=played,
+            best=p.best,
+            best_points=points_text(p.gained_best, review.colours, texts),
+            count=p.cost,
+        )
+    for s in review.swaps:
+        key = "review.swap_agreed" if s.agreed else "review.swap_differs"
+        lines[s.number] = texts(key, name=names[s.seat], played=s.played, best=s.best)
+    return lines
+
+
 def chart(review: GameReview, names: Sequence[str], texts: Texts) -> Attachment | None:
     from render.review import lowest_chart_png
 

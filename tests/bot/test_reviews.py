@@ -114,3 +114,26 @@ def test_review_speaks_the_tables_language(tmp_path: Path) -> None:
     text = room.ok("Ada", "/review")[0].text
     assert text.startswith("Die Analyse des Experten (")
     assert "Ada: Genauigkeit " in text
+
+
+def test_the_web_pages_review_lines_follow_the_moves(tmp_path: Path) -> None:
+    from bot import pages
+
+    room = finished_room(tmp_path)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    review = GameReview.from_dict(data)
+    lines = pages.review_lines(room.service, "chat-1")
+    assert lines is not None and len(lines) == len(row["record"]["moves"])
+    for p in review.placements:
+        name = row["seats"][p.seat]["name"]
+        assert lines[p.number].startswith(f"{name}: {p.played} (")
+        if p.played == p.best:
+            assert lines[p.number].endswith("the expert's move too.")
+        else:
+            assert f"; the expert: {p.best} (" in lines[p.number]
+    for s in review.swaps:
+        assert lines[s.number].startswith(f"{row['seats'][s.seat]['name']}: {s.played}")
+    # A new game at the table: the old game's review is not shown beside it.
+    room.ok("Ada", "/start")
+    assert pages.review_lines(room.service, "chat-1") is None
