@@ -189,6 +189,14 @@ class Puzzle(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PuzzleDaily(Command):
+    """``/option puzzle daily 18:00 [Europe/Berlin]``: a puzzle every day at that time in
+    that time zone (default UTC); ``at`` is ``"18:00 Europe/Berlin"``, ``""`` for off."""
+
+    at: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Rematch(Command):
     pass
 
@@ -375,7 +383,26 @@ def _parse_option(args: list[str]) -> Command:
         if value is None or value.lower() not in LANGUAGES:
             raise CommandError("option.bad_lang", value=value or "")
         return SetOption(name="lang", value=value.lower())
+    if name in ("puzzle", "puzzles"):
+        return _parse_puzzle_daily(args[1:])
     raise CommandError("option.unknown", name=args[0])
+
+
+_CLOCK_TIME = re.compile(r"([01]?[0-9]|2[0-3])[:.h]([0-5][0-9])")
+
+
+def _parse_puzzle_daily(args: list[str]) -> PuzzleDaily:
+    if len(args) == 1 and args[0].lower() in _OFF:
+        return PuzzleDaily(at="")
+    if args and args[0].lower() in ("daily", "täglich", "dagelijks", "quotidien"):
+        args = args[1:]
+    m = _CLOCK_TIME.fullmatch(args[0]) if args and len(args) <= 2 else None
+    if m is None:
+        raise CommandError("option.bad_puzzle")
+    zone = args[1] if len(args) == 2 else "UTC"
+    if len(zone) > 64 or not re.fullmatch(r"[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)*", zone):
+        raise CommandError("option.bad_puzzle")
+    return PuzzleDaily(at=f"{int(m.group(1)):02d}:{m.group(2)} {zone}")
 
 
 def parse_command(text: str) -> Command:
@@ -506,6 +533,8 @@ def _format_plain(cmd: Command) -> str:
         return "/notify" + ("" if cmd.on is None else " on" if cmd.on else " off")
     if isinstance(cmd, Forget):
         return "/forget me"
+    if isinstance(cmd, PuzzleDaily):
+        return f"/option puzzle daily {cmd.at}" if cmd.at else "/option puzzle off"
     if isinstance(cmd, Puzzle):
         if cmd.solution:
             return "/puzzle answer"

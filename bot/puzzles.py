@@ -11,12 +11,16 @@ never another rack or the bag. Names stay out of it: a puzzle may come from anot
 
 from __future__ import annotations
 
+import datetime
+import zoneinfo
 from typing import Any
 
-from bot.commands import Puzzle
+from bot.commands import Puzzle, PuzzleDaily
 from bot.outbound import Attachment, Outbound
+from bot.store import DamagedTable
 from bot.store.base import Puzzled
-from bot.tables import Context, Handler, Reject, Tables
+from bot.table import PLAYING
+from bot.tables import Context, Handler, Reject, Tables, need_manager, need_table
 from bot.texts import Texts
 from engine.errors import EngineError
 from engine.genial import GenialGame
@@ -191,4 +195,93 @@ def solved_lines(tables: Tables, player: str, texts: Texts) -> list[str]:
     return [texts("puzzle.stats", count=count)] if count else []
 
 
-HANDLERS: dict[type, Handler] = {Puzzle: puzzle}
+# --- the daily puzzle -----------------------------------------------------------------
+
+
+def _zone(at: str) -> tuple[int, int, zoneinfo.ZoneInfo]:
+    """Hour, minute and time zone of an ``Options.puzzle`` value.
+
+    Raises:
+        ValueError: for a value that is not one (a zone unknown here included).
+    """
+    clock, _, zone = at.partition(" ")
+    hour, minute = (int(x) for x in clock.split(":"))
+    try:
+        return hour, minute, zoneinfo.ZoneInfo(zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(str(exc)) from None
+
+
+def last_time(at: str, now: float) -> float:
+    """The latest daily puzzle time at or before ``now`` (in the option's time zone, so a
+    change to summer time keeps the hour on the clock)."""
+    hour, minute, zone = _zone(at)
+    local = datetime.datetime.fromtimestamp(now, zone)
+    today = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    if today.timestamp() > now:
+        today = (local - datetime.timedelta(days=1)).replace(
+            hour=hour, minute=minute, second=0, microsecond=0
+        )
+    return today.timestamp()
+
+
+def next_time(at: str, now: float) -> float:
+    """The first daily puzzle time after ``now``."""
+    hour, minute, zone = _zone(at)
+    local = datetime.datetime.fromtimestamp(last_time(at, now), zone) + datetime.timedelta(days=1)
+    return local.replace(hour=hour, minute=minute).timestamp()
+
+
+def daily(tables: Tables, ctx: Context, cmd: PuzzleDaily) -> None:
+    t = need_table(ctx)
+    need_manager(ctx)
+    if not cmd.at:
+        t.options.puzzle = ""
+        ctx.out.append(ctx.scene.chat_message([ctx.texts("puzzle.daily_off")]))
+        return
+    try:
+        when = next_time(cmd.at, ctx.now)
+    except ValueError:
+        raise Reject("option.bad_puzzle") from None
+    t.options.puzzle = cmd.at
+    if t.status != PLAYING and (t.due_at is None or t.due_at > when):
+        t.due_at = when
+    clock, _, zone = cmd.at.partition(" ")
+    ctx.out.append(ctx.scene.chat_message([ctx.texts("puzzle.daily_on", time=clock, zone=zone)]))
+
+
+def due(tables: Tables, chat: str, now: float) -> list[Outbound]:
+    """The daily puzzle of ``chat`` if its time has come since the last one (the previous
+    one's solution first), and when to look next; said through the stored outbox."""
+    with tables.locks.hold(chat):
+        try:
+            t = tables.store.load(chat)
+        except DamagedTable:
+            return []
+        if t is None or not t.options.puzzle:
+            return []
+        try:
+            last, upcoming = last_time(t.options.puzzle, now), next_time(t.options.puzzle, now)
+        except ValueError:
+            return []
+        ctx = tables.clock_context(t, now)
+        posted = tables.store.puzzles(chat)
+        if not posted or posted[-1].posted_at < last:
+            if posted and not posted[-1].closed:
+                solution(tables, ctx, posted[-1])
+            choices = candidates(tables, chat)
+            if choices:
+                data = choices[0]
+                shown(tables, ctx, Puzzled(tables.store.post_puzzle(chat, now, data), chat, now,
+                                           data, False))  # fmt: skip
+        due_at = t.due_at
+        if t.status != PLAYING and (t.due_at is None or t.due_at <= now or t.due_at > upcoming):
+            t.due_at = upcoming
+        if not ctx.out and t.due_at == due_at:
+            return []
+        if not tables.save(ctx):
+            return []
+        return ctx.out
+
+
+HANDLERS: dict[type, Handler] = {Puzzle: puzzle, PuzzleDaily: daily}

@@ -359,6 +359,7 @@ class Service(Tables):
                 break
         # A game that ended with a command or just now: its review, once (bot.reviews).
         reviews.due(self, chat, now)
+        out += puzzles.due(self, chat, now)
         return out
 
     def _dispatch(self, ctx: Context, cmd: Command) -> None:

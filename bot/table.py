@@ -46,6 +46,8 @@ class Options:
     hints: bool = False
     order: str = "join"  # seat order at the start: "join" or "random"
     lang: str = "en"
+    #: When the daily puzzle comes (bot.puzzles): "18:00 Europe/Berlin", "" for never.
+    puzzle: str = ""
 
 
 @dataclass

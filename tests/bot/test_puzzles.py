@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import render
-from tests.bot.helpers import Room, make_service, user
+from tests.bot.helpers import Clock, Room, make_service, user
 from tests.bot.review_fixtures import store_puzzle_game
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
@@ -83,3 +83,41 @@ def test_forgetting_a_person_forgets_their_puzzle_answers(tmp_path: Path) -> Non
     assert room.service.store.puzzles_solved(user("Ada").id) == 0
     [(_, name, solved)] = room.service.store.puzzle_answers(1)
     assert solved and name != "Ada"
+
+
+def test_the_daily_puzzle_comes_at_its_hour_and_the_next_tells_the_solution(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()  # 1_700_000_000: 14 November 2023, 22:13:20 UTC
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/join")
+    out = room.ok("Ada", "/option puzzle daily 18:00")
+    assert out[-1].text.startswith("A puzzle comes here every day at 18:00 (UTC)")
+    # The next 18:00 UTC: 15 November 2023, 1_699_920_000 being that day's midnight.
+    first = 1_699_920_000 + 86_400 + 18 * 3600
+    assert room.table().due_at == first
+    found, _ = store_puzzle_game(room.service.store, "chat-1")
+    clock.now = first - 1
+    assert room.due(clock.now) == []
+    clock.now = first
+    (shown,) = room.due(clock.now)
+    assert shown.text.startswith("Puzzle 1: the player to move has ")
+    assert room.table().due_at == first + 86_400
+    room.ok("Bob", f"/puzzle {found.answer}")
+    clock.now = first + 86_400
+    out = room.due(clock.now)
+    # The game had one puzzle: the solution comes, no new puzzle.
+    assert [o.text.split("\n")[-1] for o in out] == ["Found by: Bob."]
+    assert room.table().due_at == first + 2 * 86_400
+
+
+def test_the_daily_puzzle_keeps_the_chats_time_zone(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/option puzzle daily 18:00 Europe/Berlin")
+    # Berlin is an hour ahead of UTC in November: 17:00 UTC on 15 November 2023.
+    assert room.table().due_at == 1_699_920_000 + 86_400 + 17 * 3600
+    assert room.error("Ada", "/option puzzle daily 18:00 Mars/Olympus").startswith("Say when")
+    assert room.error("Ada", "/option puzzle daily noon").startswith("Say when")
+    room.ok("Ada", "/option puzzle off")
+    assert room.table().options.puzzle == ""
