@@ -3,6 +3,7 @@ the finished game, shown by /review at once, never worked out twice."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -137,3 +138,24 @@ def test_the_web_pages_review_lines_follow_the_moves(tmp_path: Path) -> None:
     # A new game at the table: the old game's review is not shown beside it.
     room.ok("Ada", "/start")
     assert pages.review_lines(room.service, "chat-1") is None
+
+
+def test_no_review_text_holds_a_rack_or_the_draw_order(tmp_path: Path) -> None:
+    """The review names moves only: the played and the expert's best placement (tiles the
+    mover held then), never a rack, and the stored review holds no draw order."""
+    from bot import pages
+
+    room = finished_room(tmp_path, pictures=True)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    review = GameReview.from_dict(data)
+    named = {m.split()[0] for p in review.placements for m in (p.played, p.best)}
+    lines = [line for o in room.ok("Bob", "/review") for line in o.text.split("\n")]
+    lines += pages.review_lines(room.service, "chat-1") or []
+    for line in lines:
+        for word in line.replace(",", " ").replace("(", " ").split():
+            if len(word) == 2 and set(word) <= set("RGBOYP"):
+                assert word in named, line
+    assert "bag" not in data
+    bag = row["record"]["bag"]
+    assert ",".join(f'"{t}"' for t in bag[:8]) not in json.dumps(data, separators=(",", ":"))

@@ -192,3 +192,11 @@ def test_a_puzzle_needs_a_placement_due() -> None:
     game = blue_line(7)
     game.awaiting = "swap"
     assert puzzle_at(game) is None
+
+
+def test_a_genial_spezial_record_is_reviewed_too(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "07-spezial-2p.json").read_text())
+    review = review_game(Record.from_dict(data))
+    assert review.colours == ("B", "G", "O", "P") and review.swaps == ()
+    assert len(review.placements) == len(data["moves"])
+    assert all(len(p.before) == 4 and p.cost >= 0 for p in review.placements)
