@@ -135,7 +135,15 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
     if review.turning_point is None:
         lines.append(texts("review.no_turning"))
     else:
-        lines.append(texts("review.turning", number=review.turning_point + 1))
+        number = review.turning_point
+        turned = next((p for p in review.placements if p.number == number), None)
+        if turned is None:  # a swap decision turned it
+            lines.append(texts("review.turning", number=number + 1))
+        else:
+            name = names[turned.seat]
+            lines.append(
+                texts("review.turning_move", number=number + 1, name=name, played=turned.played)
+            )
     lines.append(texts("review.accuracy"))
     return lines
 

@@ -65,7 +65,13 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
         less = "point less" if p.cost == 1 else "points less"
         assert f"move {n + 1}: played {p.played}, best {p.best}: {p.cost} {less}" in text
     if review.turning_point is not None:
-        assert f"The game turned at move {review.turning_point + 1}." in text
+        n = review.turning_point
+        turned = next((p for p in review.placements if p.number == n), None)
+        if turned is None:
+            assert f"The game turned at move {n + 1}." in text
+        else:
+            name = row["seats"][turned.seat]["name"]
+            assert f"The game turned at move {n + 1}: {name} played {turned.played}." in text
     assert "up to 6 above the lowest colour" in text
 
 
