@@ -54,6 +54,8 @@ COMMANDS = {
     "notify",
     "mydata",
     "forget",
+    "review",
+    "puzzle",
 }
 
 
