@@ -171,6 +171,32 @@ class Replay(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Review(Command):
+    """``/review``: the expert's review of the chat's last finished game."""
+
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Puzzle(Command):
+    """``/puzzle``: show the chat's puzzle (a new one if none is open); ``/puzzle answer``:
+    its solution and who found it; ``/puzzle [number] <move>``: an answer, told privately."""
+
+    number: int | None = None
+    move: str | None = None
+    solution: bool = False
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class PuzzleDaily(Command):
+    """``/option puzzle daily 18:00 [Europe/Berlin]``: a puzzle every day at that time in
+    that time zone (default UTC); ``at`` is ``"18:00 Europe/Berlin"``, ``""`` for off."""
+
+    at: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Rematch(Command):
     pass
 
@@ -241,6 +267,10 @@ class Forget(Command):
 
 #: What ``/forget`` must be followed by (so a stray ``/forget`` forgets nobody).
 FORGET_WORDS = frozenset({"me", "mich", "mij", "moi"})
+#: What asks /puzzle for the solution instead of the puzzle.
+SOLUTION_WORDS = frozenset(
+    {"answer", "solution", "antwort", "lösung", "antwoord", "oplossing", "réponse", "reponse"}
+)
 #: What asks /top for the global ladder of all chats instead of the chat's.
 GLOBAL_WORDS = frozenset({"global", "globaal", "all"})
 #: The most moves /history tells at once, and the most pages /top counts.
@@ -266,6 +296,7 @@ _SIMPLE: dict[str, type[Command]] = {
     "rematch": Rematch,
     "games": Games,
     "mydata": MyData,
+    "review": Review,
 }
 #: What ``/tournament`` may be followed by (nothing: the standings or the list).
 TOURNAMENT_ACTIONS = ("show", "new", "join", "leave", "start", "cancel", "invite", "team")
@@ -435,6 +466,8 @@ COMMAND_WORDS: tuple[str, ...] = (
     "away",
     "back",
     "tournament",
+    "review",
+    "puzzle",
 )
 
 #: What a player out of time may have done: the votes of the other persons.
@@ -597,7 +630,26 @@ def _parse_option(args: list[str]) -> Command:
         if value is None or value.lower() not in LANGUAGES:
             raise CommandError("option.bad_lang", value=value or "")
         return SetOption(name="lang", value=value.lower())
+    if name in ("puzzle", "puzzles"):
+        return _parse_puzzle_daily(args[1:])
     raise CommandError("option.unknown", name=args[0])
+
+
+_CLOCK_TIME = re.compile(r"([01]?[0-9]|2[0-3])[:.h]([0-5][0-9])")
+
+
+def _parse_puzzle_daily(args: list[str]) -> PuzzleDaily:
+    if len(args) == 1 and args[0].lower() in _OFF:
+        return PuzzleDaily(at="")
+    if args and args[0].lower() in ("daily", "täglich", "dagelijks", "quotidien"):
+        args = args[1:]
+    m = _CLOCK_TIME.fullmatch(args[0]) if args and len(args) <= 2 else None
+    if m is None:
+        raise CommandError("option.bad_puzzle")
+    zone = args[1] if len(args) == 2 else "UTC"
+    if len(zone) > 64 or not re.fullmatch(r"[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)*", zone):
+        raise CommandError("option.bad_puzzle")
+    return PuzzleDaily(at=f"{int(m.group(1)):02d}:{m.group(2)} {zone}")
 
 
 def parse_command(text: str) -> Command:
@@ -679,6 +731,8 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         if len(args) != 1 or args[0].casefold() not in FORGET_WORDS:
             raise CommandError("usage.forget")
         return Forget()
+    if word == "puzzle":
+        return _parse_puzzle(args)
     cls = _SIMPLE.get(word)
     if cls is None:
         raise CommandError("command.unknown", command=raw)
@@ -725,6 +779,19 @@ def _parse_notify(args: list[str]) -> Notify:
         return Notify(on=_switch(args[0]) == "on")
     except CommandError:
         raise CommandError("usage.notify") from None
+
+
+def _parse_puzzle(args: list[str]) -> Puzzle:
+    if not args:
+        return Puzzle()
+    if len(args) == 1 and args[0].casefold() in SOLUTION_WORDS:
+        return Puzzle(solution=True)
+    number = None
+    if args[0].isdigit() and len(args[0]) <= 9:
+        number, args = int(args[0]), args[1:]
+    if not args:
+        raise CommandError("usage.puzzle")
+    return Puzzle(number=number, move=" ".join(args))
 
 
 def _number(args: list[str], default: int, most: int, usage: str) -> int:
@@ -792,6 +859,13 @@ def _format_plain(cmd: Command) -> str:
         return "/back"
     if isinstance(cmd, Tournament):
         return _format_tournament(cmd)
+    if isinstance(cmd, PuzzleDaily):
+        return f"/option puzzle daily {cmd.at}" if cmd.at else "/option puzzle off"
+    if isinstance(cmd, Puzzle):
+        if cmd.solution:
+            return "/puzzle answer"
+        number = "" if cmd.number is None else f" {cmd.number}"
+        return "/puzzle" + number + (f" {cmd.move}" if cmd.move else "")
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
             return f"/{word}"

@@ -273,3 +273,28 @@ def replay_at(tables: Tables, chat: str, placed: int) -> str | None:
         return replay_board(table, placed)
     except EngineError:
         return None
+
+
+def review_lines(tables: Tables, chat: str) -> list[str] | None:
+    """The expert's review of ``chat``'s finished game, move by move, for the replay
+    slider: line ``n`` says what the expert thought of move ``n`` (from 0), in the table's
+    language. ``None`` while the table plays, or when its last game has no review (yet):
+    the review of an older game is not shown beside another game's replay."""
+    from bot import reviews
+
+    try:
+        table = tables.store.load(chat)
+    except DamagedTable:
+        return None
+    if table is None or table.status == PLAYING or table.record is None:
+        return None
+    found = reviews.latest(tables, chat)
+    if found is None or found[1] is None:
+        return None
+    row, review = found
+    assert review is not None
+    if list(row["record"].get("moves") or []) != list(table.record.get("moves") or []):
+        return None
+    texts = Texts(table.options.lang)
+    names = reviews.seat_names(row, texts)
+    return reviews.move_lines(review, names, texts)

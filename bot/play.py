@@ -131,6 +131,7 @@ def after_moves(
         t.seats = [s for s in t.seats if not s.left]
         t.pass_host()
         schedule(t, game, ctx.now, new_turn=False)
+        t.due_at = ctx.now  # the game's review is due work now (bot.reviews)
         return
     new_turn = any(isinstance(e, TurnStarted) for e in events)
     again = not new_turn and any(isinstance(e, BonusEarned) for e in events)

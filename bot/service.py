@@ -36,6 +36,8 @@ from bot import (
     places,
     play,
     privacy,
+    puzzles,
+    reviews,
     show,
     social,
     takeback,
@@ -89,6 +91,8 @@ HANDLERS: dict[type[Command], Handler] = {
     **absence.HANDLERS,
     **takeback.HANDLERS,
     **tournaments.HANDLERS,
+    **reviews.HANDLERS,
+    **puzzles.HANDLERS,
 }
 
 
@@ -418,6 +422,9 @@ class Service(Tables):
             out += step[0]
             if not step[1]:
                 break
+        # A game that ended with a command or just now: its review, once (bot.reviews).
+        reviews.due(self, chat, now)
+        out += puzzles.due(self, chat, now)
         return out
 
     def _dispatch(self, ctx: Context, cmd: Command) -> None:

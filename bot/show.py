@@ -51,6 +51,7 @@ def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
     levels = ", ".join(tables.settings.levels)
     text = ctx.texts("help.text", levels=levels)
     more = [ctx.texts("help.clock"), ctx.texts("help.notify")]
+    more += [ctx.texts("help.review"), ctx.texts("help.puzzle")]
     ctx.out.append(ctx.scene.chat_message([text, *more]))
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot import community, deadlines, images, messages, places, ratings, timebank
+from bot import community, deadlines, images, messages, places, puzzles, ratings, timebank
 from bot.commands import Games, Notify, Stats, Top, format_left
 from bot.games import Game
 from bot.outbound import Outbound
@@ -64,6 +64,7 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
         head = [*head, ctx.texts("stats.turn_time", median=format_left(median), count=count)]
     # The finished tournaments the player played here (issue 30).
     cups = places.finished_lines(tables.store, ctx.chat.id, player, ctx.texts)
+    head = [*head, *puzzles.solved_lines(tables, player, ctx.texts)]
     if not per_game:
         ctx.out.append(ctx.scene.chat_message([*head, *cups]))
         return

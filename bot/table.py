@@ -55,6 +55,8 @@ class Options:
     grace: int = -1
     #: Whether ``/undo`` may ask the table to take a move back.
     undo: bool = True
+    #: When the daily puzzle comes (bot.puzzles): "18:00 Europe/Berlin", "" for never.
+    puzzle: str = ""
 
 
 @dataclass

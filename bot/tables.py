@@ -246,6 +246,8 @@ class Tables:
                 ctx.finished["chat"] = str(ctx.table.tournament["home"])
             # The game that just ended is at hand: rated without replaying its record.
             self.community.finished(ctx.finished, ctx.game)
+            # And reviewed by the expert as due work (bot.reviews), once.
+            self.store.want_review(ctx.table.chat, float(ctx.finished["finished_at"]))
             ctx.finished = None
             if ctx.table.tournament.get("id"):
                 # The round may be over: the tournament looks now, not at its deadline.

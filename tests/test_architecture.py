@@ -66,6 +66,8 @@ SERVICE_INTERNALS = (
     "bot.timebank",
     "bot.absence",
     "bot.takeback",
+    "bot.reviews",
+    "bot.puzzles",
 )
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.commands import SOLUTION_WORDS
 from bot.discord import choices
 from bot.discord.translator import (
     command_key,
@@ -143,6 +144,7 @@ SIMPLE = (
     _simple("expel"),
     _simple("wait"),
     _simple("back", quiet=True),
+    _simple("review"),
 )
 
 
@@ -324,6 +326,17 @@ async def tournament(
     await _run(interaction, "/tournament" + (f" {words.strip()}" if words else ""))
 
 
+@app_commands.command(name="puzzle", description=_about("puzzle"))
+@app_commands.describe(**_params("puzzle", "answer"))
+@app_commands.rename(**_names("answer"))
+async def puzzle(interaction: discord.Interaction[Any], answer: str | None = None) -> None:
+    # An answer is told only to whoever sent it (an ephemeral reply): nobody sees the move;
+    # the solution (/puzzle answer) is for everyone.
+    words = answer.strip() if answer else ""
+    move = bool(words) and words.casefold() not in SOLUTION_WORDS
+    await _run(interaction, "/puzzle" + (f" {words}" if words else ""), quiet=move)
+
+
 COMMANDS: tuple[Command, ...] = (
     *SIMPLE,
     addbot,
@@ -338,6 +351,7 @@ COMMANDS: tuple[Command, ...] = (
     undo,
     away,
     tournament,
+    puzzle,
 )
 
 

@@ -171,6 +171,57 @@ def finished_games(rows: Iterable[tuple[str, float, str]]) -> list[dict[str, Any
     return out
 
 
+#: A finished game's archived data with its review's data (``None`` while not done).
+Reviewed = tuple[dict[str, Any], dict[str, Any] | None]
+
+
+def reviewed_games(rows: Iterable[tuple[str, float, str, str | None]]) -> list[Reviewed]:
+    """Finished games with their reviews (chat, finished_at, game data, review data or
+    None while it is not done), as :meth:`Store.reviews` gives them; rows not ours skipped."""
+    out: list[Reviewed] = []
+    for chat, finished_at, text, review in rows:
+        games = finished_games([(chat, finished_at, text)])
+        if not games:
+            continue
+        data: dict[str, Any] | None = None
+        if review is not None:
+            try:
+                loaded = json.loads(review)
+            except ValueError:
+                continue
+            if not isinstance(loaded, dict):
+                continue
+            data = loaded
+        out.append((games[0], data))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzled:
+    """A puzzle posted at a chat (issue 29): ``data`` says where it is from and its answer;
+    ``closed`` once its solution was shown."""
+
+    id: int
+    chat: str
+    posted_at: float
+    data: dict[str, Any]
+    closed: bool
+
+
+def puzzle_rows(rows: Iterable[tuple[Any, ...]]) -> list[Puzzled]:
+    """Puzzles from their rows (id, chat, posted_at, data as JSON, closed); rows not ours
+    are skipped."""
+    out = []
+    for id_, chat, posted_at, text, closed in rows:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            out.append(Puzzled(int(id_), str(chat), float(posted_at), data, bool(closed)))
+    return out
+
+
 def forget_seats(data: dict[str, Any], user: str, alias: str, name: str) -> bool:
     """A finished game's row (or a table's ``players``) with ``user``'s seats given to
     ``alias`` named ``name``: the game stays whole for everyone else's ratings. Whether
@@ -347,6 +398,60 @@ class Store(Protocol):
     def archived(self, chat: str | None = None) -> list[dict[str, Any]]:
         """The finished games of ``chat`` (every chat's if ``None``), oldest first, each
         the ``data`` archived with ``chat`` and ``finished_at`` set from the row."""
+        ...
+
+    def want_review(self, chat: str, finished_at: float) -> None:
+        """Ask for the review of the game finished at ``chat`` at ``finished_at`` (its
+        archived row); asked again, nothing changes."""
+        ...
+
+    def claim_review(
+        self, chat: str, owner: str, now: float, lease: float
+    ) -> dict[str, Any] | None:
+        """The oldest finished game of ``chat`` whose review is wanted, not done and not
+        claimed by a process now, claimed by ``owner`` for ``lease`` seconds (its archived
+        data, as :meth:`archived` gives it); ``None`` if there is none."""
+        ...
+
+    def save_review(self, chat: str, finished_at: float, data: dict[str, Any]) -> bool:
+        """Store a game's review, only if none is stored yet: whether this one was."""
+        ...
+
+    def reviews(
+        self, chat: str | None = None
+    ) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+        """The finished games of ``chat`` (every chat's if ``None``) whose review was
+        wanted, oldest first, each with its review's data (``None`` while not done)."""
+        ...
+
+    def post_puzzle(self, chat: str, posted_at: float, data: dict[str, Any]) -> int:
+        """Keep a puzzle posted at ``chat``; its id (growing with every puzzle)."""
+        ...
+
+    def puzzles(self, chat: str) -> list[Puzzled]:
+        """The puzzles posted at ``chat``, oldest first."""
+        ...
+
+    def puzzle(self, puzzle_id: int) -> Puzzled | None:
+        """The puzzle ``puzzle_id``, wherever it was posted."""
+        ...
+
+    def close_puzzle(self, puzzle_id: int) -> bool:
+        """Close a puzzle (its solution is shown): whether it was open until now."""
+        ...
+
+    def answer_puzzle(
+        self, puzzle_id: int, player: str, name: str, solved: bool, at: float
+    ) -> None:
+        """Note ``player``'s answer; once solved, a later wrong answer does not undo it."""
+        ...
+
+    def puzzle_answers(self, puzzle_id: int) -> list[tuple[str, str, bool]]:
+        """Who answered the puzzle (player, name, whether they found it), first first."""
+        ...
+
+    def puzzles_solved(self, player: str) -> int:
+        """How many puzzles ``player`` found, in every chat."""
         ...
 
     def chats(self) -> list[str]:

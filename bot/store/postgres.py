@@ -22,6 +22,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from bot.store.base import (
     CLAIM_BATCH,
     Letter,
+    Puzzled,
     SavedTournament,
     StaleTable,
     StoreDown,
@@ -29,8 +30,10 @@ from bot.store.base import (
     about_person,
     finished_games,
     forget_seats,
+    puzzle_rows,
     read_table,
     read_tournament,
+    reviewed_games,
     safe_url,
     seated,
     to_json,
@@ -120,6 +123,35 @@ MIGRATIONS = (
         tournament TEXT NOT NULL,
         PRIMARY KEY (chat, tournament)
     );
+    """,
+    # The expert's review of a finished game, beside its ``finished`` row; written once.
+    """
+    CREATE TABLE IF NOT EXISTS reviews (
+        chat          TEXT NOT NULL,
+        finished_at   DOUBLE PRECISION NOT NULL,
+        claimed_by    TEXT,
+        claimed_until DOUBLE PRECISION,
+        data          TEXT,
+        PRIMARY KEY (chat, finished_at)
+    );
+    CREATE INDEX IF NOT EXISTS reviews_pending ON reviews (chat, finished_at) WHERE data IS NULL;
+    CREATE TABLE IF NOT EXISTS puzzles (
+        id        BIGSERIAL PRIMARY KEY,
+        chat      TEXT NOT NULL,
+        posted_at DOUBLE PRECISION NOT NULL,
+        data      TEXT NOT NULL,
+        closed    BOOLEAN NOT NULL DEFAULT FALSE
+    );
+    CREATE INDEX IF NOT EXISTS puzzles_chat ON puzzles (chat, id);
+    CREATE TABLE IF NOT EXISTS puzzle_answers (
+        puzzle BIGINT NOT NULL,
+        player TEXT NOT NULL,
+        name   TEXT NOT NULL,
+        solved BOOLEAN NOT NULL,
+        at     DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (puzzle, player)
+    );
+    CREATE INDEX IF NOT EXISTS puzzle_answers_player ON puzzle_answers (player);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -468,6 +500,11 @@ class PostgresStore:
                     "DELETE FROM notes WHERE chat = %s AND key = %s",
                     [(c, k) for c, k in keys if c == user or about_person(k, user)],
                 )
+            # Puzzle answers keep their count for the puzzle, under the alias.
+            conn.execute(
+                "UPDATE puzzle_answers SET player = %s, name = %s WHERE player = %s",
+                (alias, name, user),
+            )
         return len(changed)
 
     def move(self, old: str, new: str) -> bool:
@@ -512,6 +549,123 @@ class PostgresStore:
         with self._connection() as conn:
             rows = conn.execute(query + " ORDER BY finished_at, id", params).fetchall()
         return finished_games(rows)
+
+    def want_review(self, chat: str, finished_at: float) -> None:
+        with self._connection() as conn:
+            conn.execute(
+                "INSERT INTO reviews (chat, finished_at) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (chat, finished_at),
+            )
+
+    def claim_review(
+        self, chat: str, owner: str, now: float, lease: float
+    ) -> dict[str, Any] | None:
+        with self._connection() as conn:
+            # One statement: of two processes claiming at once, one gets the row.
+            row = conn.execute(
+                "UPDATE reviews SET claimed_by = %s, claimed_until = %s"
+                " WHERE (chat, finished_at) = (SELECT chat, finished_at FROM reviews"
+                "  WHERE chat = %s AND data IS NULL"
+                "  AND (claimed_until IS NULL OR claimed_until < %s)"
+                "  ORDER BY finished_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
+                " RETURNING finished_at",
+                (owner, now + lease, chat, now),
+            ).fetchone()
+            if row is None:
+                return None
+            found = conn.execute(
+                "SELECT chat, finished_at, data FROM finished"
+                " WHERE chat = %s AND finished_at = %s ORDER BY id LIMIT 1",
+                (chat, row[0]),
+            ).fetchall()
+        games = finished_games(found)
+        return games[0] if games else None
+
+    def save_review(self, chat: str, finished_at: float, data: dict[str, Any]) -> bool:
+        text = json.dumps(data, separators=(",", ":"))
+        with self._connection() as conn:
+            cur = conn.execute(
+                "UPDATE reviews SET data = %s, claimed_by = NULL, claimed_until = NULL"
+                " WHERE chat = %s AND finished_at = %s AND data IS NULL",
+                (text, chat, finished_at),
+            )
+            return cur.rowcount == 1
+
+    def reviews(
+        self, chat: str | None = None
+    ) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+        query = (
+            "SELECT f.chat, f.finished_at, f.data, r.data FROM reviews AS r JOIN finished AS f"
+            " ON f.chat = r.chat AND f.finished_at = r.finished_at"
+        )
+        params: tuple[str, ...] = ()
+        if chat is not None:
+            query += " WHERE r.chat = %s"
+            params = (chat,)
+        with self._connection() as conn:
+            rows = conn.execute(query + " ORDER BY f.finished_at, f.id", params).fetchall()
+        return reviewed_games(rows)
+
+    def post_puzzle(self, chat: str, posted_at: float, data: dict[str, Any]) -> int:
+        text = json.dumps(data, separators=(",", ":"))
+        with self._connection() as conn:
+            row = conn.execute(
+                "INSERT INTO puzzles (chat, posted_at, data) VALUES (%s, %s, %s) RETURNING id",
+                (chat, posted_at, text),
+            ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def puzzles(self, chat: str) -> list[Puzzled]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT id, chat, posted_at, data, closed FROM puzzles WHERE chat = %s ORDER BY id",
+                (chat,),
+            ).fetchall()
+        return puzzle_rows(rows)
+
+    def puzzle(self, puzzle_id: int) -> Puzzled | None:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT id, chat, posted_at, data, closed FROM puzzles WHERE id = %s",
+                (puzzle_id,),
+            ).fetchall()
+        found = puzzle_rows(rows)
+        return found[0] if found else None
+
+    def close_puzzle(self, puzzle_id: int) -> bool:
+        with self._connection() as conn:
+            cur = conn.execute(
+                "UPDATE puzzles SET closed = TRUE WHERE id = %s AND NOT closed", (puzzle_id,)
+            )
+            return cur.rowcount == 1
+
+    def answer_puzzle(
+        self, puzzle_id: int, player: str, name: str, solved: bool, at: float
+    ) -> None:
+        with self._connection() as conn:
+            conn.execute(
+                "INSERT INTO puzzle_answers (puzzle, player, name, solved, at)"
+                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (puzzle, player) DO UPDATE SET"
+                " name = excluded.name, solved = puzzle_answers.solved OR excluded.solved,"
+                " at = excluded.at",
+                (puzzle_id, player, name, solved, at),
+            )
+
+    def puzzle_answers(self, puzzle_id: int) -> list[tuple[str, str, bool]]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT player, name, solved FROM puzzle_answers WHERE puzzle = %s ORDER BY at",
+                (puzzle_id,),
+            ).fetchall()
+        return [(str(p), str(n), bool(s)) for p, n, s in rows]
+
+    def puzzles_solved(self, player: str) -> int:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT COUNT(*) FROM puzzle_answers WHERE player = %s AND solved", (player,)
+            ).fetchone()
+        return int(row[0]) if row else 0
 
     def chats(self) -> list[str]:
         with self._connection() as conn:

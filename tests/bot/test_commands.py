@@ -212,6 +212,8 @@ def test_every_command_has_exactly_one_handler() -> None:
         lobby,
         play,
         privacy,
+        puzzles,
+        reviews,
         service,
         show,
         social,
@@ -235,9 +237,11 @@ def test_every_command_has_exactly_one_handler() -> None:
         absence.HANDLERS,
         takeback.HANDLERS,
         tournaments.HANDLERS,
+        reviews.HANDLERS,
+        puzzles.HANDLERS,
     ]
     assert sum(len(t) for t in tables) == len(service.HANDLERS)
     assert set(service.HANDLERS) == kinds
     # The 27 command classes of bot/commands.py, counted by hand, and Vote, Undo, Away,
-    # Back (issue 26) and Tournament (issue 30).
-    assert len(kinds) == 32
+    # Back (issue 26), Tournament (issue 30), Review, Puzzle and PuzzleDaily (issue 29).
+    assert len(kinds) == 35

@@ -61,6 +61,8 @@ COMMANDS = {
     "away",
     "back",
     "tournament",
+    "review",
+    "puzzle",
 }
 
 

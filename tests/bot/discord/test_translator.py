@@ -67,6 +67,8 @@ EXPECTED = {
     "undo": ("answer",),
     "away": ("time",),
     "tournament": ("action", "details"),
+    "review": (),
+    "puzzle": ("answer",),
 }
 
 

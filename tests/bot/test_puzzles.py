@@ -1,0 +1,123 @@
+"""The puzzle in the service (bot/puzzles.py): chosen from reviewed finished games, shown
+with the mover's own tiles only, answered privately, solved with /puzzle answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import render
+from tests.bot.helpers import Clock, Room, make_service, user
+from tests.bot.review_fixtures import store_puzzle_game
+
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+def test_no_puzzle_before_a_reviewed_game(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    assert room.error("Ada", "/puzzle").startswith("No puzzle yet")
+    assert room.error("Ada", "/puzzle answer") == "No puzzle is open here: /puzzle shows one."
+
+
+def test_a_puzzle_shows_the_board_and_only_the_movers_tiles(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", pictures=True))
+    # The game was played in another chat: a chat without games of its own gets one.
+    found, game = store_puzzle_game(room.service.store, "chat-9")
+    (out,) = room.ok("Ada", "/puzzle")
+    mover = game.racks[found.seat]
+    assert f"Their tiles: {', '.join(t.name for t in mover)}." in out.text
+    assert out.text.startswith("Puzzle 1: the player to move has ")
+    # The picture is the board as a spectator sees it: no rack on it.
+    names = ["Seat 1", "Seat 2", "Seat 3"]
+    assert out.attachment is not None
+    assert out.attachment.data == render.board_png(game.view(None), names=names)
+    # No name of the other chat's players, no answer.
+    assert "P0" not in out.text and found.answer not in out.text
+    # Asked again, the same puzzle (it stays open until solved).
+    assert room.ok("Bob", "/puzzle")[0].text == out.text
+
+
+def test_answers_are_private_and_the_solution_names_who_found_it(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    found, game = store_puzzle_game(room.service.store, "chat-1")
+    room.ok("Ada", "/puzzle")
+    wrong = next(
+        p for p in game.legal_placements() if set(p.cells) != set(game.parse(found.answer).cells)
+    )
+    from engine.notation import format_genial_move
+
+    out = room.ok("Bob", f"/puzzle {format_genial_move(wrong, game.area)}")
+    assert [(o.user, o.text) for o in out] == [
+        (user("Bob").id, "Not the best placement of puzzle 1: try again.")
+    ]
+    # In a private chat, with the puzzle's number.
+    dm = Room(room.service, chat="dm-ada", title="Ada")
+    out = dm.ok("Ada", f"/puzzle 1 {found.answer}")
+    assert [(o.user, o.text) for o in out] == [
+        (user("Ada").id, "Right: that is the best placement of puzzle 1.")
+    ]
+    out = room.ok("Ada", "/puzzle 1 RG")
+    assert out[0].user == user("Ada").id and out[0].text.startswith("That is not a placement")
+    (solved,) = room.ok("Carol", "/puzzle answer")
+    assert solved.user is None
+    assert solved.text.startswith(f"Puzzle 1: {found.answer} scores {found.points} in ")
+    assert solved.text.endswith("\nFound by: Ada.")
+    assert f"any other placement at most {found.points - found.gap}" in solved.text
+    # Solved: answers now only hear so, and the game's only puzzle was posted here.
+    assert room.ok("Bob", f"/puzzle 1 {found.answer}")[0].text.startswith("Puzzle 1 is solved")
+    assert room.error("Ada", "/puzzle").startswith("No puzzle yet")
+    stats = room.ok("Ada", "/stats")[0].text
+    assert "Puzzles solved: 1" in stats
+    assert "Puzzles solved" not in room.ok("Bob", "/stats")[0].text
+
+
+def test_forgetting_a_person_forgets_their_puzzle_answers(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    found, _ = store_puzzle_game(room.service.store, "chat-1")
+    room.ok("Ada", "/puzzle")
+    room.ok("Ada", f"/puzzle {found.answer}")
+    room.ok("Ada", "/forget me")
+    room.ok("Ada", "/forget me")
+    assert room.service.store.puzzles_solved(user("Ada").id) == 0
+    [(_, name, solved)] = room.service.store.puzzle_answers(1)
+    assert solved and name != "Ada"
+
+
+def test_the_daily_puzzle_comes_at_its_hour_and_the_next_tells_the_solution(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()  # 1_700_000_000: 14 November 2023, 22:13:20 UTC
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/join")
+    out = room.ok("Ada", "/option puzzle daily 18:00")
+    assert out[-1].text.startswith("A puzzle comes here every day at 18:00 (UTC)")
+    # The next 18:00 UTC: 15 November 2023, 1_699_920_000 being that day's midnight.
+    first = 1_699_920_000 + 86_400 + 18 * 3600
+    assert room.table().due_at == first
+    found, _ = store_puzzle_game(room.service.store, "chat-1")
+    clock.now = first - 1
+    assert room.due(clock.now) == []
+    clock.now = first
+    (shown,) = room.due(clock.now)
+    assert shown.text.startswith("Puzzle 1: the player to move has ")
+    assert room.table().due_at == first + 86_400
+    room.ok("Bob", f"/puzzle {found.answer}")
+    clock.now = first + 86_400
+    out = room.due(clock.now)
+    # The game had one puzzle: the solution comes, no new puzzle.
+    assert [o.text.split("\n")[-1] for o in out] == ["Found by: Bob."]
+    assert room.table().due_at == first + 2 * 86_400
+
+
+def test_the_daily_puzzle_keeps_the_chats_time_zone(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/option puzzle daily 18:00 Europe/Berlin")
+    # Berlin is an hour ahead of UTC in November: 17:00 UTC on 15 November 2023.
+    assert room.table().due_at == 1_699_920_000 + 86_400 + 17 * 3600
+    assert room.error("Ada", "/option puzzle daily 18:00 Mars/Olympus").startswith("Say when")
+    assert room.error("Ada", "/option puzzle daily noon").startswith("Say when")
+    room.ok("Ada", "/option puzzle off")
+    assert room.table().options.puzzle == ""

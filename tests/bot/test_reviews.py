@@ -1,0 +1,167 @@
+"""The expert's review in the service (bot/reviews.py): due work after a game, stored with
+the finished game, shown by /review at once, never worked out twice."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bot import reviews
+from engine.record import Record
+from engine.review import GameReview, review_game
+from tests.bot.helpers import Room, make_service
+
+#: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+def finished_room(tmp_path: Path, *, pictures: bool = False, lang: str = "en") -> Room:
+    room = Room(make_service(tmp_path / "t.db", seed=3, pictures=pictures))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot")
+    if lang != "en":
+        room.ok("Ada", f"/option lang {lang}")
+    room.ok("Ada", "/start")
+    room.play_out(random.Random(2))
+    return room
+
+
+def test_the_review_is_due_work_after_the_game_and_done_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room = finished_room(tmp_path)
+    # The last move's due work reviewed the game: it is stored.
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    # Nothing more is due: the clock comes back and reviews nothing again.
+    reviewed: list[object] = []
+    monkeypatch.setattr(reviews, "review_game", lambda *a, **k: reviewed.append(a))
+    room.due(room.service.clock() + 3600)
+    room.say("Ada", "/board")
+    assert reviewed == []
+    # A second process that got hold of it could not store it again.
+    assert not room.service.store.save_review("chat-1", row["finished_at"], {"x": 1})
+    assert room.service.store.claim_review("chat-1", "other", 1e12, 60) is None
+    # What is stored is the review of the archived record, seen from each mover's view.
+    expected = review_game(Record.from_dict(row["record"]), level="greedy")
+    assert GameReview.from_dict(data) == expected
+
+
+def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> None:
+    room = finished_room(tmp_path)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    review = GameReview.from_dict(data)
+    out = room.ok("Ada", "/review")
+    assert len(out) == 1  # no pictures in this room: the text alone
+    text = out[0].text
+    ada = next(s for s in review.seats if row["seats"][s.seat]["name"] == "Ada")
+    assert f"Ada: accuracy {ada.accuracy}% ({ada.accurate} of {ada.placements} placements)" in text
+    for n in ada.costliest:
+        p = review.placement(n)
+        less = "point less" if p.cost == 1 else "points less"
+        assert f"move {n + 1}: played {p.played}, best {p.best}: {p.cost} {less}" in text
+    if review.turning_point is not None:
+        n = review.turning_point
+        turned = next((p for p in review.placements if p.number == n), None)
+        if turned is None:
+            assert f"The game turned at move {n + 1}." in text
+        else:
+            name = row["seats"][turned.seat]["name"]
+            assert f"The game turned at move {n + 1}: {name} played {turned.played}." in text
+    assert "up to 6 above the lowest colour" in text
+
+
+def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None:
+    room = finished_room(tmp_path, pictures=True)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    review = GameReview.from_dict(data)
+    ada = next(s for s in review.seats if row["seats"][s.seat]["name"] == "Ada")
+    out = room.ok("Ada", "/review")
+    assert out[0].attachment is not None and out[0].attachment.filename == "review-lowest.png"
+    boards = out[1:]
+    assert [o.attachment.filename for o in boards if o.attachment] == [
+        f"review-{n + 1:03d}.png" for n in ada.costliest
+    ]
+    for o, n in zip(boards, ada.costliest, strict=True):
+        p = review.placement(n)
+        assert o.text.startswith(f"Ada, move {n + 1}: played {p.played}")
+        assert o.attachment is not None and o.attachment.data.startswith(b"\x89PNG")
+
+
+def test_review_before_any_game_and_while_it_is_worked_out(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    assert room.error("Ada", "/review") == (
+        "No finished game here has a review yet: one comes after the next game ends."
+    )
+    store = room.service.store
+    store.archive("chat-1", 5.0, {"seats": [], "options": {}, "record": {}})
+    store.want_review("chat-1", 5.0)
+    assert room.error("Ada", "/review") == (
+        "The review of the last game is not ready yet: ask again in a minute."
+    )
+
+
+def test_a_record_that_does_not_replay_is_not_tried_again(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    store = room.service.store
+    store.archive("chat-1", 5.0, {"seats": [], "options": {}, "record": {"game": "chess"}})
+    store.want_review("chat-1", 5.0)
+    reviews.due(room.service, "chat-1", 10.0)
+    assert store.claim_review("chat-1", "other", 1e12, 60) is None
+    assert room.error("Ada", "/review").startswith("The review of the last game is not ready")
+
+
+def test_review_speaks_the_tables_language(tmp_path: Path) -> None:
+    room = finished_room(tmp_path, lang="de")
+    text = room.ok("Ada", "/review")[0].text
+    assert text.startswith("Die Analyse des Experten (")
+    assert "Ada: Genauigkeit " in text
+
+
+def test_the_web_pages_review_lines_follow_the_moves(tmp_path: Path) -> None:
+    from bot import pages
+
+    room = finished_room(tmp_path)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    review = GameReview.from_dict(data)
+    lines = pages.review_lines(room.service, "chat-1")
+    assert lines is not None and len(lines) == len(row["record"]["moves"])
+    for p in review.placements:
+        name = row["seats"][p.seat]["name"]
+        assert lines[p.number].startswith(f"{name}: {p.played} (")
+        if p.played == p.best:
+            assert lines[p.number].endswith("the expert's move too.")
+        else:
+            assert f"; the expert: {p.best} (" in lines[p.number]
+    for s in review.swaps:
+        assert lines[s.number].startswith(f"{row['seats'][s.seat]['name']}: {s.played}")
+    # A new game at the table: the old game's review is not shown beside it.
+    room.ok("Ada", "/start")
+    assert pages.review_lines(room.service, "chat-1") is None
+
+
+def test_no_review_text_holds_a_rack_or_the_draw_order(tmp_path: Path) -> None:
+    """The review names moves only: the played and the expert's best placement (tiles the
+    mover held then), never a rack, and the stored review holds no draw order."""
+    from bot import pages
+
+    room = finished_room(tmp_path, pictures=True)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    review = GameReview.from_dict(data)
+    named = {m.split()[0] for p in review.placements for m in (p.played, p.best)}
+    lines = [line for o in room.ok("Bob", "/review") for line in o.text.split("\n")]
+    lines += pages.review_lines(room.service, "chat-1") or []
+    for line in lines:
+        for word in line.replace(",", " ").replace("(", " ").split():
+            if len(word) == 2 and set(word) <= set("RGBOYP"):
+                assert word in named, line
+    assert "bag" not in data
+    bag = row["record"]["bag"]
+    assert ",".join(f'"{t}"' for t in bag[:8]) not in json.dumps(data, separators=(",", ":"))

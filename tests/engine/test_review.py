@@ -1,0 +1,202 @@
+"""The expert's review of a game and the puzzle chooser (engine/review.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.ai import choose_move
+from engine.cli import main
+from engine.genial import GenialGame
+from engine.hexgrid import Hex
+from engine.moves import Placement
+from engine.record import Record
+from engine.review import (
+    GameReview,
+    PlacementReview,
+    puzzle_at,
+    review_game,
+    review_move,
+    solves,
+    turning_point,
+)
+from engine.tiles import Colour
+from tests.engine.helpers import new_game, put, skip_first_round
+
+P, R, B = Colour.PURPLE, Colour.RED, Colour.BLUE
+OTHER_RACK = ["RG", "RG", "BO", "BO", "YY", "YY"]
+
+
+def winning_position() -> GenialGame:
+    """Seat 0 has 18 in every colour but purple (14) and the only purple tile on its rack;
+    a purple line of four on row F ends in an empty cell at (1, 0), so a purple there scores
+    4 points along the line: 14 + 4 = 18 in every colour, the immediate win."""
+    game = new_game(2, [["PP", "RG", "RG", "BO", "BO", "YY"], OTHER_RACK])
+    put(game, {(-4, 0): "R", (-3, 0): "P", (-2, 0): "P", (-1, 0): "P", (0, 0): "P"})
+    skip_first_round(game)
+    game.scores[0] = [18, 18, 18, 18, 18, 14]
+    return game
+
+
+def far_red_green(game: GenialGame) -> Placement:
+    # Red and green are full already, so this scores nothing anywhere.
+    return Placement(R, Colour.GREEN, Hex(0, 4), Hex(1, 4))
+
+
+def test_a_placement_that_misses_the_win_costs_the_purple_it_left() -> None:
+    game = winning_position()
+    review = review_move(game, far_red_green(game))
+    assert isinstance(review, PlacementReview)
+    assert review.after_played == review.before == (18, 18, 18, 18, 18, 14)
+    # The expert takes the win: purple reaches 18.
+    assert review.after_best == (18, 18, 18, 18, 18, 18)
+    assert review.best.startswith("PP")
+    # Lowest colour 14: colours count up to 20, so 6 × 18 against 5 × 18 + 14.
+    assert review.cost == 4
+    assert not review.accurate
+    assert review.gained_best == (0, 0, 0, 0, 0, 4)
+
+
+def test_playing_the_experts_move_costs_nothing() -> None:
+    game = winning_position()
+    best = choose_move(game.view(0), "expert", 0)
+    review = review_move(game, best)
+    assert isinstance(review, PlacementReview)
+    assert review.played == review.best
+    assert review.cost == 0 and review.accurate
+
+
+def test_points_far_above_the_lowest_colour_count_for_nothing() -> None:
+    # Lowest colour 2, so colours count up to 8: 15 → 18 in red is worth nothing.
+    review = PlacementReview(0, 0, 0, "a", "b", (15, 2, 3, 4, 5, 6), (15, 2, 3, 4, 5, 6),
+                             (18, 2, 3, 4, 5, 6))  # fmt: skip
+    assert review.cost == 0
+    # 2 → 5 in green counts in full (the lowest colour).
+    review = PlacementReview(0, 0, 0, "a", "b", (15, 2, 3, 4, 5, 6), (18, 2, 3, 4, 5, 6),
+                             (15, 5, 3, 4, 5, 6))  # fmt: skip
+    assert review.cost == 3
+
+
+def test_the_review_sees_only_the_movers_view() -> None:
+    game = GenialGame(3, seed=5)
+    rng = random.Random(1)
+    for _ in range(14):
+        game.play(choose_move(game.view(game.to_move), "greedy", rng.randrange(99)))
+    seat = game.to_move
+    move = choose_move(game.view(seat), "random", 3)
+    # The same position with the tiles this seat has not seen dealt elsewhere.
+    other = GenialGame.from_view(game.view(seat), random.Random(42))
+    assert other.racks != game.racks
+    assert review_move(game, move, seed=9) == review_move(other, move, seed=9)
+
+
+def play(levels: list[str], seed: int) -> Record:
+    game = GenialGame(len(levels), seed=seed)
+    n = 0
+    while not game.over:
+        seat = game.to_move
+        game.play(choose_move(game.view(seat), levels[seat], seed * 1000 + n))
+        n += 1
+    return Record.from_dict(game.record())
+
+
+def test_experts_play_near_perfectly_and_random_players_do_not() -> None:
+    experts = review_game(play(["expert", "expert"], 3))
+    assert all(s.accuracy >= 90 for s in experts.seats)
+    randoms = review_game(play(["random", "random"], 3))
+    assert all(s.accuracy <= 50 for s in randoms.seats)
+    # The costliest placements are the seat's own, costliest first, all with a cost.
+    for seat in randoms.seats:
+        costs = [randoms.placement(n).cost for n in seat.costliest]
+        assert len(costs) == 3 and costs == sorted(costs, reverse=True) and costs[-1] > 0
+        assert all(randoms.placement(n).seat == seat.seat for n in seat.costliest)
+
+
+def test_a_four_player_record_is_reviewed_move_by_move(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "04-genial-standard-4p.json").read_text())
+    review = review_game(Record.from_dict(data))
+    decisions = [n for n, m in enumerate(data["moves"]) if m in ("swap", "keep")]
+    assert [s.number for s in review.swaps] == decisions
+    assert len(review.placements) + len(review.swaps) == len(data["moves"])
+    assert len(review.lowest) == len(data["moves"])
+    assert sum(s.placements for s in review.seats) == len(data["moves"]) - len(decisions)
+    assert GameReview.from_dict(json.loads(json.dumps(review.to_dict()))) == review
+
+
+def test_theturning_point_is_the_biggest_swing_between_winner_and_runner_up() -> None:
+    # Side 1 wins, side 0 is second; margins 0, 0, -1, 2, 1: the swing of 3 at move 3.
+    lowest = [(0, 0), (1, 1), (2, 1), (2, 4), (3, 4)]
+    assert turning_point([[1], [0]], lowest) == 3
+    assert turning_point(None, lowest) is None
+    assert turning_point([[0, 1]], lowest) == 3  # a tie: the first two listed
+
+
+def test_the_command_line_prints_the_review(
+    shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["review", str(shared / "examples" / "01-genial-standard-2p.json")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {s["seat"] for s in out["seats"]} == {0, 1}
+    assert all(0 <= s["accuracy"] <= 100 for s in out["seats"])
+    assert all(p["cost"] >= 0 for p in out["placements"])
+
+
+def test_the_command_line_rejects_a_bad_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "genial", "players": 2, "moves": ["ZZ A1 A2"]}')
+    assert main(["review", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "move 1" in captured.err
+
+
+# --- the puzzle --------------------------------------------------------------------------
+
+
+def blue_line(length: int) -> GenialGame:
+    """Seat 0's lowest colour is blue (2, every other 10) and its only blue tile is BB. A
+    blue line runs along row F from (-3, 0), blocked by red at (-4, 0)."""
+    game = new_game(2, [["BB", "RR", "GG", "OO", "YY", "RG"], OTHER_RACK])
+    put(game, {(-4, 0): "R"} | {(q, 0): "B" for q in range(-3, -3 + length)})
+    skip_first_round(game)
+    game.scores[0] = [10, 10, 2, 10, 10, 10]
+    return game
+
+
+def test_a_long_line_makes_a_puzzle_with_the_gap_worked_out_by_hand() -> None:
+    game = blue_line(7)  # (-3, 0) to (3, 0)
+    puzzle = puzzle_at(game)
+    assert puzzle is not None
+    # A blue on (4, 0) scores the line (7) and the blue start symbol at (5, 0) (1); every
+    # free neighbour of (4, 0) touches one more blue (the line or the start symbol): 9.
+    assert puzzle.points == 9 and puzzle.lowest == ("B",) and puzzle.seat == 0
+    assert game.area.label(Hex(4, 0)) in puzzle.answer.split()[1:]
+    # Elsewhere the best is two cells under (or over) the line touching two blues each: 4.
+    assert puzzle.gap == 5
+    blue = B
+    for partner in (Hex(4, -1), Hex(5, -1), Hex(3, 1), Hex(4, 1)):
+        assert solves(game, puzzle, Placement(blue, blue, Hex(4, 0), partner))
+    assert not solves(game, puzzle, Placement(blue, blue, Hex(0, 1), Hex(1, 1)))
+
+
+def test_a_short_line_is_no_puzzle() -> None:
+    # A line of four: 4 + 1 at its end against 2 + 2 under it, a gap of 1.
+    assert puzzle_at(blue_line(4)) is None
+
+
+def test_a_puzzle_needs_a_placement_due() -> None:
+    game = blue_line(7)
+    game.awaiting = "swap"
+    assert puzzle_at(game) is None
+
+
+def test_a_genial_spezial_record_is_reviewed_too(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "07-spezial-2p.json").read_text())
+    review = review_game(Record.from_dict(data))
+    assert review.colours == ("B", "G", "O", "P") and review.swaps == ()
+    assert len(review.placements) == len(data["moves"])
+    assert all(len(p.before) == 4 and p.cost >= 0 for p in review.placements)
