@@ -6,7 +6,8 @@ greedy one (between them every phase: the first round, swaps, bonus placements, 
 full board). The fixture
 ``data/expert_moves.json`` was written by ``python -m tests.engine.expert_fixture`` run on
 main at commit ef52061 (before the expert was made cheaper): for every position, the move
-the expert chose with its seed, in record notation.
+the expert chose with its seed, in record notation, with its own budget (``expert``) and
+with the tiny budget of the engine tests (``quick``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from engine.ai import choose_move
+from engine.ai import choose_move, genial_players, spezial_players
 from engine.genial import GenialGame
 from engine.notation import format_genial_move, format_spezial_placement
 from engine.spezial import SpezialGame
+from tests.engine.conftest import QUICK_EXPERT, QUICK_SPEZIAL_EXPERT
 
 FIXTURE = Path(__file__).parent / "data" / "expert_moves.json"
 
@@ -71,6 +74,28 @@ def move_text(game: Any, move: Any) -> str:
     return format_spezial_placement(move, game.area)
 
 
+def expert_moves(entry: dict[str, Any]) -> dict[str, str]:
+    """The expert's move in each position of ``entry``, by move number."""
+    chosen = {}
+    for n, game in positions(entry):
+        move = choose_move(game.view(game.to_move), "expert", entry["seed"] * 1000 + n)
+        chosen[str(n)] = move_text(game, move)
+    return chosen
+
+
+@contextmanager
+def quick_budget() -> Iterator[None]:
+    """The expert with the tiny budget of tests/engine/conftest.py (play-outs from the first
+    move, on full-size boards), instead of its own."""
+    saved = genial_players.DEFAULT_EXPERT, spezial_players.DEFAULT_SPEZIAL_EXPERT
+    genial_players.DEFAULT_EXPERT = QUICK_EXPERT
+    spezial_players.DEFAULT_SPEZIAL_EXPERT = QUICK_SPEZIAL_EXPERT
+    try:
+        yield
+    finally:
+        genial_players.DEFAULT_EXPERT, spezial_players.DEFAULT_SPEZIAL_EXPERT = saved
+
+
 def record() -> list[dict[str, Any]]:
     out = []
     for game_name, players, mode, seeds, every in SETUPS:
@@ -83,13 +108,11 @@ def record() -> list[dict[str, Any]]:
                 "every": every,
                 "moves": played_moves(game_name, players, mode, seed),
             }
-            chosen = {}
-            for n, game in positions(entry):
-                move = choose_move(game.view(game.to_move), "expert", seed * 1000 + n)
-                chosen[str(n)] = move_text(game, move)
-            entry["expert"] = chosen
+            entry["expert"] = expert_moves(entry)
+            with quick_budget():
+                entry["quick"] = expert_moves(entry)
             out.append(entry)
-            print(game_name, players, mode, seed, len(chosen), flush=True)
+            print(game_name, players, mode, seed, len(entry["expert"]), flush=True)
     return out
 
 
