@@ -9,8 +9,9 @@ on one core means, whatever the machine's load).
     python benchmarks/bench_ai.py [--games 3] [--every 2] [--levels greedy,strong]
 
 Goals (issue 4): greedy p95 <= 50 ms, strong p95 <= 1 s per move on one core; (issue 14)
-expert p95 <= 1 s; (issue 31) expert CPU per move median <= 12 ms, p95 <= 60 ms. Match win rates are measured with ``python -m engine match`` and
-summed up by ``benchmarks/ladder_elo.py`` (see benchmarks/AI_RESULTS.md).
+expert p95 <= 1 s; (issue 31) expert CPU per move median <= 12 ms, p95 <= 60 ms. Match
+win rates are measured with ``python -m engine match`` and summed up by
+``benchmarks/ladder_elo.py`` (see benchmarks/AI_RESULTS.md).
 """
 
 from __future__ import annotations
