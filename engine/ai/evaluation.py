@@ -14,12 +14,11 @@ can make anywhere on the board costs a few thousand of them.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress, pairwise
 from operator import add, itemgetter
-from typing import TypeVar
 
 from engine.genial import EMPTY, Setup
 from engine.hexgrid import Area
@@ -31,7 +30,6 @@ KIND_COLOURS: tuple[tuple[int, int], ...] = tuple(
     (t.first.index, t.second.index) for t in TILE_KINDS
 )
 NO_ROOM = -1.0e9  # the value of a tile that cannot be placed at all
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,11 +220,18 @@ def best_spot(
     return spot
 
 
-def _gather(seq: Sequence[T], idx: Sequence[int]) -> Sequence[T]:
-    """``[seq[k] for k in idx]`` in one C-level call where there are several."""
+def _none(seq: Sequence[int]) -> Sequence[int]:
+    return ()
+
+
+def _getter(idx: Sequence[int]) -> Callable[[Sequence[int]], Sequence[int]]:
+    """What picks ``[seq[k] for k in idx]`` out of a sequence, in one C-level call."""
     if len(idx) > 1:
-        return itemgetter(*idx)(seq)  # type: ignore[no-any-return]
-    return [seq[k] for k in idx]
+        return itemgetter(*idx)
+    if idx:
+        only = idx[0]
+        return lambda seq: (seq[only],)
+    return _none
 
 
 class EdgePoints:
@@ -282,16 +287,19 @@ class EdgePoints:
         places = range(2 * n)
         hot_first = [list(compress(places, column)) for column in first]
         hot_second = [list(compress(places, column)) for column in second]
+        # One getter per colour and side, called for every kind it is in.
+        at_first = [_getter(h) for h in hot_first]
+        at_second = [_getter(h) for h in hot_second]
         #: hot[kind]: (placements scoring in the first colour, and in the second), each as
         #: (those placements, their points in the first colour, in the second).
         self.hot: dict[int, tuple[tuple[Sequence[int], Sequence[int], Sequence[int]], ...]] = {}
         for k, (x, y) in enumerate(KIND_COLOURS):
             if x != y:
-                h1 = hot_first[x]
-                h2 = hot_second[y]
+                g1 = at_first[x]
+                g2 = at_second[y]
                 self.hot[k] = (
-                    (h1, _gather(first[x], h1), _gather(second[y], h1)),
-                    (h2, _gather(first[x], h2), _gather(second[y], h2)),
+                    (hot_first[x], g1(first[x]), g1(second[y])),
+                    (hot_second[y], g2(first[x]), g2(second[y])),
                 )
         #: The most points a double of each colour scores anywhere.
         self.double_best = [max(map(add, a, b)) if n else 0 for a, b in zip(low, high, strict=True)]

@@ -261,18 +261,21 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
     best = max(tops)
     cut = best - 1e-9
     spots = layout.spots
-    tied: list[tuple[float, int, PlacementSpot]] = []
+    tied: list[PlacementSpot] = []
+    tied_values: list[float] = []
     for (k, w, way), top in zip(groups, tops, strict=True):
         if top >= cut:
-            table = spots[k][w]
             high_enough = list(map(cut.__le__, way))
-            for e, v in zip(compress(edges, high_enough), compress(way, high_enough), strict=True):
-                spot = table[e]
-                tied.append((-v, spot.order, spot))
+            tied += map(spots[k][w].__getitem__, compress(edges, high_enough))
+            tied_values += compress(way, high_enough)
     if len(tied) == 1:
-        return tied[0][2]
-    tied.sort(key=itemgetter(0, 1))
-    return rng.choice(tied)[2]
+        return tied[0]
+    if min(tied_values) == best:  # all equal (the usual tie): in the fixed order alone
+        tied.sort(key=_ORDER)
+    else:  # best first, equal values in the fixed order
+        ranked = sorted(zip(map(neg, tied_values), map(_ORDER, tied), tied, strict=True))
+        tied = [spot for _, _, spot in ranked]
+    return rng.choice(tied)
 
 
 def greedy_move(
