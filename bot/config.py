@@ -80,7 +80,7 @@ class Settings:
     storage: str = "genial.sqlite3"
     language: str = "en"
     timeout: int = 0
-    levels: tuple[str, ...] = ("random", "greedy", "strong", "expert")
+    levels: tuple[str, ...] = ("random", "greedy", "strong", "expert", "master")
     level: str = "greedy"
     images: str = "out"
     name: str = ""
