@@ -33,9 +33,11 @@ each band can refer back only one row above it. ``optimize=True`` is no help: le
 Since issue 31 the bands are deflated by zlib-ng (a maintained drop-in for zlib, the same
 format) at one level below the zlib level asked for, which gives about the same size in
 half the time or less, and the rows are laid out with their filter bytes by Pillow in one
-paste (no joining of rows in Python). ``benchmarks/bench_render.py`` on 2026-12-02, load
-5.7 on 2 cores, CPU medians of a whole render (drawing and encoding): Genial 4p late
-7.87 ms -> 4.31 ms, Spezial 4p 8.31 ms -> 7.27 ms; sizes 55.2 -> 56.4 KB and 56.2 -> 56.2 KB.
+paste (no joining of rows in Python). ``benchmarks/bench_render.py --repeat 30`` on
+2026-12-02, main's writer and this one run one after the other twice (load 3.2-3.3 on 2
+cores), CPU medians of a whole render (drawing and encoding): Genial 4p late 5.59 / 5.99 ms
+-> 4.73 / 4.26 ms, Spezial 4p 6.89 / 8.65 ms -> 5.46 / 5.87 ms; 55.2 -> 56.5 KB and
+56.2 -> 56.2 KB; the first board after a restart 8.5 ms (Genial) and 11.5 ms (Spezial).
 """
 
 from __future__ import annotations
