@@ -672,9 +672,10 @@ def expert_move(
         if n and strong.deadline is not None and time.perf_counter() - start > strong.deadline:
             break
         total = 0.0
+        spot = base._layout.where[p]  # a listed placement: played quietly, as in play-outs
         for s, world in zip(seeds, worlds, strict=True):
             g = world.copy()
-            g.play(p)
+            g.play_spot(spot)
             _play_out(g, config.depth, random.Random(s), strong.weights)
             total += _leaf(g, side, config)
         v = total / samples + config.prior * prior
