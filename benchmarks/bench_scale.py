@@ -12,6 +12,11 @@ fills it with ``--tables`` tables, then prints:
   turns are played at other tables (how much they wait for it);
 - deadline catch-up after downtime: ``Service.due`` with 1,000 and 5,000 tables due
   (half-time reminders), and the ratio of the two;
+- with ``--computers N`` (issue 31): turns per second with 1, 2, ... processes, each
+  playing its share of N tables where a person plays against a computer player of
+  ``--level`` (default ``strong``), to their end: the person's turn is a command, the
+  computer's is the clock's due work (``Service.due`` for that table), as in the bot; the
+  computer turns per second are what an operator plans CPU with;
 - with ``--kill``: one of two processes killed with SIGKILL mid-run, a new one taking over
   its tables; every table must finish, with no accepted move lost or made twice, counted
   from the stored records against what the players were told.
@@ -22,6 +27,7 @@ most 5x that of 1,000; a private-chat command <= 5 ms. Not a test: figures only.
 
     .venv/bin/python benchmarks/bench_scale.py [--tables 10000] [--played 1000]
         [--procs 1,2,4] [--images 0] [--due 1000,5000] [--kill] [--fast]
+        [--computers 0] [--level strong]
 """
 
 from __future__ import annotations
@@ -142,6 +148,116 @@ def worker(url: str, first: int, last: int, pictures: bool, start_at: float, log
     wall = time.perf_counter() - began
     store.close()
     print(json.dumps({"times": times, "wall": wall}))
+
+
+def fill_computers(url: str, first: int, count: int, level: str) -> None:
+    """``count`` running games at chats ``c<first>`` .. of a person (Ada of each table) against a
+    computer player of ``level``, dealt by the service and copied."""
+    service = Service(open_store(url), rng=random.Random(11), pictures=False)
+    templates: list[Table] = []
+    for i in range(TEMPLATES):
+        chat = Chat(f"template-c{first}-{i}", "Template")
+        service.handle(chat, people(i)[0], "/join")
+        service.handle(chat, people(i)[0], f"/addbot {level}")
+        service.handle(chat, people(i)[0], "/start")
+        table = service.store.load(chat.id)
+        assert table is not None and table.record is not None, "the computer table did not start"
+        templates.append(table)
+    for i in range(first, first + count):
+        table = copy.deepcopy(templates[i % TEMPLATES])
+        a = people(i)[0]
+        table.chat, table.title = f"c{i}", f"Computer table {i}"
+        for seat in table.seats:
+            if not seat.computer:
+                seat.user, seat.name = a.id, a.name
+        table.host, table.host_name = a.id, a.name
+        service.store.save(table, None)
+    service.store.close()
+
+
+def computer_worker(url: str, first: int, last: int, start_at: float) -> None:
+    """One bot process playing computer tables ``first`` .. ``last - 1`` to their end, round
+    robin: the person's move as a command, then the clock's due work at that table (the
+    computer's turn); prints the times of both kinds of turn, in wall and CPU time (JSON)."""
+    tables_module.CACHED_GAMES = max(tables_module.CACHED_GAMES, last - first)
+    store = open_store(url)
+    service = Service(store, rng=random.Random(first), pictures=False)
+    rng = random.Random(first * 31 + 1)
+    live = {i for i in range(first, last)}
+    while time.time() < start_at:
+        time.sleep(0.01)
+    person: list[float] = []
+    computer: list[float] = []
+    computer_cpu: list[float] = []
+    began, began_cpu = time.perf_counter(), time.process_time()
+    while live:
+        for i in sorted(live):
+            chat = f"c{i}"
+            table = store.load(chat)  # what the person sees (not timed)
+            assert table is not None and table.record is not None
+            if table.status != "playing":
+                live.discard(i)
+                continue
+            game = games.rebuild(table.record)
+            seat = table.seats[game.to_move]
+            if seat.computer:  # the clock's turn: the computer player thinks and plays
+                t0, c0 = time.perf_counter(), time.process_time()
+                for said in service.due(chat=chat):
+                    service.delivered(said)
+                computer.append(time.perf_counter() - t0)
+                computer_cpu.append(time.process_time() - c0)
+                continue
+            text = games.format_move(game, rng.choice(game.legal_moves()))
+            command = f"/{text}" if text in ("swap", "keep") else f"/play {text}"
+            t0 = time.perf_counter()
+            out = service.handle(Chat(chat), people(i)[0], command)
+            for said in out:
+                service.delivered(said)
+            person.append(time.perf_counter() - t0)
+            errors = [o.text for o in out if o.kind == "error"]
+            assert not errors, (i, command, errors)
+    wall = time.perf_counter() - began
+    cpu = time.process_time() - began_cpu
+    store.close()
+    result = {"person": person, "computer": computer, "computer_cpu": computer_cpu}
+    print(json.dumps({**result, "wall": wall, "cpu": cpu}))
+
+
+def drive_computers(url: str, procs: int, first: int, played: int) -> str:
+    """``procs`` processes playing the ``played`` computer tables from ``first`` on; their
+    figures."""
+    share = played // procs
+    start_at = time.time() + 3.0
+    runs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--computer-worker",
+                url,
+                str(first + k * share),
+                str(first + (k + 1) * share),
+                str(start_at),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(procs)
+    ]
+    results = [json.loads(run.communicate()[0]) for run in runs]
+    wall = max(r["wall"] for r in results)
+    person = [t * 1000 for r in results for t in r["person"]]
+    computer = [t * 1000 for r in results for t in r["computer"]]
+    computer_cpu = [t * 1000 for r in results for t in r["computer_cpu"]]
+    turns = len(person) + len(computer)
+    return (
+        f"{procs} process(es), {share * procs} tables person v computer: {turns} turns,"
+        f" {turns / wall:.1f} turns/s ({len(computer) / wall:.1f} computer turns/s);"
+        f" computer turn p50 {statistics.median(computer):.0f} ms, p95"
+        f" {percentile(computer, 95):.0f} ms wall, CPU p50"
+        f" {statistics.median(computer_cpu):.0f} ms; person turn p50"
+        f" {statistics.median(person):.1f} ms"
+    )
 
 
 def drive(url: str, procs: int, first: int, played: int, pictures: bool) -> dict[str, float]:
@@ -314,6 +430,10 @@ def killed(url: str, first: int, played: int) -> str:
 
 
 def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--computer-worker":
+        url, a, b, start_at = sys.argv[2:6]
+        computer_worker(url, int(a), int(b), float(start_at))
+        return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         url, a, b, pictures, start_at, log = sys.argv[2:8]
         worker(url, int(a), int(b), pictures == "1", float(start_at), log)
@@ -326,6 +446,8 @@ def main() -> int:
     parser.add_argument("--due", default="1000,5000", help="due tables at catch-up")
     parser.add_argument("--kill", action="store_true", help="the SIGKILL run")
     parser.add_argument("--fast", action="store_true", help="server without fsync")
+    parser.add_argument("--computers", type=int, default=0, help="person v computer tables")
+    parser.add_argument("--level", default="strong", help="the computer players' level")
     args = parser.parse_args()
     print(f"PostgreSQL, fsync {'off' if args.fast else 'on'}; {os.cpu_count()} cores")
     server = Server(fast=args.fast)
@@ -333,6 +455,13 @@ def main() -> int:
         t0 = time.perf_counter()
         fill(server.url, args.tables)
         print(f"stored {args.tables} tables in {time.perf_counter() - t0:.1f} s")
+        if args.computers:
+            n = args.computers
+            print(f"computer players: {args.level}; load average {os.getloadavg()[0]:.1f}")
+            for k, procs in enumerate(int(p) for p in args.procs.split(",")):
+                # Fresh tables for each count of processes, dealt alike: the same games.
+                fill_computers(server.url, k * n, n, args.level)
+                print(drive_computers(server.url, procs, k * n, n), flush=True)
         first = 0
         per_s: dict[int, float] = {}
         for images, played in ((False, args.played), (True, args.images)):
@@ -350,12 +479,15 @@ def main() -> int:
         for procs in sorted(p for p in per_s if p > 1 and 1 in per_s):
             goal = " (goal >= 1.7x)" if procs == 2 else ""
             print(f"{procs} processes / 1 process: {per_s[procs] / per_s[1]:.2f}x{goal}")
-        lookup, alone, busy = private_chat(server.url, args.tables)
-        print(
-            f"private-chat command (playing_tables) at {args.tables} tables: p95 {lookup:.2f} ms"
-            f" (goal <= 5); turns at other tables p95 {alone:.1f} ms alone,"
-            f" {busy:.1f} ms while it runs in a loop"
-        )
+        if args.tables < 600:  # it plays at tables from the 400th last on
+            print("private-chat command: skipped (needs --tables 600 or more)")
+        else:
+            lookup, alone, busy = private_chat(server.url, args.tables)
+            print(
+                f"private-chat command (playing_tables) at {args.tables} tables:"
+                f" p95 {lookup:.2f} ms (goal <= 5); turns at other tables p95 {alone:.1f} ms"
+                f" alone, {busy:.1f} ms while it runs in a loop"
+            )
         if args.kill:
             print(killed(server.url, first, min(args.played, 200)))
         spans = {}

@@ -82,7 +82,7 @@ class Settings:
     timeout: int = 0
     #: ``[bot] away_days``: the days of vacation (``/away``) a person may take a month.
     away_days: int = 14
-    levels: tuple[str, ...] = ("random", "greedy", "strong", "expert")
+    levels: tuple[str, ...] = ("random", "greedy", "strong", "expert", "master")
     level: str = "greedy"
     images: str = "out"
     name: str = ""

@@ -157,6 +157,33 @@ def count_points(board: Sequence[int], area: Area) -> list[list[int]]:
     return points
 
 
+def raise_points(
+    board: Sequence[int], points: list[int], rays: Sequence[Sequence[int]], colour: int
+) -> None:
+    """After a symbol of ``colour`` was put on the cell whose rays are ``rays``: add what it
+    now gives to ``points`` (that colour's points by cell). In each direction, the run of
+    its colour beyond it: the empty cell at the far end of the run on the other side now
+    sees this cell and that run as well (the cell was empty, so it stopped its line
+    before)."""
+    for d in (0, 1, 2):  # each line once: a direction and its opposite
+        ahead = rays[d]
+        behind = rays[OPPOSITE[d]]
+        a = 0
+        for c in ahead:
+            if board[c] != colour:
+                break
+            a += 1
+        b = 0
+        for c in behind:
+            if board[c] != colour:
+                break
+            b += 1
+        if a < len(ahead) and board[ahead[a]] == EMPTY:
+            points[ahead[a]] += 1 + b
+        if b < len(behind) and board[behind[b]] == EMPTY:
+            points[behind[b]] += 1 + a
+
+
 class PlacementGroup(NamedTuple):
     """The legal placements of one kind of tile laid one way round, for search: placement
     ``spots[n]`` puts colour ``first`` on cell ``cells1[n]`` and ``second`` on
@@ -873,28 +900,7 @@ class GenialGame:
         self._drop_edges(cell)
         for s in self._layout.near_start[cell]:
             self.start_touched.add(s)
-        # The lines through the cell: in each direction, the run of its colour beyond it.
-        # The empty cell at the far end of the run on the other side now sees this cell and
-        # that run as well (the cell was empty, so it stopped its line before).
-        points = self._points[colour]
-        rays = self._rays[cell]
-        for d in (0, 1, 2):  # each line once: a direction and its opposite
-            ahead = rays[d]
-            behind = rays[OPPOSITE[d]]
-            a = 0
-            for c in ahead:
-                if board[c] != colour:
-                    break
-                a += 1
-            b = 0
-            for c in behind:
-                if board[c] != colour:
-                    break
-                b += 1
-            if a < len(ahead) and board[ahead[a]] == EMPTY:
-                points[ahead[a]] += 1 + b
-            if b < len(behind) and board[behind[b]] == EMPTY:
-                points[behind[b]] += 1 + a
+        raise_points(board, self._points[colour], self._rays[cell], colour)
 
     def _drop_edges(self, cell: int) -> None:
         """Take the pairs of a cell just covered out of the empty pairs (the last one kept
@@ -950,6 +956,85 @@ class GenialGame:
             return events + self._end("out_of_tiles")
         events.append(TurnStarted(nxt))
         return events
+
+    # --- play-outs ------------------------------------------------------------------------
+
+    def play_spot(self, spot: PlacementSpot) -> None:
+        """Play a placement listed by :meth:`placement_groups` for the player to move, as
+        :meth:`play` would, but without its checks, events and record: for the play-outs
+        of computer players, which make thousands of placements a move and read only the
+        position. ``moves``, ``last_placements`` and ``end_reason`` are left as they were;
+        everything else (board, points, racks, bag, scores, bonus placements owed, the swap
+        offer, the turn, the end) ends as after :meth:`play`."""
+        _, i, j, x, y, _ = spot
+        seat = self.to_move
+        setup = self.setup
+        track = self.scores[setup.side_of(seat)]
+        points = self._points
+        a = points[x][i]
+        b = points[y][j]
+        self.racks[seat].remove(TILE_KINDS[_KIND_BY_COLOURS[x][y]])
+        self._fill(i, x)
+        self._fill(j, y)
+        self.has_placed[seat] = True
+        earned = 0
+        for k, p in ((x, a + b),) if x == y else ((x, a), (y, b)):
+            if not p:
+                continue
+            old = track[k]
+            new = old + p
+            for mark in setup.marks:
+                if old < mark <= new:
+                    new = mark
+                    if setup.bonus_placements:
+                        earned += 1
+                    break
+            track[k] = min(new, setup.cap)
+        if min(track) == setup.cap:
+            self.winner = setup.side_of(seat)
+            self._end_quietly()
+            return
+        if not self.empty_edges:
+            self._end_quietly()
+            return
+        self.bonus_owed += earned
+        if self.bonus_owed:
+            if self.racks[seat]:
+                self.bonus_owed -= 1
+                return
+            self.bonus_owed = 0
+        rack = self.racks[seat]
+        if setup.swaps and rack:
+            low = min(track)
+            shown = {c for t in rack for c in _KIND_COLOURS[KIND_OF[t]]}
+            if all(track[c] != low for c in shown):
+                self.awaiting = "swap"
+                return
+        self._refill_quietly()
+
+    def swap_quietly(self, swap: bool) -> None:
+        """Decide an offered swap as :meth:`play` would, without events or record."""
+        self.awaiting = "place"
+        if swap:
+            rack = self.racks[self.to_move]
+            self.bag.put_back(rack)
+            self.racks[self.to_move] = []
+        self._refill_quietly()
+
+    def _refill_quietly(self) -> None:
+        seat = self.to_move
+        rack = self.racks[seat]
+        rack.extend(self.bag.draw(self.setup.rack_size - len(rack)))
+        self.awaiting = "place"
+        nxt = (seat + 1) % self.setup.players
+        self.to_move = nxt
+        if not self.racks[nxt] and not len(self.bag):
+            self._end_quietly()
+
+    def _end_quietly(self) -> None:
+        self.over = True
+        self.awaiting = None
+        self.bonus_owed = 0
 
     def _end(self, reason: str) -> list[Event]:
         self.over = True

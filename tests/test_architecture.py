@@ -1,7 +1,7 @@
 """The one direction of imports (DESIGN.md, docs/architecture.md).
 
 - ``engine`` imports only itself and the standard library;
-- ``render`` imports only ``engine`` (and Pillow);
+- ``render`` imports only ``engine`` (and Pillow, and zlib-ng for its PNG writer);
 - the service (``bot`` outside its platforms) never imports a platform;
 - a platform (``bot.console``, ``bot.telegram``, ``bot.discord``) imports only the service's
   public surface: never ``engine``, ``render``, another platform, or the service modules that
@@ -28,7 +28,7 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 #: Outside libraries each top-level package may use.
 LIBRARIES = {
     "engine": set[str](),
-    "render": {"PIL"},
+    "render": {"PIL", "zlib_ng"},
     "bot": {
         "PIL",
         "openskill",

@@ -10,8 +10,9 @@ the opponents' replies over the tiles they may hold) and ``expert`` (in Genial, 
 search until the end of the game nears, then strong's best few candidates played out to
 the end over many deals of the unseen tiles; in Genial Spezial, strong's search over
 candidates picked from a wider pool by their points plus the best own placement that
-could follow, then the same play-outs near the end). The same view and seed always give the same
-move.
+could follow, then the same play-outs near the end) and ``master`` (the expert's search with
+wider budgets: more candidates and replies, play-outs over deals of the unseen tiles from
+earlier in the game, more of them). The same view and seed always give the same move.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from engine.genial import GenialView
 from engine.moves import Placement, SpezialPlacement, SwapChoice
 from engine.spezial import SpezialView
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "strong", "expert")
+LEVELS: tuple[str, ...] = ("random", "greedy", "strong", "expert", "master")
 
 Move = Placement | SwapChoice | SpezialPlacement
 View = GenialView | SpezialView
@@ -62,8 +63,12 @@ def choose_move(
             return genial_players.random_move(view, rng)
         if level == "greedy":
             return genial_players.greedy_move(view, rng)
-        if level == "expert":
-            expert = genial_players.DEFAULT_EXPERT
+        if level in ("expert", "master"):
+            expert = (
+                genial_players.DEFAULT_EXPERT
+                if level == "expert"
+                else genial_players.DEFAULT_MASTER
+            )
             if deadline is not None:
                 strong = dataclasses.replace(expert.strong, deadline=deadline)
                 expert = dataclasses.replace(expert, strong=strong)
@@ -75,8 +80,13 @@ def choose_move(
             return spezial_players.random_move(view, rng)
         if level == "greedy":
             return spezial_players.greedy_move(view, rng)
-        if level == "expert":
-            deep = dataclasses.replace(spezial_players.DEFAULT_SPEZIAL_EXPERT, deadline=deadline)
+        if level in ("expert", "master"):
+            deep = (
+                spezial_players.DEFAULT_SPEZIAL_EXPERT
+                if level == "expert"
+                else spezial_players.DEFAULT_SPEZIAL_MASTER
+            )
+            deep = dataclasses.replace(deep, deadline=deadline)
             return spezial_players.expert_move(view, rng, deep)
         spezial = dataclasses.replace(spezial_players.DEFAULT_SPEZIAL, deadline=deadline)
         return spezial_players.strong_move(view, rng, spezial)

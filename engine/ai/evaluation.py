@@ -14,9 +14,11 @@ can make anywhere on the board costs a few thousand of them.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress, pairwise
+from operator import add, itemgetter
 
 from engine.genial import EMPTY, Setup
 from engine.hexgrid import Area
@@ -57,35 +59,62 @@ def gain_tables(
     return [list(row) for row in gain_rows(tuple(track), setup, weights)]
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)
 def gain_rows(
     track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS
 ) -> tuple[tuple[float, ...], ...]:
     """:func:`gain_tables` as tuples, remembered: a side's scores change a few times a
-    game, and the players ask for the same tables move after move."""
+    game, and the players ask for the same tables move after move (and play-outs for
+    thousands of tracks, which share their rows: a row depends on one colour's score and
+    the lowest)."""
+    low = min(track)
+    return tuple(_gain_row(old, low, setup, weights) for old in track)
+
+
+@lru_cache(maxsize=4096)
+def _gain_row(old: int, low: int, setup: Setup, weights: Weights) -> tuple[float, ...]:
+    """One colour's row of :func:`gain_rows`: scored ``old`` when the lowest is ``low``."""
     tau = setup.marks[0] * weights.tau_share
 
     def g(x: float) -> float:
         return -tau * math.exp(-x / tau)
 
-    low = min(track)
     bonus = (g(low + weights.bonus_points) - g(low)) if setup.bonus_placements else 0.0
-    tables = []
-    for old in track:
-        base = g(old)
-        row = []
-        for p in range(setup.cap + 1):
-            new = old + p
-            value = 0.0
-            for mark in setup.marks:
-                if old < mark <= new:
-                    new = mark  # the track stops at the mark (RULES.md 2.5, 2.7)
-                    value = bonus
-                    break
-            new = min(new, setup.cap)
-            row.append(value + g(new) - base)
-        tables.append(tuple(row))
-    return tuple(tables)
+    base = g(old)
+    row = []
+    for p in range(setup.cap + 1):
+        new = old + p
+        value = 0.0
+        for mark in setup.marks:
+            if old < mark <= new:
+                new = mark  # the track stops at the mark (RULES.md 2.5, 2.7)
+                value = bonus
+                break
+        new = min(new, setup.cap)
+        row.append(value + g(new) - base)
+    return tuple(row)
+
+
+@lru_cache(maxsize=4096)
+def padded_rows(
+    track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS
+) -> tuple[tuple[float, ...], ...]:
+    """:func:`gain_rows` with ``padded[c][p] == tables[c][min(p, cap)]`` for any ``p`` two
+    hexes can score (six lines each, none longer than the area's diameter), so that values
+    are plain look-ups (``map``, no ``min`` per placement)."""
+    reach = 2 * 6 * 2 * setup.radius + 1
+    return tuple(row + (row[setup.cap],) * reach for row in gain_rows(track, setup, weights))
+
+
+@lru_cache(maxsize=4096)
+def monotone_rows(track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS) -> bool:
+    """Whether every row of :func:`padded_rows` is 0 for no points and never falls as points
+    grow (true for any sensible weights: ``g`` rises, a bonus is worth something), which
+    :class:`EdgePoints` relies on; else the players look at every placement."""
+    return all(
+        row[0] == 0.0 and all(a <= b for a, b in pairwise(row))
+        for row in padded_rows(track, setup, weights)
+    )
 
 
 def placement_value(
@@ -189,6 +218,191 @@ def best_spot(
             if v > best:
                 best, spot = v, (i, j)
     return spot
+
+
+def _none(seq: Sequence[int]) -> Sequence[int]:
+    return ()
+
+
+def _getter(idx: Sequence[int]) -> Callable[[Sequence[int]], Sequence[int]]:
+    """What picks ``[seq[k] for k in idx]`` out of a sequence, in one C-level call."""
+    if len(idx) > 1:
+        return itemgetter(*idx)
+    if idx:
+        only = idx[0]
+        return lambda seq: (seq[only],)
+    return _none
+
+
+class EdgePoints:
+    """The points of every placement on the empty adjacent pairs of a board, by colour:
+    what the best value of each kind of tile depends on, whatever the side's tables.
+
+    Placement number ``k`` (of ``2 * count``) puts its first colour on the lower cell of
+    pair ``k`` and its second on the higher one (``k < count``), or the other way round on
+    pair ``k - count``. Its value is ``table[x][first[x][k]] + table[y][second[y][k]]``
+    (doubles: ``table[x][low[x][k] + high[x][k]]`` on pair ``k``).
+
+    With tables that are 0 for no points and never fall as points grow (checked by
+    :func:`monotone_rows`), a placement scoring nothing in either colour is worth exactly
+    0 and nothing is worth less, so the best of a kind is the best over the few placements
+    that score in its first colour or in its second (``hot``), or 0, and the best double is
+    the table at the most points any pair gives. That is exactly the value
+    :func:`tile_values` finds over every cell and neighbour (the sum of floats is monotone,
+    so the order of work does not change a maximum), at a fraction of the look-ups.
+    """
+
+    __slots__ = (
+        "board",
+        "count",
+        "double_best",
+        "first",
+        "high",
+        "high_cells",
+        "hot",
+        "low",
+        "low_cells",
+        "second",
+    )
+
+    def __init__(
+        self,
+        board: Sequence[int],
+        points: Sequence[Sequence[int]],
+        low_cells: Sequence[int],
+        high_cells: Sequence[int],
+    ) -> None:
+        self.board = board
+        #: The pairs' lower and higher cells.
+        self.low_cells = low_cells
+        self.high_cells = high_cells
+        self.count = n = len(low_cells)
+        #: low[c][k], high[c][k]: the points colour ``c`` scores on pair ``k``'s cells.
+        self.low = low = [list(map(column.__getitem__, low_cells)) for column in points]
+        self.high = high = [list(map(column.__getitem__, high_cells)) for column in points]
+        #: first[c][k], second[c][k]: the points of colour ``c`` as placement ``k``'s first
+        #: colour, and as its second.
+        self.first = first = [a + b for a, b in zip(low, high, strict=True)]
+        self.second = second = [b + a for a, b in zip(low, high, strict=True)]
+        places = range(2 * n)
+        hot_first = [list(compress(places, column)) for column in first]
+        hot_second = [list(compress(places, column)) for column in second]
+        # One getter per colour and side, called for every kind it is in.
+        at_first = [_getter(h) for h in hot_first]
+        at_second = [_getter(h) for h in hot_second]
+        #: hot[kind]: (placements scoring in the first colour, and in the second), each as
+        #: (those placements, their points in the first colour, in the second).
+        self.hot: dict[int, tuple[tuple[Sequence[int], Sequence[int], Sequence[int]], ...]] = {}
+        for k, (x, y) in enumerate(KIND_COLOURS):
+            if x != y:
+                g1 = at_first[x]
+                g2 = at_second[y]
+                self.hot[k] = (
+                    (hot_first[x], g1(first[x]), g1(second[y])),
+                    (hot_second[y], g2(first[x]), g2(second[y])),
+                )
+        #: The most points a double of each colour scores anywhere.
+        self.double_best = [max(map(add, a, b)) if n else 0 for a, b in zip(low, high, strict=True)]
+
+    def cells(self, k: int) -> tuple[int, int]:
+        """Placement ``k``'s cells: (its first colour's, its second's)."""
+        n = self.count
+        if k < n:
+            return self.low_cells[k], self.high_cells[k]
+        return self.high_cells[k - n], self.low_cells[k - n]
+
+
+class EdgeValues:
+    """:class:`EdgePoints` through one side's padded tables (:func:`padded_rows`)."""
+
+    __slots__ = ("edges", "monotone", "padded", "values")
+
+    def __init__(
+        self, edges: EdgePoints, padded: Sequence[Sequence[float]], monotone: bool
+    ) -> None:
+        self.edges = edges
+        self.padded = padded
+        self.monotone = monotone
+        self.values: list[float] | None = None
+
+    def tile_values(self) -> list[float]:
+        """:func:`tile_values` of this board and tables (without a first-round limit)."""
+        if self.values is None:
+            self.values = self._sparse() if self.monotone else self._dense()
+        return self.values
+
+    def _sparse(self) -> list[float]:
+        edges = self.edges
+        if not edges.count:
+            return [NO_ROOM] * len(KIND_COLOURS)
+        padded = self.padded
+        hot = edges.hot
+        double_best = edges.double_best
+        out = []
+        for k, (x, y) in enumerate(KIND_COLOURS):
+            if x == y:
+                out.append(padded[x][double_best[x]])
+                continue
+            tx = padded[x].__getitem__
+            ty = padded[y].__getitem__
+            (_, a1, b1), (_, a2, b2) = hot[k]
+            v1 = max(map(add, map(tx, a1), map(ty, b1)), default=0.0)
+            v2 = max(map(add, map(tx, a2), map(ty, b2)), default=0.0)
+            out.append(v1 if v1 >= v2 else v2)
+        return out
+
+    def _dense(self) -> list[float]:
+        edges = self.edges
+        if not edges.count:
+            return [NO_ROOM] * len(KIND_COLOURS)
+        padded = self.padded
+        first = [
+            list(map(row.__getitem__, pts)) for row, pts in zip(padded, edges.first, strict=True)
+        ]
+        second = [
+            list(map(row.__getitem__, pts)) for row, pts in zip(padded, edges.second, strict=True)
+        ]
+        out = []
+        for x, y in KIND_COLOURS:
+            if x == y:
+                out.append(max(map(padded[x].__getitem__, map(add, edges.low[x], edges.high[x]))))
+            else:
+                out.append(max(map(add, first[x], second[y])))
+        return out
+
+    def best_spot(self, kind: int, neighbours: Sequence[Sequence[int]]) -> tuple[int, int] | None:
+        """:func:`best_spot` of this board and tables (without a first-round limit): the
+        first pair in cell order (by the first colour's cell, then the direction of the
+        second's) among those of the best value."""
+        edges = self.edges
+        n = edges.count
+        if not n:
+            return None
+        best = self.tile_values()[kind]
+        x, y = KIND_COLOURS[kind]
+        if self.monotone and best == 0.0:
+            # Every placement is worth 0: the first empty pair in cell order.
+            i = min(min(edges.low_cells), min(edges.high_cells))
+            board = edges.board
+            j = next(j for j in neighbours[i] if j >= 0 and board[j] == EMPTY)
+            return i, j
+        tx = self.padded[x].__getitem__
+        if x == y:
+            values = list(map(tx, map(add, edges.low[x], edges.high[x])))
+            places = list(compress(range(n), map(best.__eq__, values)))
+            places += [k + n for k in places]
+        elif self.monotone:
+            ty = self.padded[y].__getitem__
+            places = []
+            for h, a, b in edges.hot[kind]:
+                values = list(map(add, map(tx, a), map(ty, b)))
+                places += compress(h, map(best.__eq__, values))
+        else:
+            ty = self.padded[y].__getitem__
+            values = list(map(add, map(tx, edges.first[x]), map(ty, edges.second[y])))
+            places = list(compress(range(2 * n), map(best.__eq__, values)))
+        tied = [edges.cells(k) for k in places]
+        return min(tied, key=lambda ij: (ij[0], neighbours[ij[0]].index(ij[1])))
 
 
 def _tile_values_restricted(

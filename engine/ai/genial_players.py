@@ -33,7 +33,6 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import compress
 from operator import add, itemgetter, neg
 
@@ -42,20 +41,32 @@ from engine.ai.evaluation import (
     KIND_COLOURS,
     KIND_INDEX,
     NO_ROOM,
+    EdgePoints,
+    EdgeValues,
     Weights,
     best_distribution,
     best_spot,
     expected_best,
     first_round_cells,
-    gain_rows,
     gain_tables,
+    monotone_rows,
+    padded_rows,
     tile_values,
     track_value,
 )
 from engine.events import Refilled
-from engine.genial import EMPTY, GenialGame, GenialView, PlacementGroup, PlacementSpot, Setup
+from engine.genial import (
+    EMPTY,
+    KIND_OF,
+    GenialGame,
+    GenialView,
+    PlacementGroup,
+    PlacementSpot,
+    Setup,
+    raise_points,
+)
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
-from engine.tiles import COLOURS, TILE_KINDS, Bag, Tile
+from engine.tiles import TILE_KINDS, Bag, Tile
 
 GenialMove = Placement | SwapChoice
 #: The value of a finished game won (lost: minus this), far above any heuristic value.
@@ -118,21 +129,10 @@ def random_move(view: GenialView, rng: random.Random) -> GenialMove:
 # --- greedy ---------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=512)
-def _padded_tables(
-    track: tuple[int, ...], setup: Setup, weights: Weights
-) -> tuple[tuple[float, ...], ...]:
-    """:func:`gain_tables` with ``padded[c][p] == tables[c][min(p, cap)]`` for any ``p`` two
-    hexes can score (six lines each, none longer than the area's diameter), so that values
-    are plain look-ups."""
-    reach = 2 * 6 * 2 * setup.radius + 1
-    return tuple(row + (row[setup.cap],) * reach for row in gain_rows(track, setup, weights))
-
-
 def _group_values(game: GenialGame, weights: Weights) -> list[tuple[PlacementGroup, list[float]]]:
     """Every legal placement's heuristic value, by group of :meth:`GenialGame.placement_groups`
     (looked up with ``map``: a few C-level passes per group, no Python step per placement)."""
-    padded = _padded_tables(tuple(game.scores[game.side_of(game.to_move)]), game.setup, weights)
+    padded = padded_rows(tuple(game.scores[game.side_of(game.to_move)]), game.setup, weights)
     points = game.colour_points()
     by_cell: dict[int, list[float]] = {}
     out = []
@@ -203,6 +203,81 @@ def pick_best(ranked: Sequence[tuple[Placement, float]], rng: random.Random) -> 
     return tied[0] if len(tied) == 1 else rng.choice(tied)
 
 
+def _empty_pairs(game: GenialGame) -> EdgePoints:
+    """The points on the empty pairs of the game's board (first-round limits aside)."""
+    layout = game._layout
+    edges = game.empty_edges
+    if len(edges) > 1:
+        pick = itemgetter(*edges)
+        return EdgePoints(game.board, game._points, pick(layout.low_cells), pick(layout.high_cells))
+    low = [layout.low_cells[e] for e in edges]
+    high = [layout.high_cells[e] for e in edges]
+    return EdgePoints(game.board, game._points, low, high)
+
+
+def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> PlacementSpot:
+    """``pick_best(top_placements(game, weights), rng)`` as a spot, found without listing
+    every placement: the best value of each kind on the rack over the empty pairs, and the
+    placements tied for best listed only for the kinds that reach it (the same placements
+    in the same order, so the same random choice).
+
+    Raises:
+        IndexError: if there is no legal placement (as :func:`pick_best` does).
+    """
+    seat = game.to_move
+    if not game.has_placed[seat]:  # the first-round limit: the general way
+        return game._layout.where[pick_best(top_placements(game, weights), rng)]
+    if not game.empty_edges:
+        raise IndexError("no legal placement")
+    padded = padded_rows(tuple(game.scores[game.side_of(seat)]), game.setup, weights)
+    layout = game._layout
+    edges = game.empty_edges
+    if len(edges) > 1:
+        pick = itemgetter(*edges)
+        low, high = pick(layout.low_cells), pick(layout.high_cells)
+    else:
+        low, high = (layout.low_cells[edges[0]],), (layout.high_cells[edges[0]],)
+    points = game._points
+    # Only the colours on the rack, each looked up once per pair.
+    vlow: dict[int, list[float]] = {}
+    vhigh: dict[int, list[float]] = {}
+    groups = []
+    for t in dict.fromkeys(game.racks[seat]):
+        k = KIND_OF[t]
+        x, y = KIND_COLOURS[k]
+        if x == y:
+            px = points[x].__getitem__
+            way = list(map(padded[x].__getitem__, map(add, map(px, low), map(px, high))))
+            groups.append((k, 0, way))
+            continue
+        for c in (x, y):
+            if c not in vlow:
+                pc = points[c].__getitem__
+                vlow[c] = list(map(padded[c].__getitem__, map(pc, low)))
+                vhigh[c] = list(map(padded[c].__getitem__, map(pc, high)))
+        groups.append((k, 0, list(map(add, vlow[x], vhigh[y]))))
+        groups.append((k, 1, list(map(add, vhigh[x], vlow[y]))))
+    tops = [max(way) for _, _, way in groups]
+    best = max(tops)
+    cut = best - 1e-9
+    spots = layout.spots
+    tied: list[PlacementSpot] = []
+    tied_values: list[float] = []
+    for (k, w, way), top in zip(groups, tops, strict=True):
+        if top >= cut:
+            high_enough = list(map(cut.__le__, way))
+            tied += map(spots[k][w].__getitem__, compress(edges, high_enough))
+            tied_values += compress(way, high_enough)
+    if len(tied) == 1:
+        return tied[0]
+    if min(tied_values) == best:  # all equal (the usual tie): in the fixed order alone
+        tied.sort(key=_ORDER)
+    else:  # best first, equal values in the fixed order
+        ranked = sorted(zip(map(neg, tied_values), map(_ORDER, tied), tied, strict=True))
+        tied = [spot for _, _, spot in ranked]
+    return rng.choice(tied)
+
+
 def greedy_move(
     view: GenialView, rng: random.Random, weights: Weights = DEFAULT_WEIGHTS
 ) -> GenialMove:
@@ -263,8 +338,7 @@ def swap_values(
     """The expected best placement next turn if the rack is kept and if it is swapped."""
     side = game.side_of(seat)
     setup = game.setup
-    tables = gain_tables(game.scores[side], setup, weights)
-    values = tile_values(game.board, game.area, game.cell_points(), tables, setup.cap)
+    values = _values(_empty_pairs(game), game.scores[side], setup, weights).tile_values()
     rack = game.racks[seat]
     known = max((values[KIND_INDEX[t]] for t in rack), default=NO_ROOM)
     keep = expected_best(values, counts, setup.rack_size - len(rack), known)
@@ -365,7 +439,7 @@ def evaluate_turn(
             swapped = swap > keep
             g.play(SWAP if swapped else KEEP)
             break
-        bonus = pick_best(top_placements(g, weights), rng)
+        bonus = greedy_spot(g, weights, rng).placement
         events = g.play(bonus)
         placed.append(bonus.tile)
     gain = track_value(g.scores[side], setup, weights) - before
@@ -377,7 +451,6 @@ def evaluate_turn(
         return gain - WIN
     board = g.board
     area = g.area
-    points = g.cell_points()
     value = gain
     # The own rack next turn: what is left of it now, refilled from the unseen tiles.
     rack = list(game.racks[seat])
@@ -389,21 +462,27 @@ def evaluate_turn(
             pool[KIND_INDEX[t]] += 1
         rack = []
     draws = setup.rack_size - len(rack)
-    plan = gain_tables(
-        g.scores[side], setup, dataclasses.replace(weights, bonus_points=config.plan_bonus)
-    )
+    plan_weights = dataclasses.replace(weights, bonus_points=config.plan_bonus)
+    rack_kinds = [KIND_INDEX[t] for t in rack]
 
-    def own_next(board: Sequence[int], points: Sequence[Sequence[int] | None]) -> float:
-        values = tile_values(board, area, points, plan, cap)
-        known = max((values[KIND_INDEX[t]] for t in rack), default=NO_ROOM)
+    def own_next(pairs: EdgePoints) -> float:
+        values = _values(pairs, g.scores[side], setup, plan_weights).tile_values()
+        known = max((values[k] for k in rack_kinds), default=NO_ROOM)
         return expected_best(values, pool, draws, known)
 
+    pairs = _empty_pairs(g)
     nxt = g.to_move
     if g.side_of(nxt) == side:
-        return value + config.potential * own_next(board, points)
-    tables = gain_tables(g.scores[g.side_of(nxt)], setup, weights)
-    allowed = None if g.has_placed[nxt] else first_round_cells(board, area, g.start_cells)
-    values = tile_values(board, area, points, tables, cap, allowed)
+        return value + config.potential * own_next(pairs)
+    threat = None
+    if g.has_placed[nxt]:
+        threat = _values(pairs, g.scores[g.side_of(nxt)], setup, weights)
+        values = threat.tile_values()
+    else:  # the first-round limit: the general way
+        tables = gain_tables(g.scores[g.side_of(nxt)], setup, weights)
+        allowed = first_round_cells(board, area, g.start_cells)
+        points = g.cell_points()
+        values = tile_values(board, area, points, tables, cap, allowed)
     draws_next = len(g.racks[nxt])
     value -= config.threat * expected_best(values, counts, draws_next)
     if not config.potential:
@@ -412,18 +491,46 @@ def evaluate_turn(
     left = 1.0
     if config.replies:
         for kind, chance in best_distribution(values, counts, draws_next)[: config.replies]:
-            spot = best_spot(board, area, points, tables, cap, kind, allowed)
+            if threat is not None:
+                spot = threat.best_spot(kind, area.neighbours)
+            else:
+                spot = best_spot(board, area, points, tables, cap, kind, allowed)
             if spot is None:
                 continue
-            after = g.copy()  # only its board is used: the reply's two hexes go down
+            # Only the board after the reply's two hexes is used.
             x, y = KIND_COLOURS[kind]
-            after.put(area.cells[spot[0]], COLOURS[x])
-            after.put(area.cells[spot[1]], COLOURS[y])
-            own += chance * own_next(after.board, after.cell_points())
+            own += chance * own_next(_pairs_after(g, spot, x, y))
             left -= chance
     if left > 1e-9:
-        own += left * own_next(board, points)
+        own += left * own_next(pairs)
     return value + config.potential * own
+
+
+def _values(pairs: EdgePoints, track: Sequence[int], setup: Setup, weights: Weights) -> EdgeValues:
+    """The pairs through the tables of a side scoring ``track``."""
+    key = tuple(track)
+    return EdgeValues(pairs, padded_rows(key, setup, weights), monotone_rows(key, setup, weights))
+
+
+def _pairs_after(game: GenialGame, spot: tuple[int, int], x: int, y: int) -> EdgePoints:
+    """:class:`EdgePoints` of the game's board with colour ``x`` put on cell ``spot[0]`` and
+    ``y`` on ``spot[1]`` (as two :meth:`GenialGame.put` would), without copying the game:
+    only the board, the points of those colours and the empty pairs change."""
+    i, j = spot
+    board = game.board.copy()
+    points = list(game._points)
+    rays = game._rays
+    for cell, colour in ((i, x), (j, y)):
+        if points[colour] is game._points[colour]:
+            points[colour] = points[colour].copy()
+        board[cell] = colour
+        raise_points(board, points[colour], rays[cell], colour)
+    layout = game._layout
+    gone = set(layout.cell_edges[i] + layout.cell_edges[j])
+    edges = [e for e in game.empty_edges if e not in gone]
+    low = layout.low_cells
+    high = layout.high_cells
+    return EdgePoints(board, points, [low[e] for e in edges], [high[e] for e in edges])
 
 
 # --- expert ---------------------------------------------------------------------------------
@@ -454,6 +561,19 @@ class ExpertConfig:
 
 
 DEFAULT_EXPERT = ExpertConfig()
+#: The master level (issue 31): the expert's search with wider budgets everywhere: more of
+#: greedy's placements and blocking moves searched against more of the next player's
+#: replies, and the play-outs over deals of the unseen tiles begun earlier (from 56 empty
+#: cells), over more candidates and five times the simulated placements. Like every level
+#: it decides from its seat's view alone: each play-out is one determinisation
+#: (:func:`redeal`) of the tiles it has not seen.
+DEFAULT_MASTER = ExpertConfig(
+    candidates=8,
+    budget=6000,
+    max_samples=96,
+    endgame=56,
+    strong=StrongConfig(candidates=24, blocks=6, replies=6),
+)
 
 
 def redeal(base: GenialGame, seat: int, rng: random.Random) -> GenialGame:
@@ -501,9 +621,9 @@ def _play_out(game: GenialGame, steps: int, rng: random.Random, weights: Weights
     made = 0
     while not game.over and made < steps:
         if game.awaiting == "swap":
-            game.play(SWAP)
+            game.swap_quietly(True)
             continue
-        game.play(pick_best(top_placements(game, weights), rng))
+        game.play_spot(greedy_spot(game, weights, rng))
         made += 1
     return made
 
@@ -552,9 +672,10 @@ def expert_move(
         if n and strong.deadline is not None and time.perf_counter() - start > strong.deadline:
             break
         total = 0.0
+        spot = base._layout.where[p]  # a listed placement: played quietly, as in play-outs
         for s, world in zip(seeds, worlds, strict=True):
             g = world.copy()
-            g.play(p)
+            g.play_spot(spot)
             _play_out(g, config.depth, random.Random(s), strong.weights)
             total += _leaf(g, side, config)
         v = total / samples + config.prior * prior

@@ -244,6 +244,11 @@ class SpezialExpertConfig:
 
 
 DEFAULT_SPEZIAL_EXPERT = SpezialExpertConfig()
+#: The master level (issue 31): the expert's search over a wider pool and more candidates,
+#: against more replies, with more of them played out from earlier in the end game.
+DEFAULT_SPEZIAL_MASTER = SpezialExpertConfig(
+    pool=96, candidates=24, playouts=8, endgame=14, strong=SpezialConfig(candidates=16, replies=5)
+)
 
 
 def setup_cells(game: SpezialGame, seat: int) -> set[int]:

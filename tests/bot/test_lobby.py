@@ -149,7 +149,7 @@ def test_only_host_or_admin_changes_options(room: Room) -> None:
         ("/option hints maybe", "maybe is neither on nor off."),
         (
             "/addbot genius",
-            "There is no computer level genius. Levels: random, greedy, strong, expert.",
+            "There is no computer level genius. Levels: random, greedy, strong, expert, master.",
         ),
         ("/dance", "I don't know /dance. /help lists the commands."),
         ("hello", "Commands start with a slash, like /help."),
@@ -261,7 +261,7 @@ def test_game_running_blocks_lobby_commands(room: Room) -> None:
 def test_help_and_rules_in_the_table_language(room: Room) -> None:
     (out,) = room.ok("Ada", "/help")
     assert out.text.splitlines()[0] == "Genial bot commands:"
-    assert "(random, greedy, strong, expert)" in out.text
+    assert "(random, greedy, strong, expert, master)" in out.text
     room.ok("Ada", "/join")
     room.ok("Ada", "/option lang fr")
     (out,) = room.ok("Ada", "/rules")

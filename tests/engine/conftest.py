@@ -28,10 +28,26 @@ QUICK_EXPERT = ExpertConfig(
 QUICK_SPEZIAL_EXPERT = SpezialExpertConfig(
     pool=6, candidates=3, playouts=3, endgame=10, strong=SpezialConfig(candidates=3, replies=1)
 )
+#: The master level with a budget a little above the quick expert's (more candidates and
+#: replies), so that tests of every level run its code quickly too.
+QUICK_MASTER = ExpertConfig(
+    candidates=4,
+    budget=40,
+    depth=6,
+    min_samples=2,
+    max_samples=4,
+    endgame=1000,
+    strong=StrongConfig(candidates=5, blocks=2, replies=2),
+)
+QUICK_SPEZIAL_MASTER = SpezialExpertConfig(
+    pool=8, candidates=4, playouts=3, endgame=10, strong=SpezialConfig(candidates=4, replies=2)
+)
 
 
 @pytest.fixture(autouse=True)
 def quick_expert(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(genial_players, "DEFAULT_EXPERT", QUICK_EXPERT)
     monkeypatch.setattr(spezial_players, "DEFAULT_SPEZIAL_EXPERT", QUICK_SPEZIAL_EXPERT)
+    monkeypatch.setattr(genial_players, "DEFAULT_MASTER", QUICK_MASTER)
+    monkeypatch.setattr(spezial_players, "DEFAULT_SPEZIAL_MASTER", QUICK_SPEZIAL_MASTER)
     yield

@@ -160,7 +160,7 @@ async def test_option_values_seats_and_levels(tmp_path: Path) -> None:
         seats = await ada.autocomplete(w.channel, "kick", "player", "")
         assert [(c["name"], c["value"]) for c in seats] == [("1. Ada", "1"), ("2. Bob", "2")]
         levels = await ada.autocomplete(w.channel, "addbot", "level", "")
-        assert values(levels) == ["random", "greedy", "strong", "expert"]
+        assert values(levels) == ["random", "greedy", "strong", "expert", "master"]
         assert values(await ada.autocomplete(w.channel, "addbot", "level", "g")) == ["greedy"]
 
 

@@ -104,7 +104,7 @@ async def test_bad_input_is_answered_privately(tmp_path: Path) -> None:
             w,
             ada,
             "addbot",
-            "There is no computer level genius. Levels: random, greedy, strong, expert.",
+            "There is no computer level genius. Levels: random, greedy, strong, expert, master.",
             level="genius",
         )
         await bob.slash(w.channel, "join")
