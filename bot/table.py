@@ -80,6 +80,9 @@ class Table:
     pending: list[str] = field(default_factory=list)
     #: The labels of the cells those moves covered, to mark on one board.
     pending_cells: list[str] = field(default_factory=list)
+    #: The seat of each of those placements (one per two cells), so the board numbers
+    #: them in order in their seats' colours (a table stored before has none: plain marks).
+    pending_seats: list[int] = field(default_factory=list)
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):
