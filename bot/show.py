@@ -48,8 +48,11 @@ def export(tables: Tables, ctx: Context, cmd: Export) -> None:
 
 
 def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
-    levels = ", ".join(tables.settings.levels)
-    ctx.out.append(ctx.scene.chat_message([ctx.texts("help.text", levels=levels)]))
+    tx = ctx.texts
+    levels = tx.levels(tables.settings.levels)
+    # The buttons are named as they read: "Starten" in German, not the English "Start".
+    text = tx("help.text", levels=levels, start=tx("button.start"), again=tx("button.again"))
+    ctx.out.append(ctx.scene.chat_message([text]))
 
 
 def rules(tables: Tables, ctx: Context, cmd: Rules) -> None:
@@ -69,7 +72,7 @@ def history(tables: Tables, ctx: Context, cmd: History) -> None:
         raise Reject("error.invalid_record", text=damage_text(exc)) from None
     if not lines:
         raise Reject("history.empty")
-    title = ctx.texts("history.title", game=ctx.scene.game_title(game), moves=len(lines))
+    title = ctx.texts("history.title", game=ctx.scene.game_title(game), count=len(lines))
     ctx.out.append(ctx.scene.chat_message([title, *lines]))
 
 
@@ -87,7 +90,7 @@ def replay(tables: Tables, ctx: Context, cmd: Replay) -> None:
         gif = images.replay(t.record, names, len(game.moves))
     except DAMAGE as exc:
         raise Reject("error.invalid_record", text=damage_text(exc)) from None
-    text = ctx.texts("replay.text", game=ctx.scene.game_title(game), moves=len(game.moves))
+    text = ctx.texts("replay.text", game=ctx.scene.game_title(game), count=len(game.moves))
     ctx.out.append(ctx.scene.chat_message([text], attachment=gif))
 
 

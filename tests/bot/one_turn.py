@@ -26,6 +26,7 @@ from typing import Any
 import render
 from bot import games
 from bot.table import Table
+from bot.texts import letters
 from engine.events import Kept, Placed, Swapped
 
 PERSON = "Ada"
@@ -152,7 +153,8 @@ def told_in(text: str) -> tuple[list[tuple[str, str, str]], int | None]:
         for pattern, what in _TOLD:
             m = pattern.match(line)
             if m:
-                told.append((m.group(1), what, m.group(2) if m.lastindex == 2 else ""))
+                # A tile is told in coloured squares; the record writes its letters.
+                told.append((m.group(1), what, letters(m.group(2)) if m.lastindex == 2 else ""))
                 break
     return told, left_out
 
