@@ -309,6 +309,8 @@ def test_french_has_a_non_breaking_space_before_double_punctuation() -> None:
             text = text.replace(typed, "")
         for m in re.finditer(r"(.)([:;!?])", text):
             assert m.group(1) in "\u00a0\u202f", (key, text[max(0, m.start() - 15) : m.end()])
+        # And inside the guillemets: « Mes tuiles ».
+        assert not re.search(r"« | »", text), key
 
 
 def test_french_spacing_survives_the_placeholders() -> None:
