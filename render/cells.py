@@ -8,7 +8,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from engine.hexgrid import Area, Hex
-from render.fonts import Font, draw_text, label_font
+from render.fonts import Font, label_font
 from render.geometry import Lattice
 from render.sprites import SS, Face, Sprite, cell_sprite
 from render.theme import EMPTY, LABEL, PAPER, RGB, ROW_LABEL
@@ -83,19 +83,26 @@ def row_letters(img: Image.Image, area: Area, lat: Lattice) -> None:
         letter = chr(ord("A") + k)
         lx, ly = lat.centre(rows[r][0])
         rx, ry = lat.centre(rows[r][-1])
-        draw_text(img, (lx - gap, ly), letter, face, ROW_LABEL, "rm")
-        draw_text(img, (rx + gap, ry), letter, face, ROW_LABEL, "lm")
+        crisp_text(img, (lx - gap, ly), letter, face, ROW_LABEL, "rm")
+        crisp_text(img, (rx + gap, ry), letter, face, ROW_LABEL, "lm")
 
 
 def dead_cells(area: Area, filled: Collection[Hex]) -> list[Hex]:
     """The empty cells no tile can cover any more (every neighbour filled): their labels
     are left off, so a board shows labels only where a tile can still go."""
-    taken = {area.index[h] for h in filled if h in area.index}
-    dead = []
-    for i, h in enumerate(area.cells):
-        if i not in taken and all(j < 0 or j in taken for j in area.neighbours[i]):
-            dead.append(h)
-    return dead
+    index = area.index
+    taken = {index[h] for h in filled if h in index}
+    around = _neighbours(area)
+    return [
+        area.cells[i] for i in range(len(around)) if i not in taken and taken.issuperset(around[i])
+    ]
+
+
+@cache
+def _neighbours(area: Area) -> tuple[tuple[int, ...], ...]:
+    """Each cell's neighbours on the area, by index (worked out once per area: a board
+    asks every turn)."""
+    return tuple(tuple(j for j in row if j >= 0) for row in area.neighbours)
 
 
 def unlabel(
