@@ -103,7 +103,7 @@ class Community:
         if player.startswith(FORMER):
             return texts("privacy.former")
         if ratings.is_computer(player):
-            return texts("top.computer", level=player[len(ratings.COMPUTER) :])
+            return texts("top.computer", level=texts.level(player[len(ratings.COMPUTER) :]))
         return self.names.get(player, player)
 
     def find(self, chat: str, target: str) -> str | None:
@@ -200,7 +200,7 @@ def stats(
                     games=s.games,
                     wins=s.wins,
                     rate=round(100 * s.win_rate),
-                    average=f"{s.average_lowest:.1f}",
+                    average=texts.decimal(s.average_lowest),
                     best=s.best,
                 )
             )

@@ -13,13 +13,19 @@ from bot.outbound import Attachment
 
 
 def board(
-    view: Any, names: Sequence[str], number: int, highlight: Sequence[Any] = ()
+    view: Any,
+    names: Sequence[str],
+    number: int,
+    highlight: Sequence[Any] = (),
+    told: Sequence[tuple[int, Any, Any]] = (),
 ) -> Attachment:
     """The board after move ``number`` (used in the file name only); ``highlight``: cells
-    of the placements since the last person's turn, marked like the last placement."""
+    of the placements since the last person's turn, marked like the last placement;
+    ``told``: those placements as (seat, cell, cell) in order, numbered on the board."""
     import render
 
-    png = render.board_png(view, names=list(names), highlight=list(highlight))
+    marks = [render.Told(seat, a, b) for seat, a, b in told]
+    png = render.board_png(view, names=list(names), highlight=list(highlight), told=marks)
     return Attachment(f"board-{number:03d}.png", png)
 
 

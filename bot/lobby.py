@@ -59,13 +59,13 @@ def add_bot(tables: Tables, ctx: Context, cmd: AddBot) -> None:
     settings = tables.settings
     level = cmd.level or settings.level
     if level not in settings.levels:
-        raise Reject("error.unknown_level", level=level, levels=", ".join(settings.levels))
+        raise Reject("error.unknown_level", level=level, levels=ctx.texts.levels(settings.levels))
     if len(t.seats) >= MAX_SEATS:
         raise Reject("error.table_full", count=MAX_SEATS)
     t.bots_added += 1
     name = ctx.texts("seat.computer_name", number=t.bots_added)
     t.seats.append(Seat(name=name, level=level))
-    news = ctx.texts("lobby.bot_added", name=name, level=level)
+    news = ctx.texts("lobby.bot_added", name=name, level=ctx.texts.level(level))
     ctx.out.append(messages.lobby(ctx.scene, [news]))
 
 
@@ -157,7 +157,7 @@ def abort(tables: Tables, ctx: Context, cmd: Abort) -> None:
         t.players = list(t.seats)  # the aborted game keeps its players' names
     t.status = CLOSED
     t.seats = []
-    t.pending, t.pending_cells = [], []
+    t.pending, t.pending_cells, t.pending_seats = [], [], []
     t.host, t.host_name = None, ""
     t.due_at = t.turn_started = None
     ctx.game = None
@@ -234,7 +234,7 @@ def start(tables: Tables, ctx: Context, cmd: Start) -> None:
     t.record = game.record(with_bag=True)
     t.status = PLAYING
     t.players = list(t.seats)
-    t.pending, t.pending_cells = [], []
+    t.pending, t.pending_cells, t.pending_seats = [], [], []
     scene = ctx.scene
     # Numbered already: a name two seats share needs no number of its own here.
     names = ", ".join(f"{i}. {seat.name}" for i, seat in enumerate(t.seats, 1))

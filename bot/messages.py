@@ -17,6 +17,7 @@ from bot.outbound import Attachment, Button, Outbound
 from bot.table import PLAYING, Seat, Table
 from bot.texts import Texts, shown
 from engine.genial import GenialGame
+from engine.hexgrid import Hex
 
 #: Timeouts offered as buttons in the options message.
 TIMEOUT_PRESETS = (0, 3600, 86400)
@@ -123,7 +124,8 @@ def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
         lines.append(tx("lobby.empty"))
     for number, seat in enumerate(t.seats, 1):
         if seat.computer:
-            lines.append(tx("lobby.seat_computer", number=number, name=seat.name, level=seat.level))
+            level = tx.level(seat.level or "")
+            lines.append(tx("lobby.seat_computer", number=number, name=seat.name, level=level))
         else:
             lines.append(tx("lobby.seat", number=number, name=seat.name))
     if solo_next:
@@ -284,13 +286,19 @@ def prompt(
     return lines, tuple(buttons), mentions
 
 
-def board_attachment(scene: Scene, game: Game, highlight: Sequence[str] = ()) -> Attachment | None:
+def board_attachment(
+    scene: Scene, game: Game, highlight: Sequence[str] = (), seats: Sequence[int] = ()
+) -> Attachment | None:
     """The board image; ``highlight``: labels of cells placed on since the last person's
-    turn (besides the engine's last placement)."""
+    turn (besides the engine's last placement), two per placement; ``seats``: the seat of
+    each of those placements, to number them in order in their seats' colours."""
     if not scene.pictures:
         return None
     cells = [game.area.parse_label(label) for label in highlight]
-    return images.board(game.view(None), scene.names(game), game.version, cells)
+    told: list[tuple[int, Hex, Hex]] = []
+    if len(seats) * 2 == len(cells):
+        told = [(seat, cells[2 * k], cells[2 * k + 1]) for k, seat in enumerate(seats)]
+    return images.board(game.view(None), scene.names(game), game.version, cells, told)
 
 
 def turn(
@@ -299,6 +307,7 @@ def turn(
     lines: Sequence[str],
     again: bool = False,
     highlight: Sequence[str] = (),
+    seats: Sequence[int] = (),
 ) -> Outbound:
     """The one chat message of a turn: what happened, the board, who is to act (only while
     the game runs at the table: a finished or aborted game prompts nobody)."""
@@ -307,7 +316,7 @@ def turn(
     return scene.chat_message(
         [*lines, *more],
         "turn",
-        attachment=board_attachment(scene, game, highlight),
+        attachment=board_attachment(scene, game, highlight, seats),
         buttons=buttons,
         mentions=mentions,
     )

@@ -7,11 +7,11 @@ other than the one handed in for its owner.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot import games
 from bot.games import Game
-from bot.texts import Texts
+from bot.texts import Texts, square, squares
 from engine.events import (
     BonusEarned,
     BonusLost,
@@ -25,6 +25,7 @@ from engine.events import (
     TallBonus,
     TowerScored,
 )
+from engine.moves import Placement, SpezialPlacement
 from engine.tiles import Colour
 
 
@@ -49,6 +50,22 @@ def points_text(
         else:
             parts.append(texts("turn.points_capped", points=got, colour=name, made=points))
     return ", ".join(parts) if parts else texts("turn.no_points")
+
+
+def told_move(game: Game, placement: Placement | SpezialPlacement) -> str:
+    """A placement as the chat is told it: a Genial tile's colours as squares, then its
+    cells (``🟥🟩 A2 B3``); the letters are for typing, and read as other colours' initials
+    in some languages. A Genial Spezial placement by its cells (its golden colour is told
+    by name in its own line)."""
+    if isinstance(placement, Placement):
+        cells = games.format_move(game, placement).split()[1:]
+        return " ".join([squares(placement.first.value + placement.second.value), *cells])
+    return " ".join(games.format_move(game, placement).split()[:2])
+
+
+def score_row(score: Mapping[Colour, int], colours: Sequence[Colour]) -> str:
+    """``🟥3 🟩0 🟦1``: each colour's square and its points."""
+    return " ".join(f"{square(c.value)}{score[c]}" for c in colours)
 
 
 def side_names(game: Game, names: Sequence[str], texts: Texts) -> list[str]:
@@ -92,7 +109,7 @@ def narrate(events: Sequence[Event], game: Game, names: Sequence[str], texts: Te
         if isinstance(ev, Placed | SpezialPlaced):
             flush()
             key = "turn.placed_bonus" if isinstance(ev, Placed) and ev.bonus else "turn.placed"
-            move = games.format_move(game, ev.placement)
+            move = told_move(game, ev.placement)
             head = texts(key, name=names[ev.seat], move=move)
         elif isinstance(ev, Scored):
             gained.update(ev.gained)
@@ -124,7 +141,7 @@ def scores_lines(game: Game, names: Sequence[str], texts: Texts) -> list[str]:
     colours = games.score_colours(game)
     for side, name in enumerate(side_names(game, names, texts)):
         score = game.score(side)
-        row = " ".join(f"{c.value}{score[c]}" for c in colours)
+        row = score_row(score, colours)
         out.append(texts("score.line", name=name, scores=row, lowest=min(score.values())))
     return out
 
@@ -141,7 +158,7 @@ def ranking_lines(game: Game, names: Sequence[str], texts: Texts) -> list[str]:
     for group in ranking:
         for side in group:
             score = game.score(side)
-            row = " ".join(f"{c.value}{score[c]}" for c in colours)
+            row = score_row(score, colours)
             out.append(texts("result.place", place=place, name=sides[side], scores=row))
         place += len(group)
     if ranking and len(ranking[0]) == 1:

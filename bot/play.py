@@ -121,6 +121,7 @@ def after_moves(
         timebank.charge(t, actor, ctx.now, len(game.moves), t.seats[actor].computer)
     t.pending = [*t.pending, *lines]
     t.pending_cells = [*t.pending_cells, *_placed_cells(game, events)]
+    t.pending_seats = [*t.pending_seats, *_placed_seats(events)]
     if game.over:
         reason = next((e.reason for e in events if isinstance(e, GameEnded)), None)
         ctx.out.append(told(ctx, game))
@@ -185,8 +186,10 @@ def told(ctx: Context, game: Game, again: bool = False) -> Outbound:
     """The turn message of everything pending; the table has nothing pending after."""
     t = ctx.table
     lines = shortened(t.pending, ctx.texts)
-    out = messages.turn(ctx.scene, game, lines, again=again, highlight=t.pending_cells)
-    t.pending, t.pending_cells = [], []
+    out = messages.turn(
+        ctx.scene, game, lines, again=again, highlight=t.pending_cells, seats=t.pending_seats
+    )
+    t.pending, t.pending_cells, t.pending_seats = [], [], []
     return out
 
 
@@ -247,6 +250,11 @@ def _placed_cells(game: Game, events: list[Event]) -> list[str]:
         if isinstance(ev, Placed | SpezialPlaced):
             cells += [game.area.label(ev.placement.cell1), game.area.label(ev.placement.cell2)]
     return cells
+
+
+def _placed_seats(events: list[Event]) -> list[int]:
+    """The seat of each placement of the events, in the order of :func:`_placed_cells`."""
+    return [ev.seat for ev in events if isinstance(ev, Placed | SpezialPlaced)]
 
 
 HANDLERS: dict[type, Handler] = {Play: play, Swap: swap, Keep: keep, Hint: hint}

@@ -48,10 +48,11 @@ def export(tables: Tables, ctx: Context, cmd: Export) -> None:
 
 
 def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
-    levels = ", ".join(tables.settings.levels)
-    text = ctx.texts("help.text", levels=levels)
-    more = [ctx.texts("help.clock"), ctx.texts("help.notify")]
-    more += [ctx.texts("help.review"), ctx.texts("help.puzzle")]
+    tx = ctx.texts
+    levels = tx.levels(tables.settings.levels)
+    # The buttons are named as they read: "Starten" in German, not the English "Start".
+    text = tx("help.text", levels=levels, start=tx("button.start"), again=tx("button.again"))
+    more = [tx("help.clock"), tx("help.notify"), tx("help.review"), tx("help.puzzle")]
     ctx.out.append(ctx.scene.chat_message([text, *more]))
 
 
@@ -72,7 +73,7 @@ def history(tables: Tables, ctx: Context, cmd: History) -> None:
         raise Reject("error.invalid_record", text=damage_text(exc)) from None
     if not lines:
         raise Reject("history.empty")
-    title = ctx.texts("history.title", game=ctx.scene.game_title(game), moves=len(lines))
+    title = ctx.texts("history.title", game=ctx.scene.game_title(game), count=len(lines))
     ctx.out.append(ctx.scene.chat_message([title, *lines]))
 
 
@@ -90,7 +91,7 @@ def replay(tables: Tables, ctx: Context, cmd: Replay) -> None:
         gif = images.replay(t.record, names, len(game.moves))
     except DAMAGE as exc:
         raise Reject("error.invalid_record", text=damage_text(exc)) from None
-    text = ctx.texts("replay.text", game=ctx.scene.game_title(game), moves=len(game.moves))
+    text = ctx.texts("replay.text", game=ctx.scene.game_title(game), count=len(game.moves))
     ctx.out.append(ctx.scene.chat_message([text], attachment=gif))
 
 

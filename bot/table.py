@@ -116,6 +116,9 @@ class Table:
     #: A tournament's game (issue 30, :mod:`bot.places`): the tournament's id, the table's
     #: name, and the chat each player sees it in; empty for a chat's own table.
     tournament: dict[str, Any] = field(default_factory=dict)
+    #: The seat of each of those placements (one per two cells), so the board numbers
+    #: them in order in their seats' colours (a table stored before has none: plain marks).
+    pending_seats: list[int] = field(default_factory=list)
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

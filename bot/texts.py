@@ -21,11 +21,13 @@ from __future__ import annotations
 import string
 import tomllib
 import unicodedata
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from babel import Locale
+from babel.numbers import format_decimal
 from babel.plural import PluralRule
 
 from bot.commands import LANGUAGES
@@ -37,12 +39,51 @@ PLURAL_CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
 COUNT = "count"
 #: Characters of user input quoted back at most (an error names the bad part, briefly).
 QUOTE_LIMIT = 40
+#: The colours as what the bot writes shows them: a coloured square reads the same in
+#: every language, where the letters (R G B O Y P, English initials, kept for typing) do
+#: not: in French three of the six are another colour's initial.
+COLOUR_SQUARES = {
+    "R": "\U0001f7e5",
+    "G": "\U0001f7e9",
+    "B": "\U0001f7e6",
+    "O": "\U0001f7e7",
+    "Y": "\U0001f7e8",
+    "P": "\U0001f7ea",
+}
 #: Longest display name or chat title shown.
 NAME_LIMIT = 48
 #: Unicode categories never echoed: controls (Cc) and format characters (Cf, which hold
 #: the bidi overrides and isolates that would reverse the rest of the line), line and
 #: paragraph separators, and unassigned or private-use code points.
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def square(letter: str) -> str:
+    """The coloured square of a colour letter (``R`` -> red square)."""
+    return COLOUR_SQUARES[letter]
+
+
+def squares(letters: str) -> str:
+    """A tile's or a row's colour letters as coloured squares (``RG`` -> red, green)."""
+    return "".join(COLOUR_SQUARES[c] for c in letters)
+
+
+_LETTERS = str.maketrans({square: letter for letter, square in COLOUR_SQUARES.items()})
+
+
+def letters(text: str) -> str:
+    """Coloured squares back to the colour letters a player types: a told placement
+    ``🟥🟩 A2 B3`` is the move ``RG A2 B3``."""
+    return text.translate(_LETTERS)
+
+
+def squared(move: str) -> str:
+    """A Genial move as the chat is told it: its tile's letters as coloured squares
+    (``RG A2 B3`` -> ``🟥🟩 A2 B3``); anything else as it is."""
+    tile, _, cells = move.partition(" ")
+    if len(tile) == 2 and all(c in COLOUR_SQUARES for c in tile) and cells:
+        return f"{squares(tile)} {cells}"
+    return move
 
 
 def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -162,3 +203,22 @@ class Texts:
 
     def colour(self, letter: str) -> str:
         return self(f"colour.{letter}")
+
+    def level(self, level: str) -> str:
+        """A computer level's name in this language (``greedy`` is ``gierig`` in German);
+        a level the catalogue does not know (a configured one) by its own name."""
+        return self(f"level.{level}") if self.has(f"level.{level}") else level
+
+    def levels(self, levels: Sequence[str]) -> str:
+        """The levels as a player types them, each with its name where that differs:
+        ``random (Zufall), greedy (gierig)``."""
+        named = (
+            level if self.level(level) == level else f"{level} ({self.level(level)})"
+            for level in levels
+        )
+        return ", ".join(named)
+
+    def decimal(self, value: float, places: int = 1) -> str:
+        """A number with ``places`` decimals in this language's way: ``4.5`` in English,
+        ``4,5`` in German, Dutch and French."""
+        return str(format_decimal(value, "0." + "0" * places, locale=self.lang))

@@ -15,10 +15,11 @@ from engine.hexgrid import Hex
 from engine.spezial import SpezialView
 from render import genial_board, spezial_board
 from render.encode import png_bytes
+from render.marks import Told
 from render.rack import rack_image
 from render.result import result_image
 
-__all__ = ["board_png", "rack_png", "result_png", "seat_names"]
+__all__ = ["Told", "board_png", "rack_png", "result_png", "seat_names"]
 
 View = GenialView | SpezialView
 
@@ -43,11 +44,17 @@ def _check(view: object) -> None:
 
 
 def board_png(
-    view: View, *, names: Sequence[str] | None = None, highlight: Collection[Hex] = ()
+    view: View,
+    *,
+    names: Sequence[str] | None = None,
+    highlight: Collection[Hex] = (),
+    told: Sequence[Told] = (),
 ) -> bytes:
     """The board as PNG: the public position and the score panel; never a rack.
-    ``highlight``: more cells whose tiles are marked like the last placement (the moves
-    of several players told together).
+    ``highlight``: more cells whose tiles are marked like the last placement. ``told``:
+    the placements of several moves told together (a person's and the computer players'
+    replies), in order, each with its seat: two or more are numbered in their seats'
+    colours, with a legend.
 
     Raises:
         TypeError: for anything but a Genial or Genial Spezial view.
@@ -56,8 +63,8 @@ def board_png(
     _check(view)
     who = seat_names(view, names)
     if isinstance(view, GenialView):
-        return png_bytes(genial_board.draw_board(view, who, frozenset(highlight)))
-    img = spezial_board.draw_board(view, who, frozenset(highlight))
+        return png_bytes(genial_board.draw_board(view, who, frozenset(highlight), told))
+    img = spezial_board.draw_board(view, who, frozenset(highlight), told)
     cuts = spezial_board.band_cuts(view.players)
     below = (cuts[0], spezial_board.PANEL_PNG_LEVEL)  # the score rows
     return png_bytes(img, spezial_board.PNG_LEVEL, spezial_board.PNG_BAND_ROWS, cuts, below)

@@ -2,22 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
+from functools import cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engine.hexgrid import Area, Hex
-from render.fonts import draw_text, font
+from render.fonts import Font, label_font
 from render.geometry import Lattice
 from render.sprites import SS, Face, Sprite, cell_sprite
-from render.theme import EMPTY, LABEL, PAPER, ROW_LABEL
+from render.theme import EMPTY, LABEL, PAPER, RGB, ROW_LABEL
 
 EMPTY_FACE = Face(EMPTY)
-LABEL_SCALE = 0.27  # label size, as a fraction of the cell width
+LABEL_SCALE = 0.27  # label size, as a fraction of the cell width (the web board's SVG)
+#: How much of a cell's width its label may take: the widest label of a board is drawn as
+#: large as this allows, so labels stay legible on a phone (a 4-player board 390 px wide
+#: has cells of 24 px; labels of 0.27 of that were 6 px letters, 4.6 px high).
+LABEL_FILL = 0.84
 
 
 def label_size(lat: Lattice) -> int:
     return round(LABEL_SCALE * lat.w)
+
+
+@cache
+def cell_label_size(w: int, labels: tuple[str, ...]) -> int:
+    """The largest size of :func:`render.fonts.label_font` at which every one of ``labels``
+    fits :data:`LABEL_FILL` of a cell ``w`` px wide."""
+    size = 8
+    while max(label_font(size + 1).getlength(t) for t in labels) <= LABEL_FILL * w:
+        size += 1
+    return size
 
 
 def empty_board(
@@ -32,7 +47,7 @@ def empty_board(
     cells for which ``special`` gives a sprite (start symbols, towers), which get that;
     cells drawn ``ss`` times over-size (1: crisp edges)."""
     img = Image.new("RGB", size, PAPER)
-    face = font(label_size(lat))
+    face = label_font(cell_label_size(lat.w, area.labels))
     for h, label in zip(area.cells, area.labels, strict=True):
         cx, cy = lat.centre(h)
         sprite = special(h)
@@ -40,9 +55,21 @@ def empty_board(
             sprite.paste(img, cx, cy)
             continue
         cell_sprite(lat, label_face(h), ss=ss).paste(img, cx, cy)
-        draw_text(img, (cx, cy), label, face, LABEL, "mm")
+        crisp_text(img, (cx, cy), label, face, LABEL)
     row_letters(img, area, lat)
     return img
+
+
+def crisp_text(
+    img: Image.Image, xy: tuple[int, int], text: str, face: Font, fill: RGB, anchor: str = "mm"
+) -> None:
+    """A cell's label, without smoothing: a board has hundreds, and their smooth edges
+    cost a tenth of a Genial Spezial board's PNG (bench_render.py: 61.8 KB smooth, 56.7
+    KB crisp, at the sizes a phone needs). Read 390 px wide, a phone's scaling smooths
+    them anyway."""
+    draw = ImageDraw.Draw(img)
+    draw.fontmode = "1"
+    draw.text(xy, text, font=face, fill=fill, anchor=anchor)
 
 
 def row_letters(img: Image.Image, area: Area, lat: Lattice) -> None:
@@ -50,11 +77,44 @@ def row_letters(img: Image.Image, area: Area, lat: Lattice) -> None:
     rows: dict[int, list[Hex]] = {}
     for h in area.cells:
         rows.setdefault(h.r, []).append(h)
-    face = font(label_size(lat))
+    face = label_font(cell_label_size(lat.w, area.labels))
     gap = lat.w // 2 + 4
     for k, r in enumerate(sorted(rows)):
         letter = chr(ord("A") + k)
         lx, ly = lat.centre(rows[r][0])
         rx, ry = lat.centre(rows[r][-1])
-        draw_text(img, (lx - gap, ly), letter, face, ROW_LABEL, "rm")
-        draw_text(img, (rx + gap, ry), letter, face, ROW_LABEL, "lm")
+        crisp_text(img, (lx - gap, ly), letter, face, ROW_LABEL, "rm")
+        crisp_text(img, (rx + gap, ry), letter, face, ROW_LABEL, "lm")
+
+
+def dead_cells(area: Area, filled: Collection[Hex]) -> list[Hex]:
+    """The empty cells no tile can cover any more (every neighbour filled): their labels
+    are left off, so a board shows labels only where a tile can still go."""
+    index = area.index
+    taken = {index[h] for h in filled if h in index}
+    around = _neighbours(area)
+    return [
+        area.cells[i] for i in range(len(around)) if i not in taken and taken.issuperset(around[i])
+    ]
+
+
+@cache
+def _neighbours(area: Area) -> tuple[tuple[int, ...], ...]:
+    """Each cell's neighbours on the area, by index (worked out once per area: a board
+    asks every turn)."""
+    return tuple(tuple(j for j in row if j >= 0) for row in area.neighbours)
+
+
+def unlabel(
+    img: Image.Image,
+    lat: Lattice,
+    cells: Iterable[Hex],
+    face: Callable[[Hex], Face],
+    game: str,
+    ss: int,
+) -> None:
+    """Each cell drawn empty again without its label (as :func:`empty_board` drew it, ``ss``
+    times over-size), on a board in ``game``'s palette."""
+    for h in cells:
+        cx, cy = lat.centre(h)
+        cell_sprite(lat, face(h), game=game, ss=ss).paste(img, cx, cy)

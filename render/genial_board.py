@@ -20,19 +20,25 @@ from engine.hexgrid import Hex
 from engine.moves import Placement
 from engine.notation import parse_genial_move
 from engine.tiles import COLOURS, Colour
+from render import marks
 from render.canvas import Canvas
-from render.cells import empty_board, label_size
+from render.cells import EMPTY_FACE, dead_cells, empty_board, label_size, unlabel
 from render.fonts import font
 from render.geometry import Lattice, joint_order
+from render.marks import SeatMark, Told
 from render.panel import SideRow, domino_icon, draw_rows, rows_height
 from render.sprites import Face, Sprite, cell_sprite, highlighted, tile_sprite
 from render.theme import (
+    HIGHLIGHT,
+    INK,
     PAPER,
     PRINTED,
     PRINTED_EDGE,
+    SEAT_MARK,
     SOFT_INK,
     SYMBOL,
     TILE,
+    WHITE,
     quantize,
 )
 
@@ -201,24 +207,52 @@ def plain_board(mode: str, players: int, tiles: Sequence[tuple[str, Placement]])
     return img
 
 
+def mark_face(seat: int, lat: Lattice) -> Face:
+    """A tile of several told together: the highlight's rim in its seat's colour."""
+    return Face(TILE, SEAT_MARK[seat % len(SEAT_MARK)], highlight_face(lat).rim_width)
+
+
+#: The numbered badges of each seat (render/marks.py): its colour, a figure that reads on
+#: it, and a dark ring so a white badge shows on a light cell.
+MARKS = tuple(SeatMark(c, WHITE if c == HIGHLIGHT else INK, TILE) for c in SEAT_MARK)
+
+
+@cache
+def legend_rooms(mode: str, players: int) -> tuple[int, ...]:
+    return marks.legend_rooms(background(mode, players), GAME)
+
+
 def draw_board(
-    view: GenialView, names: Sequence[str], highlight: frozenset[Hex] = frozenset()
+    view: GenialView,
+    names: Sequence[str],
+    highlight: frozenset[Hex] = frozenset(),
+    told: Sequence[Told] = (),
 ) -> Image.Image:
-    """The board image (in the palette); tiles on ``highlight`` cells are marked too."""
+    """The board image (in the palette); tiles on ``highlight`` cells are marked too, and
+    ``told`` (several placements told together, in order) are numbered in their seats'
+    colours with a legend."""
     lay = layout(view.mode, view.players)
     lat = lay.lattice
     last = {p.canonical() for p in view.last_placements}
+    numbered = marks.numbered(told)
+    seat_of = {frozenset((t.cell1, t.cell2)): t.seat for t in numbered}
 
     def marked(p: Placement) -> bool:
         return p.canonical() in last or (p.cell1 in highlight and p.cell2 in highlight)
 
+    def told_seat(p: Placement) -> int | None:
+        return seat_of.get(frozenset((p.cell1, p.cell2)))
+
     tiles = placed_moves(view)
-    plain = [(t, p) for t, p in tiles if not marked(p)]
+    plain = [(t, p) for t, p in tiles if not marked(p) and told_seat(p) is None]
     img = plain_board(view.mode, view.players, plain)
     hl = highlight_face(lat)
     covered: set[Hex] = set(view.start_symbols)
     for _, p in tiles:
-        if marked(p):
+        seat = told_seat(p)
+        if seat is not None:
+            paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, mark_face(seat, lat))
+        elif marked(p):
             paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, hl)
         covered.add(p.cell1)
         covered.add(p.cell2)
@@ -227,7 +261,14 @@ def draw_board(
             cx, cy = lat.centre(h)
             sprite = cell_sprite(lat, PLAIN, colour, SYMBOL[colour], game=GAME, ss=CELL_SS)
             sprite.paste(img, cx, cy)
-    draw_panel(Canvas(img, GAME), view, names, lay.panel_y)
+    filled = view.board.keys() | view.start_symbols.keys()
+    unlabel(img, lat, dead_cells(view.area, filled), lambda h: EMPTY_FACE, GAME, CELL_SS)
+    canvas = Canvas(img, GAME)
+    if numbered:
+        marks.draw_badges(img, GAME, lat, numbered, MARKS)
+        rooms = legend_rooms(view.mode, view.players)
+        marks.draw_legend(canvas, rooms, numbered, MARKS, names)
+    draw_panel(canvas, view, names, lay.panel_y)
     return img
 
 

@@ -204,6 +204,9 @@ def _draw_row(
     low = lowest_colours(row.scores)
     bx0 = x + name_width + 8
     bw = (width - name_width - 16) // len(colours)
+    # One size for the row's points, fitted to its longest (blocks alike side by side).
+    longest = max((str(row.scores[c]) for c in colours), key=len)
+    r, size = block_fit(bw, radius, number, "8" * len(longest))
     for k, colour in enumerate(colours):
         bx = bx0 + k * bw
         value = row.scores[colour]
@@ -212,11 +215,40 @@ def _draw_row(
             backdrop = WHITE
             canvas.paste(_frame(canvas.game, bw), (bx + 2, y + 5))
         icy = cy - 10
-        canvas.paste(icon(colour, radius, backdrop, canvas.game), (bx + 8, icy - radius))
-        canvas.text((bx + 2 * radius + 14, icy), str(value), number, INK, backdrop)
+        canvas.paste(icon(colour, r, backdrop, canvas.game), (bx + 8, icy - r))
+        canvas.text((bx + 2 * r + 14, icy), str(value), size, INK, backdrop)
         bar = _bar(canvas.game, colour, min(value, cap) if value > 0 else -1, cap, bw, tuple(marks),
                    backdrop)  # fmt: skip
         canvas.paste(bar, (bx + 12 - BAR_MARGIN, cy + 20 - BAR_MARGIN))
+
+
+#: Room kept right of a block's points: the lowest colour's frame (4 px wide) ends 4 px
+#: before the block does, and 2 px of air inside it.
+BLOCK_PAD = 10
+
+
+def number_box(bw: int, radius: int, size: int, text: str) -> tuple[int, int]:
+    """Where a block's points fall across it (from its left edge): start and end x."""
+    start = 2 * radius + 14
+    return start, start + math.ceil(font(size).getlength(text))
+
+
+@lru_cache(maxsize=1024)
+def block_fit(bw: int, radius: int, size: int, text: str) -> tuple[int, int]:
+    """The symbol's radius and the points' size that keep ``text`` inside a block ``bw``
+    px wide (and inside its frame): as drawn if it fits, else the number a little smaller,
+    then the symbol too (a narrow block with two-digit points: Genial Spezial's two
+    columns of rows)."""
+    for r, s in (
+        (radius, size),
+        (radius, size - 2),
+        (radius - 3, size - 2),
+        (radius - 5, size - 4),
+        (radius - 6, size - 6),
+    ):
+        if number_box(bw, r, s, text)[1] <= bw - BLOCK_PAD:
+            return r, s
+    return radius - 6, size - 6
 
 
 # Frames and bars are drawn once (rounded rectangles cost more to draw than to paste): a

@@ -5,7 +5,9 @@ Frames are the board images the bot sends every turn (``genial_board``, ``spezia
 drawn as a spectator sees them, so the replay shows nothing a player could not see: no rack,
 no draw order. Swaps and kept racks change nothing on the board and get no frame; a bonus
 placement is a placement and gets its own. The last frame is the final board with the
-result image in place of the score panel.
+result image in place of the score panel; the result is taller than the panel, so every
+frame is as tall as the board with the result below it (the board frames have paper under
+their panel), and the ranking never covers the board's last rows or its last placement.
 
 Consecutive frames differ in a few cells and the score panel, and only that is stored:
 each frame is cropped to the box that changed, its unchanged pixels transparent, so a
@@ -67,22 +69,44 @@ def _board_frame(
     return spezial_board.draw_board(game.view(None), names)
 
 
-def _result_frame(
-    board: Image.Image, game: GenialGame | SpezialGame, names: Sequence[str]
-) -> Image.Image:
-    """The result image in place of the score panel, at the foot of the final board (it is
-    taller than the panel, so it covers the board's last rows, behind a paper margin)."""
-    result = result_image(game.view(None), names)
-    frame = board.copy()
-    x = (frame.width - result.width) // 2
-    y = max(0, frame.height - result.height)
-    top = max(0, y - RESULT_MARGIN)
-    paper = palette_index(
-        genial_board.GAME if isinstance(game, GenialGame) else spezial_board.GAME, PAPER
-    )
-    frame.paste(paper, (0, top, frame.width, frame.height))
-    frame.paste(result, (x, y))
+def _board_top(game: GenialGame | SpezialGame) -> int:
+    """Where the score panel begins on the game's board image: the board ends above it."""
+    if isinstance(game, GenialGame):
+        return genial_board.layout(game.mode, game.players).panel_y
+    return spezial_board.layout(game.players).panel_y
+
+
+def _game_name(game: GenialGame | SpezialGame) -> str:
+    return genial_board.GAME if isinstance(game, GenialGame) else spezial_board.GAME
+
+
+def _padded(board: Image.Image, height: int, game: GenialGame | SpezialGame) -> Image.Image:
+    """A board frame on paper down to ``height`` (frames of a GIF share one size)."""
+    if board.height >= height:
+        return board
+    frame = Image.new("P", (board.width, height), palette_index(_game_name(game), PAPER))
+    frame.putpalette(board.getpalette() or [])
+    frame.paste(board, (0, 0))
     return frame
+
+
+def _result_frame(
+    board: Image.Image, game: GenialGame | SpezialGame, result: Image.Image
+) -> Image.Image:
+    """The result image in place of the score panel, below the whole final board (the
+    frame is tall enough for it: see :func:`frame_height`)."""
+    frame = board.copy()
+    top = _board_top(game)
+    paper = palette_index(_game_name(game), PAPER)
+    frame.paste(paper, (0, top - RESULT_MARGIN, frame.width, frame.height))
+    frame.paste(result, ((frame.width - result.width) // 2, top))
+    return frame
+
+
+def frame_height(game: GenialGame | SpezialGame, board_height: int, result: Image.Image) -> int:
+    """The height of every frame: the board image's, or more when the ranking below the
+    board needs it."""
+    return max(board_height, _board_top(game) + result.height)
 
 
 def replay_frames(
@@ -102,13 +126,17 @@ def replay_frames(
         raise ValueError("the game is not over: a replay shows a finished game")
     assert isinstance(final, GenialGame | SpezialGame)
     who = seat_names(final.view(None), names)
+    result = result_image(final.view(None), who)
     board: Image.Image | None = None
+    height = 0
     for game, placed in _placements(record):
-        board = _board_frame(game, placed, who)
+        drawn = _board_frame(game, placed, who)
+        height = height or frame_height(final, drawn.height, result)
+        board = _padded(drawn, height, game)
         yield board, PLACEMENT_MS
     if board is None:
         raise ValueError("the record has no placement to replay")
-    yield _result_frame(board, final, who), RESULT_MS
+    yield _result_frame(board, final, result), RESULT_MS
 
 
 def _transparent_index(game: str) -> int:

@@ -17,10 +17,12 @@ from engine.moves import SpezialPlacement
 from engine.notation import parse_spezial_placement
 from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
 from engine.tiles import Colour
+from render import marks
 from render.canvas import Canvas
-from render.cells import EMPTY_FACE, empty_board
+from render.cells import EMPTY_FACE, dead_cells, empty_board, unlabel
 from render.fonts import draw_text, font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
+from render.marks import SeatMark, Told
 from render.panel import SideRow, draw_rows, row_tops, rows_height
 from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.sprites import highlighted as highlight_face
@@ -29,6 +31,7 @@ from render.theme import (
     GOLDEN,
     GOLDEN_CELL,
     GOLDEN_MARK,
+    HIGHLIGHT,
     INK,
     PAPER,
     SEAT,
@@ -221,16 +224,34 @@ def _cells(
     return centres, neighbours
 
 
+#: The numbered badges of each seat (render/marks.py): the seat's own colour, a figure
+#: that reads on it, the highlight's ring.
+MARKS = tuple(SeatMark(c, WHITE if k < 2 else INK, HIGHLIGHT) for k, c in enumerate(SEAT))
+
+
+@cache
+def legend_rooms(towers: frozenset[tuple[Hex, str]], players: int) -> tuple[int, ...]:
+    return marks.legend_rooms(background(towers, players), GAME)
+
+
 def draw_board(
-    view: SpezialView, names: Sequence[str], highlight: frozenset[Hex] = frozenset()
+    view: SpezialView,
+    names: Sequence[str],
+    highlight: frozenset[Hex] = frozenset(),
+    told: Sequence[Told] = (),
 ) -> Image.Image:
-    """The board image (in the palette); tiles on ``highlight`` cells are marked too."""
+    """The board image (in the palette); tiles on ``highlight`` cells are marked too, and
+    ``told`` (several placements told together, in order) are marked and numbered in
+    their seats' colours, with a legend."""
     lay = layout(view.players)
     lat = lay.lattice
     key = frozenset((h, t.height) for h, t in view.towers.items())
     img = background(key, view.players).copy()
     golden = board_layout().golden
+    numbered = marks.numbered(told)
     last: set[Hex] = set(highlight)
+    for placement in numbered:
+        last |= {placement.cell1, placement.cell2}
     if view.last_placement is not None:
         last |= {view.last_placement.cell1, view.last_placement.cell2}
     # A board holds a few kinds of cell and joint only (seat, last placement or not, golden
@@ -277,7 +298,14 @@ def draw_board(
     for h, t in view.towers.items():
         cx, cy = lat.centre(h)
         tower_sprite(lat, t.height, t.colour, t.value, t.dark).paste(img, cx, cy)
-    draw_panel(Canvas(img, GAME), view, names, lay.panel_y)
+    gold = golden_face(lat)
+    dead = dead_cells(board_layout().area, board.keys() | view.towers.keys())
+    unlabel(img, lat, dead, lambda h: gold if h in golden else EMPTY_FACE, GAME, CELL_SS)
+    canvas = Canvas(img, GAME)
+    if numbered:
+        marks.draw_badges(img, GAME, lat, numbered, MARKS)
+        marks.draw_legend(canvas, legend_rooms(key, view.players), numbered, MARKS, names)
+    draw_panel(canvas, view, names, lay.panel_y)
     return img
 
 

@@ -35,6 +35,10 @@ TILE: RGB = (36, 38, 46)  # a placed tile's face
 HIGHLIGHT: RGB = (236, 28, 132)  # the rim round the last placement
 PRINTED: RGB = (92, 72, 56)  # a start symbol's printed cell
 PRINTED_EDGE: RGB = (236, 200, 120)
+#: Each seat's colour on a Genial board when several placements are told together (a
+#: Genial seat has no colour of its own): the rim of its tiles and its numbered badges.
+#: Apart from each other and from the six symbols' colours; the first is the highlight's.
+SEAT_MARK: tuple[RGB, ...] = (HIGHLIGHT, (0, 176, 216), WHITE, (150, 222, 40))
 
 SYMBOL: dict[Colour, RGB] = {
     Colour.RED: (226, 44, 48),
@@ -62,7 +66,7 @@ _COMMON: tuple[RGB, ...] = (
     PAPER, EMPTY, EMPTY_EDGE, LABEL, ROW_LABEL, INK, SOFT_INK, TRACK, PANEL, TURN, WHITE,
     HIGHLIGHT, GOLDEN, (0, 0, 0),
 )  # fmt: skip
-_GENIAL: tuple[RGB, ...] = (TILE, PRINTED, PRINTED_EDGE, *SYMBOL.values())
+_GENIAL: tuple[RGB, ...] = (TILE, PRINTED, PRINTED_EDGE, *SYMBOL.values(), *SEAT_MARK)
 _SPEZIAL: tuple[RGB, ...] = (
     *SEAT, *SEAT_EDGE, GOLDEN_MARK[3], GOLDEN_CELL, TALL, SHORT, STONE_DARK,
     STONE_LIGHT, TOKEN_LIGHT, TOKEN_DARK, *(SYMBOL[c] for c in SPEZIAL_COLOURS),
@@ -80,6 +84,8 @@ _GENIAL_PAIRS: list[tuple[RGB, RGB]] = [
     (PAPER, TILE), (TILE, HIGHLIGHT), (PAPER, HIGHLIGHT), (PAPER, PRINTED),
     (PRINTED, PRINTED_EDGE), (PAPER, PRINTED_EDGE), (PANEL, TILE), (TILE, WHITE),
     *((WHITE, c) for c in SYMBOL.values()), (WHITE, INK), (WHITE, LOWEST), (PANEL, LOWEST),
+    # The numbered badges' figures (render/marks.py).
+    (HIGHLIGHT, WHITE), (SEAT_MARK[1], INK), (SEAT_MARK[3], INK),
 ]  # fmt: skip
 _SPEZIAL_PAIRS: list[tuple[RGB, RGB]] = [
     *((PAPER, s) for s in SEAT), *((s, e) for s, e in zip(SEAT, SEAT_EDGE, strict=True)),
@@ -95,6 +101,8 @@ _SPEZIAL_PAIRS: list[tuple[RGB, RGB]] = [
     *((bg, SYMBOL[c]) for bg in (TALL, SHORT, PANEL) for c in SPEZIAL_COLOURS),
     *((SYMBOL[c], TOKEN_LIGHT) for c in SPEZIAL_COLOURS),
     *((SYMBOL[c], TOKEN_DARK) for c in SPEZIAL_COLOURS),
+    # The numbered badges' figures (render/marks.py), on each seat's colour.
+    (SEAT[0], WHITE), (SEAT[1], WHITE), (SEAT[2], INK), (SEAT[3], INK),
 ]  # fmt: skip
 # One step halfway between two colours smooths an edge well enough on a phone; each step
 # more is another colour on every edge, which costs PNG bytes (render/encode.py).

@@ -39,6 +39,7 @@ from typing import IO, Generic, TypeVar
 from bot import games, players
 from bot.store import Store, open_store
 from bot.table import PLAYING, Table
+from bot.texts import letters
 from engine.record import Record, new_game
 from tests.patience import PATIENCE
 
@@ -69,7 +70,9 @@ POLL = 0.002
 # The narration of one move (bot/locales/en.toml, [turn]), after the message head or the
 # indent of a message's later lines.
 _LINE = re.compile(r"^(?:\[genial\] |    )(.*)$")
-_PLACED = re.compile(r"(.+?) (?:placed|made a bonus placement,) ([A-Z]{2} [A-Z]\d+ [A-Z]\d+):")
+# A tile is told in coloured squares (or letters); the record writes its letters.
+_TILE = r"(?:[A-Z]{2}|[\U0001f7e5-\U0001f7ea]{2})"
+_PLACED = re.compile(rf"(.+?) (?:placed|made a bonus placement,) ({_TILE} [A-Z]\d+ [A-Z]\d+):")
 _DECIDED = re.compile(r"(.+?) (swapped all tiles|kept the tiles)\.$")
 
 
@@ -128,7 +131,7 @@ def told_moves(lines: list[str]) -> list[Told]:
         text = m.group(1)
         placed = _PLACED.match(text)
         if placed:
-            told.append(Told(placed.group(1), placed.group(2)))
+            told.append(Told(placed.group(1), letters(placed.group(2))))
             continue
         decided = _DECIDED.match(text)
         if decided:

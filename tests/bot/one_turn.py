@@ -26,6 +26,7 @@ from typing import Any
 import render
 from bot import games
 from bot.table import Table
+from bot.texts import letters
 from engine.events import Kept, Placed, Swapped
 
 PERSON = "Ada"
@@ -108,6 +109,8 @@ class Span:
     told: list[tuple[str, str, str]]
     cells: list[Any]
     chains: list[str]
+    #: The seat of each placement (one per two cells), numbered so on the board.
+    seats: list[int] = field(default_factory=list)
 
 
 def span(record: dict[str, Any], since: int, names: Sequence[str], people: set[int]) -> Span:
@@ -116,6 +119,7 @@ def span(record: dict[str, Any], since: int, names: Sequence[str], people: set[i
     game = games.rebuild({**record, "moves": record["moves"][:since]})
     told: list[tuple[str, str, str]] = []
     cells: list[Any] = []
+    seats: list[int] = []
     bonuses: Counter[int] = Counter()
     for move in record["moves"][since:]:
         for ev in game.play_text(move, game.to_move):
@@ -123,13 +127,14 @@ def span(record: dict[str, Any], since: int, names: Sequence[str], people: set[i
                 what = "bonus" if ev.bonus else "placed"
                 told.append((names[ev.seat], what, games.format_move(game, ev.placement)))
                 cells += [ev.placement.cell1, ev.placement.cell2]
+                seats.append(ev.seat)
                 if ev.bonus and ev.seat not in people:
                     bonuses[ev.seat] += 1
             elif isinstance(ev, Swapped):
                 told.append((names[ev.seat], "swapped", ""))
             elif isinstance(ev, Kept):
                 told.append((names[ev.seat], "kept", ""))
-    return Span(told, cells, [names[s] for s in sorted(bonuses) if bonuses[s] >= 2])
+    return Span(told, cells, [names[s] for s in sorted(bonuses) if bonuses[s] >= 2], seats)
 
 
 def played(table: Table, since: int) -> Span:
@@ -152,7 +157,8 @@ def told_in(text: str) -> tuple[list[tuple[str, str, str]], int | None]:
         for pattern, what in _TOLD:
             m = pattern.match(line)
             if m:
-                told.append((m.group(1), what, m.group(2) if m.lastindex == 2 else ""))
+                # A tile is told in coloured squares; the record writes its letters.
+                told.append((m.group(1), what, letters(m.group(2)) if m.lastindex == 2 else ""))
                 break
     return told, left_out
 
@@ -243,7 +249,9 @@ def check_repro(message: Posted, moves: Span, table: Table) -> None:
     assert table.record is not None
     game = games.rebuild(table.record)
     names = [s.name for s in table.players]
-    assert png == render.board_png(game.view(None), names=names, highlight=moves.cells)
+    cells = moves.cells
+    told = [render.Told(seat, cells[2 * k], cells[2 * k + 1]) for k, seat in enumerate(moves.seats)]
+    assert png == render.board_png(game.view(None), names=names, highlight=cells, told=told)
     # The text: too long whole, so shortened in the middle; every player is named in it.
     assert check_told(message.text, moves), message.text
     told, _ = told_in(message.text)

@@ -341,7 +341,7 @@ def test_games_lists_exactly_my_running_tables(tmp_path: Path) -> None:
     (mine,) = one.ok("Ada", "/games")
     assert mine.user == "id-ada"
     assert mine.text.splitlines() == [
-        "My running tables (2):",
+        "Your running tables (2):",
         "Room 1: Genial, your turn",
         "Room 2: Genial, Cy to move, 1h left",
     ]
@@ -349,7 +349,7 @@ def test_games_lists_exactly_my_running_tables(tmp_path: Path) -> None:
     assert mine.tables == ("chat-1", "chat-2")
     linked = with_links(mine, {"chat-1": "(latest message: https://example.org/1/9)"})
     assert linked.text.splitlines() == [
-        "My running tables (2):",
+        "Your running tables (2):",
         "Room 1: Genial, your turn (latest message: https://example.org/1/9)",
         "Room 2: Genial, Cy to move, 1h left",
     ]

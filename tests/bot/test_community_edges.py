@@ -138,5 +138,5 @@ def test_history_tells_a_bonus_as_a_second_sentence_of_its_move(shared: Path) ->
     assert game.score(1)[Colour.YELLOW] == 18 and record["moves"][26] == "OY J6 I6"
     moves = len(record["moves"])
     line = community.history_lines(record, ["Ann", "Bob"], moves - 26, TEXTS)[0]
-    assert line.startswith("27. Bob placed OY J6 I6: ")
+    assert line.startswith("27. Bob placed \U0001f7e7\U0001f7e8 J6 I6: ")  # orange, yellow
     assert line.endswith(". Genial! 18 in yellow: bonus placement.")

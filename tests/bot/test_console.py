@@ -167,7 +167,7 @@ def test_games_in_the_console_names_the_table_without_a_link(tmp_path: Path) -> 
     out.truncate()
     room.say("/games")
     assert out.getvalue() == (
-        "[genial -> ada, privately] My running tables (1):\n    console: Genial, your turn\n"
+        "[genial -> ada, privately] Your running tables (1):\n    console: Genial, your turn\n"
     )
 
 

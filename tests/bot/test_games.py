@@ -12,6 +12,7 @@ import pytest
 from bot import games
 from bot.outbound import Outbound
 from bot.table import LOBBY
+from bot.texts import COLOUR_SQUARES as SQUARES
 from engine.record import Record, replay
 from engine.tiles import Colour
 from tests.bot.helpers import Room, make_service
@@ -59,7 +60,8 @@ def expected_places(kind: str, record: dict[str, object]) -> list[str]:
     for i, side in enumerate(order):
         if i == 0 or key[side] != key[order[i - 1]]:
             place = i + 1
-        row = " ".join(f"{c}{sc}" for c, sc in ((c, scores[side][Colour(c)]) for c in letters))
+        # Each colour is told by its square (🟥 for red), the letters being for typing.
+        row = " ".join(f"{SQUARES[c]}{scores[side][Colour(c)]}" for c in letters)
         lines.append(f"{place}. {names[side]}: {row}")
     return lines
 

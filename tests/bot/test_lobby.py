@@ -265,7 +265,7 @@ def test_help_and_rules_in_the_table_language(room: Room) -> None:
     room.ok("Ada", "/join")
     room.ok("Ada", "/option lang fr")
     (out,) = room.ok("Ada", "/rules")
-    assert out.text.splitlines()[0] == "Génial en bref :"
+    assert out.text.splitlines()[0] == "Génial en bref\u00a0:"
     room.ok("Ada", "/option spezial")
     (out,) = room.ok("Ada", "/rules")
-    assert out.text.splitlines()[0] == "Génial Spezial en bref :"
+    assert out.text.splitlines()[0] == "Génial Spezial en bref\u00a0:"

@@ -15,7 +15,7 @@ import pytest
 from bot import games
 from bot.console import Console
 from bot.outbound import Chat, User
-from render import board_png
+from render import Told, board_png
 from tests.bot.helpers import START, Clock, Room, make_service
 from tests.patience import wait_until
 
@@ -84,7 +84,11 @@ def test_the_one_board_marks_every_placement_told(tmp_path: Path) -> None:
         parts = text.split()
         if len(parts) == 3:
             cells += [game.area.parse_label(parts[1]), game.area.parse_label(parts[2])]
-    assert told.attachment.data == board_png(game.view(None), names=names, highlight=cells)
+    # Numbered in order in their seats' colours (seats 1 to 4 moved in turn), with a legend.
+    numbered = [Told(k, cells[2 * k], cells[2 * k + 1]) for k in range(len(cells) // 2)]
+    view = game.view(None)
+    assert told.attachment.data == board_png(view, names=names, highlight=cells, told=numbered)
+    assert told.attachment.data != board_png(view, names=names, highlight=cells)
 
 
 # --- short errors -----------------------------------------------------------------------

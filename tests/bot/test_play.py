@@ -11,6 +11,7 @@ import pytest
 
 from bot import games
 from bot.table import PLAYING, Seat, Table
+from bot.texts import COLOUR_SQUARES, squared
 from engine.tiles import TILE_KINDS
 from tests.bot.helpers import Clock, Room, make_service, user
 
@@ -49,7 +50,7 @@ def test_a_move_message(tmp_path: Path, shared: Path) -> None:
     chat, rack = room.ok("Ada", "/play RO B7 C8")
     assert chat.user is None and chat.kind == "turn"
     assert chat.text.splitlines() == [
-        "Ada placed RO B7 C8: +2 orange.",
+        "Ada placed \U0001f7e5\U0001f7e7 B7 C8: +2 orange.",
         "Bob, your turn.",
         "85 tiles left in the bag.",
     ]
@@ -63,7 +64,7 @@ def test_bonus_placement_prompts_the_same_player(tmp_path: Path, shared: Path) -
     room = seeded_room(tmp_path, shared, "01-genial-standard-2p", 26, ["Ada", "Bob"])
     chat, rack = room.ok("Bob", "/play OY J6 I6")
     assert chat.text.splitlines() == [
-        "Bob placed OY J6 I6: +1 orange, +5 yellow.",
+        "Bob placed \U0001f7e7\U0001f7e8 J6 I6: +1 orange, +5 yellow.",
         "Genial! 18 in yellow: bonus placement.",
         "Bob, place again: bonus placement.",
         "85 tiles left in the bag.",  # no refill between placements of a turn
@@ -76,7 +77,7 @@ def test_bonus_placement_prompts_the_same_player(tmp_path: Path, shared: Path) -
     double_blue = next(m for m in game.legal_moves() if m.tile.name == "BB")
     text = games.format_move(game, double_blue)
     (chat, *_) = room.ok("Bob", f"/play {text}")
-    assert chat.text.splitlines()[0].startswith(f"Bob made a bonus placement, {text}:")
+    assert chat.text.splitlines()[0].startswith(f"Bob made a bonus placement, {squared(text)}:")
 
 
 def test_points_over_the_cap_are_told(tmp_path: Path, shared: Path) -> None:
@@ -85,7 +86,7 @@ def test_points_over_the_cap_are_told(tmp_path: Path, shared: Path) -> None:
     chat, _ = room.ok("Dee", "/play BB G14 H15")
     assert chat.text.splitlines()[:3] == [
         # The track stood at 16: +2 reaches the top (18), the rest of the 10 is lost.
-        "Dee placed BB G14 H15: blue 18 (+2, capped).",
+        "Dee placed \U0001f7e6\U0001f7e6 G14 H15: blue 18 (+2, capped).",
         "Genial! 18 in blue: bonus placement.",
         "Dee, place again: bonus placement.",
     ]
@@ -96,7 +97,7 @@ def test_swap_offer_with_buttons(tmp_path: Path, shared: Path) -> None:
     chat, rack = room.ok("Bob", "/play BP C4 C5")
     version = room.table().version
     assert chat.text.splitlines()[:2] == [
-        "Bob placed BP C4 C5: +2 blue, +1 purple.",
+        "Bob placed \U0001f7e6\U0001f7ea C4 C5: +2 blue, +1 purple.",
         "Bob may swap: no tile on the rack shows the lowest colour (green). /swap or /keep",
     ]
     swap, keep = chat.buttons[:2]
@@ -239,7 +240,8 @@ def test_board_and_score_again(first_turn: Room) -> None:
     (score,) = first_turn.ok("Bob", "/score")
     lines = score.text.splitlines()
     assert lines[0] == "Scores, Genial, after 1 move:"
-    assert lines[2] == "Bob: R0 G0 B0 O0 Y0 P0 (lowest colour: 0)"
+    zero = " ".join(f"{s}0" for s in COLOUR_SQUARES.values())  # told in squares
+    assert lines[2] == f"Bob: {zero} (lowest colour: 0)"
     assert first_turn.table().version == 4  # looking changes nothing
 
 

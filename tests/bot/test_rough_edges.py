@@ -136,7 +136,9 @@ def test_two_seats_of_one_name_are_told_apart(tmp_path: Path) -> None:
     turn = out[0].text.splitlines()
     assert turn[:2] == ["The game begins: Genial. Seats: 1. Ann, 2. Ann.", "Ann (1), your turn."]
     (score,) = room.ok("Ann2", "/score")
-    zero = "R0 G0 B0 O0 Y0 P0 (lowest colour: 0)"
+    zero = (
+        "\U0001f7e50 \U0001f7e90 \U0001f7e60 \U0001f7e70 \U0001f7e80 \U0001f7ea0 (lowest colour: 0)"
+    )
     assert score.text.splitlines()[1:] == [f"Ann (1): {zero}", f"Ann (2): {zero}"]
     room.play_turn(random.Random(1))
     (board,) = room.ok("Ann", "/board")

@@ -24,7 +24,7 @@ from bot.service import LEASE, RETRIES, Service
 from bot.store import StaleTable, Store
 from bot.store.base import CLAIM_BATCH
 from bot.table import Table
-from bot.texts import Texts
+from bot.texts import Texts, squares
 from tests.bot.backends import location
 from tests.bot.helpers import START, Clock, Room, make_service, user
 from tests.patience import PATIENCE
@@ -333,7 +333,9 @@ def test_a_console_game_is_continued_by_a_second_process(tmp_path: Path, backend
     racks = [line for line in first.splitlines() if "Your tiles at console: 1 " in line]
     ada_rack, bob_rack = racks[0], racks[1]
     assert ada_rack.startswith("[genial -> ada, privately] Your tiles at console: 1 OY  2 RB ")
-    assert "\n[genial] ada placed OY A2 B2: no points.\n    bob, your turn.\n" in first
+    assert (
+        f"\n[genial] ada placed {squares('OY')} A2 B2: no points.\n    bob, your turn.\n" in first
+    )
     second = console(["bob: /hand", "/score"], "99")
     # The second process shows the game where the first left it: one move made, bob to move
     # with the tiles he was dealt, ada without the OY she placed (and one tile drawn).

@@ -19,6 +19,7 @@ from bot import games
 from bot.outbound import User
 from bot.store.sqlite import SQLiteStore
 from bot.table import CLOSED, LOBBY, PLAYING
+from bot.texts import COLOUR_SQUARES
 from tests.bot.helpers import START, Clock, Room, make_service, user
 from tests.patience import PATIENCE
 
@@ -40,7 +41,8 @@ def console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.Complete
 
 
 def score_line(name: str, score: dict[object, int]) -> str:
-    row = " ".join(f"{c.value}{v}" for c, v in score.items())  # type: ignore[attr-defined]
+    # Each colour told by its square (the letters are for typing).
+    row = " ".join(f"{COLOUR_SQUARES[c.value]}{v}" for c, v in score.items())  # type: ignore[attr-defined]
     return f"{name}: {row} (lowest colour: {min(score.values())})"
 
 

@@ -213,7 +213,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     ),
     "fr": (
         "Génial",
-        "Génial !",
+        "Génial\u202f!",
         "tuile",
         "réserve",
         "pioche",
@@ -315,7 +315,11 @@ PLURALS = {
         ["Nog 0 tegels in de buidel.", "Nog 1 tegel in de buidel.", "Nog 2 tegels in de buidel."],
     ),
     "fr": (
-        ["Scores, G, après 0 coup :", "Scores, G, après 1 coup :", "Scores, G, après 2 coups :"],
+        [
+            "Scores, G, après 0 coup\u00a0:",
+            "Scores, G, après 1 coup\u00a0:",
+            "Scores, G, après 2 coups\u00a0:",
+        ],
         [
             "Il reste 0 tuile dans la pioche.",
             "Il reste 1 tuile dans la pioche.",
@@ -340,7 +344,7 @@ def test_plural_board_and_export_titles() -> None:
     assert german("export.partial", count=1).startswith("Die Partie bisher (1 Zug).")
     assert Texts("nl")("board.title", game="Genius", count=1) == "Genius na 1 zet."
     assert Texts("fr")("turn.bonus_lost", count=2) == (
-        "2 tours bonus sont perdus : la réserve est vide."
+        "2 tours bonus sont perdus\u00a0: la réserve est vide."
     )
 
 

@@ -97,7 +97,10 @@ def test_one_frame_per_placement_each_outlining_its_own(
     expected = placed_cells(record, area)
     frames = gif_frames(replay_gif(record))
     assert len(frames) == len(expected) + 1
-    assert all(f.size == size for f in frames)
+    # One size for all; as wide as the board, and at least as tall (the ranking at the
+    # end goes below the whole board, on paper every frame has).
+    assert len({f.size for f in frames}) == 1
+    assert frames[0].width == size[0] and frames[0].height >= size[1]
     for k, (frame, cells) in enumerate(zip(frames, expected, strict=False)):
         found = rims(frame, lat, area)
         assert set(found) == cells, f"frame {k}"
@@ -151,3 +154,25 @@ def test_cli_needs_something_to_write(shared: Path, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         main([str(shared / "examples" / "07-spezial-2p.json")])
     assert "--out, --replay or both" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "players"), [("04-genial-standard-4p", 4), ("07-spezial-2p", 2)])
+def test_the_ranking_leaves_the_whole_board_and_its_last_placement(
+    shared: Path, name: str, players: int
+) -> None:
+    record = record_of(shared, name)
+    if record.game == "genial":
+        area = playing_area({2: 5, 4: 7}[players])
+        lay = genial_board.layout(record.mode or "standard", players)
+        lat, bottom = lay.lattice, lay.panel_y - genial_board.PANEL_TOP
+    else:
+        area = board_layout().area
+        slay = spezial_board.layout(players)
+        lat, bottom = slay.lattice, slay.panel_y - spezial_board.PANEL_TOP
+    frames = gif_frames(replay_gif(record))
+    last, before = frames[-1], frames[-2]
+    # The board down to its last row's foot, as the last placement's frame showed it.
+    assert last.crop((0, 0, last.width, bottom)).tobytes() == (
+        before.crop((0, 0, last.width, bottom)).tobytes()
+    )
+    assert set(rims(last, lat, area)) == placed_cells(record, area)[-1]

@@ -407,7 +407,7 @@ async def test_games_privately_and_the_replay_as_a_file(tmp_path: Path) -> None:
         await _two_seated(w)
         await ada.slash(w.channel, "start")
         mine = only_answer(await bob.slash(w.channel, "games"))
-        assert mine.split("\n")[0] == "My running tables (1):"
+        assert mine.split("\n")[0] == "Your running tables (1):"
         await ada.slash(w.channel, "abort")
         record = _json.loads((shared_dir() / "examples" / "01-genial-standard-2p.json").read_text())
         table = w.table()
@@ -455,7 +455,7 @@ async def test_games_jumps_to_each_tables_latest_message(tmp_path: Path) -> None
         }
         # (A line that starts with # is escaped, so Discord shows no heading.)
         mine = only_answer(await bob.slash(w.channel, "games")).split("\n")
-        assert mine[0] == "My running tables (2):"
+        assert mine[0] == "Your running tables (2):"
         assert sorted(mine[1:]) == sorted(
             [
                 f"\\#genial (Board games): Genial, Ada to move (latest message: {links[w.chat]})",

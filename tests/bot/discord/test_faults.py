@@ -17,6 +17,7 @@ from bot import games
 from bot.discord.delivery import RETRY_LONGEST
 from bot.store import StoreDown
 from bot.table import CLOSED
+from bot.texts import letters
 from engine.moves import SwapChoice
 from tests.bot.discord.faults import (
     RETRY_AFTER,
@@ -47,7 +48,9 @@ def announced(w: World) -> list[str]:
     for message in w.public():
         for m in SAID.finditer(text(message)):
             swap = m.group("swap")
-            out.append(m.group("move") if swap is None else swap.split()[0].replace("ped", ""))
+            out.append(
+                letters(m.group("move")) if swap is None else swap.split()[0].replace("ped", "")
+            )
     return out
 
 

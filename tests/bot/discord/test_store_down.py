@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.store.postgres import PostgresStore
-from bot.texts import Texts
+from bot.texts import Texts, letters
 from engine.moves import Placement
 from tests.bot.discord.support import World, make_move, move_options, only_answer, text, world
 from tests.bot.pgserver import Server
@@ -38,7 +38,7 @@ SAID = re.compile(r"^(?:Ada|Computer 1) legt (?:im Bonuszug )?(?P<move>[^:\n]+):
 
 def announced(w: World) -> list[str]:
     """The placements the channel was told of, in order."""
-    return [m["move"] for message in w.public() for m in SAID.finditer(text(message))]
+    return [letters(m["move"]) for message in w.public() for m in SAID.finditer(text(message))]
 
 
 def recorded(w: World) -> list[str]:

@@ -158,7 +158,7 @@ async def test_translations_worked_out_by_hand() -> None:
     assert play["description_localizations"] == {
         "de": "Einen Stein legen: den Stein, dann zwei Felder",
         "nl": "Een tegel leggen: de tegel, dan twee velden",
-        "fr": "Poser une tuile : la tuile, puis deux cases",
+        "fr": "Poser une tuile\u00a0: la tuile, puis deux cases",
     }
     tile = next(o for o in play["options"] if o["name"] == "tile")
     assert tile["name_localizations"] == {"de": "stein", "nl": "tegel", "fr": "tuile"}

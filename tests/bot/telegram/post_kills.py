@@ -29,6 +29,7 @@ from pathlib import Path
 from bot import games, players
 from bot.store import open_store
 from bot.table import PLAYING, Table
+from bot.texts import letters
 from tests.bot.telegram.fake_api import Call, FakeBotAPI
 from tests.patience import PATIENCE, wait_until
 
@@ -37,7 +38,9 @@ TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
 PEOPLE = {101: "Ada", 202: "Bob"}
 # A board's narration of a person's placement (bot/locales/en.toml, [turn]).
-_PLACED = re.compile(r"(?:placed|made a bonus placement,) ([A-Z]{2} [A-Z]\d+ [A-Z]\d+):")
+# A tile is told in coloured squares (or letters); the record writes its letters.
+_TILE = r"(?:[A-Z]{2}|[\U0001f7e5-\U0001f7ea]{2})"
+_PLACED = re.compile(rf"(?:placed|made a bonus placement,) ({_TILE} [A-Z]\d+ [A-Z]\d+):")
 
 
 @dataclass
@@ -66,7 +69,7 @@ def told(api: FakeBotAPI) -> Counter[str]:
     """How often each placement was narrated on a board in the group."""
     counts: Counter[str] = Counter()
     for call in api.sent(GROUP, "sendPhoto"):
-        counts.update(_PLACED.findall(call.text))
+        counts.update(letters(m) for m in _PLACED.findall(call.text))
     return counts
 
 

@@ -35,6 +35,7 @@ from bot.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from bot.table import CLOSED, LOBBY, PLAYING, Table
+from bot.texts import squared
 from tests.bot.helpers import Clock
 from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
@@ -283,7 +284,10 @@ def test_complete_game_in_a_group_with_a_restart(api: FakeBotAPI, tmp_path: Path
     for photo in photos:
         for entity in photo.params.get("caption_entities", []):
             assert entity["type"] == "text_mention"
-            name = photo.text[entity["offset"] : entity["offset"] + entity["length"]]
+            # Offsets count UTF-16 units (a coloured square in the text is two).
+            units = photo.text.encode("utf-16-le")
+            start, end = 2 * entity["offset"], 2 * (entity["offset"] + entity["length"])
+            name = units[start:end].decode("utf-16-le")
             assert name == NAMES[entity["user"]["id"]]
 
     # Racks only ever in private: none in the group, none to Bob (whose chat is closed;
@@ -865,7 +869,7 @@ def test_a_closed_topic_keeps_its_board_until_it_is_reopened(
     boards = len(api.sent(FORUM, "sendMessage"))
     # Closed without the bot hearing of it: Telegram refuses the board ("TOPIC_CLOSED").
     api.closed_topics.add((FORUM, monday))
-    move = _move_privately(room, table, CAROL)
+    move = squared(_move_privately(room, table, CAROL))  # told in squares
     assert service.table(table).status == PLAYING
     assert len(api.sent(FORUM, "sendMessage")) == boards  # nothing reached the topic
     assert api.sent(CAROL)[-1].text.startswith("Your tiles at")  # her rack came all the same
@@ -890,7 +894,7 @@ def test_a_closed_topic_that_reopens_silently_delivers_at_the_next_command_there
     table = _topic_game(room, api, monday, CAROL, ADA)
     room.runner.wait(api.close_topic(FORUM, monday, CAROL))
     boards = len(api.sent(FORUM, "sendMessage"))
-    move = _move_privately(room, table, CAROL)
+    move = squared(_move_privately(room, table, CAROL))  # told in squares
     assert len(api.sent(FORUM, "sendMessage")) == boards
     api.reopen_topic(FORUM, monday, CAROL, announce=False)
     room.runner.tick()  # no sign of the reopening: still waiting
@@ -1282,7 +1286,7 @@ def test_games_links_each_table_to_its_latest_message(api: FakeBotAPI, tmp_path:
     # Worked out by hand: a supergroup's id without its -100, a topic's thread before the
     # message id, a public group by its username.
     expected = [
-        "My running tables (4):",
+        "Your running tables (4):",
         f"{TITLE}: Genial, your turn (latest message: "
         f"https://t.me/c/1234567890/{latest_board(api, GROUP)})",
         f"Forum › Monday: Genial, your turn (latest message: "
@@ -1302,7 +1306,7 @@ def test_games_links_each_table_to_its_latest_message(api: FakeBotAPI, tmp_path:
     assert shown() == expected
     room.say(ADA, "/games")  # in the group: answered privately, the same
     assert shown() == expected
-    assert not any(c.text.startswith("My running tables") for c in api.sent(GROUP))
+    assert not any(c.text.startswith("Your running tables") for c in api.sent(GROUP))
     # The next board at the first table is the latest message now.
     before = latest_board(api, GROUP)
     game = room.game()

@@ -16,6 +16,7 @@ import pytest
 
 from bot import games
 from bot.table import CLOSED, LOBBY, PLAYING
+from bot.texts import squared
 from tests.bot.helpers import Clock
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import (
@@ -198,7 +199,7 @@ def test_a_board_refused_for_long_waits_and_comes_in_order(api: FakeBotAPI, tmp_
     room.runner.tick()  # the clock tries again: Telegram is back
     texts = bot_texts(api, GROUP)
     assert announced(texts) == ["placed"]
-    assert any(f"placed {first}" in t for t in texts)
+    assert any(f"placed {squared(first)}" in t for t in texts)
     # A 429 and a 502 on the next board: the rate limiter waits, the bot retries.
     api.inject("sendPhoto", FLOOD)
     api.inject("sendPhoto", SERVER)
@@ -208,7 +209,8 @@ def test_a_board_refused_for_long_waits_and_comes_in_order(api: FakeBotAPI, tmp_
     texts = bot_texts(api, GROUP)
     assert announced(texts) == ["placed", "placed"]
     order = [i for i, t in enumerate(texts) if "placed" in t]
-    assert f"placed {first}" in texts[order[0]] and f"placed {second}" in texts[order[1]]
+    assert f"placed {squared(first)}" in texts[order[0]]
+    assert f"placed {squared(second)}" in texts[order[1]]
 
 
 def test_a_held_board_goes_out_before_the_next_one(api: FakeBotAPI, tmp_path: Path) -> None:
@@ -225,7 +227,8 @@ def test_a_held_board_goes_out_before_the_next_one(api: FakeBotAPI, tmp_path: Pa
     room.say(room.mover(), f"/play {second}")
     texts = [t for t in bot_texts(api, GROUP) if " placed " in t]
     assert len(texts) == 2
-    assert f"placed {first}" in texts[0] and f"placed {second}" in texts[1]
+    assert f"placed {squared(first)}" in texts[0]
+    assert f"placed {squared(second)}" in texts[1]
 
 
 @pytest.mark.parametrize("fault", [TIMEOUT, DROP, SERVER, FLOOD])

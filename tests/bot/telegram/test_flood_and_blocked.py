@@ -19,6 +19,7 @@ import pytest
 
 from bot import games
 from bot.table import PLAYING
+from bot.texts import squared
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import FLOOD, FakeBotAPI, announced, bot_texts
 from tests.bot.telegram.test_adapter import ADA, CAROL, GROUP
@@ -51,7 +52,7 @@ def test_a_flood_wait_past_the_rate_limiter_keeps_the_board_until_telegram_takes
     room.runner.tick()  # the clock's next look sends what waited, in order
     texts = bot_texts(api, GROUP)
     assert announced(texts) == ["placed"] == expected(room)
-    assert any(f"placed {move}" in t for t in texts)
+    assert any(f"placed {squared(move)}" in t for t in texts)
     # Carol's rack waited behind the board and came after it, once.
     assert len(api.sent(CAROL)) == racks + 1
     assert api.sent(CAROL)[-1].text.startswith("Your tiles at")

@@ -14,6 +14,7 @@ from bot import games
 from bot.config import Settings
 from bot.service import Service
 from bot.store import open_store
+from bot.texts import squared
 from tests.bot.pgserver import Server
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, bot_texts
@@ -44,7 +45,7 @@ def test_a_restart_and_an_outage_under_a_running_telegram_bot(
     game = room.game()
     move = games.format_move(game, game.legal_moves()[0])
     room.say(ADA, f"/play {move}")
-    assert any(f"placed {move}" in t for t in bot_texts(api, GROUP))
+    assert any(f"placed {squared(move)}" in t for t in bot_texts(api, GROUP))
     assert len(room.game().moves) == 1
 
     server.halt()
@@ -57,7 +58,7 @@ def test_a_restart_and_an_outage_under_a_running_telegram_bot(
     game = room.game()
     move = games.format_move(game, game.legal_moves()[0])
     room.say(CAROL, f"/play {move}")
-    assert any(f"placed {move}" in t for t in bot_texts(api, GROUP))
+    assert any(f"placed {squared(move)}" in t for t in bot_texts(api, GROUP))
     assert len(room.game().moves) == 2  # each accepted move once
     failures = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert failures == []

@@ -15,6 +15,7 @@ from bot.__main__ import _console_web
 from bot.config import ConfigError, Settings, WebSettings, parse_settings
 from bot.console import Console
 from bot.outbound import User
+from bot.texts import squares
 from bot.web import links
 from bot.web.server import WebBoard
 from tests.bot.helpers import make_service
@@ -104,7 +105,7 @@ def test_console_links_open_the_pages_and_a_page_move_is_told_in_the_room(tmp_pa
             assert json.loads(r.read()) == {"ok": True, "said": []}
         tile = look["rack"][0]["name"]
         wait_until(
-            lambda: f"ann placed {tile} {first} {seconds[0]}" in out.getvalue(),
+            lambda: f"ann placed {squares(tile)} {first} {seconds[0]}" in out.getvalue(),
             "the page's move told in the room",
         )
     finally:

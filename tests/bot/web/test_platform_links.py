@@ -19,6 +19,7 @@ from bot.config import Settings, WebSettings
 from bot.outbound import Outbound
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
+from bot.texts import squares
 from bot.web.server import Limits, WebBoard
 from bot.weblinks import Signer
 from tests.bot.helpers import make_service
@@ -160,7 +161,7 @@ def test_a_page_move_at_a_telegram_table_is_told_in_the_group(
         tile = look["rack"][0]["name"]
         wait_until(
             lambda: any(
-                f"Ada placed {tile} {first} {seconds[0]}" in c.text
+                f"Ada placed {squares(tile)} {first} {seconds[0]}" in c.text
                 for c in api.sent(GROUP, "sendPhoto")
             ),
             "the page's move told in the group with its board",
@@ -226,7 +227,7 @@ async def test_a_page_move_at_a_discord_table_is_posted_in_the_channel(tmp_path:
 
             assert await asyncio.to_thread(post) == {"ok": True, "said": []}
             tile = look["rack"][0]["name"]
-            said = f"{mover.name} placed {tile} {first} {seconds[0]}"
+            said = f"{mover.name} placed {squares(tile)} {first} {seconds[0]}"
             deadline = time.monotonic() + PATIENCE  # wall clock: SimCord's time is its own
             while not any(said in support.text(m) for m in w.public()):
                 assert time.monotonic() < deadline, "the page's move posted in the channel"
