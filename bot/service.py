@@ -675,3 +675,11 @@ class Service(Tables):
         """The board of ``chat``'s finished game after ``placed`` moves, as SVG (the page's
         replay slider); ``None`` while a game runs or without a game."""
         return pages.replay_at(self, chat, placed)
+
+    def review_of_move(self, chat: str, placed: int) -> str:
+        """What the expert's review of ``chat``'s finished game says of its move number
+        ``placed`` (from 1; the replay slider at that move); empty without a review."""
+        lines = pages.review_lines(self, chat)
+        if not lines or not 0 < placed <= len(lines):
+            return ""
+        return lines[placed - 1]

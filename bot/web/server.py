@@ -377,7 +377,8 @@ class WebBoard:
         svg = await asyncio.to_thread(self.service.replay_board, chat, placed)
         if svg is None:
             raise _refuse(409, "no finished game to replay")
-        return web.json_response({"board": svg})
+        review = await asyncio.to_thread(self.service.review_of_move, chat, placed)
+        return web.json_response({"board": svg, "review": review})
 
     async def command(self, request: web.Request) -> web.Response:
         tid, chat = self._table(request)

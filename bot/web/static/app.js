@@ -284,6 +284,8 @@
     const res = await fetch("/api/t/" + encodeURIComponent(table) + "/replay/" + r.value);
     const data = await res.json();
     if (data.board) renderBoard(data.board);
+    // The expert's review of the move the slider is at (issue 29), when the game has one.
+    text($("replay-review"), data.review || "");
   }
 
   function tick() {

@@ -488,3 +488,20 @@ def test_the_panel_shows_each_players_time_bank(tmp_path: Path) -> None:
         # Ann is to move and has used an hour of her three days; Bob's bank is whole.
         assert [s["clock"] for s in look["sides"]] == ["2d 23h", "3d"]
         assert look["deadline"] == START + 3 * 86400
+
+
+def test_the_replay_slider_shows_the_experts_review_of_each_move(tmp_path: Path) -> None:
+    from engine.review import GameReview
+    from tests.bot.test_reviews import finished_room
+
+    room = finished_room(tmp_path)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None
+    first = next(p for p in GameReview.from_dict(data).placements if p.number == 0)
+    name = row["seats"][first.seat]["name"]
+    with running(room) as site:
+        status, at_one = site.get(f"/api/t/{site.tid}/replay/1")
+        assert status == 200 and at_one["board"].startswith("<svg")
+        # The slider at move 1: the review of the first placement, who played what.
+        assert at_one["review"].startswith(f"{name}: {first.played} (")
+        assert site.get(f"/api/t/{site.tid}/replay/0")[1]["review"] == ""  # the empty board
