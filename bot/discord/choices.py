@@ -89,8 +89,14 @@ def seats(table: Table | None, current: str) -> list[Choice]:
     return _fits(((f"{i}. {seat.name}", str(i)) for i, seat in enumerate(table.seats, 1)), current)
 
 
-def levels(offered: Iterable[str], current: str) -> list[Choice]:
-    return _fits(((level, level) for level in offered), current)
+def levels(offered: Iterable[str], texts: Texts, current: str) -> list[Choice]:
+    """The computer levels, each named in the table's language (``gierig``) and sent as
+    the word a player types (``greedy``)."""
+    named = (
+        (level if texts.level(level) == level else f"{texts.level(level)} ({level})", level)
+        for level in offered
+    )
+    return _fits(named, current)
 
 
 def option_values(setting: str | None, texts: Texts, current: str) -> list[Choice]:

@@ -224,7 +224,9 @@ async def addbot(interaction: discord.Interaction[Any], level: str | None = None
 
 @addbot.autocomplete("level")
 async def _level_choices(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
-    return _as_choices(choices.levels(_client(interaction).service.settings.levels, current))
+    client = _client(interaction)
+    look = await client.look(interaction)
+    return _as_choices(choices.levels(client.service.settings.levels, look.texts, current))
 
 
 # --- /option -----------------------------------------------------------------------------

@@ -162,6 +162,15 @@ async def test_option_values_seats_and_levels(tmp_path: Path) -> None:
         levels = await ada.autocomplete(w.channel, "addbot", "level", "")
         assert values(levels) == ["random", "greedy", "strong", "expert", "master"]
         assert values(await ada.autocomplete(w.channel, "addbot", "level", "g")) == ["greedy"]
+        # Named in the table's language (German here), sent as the word a player types.
+        assert [c["name"] for c in levels] == [
+            "Zufall (random)",
+            "gierig (greedy)",
+            "stark (strong)",
+            "Experte (expert)",
+            "Meister (master)",
+        ]
+        assert values(await ada.autocomplete(w.channel, "addbot", "level", "Zu")) == ["random"]
 
 
 async def test_a_typed_option_value_is_checked(tmp_path: Path) -> None:
