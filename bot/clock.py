@@ -37,6 +37,8 @@ def due_step(tables: Tables, chat: str, now: float) -> tuple[list[Outbound], boo
         except DamagedTable:
             tables.stuck[chat] = now + STUCK_RETRY
             return None
+        if t is not None:
+            tables.puzzle_times[chat] = t.options.puzzle
         if t is None or t.due_at is None or t.due_at > now:
             return None
         ctx = tables.clock_context(t, now)

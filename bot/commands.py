@@ -787,7 +787,7 @@ def _parse_puzzle(args: list[str]) -> Puzzle:
     if len(args) == 1 and args[0].casefold() in SOLUTION_WORDS:
         return Puzzle(solution=True)
     number = None
-    if args[0].isdigit() and len(args[0]) <= 9:
+    if args[0].isascii() and args[0].isdigit() and len(args[0]) <= 9:  # not "³"
         number, args = int(args[0]), args[1:]
     if not args:
         raise CommandError("usage.puzzle")

@@ -253,6 +253,8 @@ def daily(tables: Tables, ctx: Context, cmd: PuzzleDaily) -> None:
 def due(tables: Tables, chat: str, now: float) -> list[Outbound]:
     """The daily puzzle of ``chat`` if its time has come since the last one (the previous
     one's solution first), and when to look next; said through the stored outbox."""
+    if tables.puzzle_times.pop(chat, None) == "":
+        return []  # the clock just loaded the table: it has no daily puzzle
     with tables.locks.hold(chat):
         try:
             t = tables.store.load(chat)

@@ -163,6 +163,9 @@ class Tables:
         self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         # Tables whose due work failed (a damaged row), with when to look at them again.
         self.stuck: dict[str, float] = {}
+        #: The daily puzzle setting of each table the clock just loaded (``""``: none), so
+        #: the due work after it does not load the table again only to find no puzzle.
+        self.puzzle_times: dict[str, str] = {}
         self._games_lock = threading.Lock()
         # The ladders, rebuilt from the archived finished games and kept up to date.
         self.community = community.Community(store)

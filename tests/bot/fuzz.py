@@ -173,7 +173,9 @@ class Fuzz:
             if o.text.startswith(("The game begins", "Das Spiel", "Het spel", "La partie")):
                 self.result.games_started += 1
             size = len(o.text)
-            long_ok = o.text in self._long or (o.kind == "info" and "/rules" in o.text)
+            # The expert's review of a game is long by its nature, as the rules are.
+            review = what.startswith("/review")
+            long_ok = review or o.text in self._long or (o.kind == "info" and "/rules" in o.text)
             if not long_ok:
                 self.result.longest = max(self.result.longest, size)
                 if size >= ANSWER_LIMIT:

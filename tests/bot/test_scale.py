@@ -192,12 +192,14 @@ def test_a_turn_is_one_read_and_one_write_of_the_store(tmp_path: Path) -> None:
             continue  # a bonus placement, or the end: nobody else's turn
         pings = [o.user for o in out if o.kind == "ping"]
         if after == 0:
-            # Ada's turn: whether she asked for pings (she did not) came with the table.
-            assert (pings, calls) == ([], {"load": 1, "save": 1})
+            # Ada's turn: whether she asked for pings (she did not) came with the table; her
+            # vacation note (issue 26: an away player's clock is paused) is read.
+            assert (pings, calls) == ([], {"load": 1, "note": 1, "save": 1})
         else:
-            # Bob's turn: he asked; the ping of this turn is looked up and noted (once).
+            # Bob's turn: he asked; the ping of this turn is looked up and noted (once); his
+            # vacation note is read for his clock and again for his ping, and his quiet hours.
             assert pings == ["id-bob"]
-            assert calls == {"load": 1, "note": 1, "save": 1, "set_note": 1}
+            assert calls == {"load": 1, "note": 4, "save": 1, "set_note": 1}
         seen.add(after)
     assert seen == {0, 1}
 

@@ -288,7 +288,7 @@ def test_a_move_on_a_board_of_its_own_is_posted_by_the_bot_at_once(
         tile = look["rack"][0]["name"]
         wait_until(
             lambda: any(
-                f"placed {tile} {first} {seconds[0]}" in (c.text or "")
+                f"placed {squares(tile)} {first} {seconds[0]}" in (c.text or "")
                 for c in api.sent(GROUP, "sendPhoto") + api.sent(GROUP, "sendMessage")
             ),
             "the page's move told in the group without waiting for the clock's next look",
