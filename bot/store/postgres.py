@@ -682,33 +682,44 @@ class PostgresStore:
     def claim(
         self, due_by: float, owner: str, now: float, lease: float, *, chat: str | None = None
     ) -> list[str]:
+        return self._claim("tables", "chat", due_by, owner, now, lease, chat)
+
+    def release(self, owner: str, chats: list[str]) -> None:
+        self._release("tables", "chat", owner, chats)
+
+    def _claim(
+        self, table: str, key: str, due_by: float, owner: str, now: float, lease: float,
+        only: str | None,
+    ) -> list[str]:  # fmt: skip
+        """Claim the rows of ``table`` (tables, tournaments) due by ``due_by`` that nobody
+        else holds, soonest first, at most :data:`CLAIM_BATCH`; ``only``: that row alone."""
         where = (
             "due_at IS NOT NULL AND due_at <= %s"
             " AND (claimed_until IS NULL OR claimed_until <= %s OR claimed_by = %s)"
         )
         params: tuple[object, ...] = (due_by, now, owner)
-        if chat is not None:
-            where += " AND chat = %s"
-            params += (chat,)
+        if only is not None:
+            where += f" AND {key} = %s"
+            params += (only,)
         with self._connection() as conn:
             # SKIP LOCKED: rows another process is claiming right now are left to it.
             rows = conn.execute(
-                "UPDATE tables SET claimed_by = %s, claimed_until = %s WHERE chat IN ("
-                f" SELECT chat FROM tables WHERE {where}"
-                " ORDER BY due_at, chat LIMIT %s FOR UPDATE SKIP LOCKED)"
-                " RETURNING chat, due_at",
+                f"UPDATE {table} SET claimed_by = %s, claimed_until = %s WHERE {key} IN ("
+                f" SELECT {key} FROM {table} WHERE {where}"
+                f" ORDER BY due_at, {key} LIMIT %s FOR UPDATE SKIP LOCKED)"
+                f" RETURNING {key}, due_at",
                 (owner, now + lease, *params, CLAIM_BATCH),
             ).fetchall()
-        return [chat for chat, _ in sorted(rows, key=lambda r: (r[1], r[0]))]
+        return [str(k) for k, _ in sorted(rows, key=lambda r: (r[1], r[0]))]
 
-    def release(self, owner: str, chats: list[str]) -> None:
-        if not chats:
+    def _release(self, table: str, key: str, owner: str, keys: list[str]) -> None:
+        if not keys:
             return
         with self._connection() as conn:
             conn.execute(
-                "UPDATE tables SET claimed_by = NULL, claimed_until = NULL"
-                " WHERE chat = ANY(%s) AND claimed_by = %s",
-                (chats, owner),
+                f"UPDATE {table} SET claimed_by = NULL, claimed_until = NULL"
+                f" WHERE {key} = ANY(%s) AND claimed_by = %s",
+                (keys, owner),
             )
 
     def claimants(self) -> list[str]:
@@ -883,33 +894,10 @@ class PostgresStore:
     def claim_tournaments(
         self, due_by: float, owner: str, now: float, lease: float, *, tid: str | None = None
     ) -> list[str]:
-        where = (
-            "due_at IS NOT NULL AND due_at <= %s"
-            " AND (claimed_until IS NULL OR claimed_until <= %s OR claimed_by = %s)"
-        )
-        params: tuple[object, ...] = (due_by, now, owner)
-        if tid is not None:
-            where += " AND id = %s"
-            params += (tid,)
-        with self._connection() as conn:
-            rows = conn.execute(
-                "UPDATE tournaments SET claimed_by = %s, claimed_until = %s WHERE id IN ("
-                f" SELECT id FROM tournaments WHERE {where}"
-                " ORDER BY due_at, id LIMIT %s FOR UPDATE SKIP LOCKED)"
-                " RETURNING id, due_at",
-                (owner, now + lease, *params, CLAIM_BATCH),
-            ).fetchall()
-        return [str(i) for i, _ in sorted(rows, key=lambda r: (r[1], r[0]))]
+        return self._claim("tournaments", "id", due_by, owner, now, lease, tid)
 
     def release_tournaments(self, owner: str, ids: list[str]) -> None:
-        if not ids:
-            return
-        with self._connection() as conn:
-            conn.execute(
-                "UPDATE tournaments SET claimed_by = NULL, claimed_until = NULL"
-                " WHERE id = ANY(%s) AND claimed_by = %s",
-                (ids, owner),
-            )
+        self._release("tournaments", "id", owner, ids)
 
     def close(self) -> None:
         self._pool.close()

@@ -646,32 +646,43 @@ class SQLiteStore:
     def claim(
         self, due_by: float, owner: str, now: float, lease: float, *, chat: str | None = None
     ) -> list[str]:
+        return self._claim("tables", "chat", due_by, owner, now, lease, chat)
+
+    def release(self, owner: str, chats: list[str]) -> None:
+        self._release("tables", "chat", owner, chats)
+
+    def _claim(
+        self, table: str, key: str, due_by: float, owner: str, now: float, lease: float,
+        only: str | None,
+    ) -> list[str]:  # fmt: skip
+        """Claim the rows of ``table`` (tables, tournaments) due by ``due_by`` that nobody
+        else holds, soonest first, at most :data:`CLAIM_BATCH`; ``only``: that row alone."""
         where = (
             "due_at IS NOT NULL AND due_at <= ?"
             " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
         )
         params: tuple[object, ...] = (due_by, now, owner)
-        if chat is not None:
-            where += " AND chat = ?"
-            params += (chat,)
+        if only is not None:
+            where += f" AND {key} = ?"
+            params += (only,)
         with self._lock, _busy(), self._immediate():
             rows = self._db.execute(
-                f"SELECT chat FROM tables WHERE {where} ORDER BY due_at, chat LIMIT ?",
+                f"SELECT {key} FROM {table} WHERE {where} ORDER BY due_at, {key} LIMIT ?",
                 (*params, CLAIM_BATCH),
             ).fetchall()
-            chats = [r[0] for r in rows]
+            keys = [r[0] for r in rows]
             self._db.executemany(
-                "UPDATE tables SET claimed_by = ?, claimed_until = ? WHERE chat = ?",
-                [(owner, now + lease, c) for c in chats],
+                f"UPDATE {table} SET claimed_by = ?, claimed_until = ? WHERE {key} = ?",
+                [(owner, now + lease, k) for k in keys],
             )
-        return chats
+        return keys
 
-    def release(self, owner: str, chats: list[str]) -> None:
+    def _release(self, table: str, key: str, owner: str, keys: list[str]) -> None:
         with self._lock, _busy():
             self._db.executemany(
-                "UPDATE tables SET claimed_by = NULL, claimed_until = NULL"
-                " WHERE chat = ? AND claimed_by = ?",
-                [(c, owner) for c in chats],
+                f"UPDATE {table} SET claimed_by = NULL, claimed_until = NULL"
+                f" WHERE {key} = ? AND claimed_by = ?",
+                [(k, owner) for k in keys],
             )
 
     def claimants(self) -> list[str]:
@@ -832,33 +843,10 @@ class SQLiteStore:
     def claim_tournaments(
         self, due_by: float, owner: str, now: float, lease: float, *, tid: str | None = None
     ) -> list[str]:
-        where = (
-            "due_at IS NOT NULL AND due_at <= ?"
-            " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
-        )
-        params: tuple[object, ...] = (due_by, now, owner)
-        if tid is not None:
-            where += " AND id = ?"
-            params += (tid,)
-        with self._lock, _busy(), self._immediate():
-            rows = self._db.execute(
-                f"SELECT id FROM tournaments WHERE {where} ORDER BY due_at, id LIMIT ?",
-                (*params, CLAIM_BATCH),
-            ).fetchall()
-            ids = [r[0] for r in rows]
-            self._db.executemany(
-                "UPDATE tournaments SET claimed_by = ?, claimed_until = ? WHERE id = ?",
-                [(owner, now + lease, i) for i in ids],
-            )
-        return ids
+        return self._claim("tournaments", "id", due_by, owner, now, lease, tid)
 
     def release_tournaments(self, owner: str, ids: list[str]) -> None:
-        with self._lock, _busy():
-            self._db.executemany(
-                "UPDATE tournaments SET claimed_by = NULL, claimed_until = NULL"
-                " WHERE id = ? AND claimed_by = ?",
-                [(i, owner) for i in ids],
-            )
+        self._release("tournaments", "id", owner, ids)
 
     def close(self) -> None:
         with self._lock, _busy():
