@@ -18,14 +18,18 @@ def board(
     number: int,
     highlight: Sequence[Any] = (),
     told: Sequence[tuple[int, Any, Any]] = (),
+    clocks: Sequence[str | None] | None = None,
 ) -> Attachment:
     """The board after move ``number`` (used in the file name only); ``highlight``: cells
     of the placements since the last person's turn, marked like the last placement;
-    ``told``: those placements as (seat, cell, cell) in order, numbered on the board."""
+    ``told``: those placements as (seat, cell, cell) in order, numbered on the board;
+    ``clocks``: each seat's time left (``None``: no clock), in the panel."""
     import render
 
     marks = [render.Told(seat, a, b) for seat, a, b in told]
-    png = render.board_png(view, names=list(names), highlight=list(highlight), told=marks)
+    png = render.board_png(
+        view, names=list(names), highlight=list(highlight), told=marks, clocks=clocks
+    )
     return Attachment(f"board-{number:03d}.png", png)
 
 

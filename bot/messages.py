@@ -298,7 +298,18 @@ def board_attachment(
     told: list[tuple[int, Hex, Hex]] = []
     if len(seats) * 2 == len(cells):
         told = [(seat, cells[2 * k], cells[2 * k + 1]) for k, seat in enumerate(seats)]
-    return images.board(game.view(None), scene.names(game), game.version, cells, told)
+    return images.board(
+        game.view(None), scene.names(game), game.version, cells, told, clock_labels(scene)
+    )
+
+
+def clock_labels(scene: Scene) -> list[str | None] | None:
+    """Each seat's time left as the turn begins, for the board's panel (a computer seat
+    has no clock); ``None`` for a table without one."""
+    t = scene.table
+    if not timebank.clocked(t) or len(t.banks) != len(t.seats):
+        return None
+    return [None if seat.computer else format_left(t.banks[n]) for n, seat in enumerate(t.seats)]
 
 
 def turn(

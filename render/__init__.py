@@ -49,22 +49,29 @@ def board_png(
     names: Sequence[str] | None = None,
     highlight: Collection[Hex] = (),
     told: Sequence[Told] = (),
+    clocks: Sequence[str | None] | None = None,
 ) -> bytes:
     """The board as PNG: the public position and the score panel; never a rack.
     ``highlight``: more cells whose tiles are marked like the last placement. ``told``:
     the placements of several moves told together (a person's and the computer players'
     replies), in order, each with its seat: two or more are numbered in their seats'
-    colours, with a legend.
+    colours, with a legend. ``clocks``: each seat's time left as the table words it
+    (``None`` for a seat without a clock), shown in its panel row.
 
     Raises:
         TypeError: for anything but a Genial or Genial Spezial view.
-        ValueError: for a wrong number of names.
+        ValueError: for a wrong number of names or of clocks.
     """
     _check(view)
     who = seat_names(view, names)
+    times: tuple[str | None, ...] = ()
+    if clocks is not None:
+        times = tuple(clocks)
+        if len(times) != view.players:
+            raise ValueError(f"expected {view.players} clocks, one per seat, got {len(times)}")
     if isinstance(view, GenialView):
-        return png_bytes(genial_board.draw_board(view, who, frozenset(highlight), told))
-    img = spezial_board.draw_board(view, who, frozenset(highlight), told)
+        return png_bytes(genial_board.draw_board(view, who, frozenset(highlight), told, times))
+    img = spezial_board.draw_board(view, who, frozenset(highlight), told, times)
     cuts = spezial_board.band_cuts(view.players)
     below = (cuts[0], spezial_board.PANEL_PNG_LEVEL)  # the score rows
     return png_bytes(img, spezial_board.PNG_LEVEL, spezial_board.PNG_BAND_ROWS, cuts, below)

@@ -151,18 +151,29 @@ def paste_tile(
     sprite.paste(img, ax, ay)
 
 
-def side_rows(view: GenialView, names: Sequence[str]) -> list[SideRow]:
-    """The panel's rows: one per player, or per team (seats 1+3, 2+4) in the team game."""
+def side_rows(
+    view: GenialView, names: Sequence[str], clocks: Sequence[str | None] = ()
+) -> list[SideRow]:
+    """The panel's rows: one per player, or per team (seats 1+3, 2+4) in the team game;
+    ``clocks``: each seat's time left, if the table has a clock."""
     to_move = view.to_move
+
+    def times(seats: Sequence[int]) -> tuple[str | None, ...]:
+        return tuple(clocks[s] for s in seats) if clocks else ()
+
     if view.mode == "team":
         rows = []
         for side in range(2):
             seats = (side, side + 2)
             mover = seats.index(to_move) if to_move in seats else None
-            rows.append(SideRow(tuple(names[s] for s in seats), view.scores[side], mover))
+            rows.append(
+                SideRow(
+                    tuple(names[s] for s in seats), view.scores[side], mover, clocks=times(seats)
+                )
+            )
         return rows
     return [
-        SideRow((names[s],), view.scores[s], 0 if to_move == s else None)
+        SideRow((names[s],), view.scores[s], 0 if to_move == s else None, clocks=times((s,)))
         for s in range(view.players)
     ]
 
@@ -227,10 +238,11 @@ def draw_board(
     names: Sequence[str],
     highlight: frozenset[Hex] = frozenset(),
     told: Sequence[Told] = (),
+    clocks: Sequence[str | None] = (),
 ) -> Image.Image:
-    """The board image (in the palette); tiles on ``highlight`` cells are marked too, and
+    """The board image (in the palette); tiles on ``highlight`` cells are marked too,
     ``told`` (several placements told together, in order) are numbered in their seats'
-    colours with a legend."""
+    colours with a legend, and ``clocks`` (each seat's time left) shown in the panel."""
     lay = layout(view.mode, view.players)
     lat = lay.lattice
     last = {p.canonical() for p in view.last_placements}
@@ -268,11 +280,17 @@ def draw_board(
         marks.draw_badges(img, GAME, lat, numbered, MARKS)
         rooms = legend_rooms(view.mode, view.players)
         marks.draw_legend(canvas, rooms, numbered, MARKS, names)
-    draw_panel(canvas, view, names, lay.panel_y)
+    draw_panel(canvas, view, names, lay.panel_y, clocks)
     return img
 
 
-def draw_panel(canvas: Canvas, view: GenialView, names: Sequence[str], y: int) -> None:
+def draw_panel(
+    canvas: Canvas,
+    view: GenialView,
+    names: Sequence[str],
+    y: int,
+    clocks: Sequence[str | None] = (),
+) -> None:
     """The score panel below the board, from ``y`` down (the background there is paper)."""
     # Tiles left in the bag: a tile and a count, in no language.
     text = f"×{view.bag_size}"
@@ -280,6 +298,6 @@ def draw_panel(canvas: Canvas, view: GenialView, names: Sequence[str], y: int) -
     canvas.text((tx, y + 16), text, 22, SOFT_INK, PAPER)
     tile = domino_icon(PLAIN, 18, PAPER, GAME)
     canvas.paste(tile, (tx - tile.width - 4, y + 16 - tile.height // 2))
-    rows = side_rows(view, names)
+    rows = side_rows(view, names, clocks)
     marks = (18,) if view.cap > 18 else ()
     draw_rows(canvas, PANEL_X, y + 40, WIDTH - 2 * PANEL_X, rows, COLOURS, view.cap, marks)

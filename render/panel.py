@@ -46,6 +46,7 @@ ICON_RADIUS = 19
 NAME_SIZE = 26
 TEAM_NAME_SIZE = 22
 NUMBER_SIZE = 32
+CLOCK_SIZE = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ class SideRow:
     place: int | None = None  # the side's place, on the result image
     swatch: Face | None = None  # Spezial: how the seat's tiles look
     tiles_left: int | None = None  # Spezial: tiles the seat still has to place
+    #: Time left on each name's clock (issue 26), as the table words it; empty: no clock.
+    clocks: tuple[str | None, ...] = ()
 
 
 @cache
@@ -136,6 +139,7 @@ def draw_rows(
             tuple(colours),
             cap,
             tuple(marks),
+            row.clocks,
         )
         canvas.paste(piece, (rx, ry))
     return y + rows_height(len(rows), columns)
@@ -154,11 +158,12 @@ def _row_image(
     colours: tuple[Colour, ...],
     cap: int,
     marks: tuple[int, ...],
+    clocks: tuple[str | None, ...] = (),
 ) -> Image.Image:
     """One side's row on paper, in the palette. Cached: from one turn to the next most rows
     stay as they were (only the last and the next player's change)."""
     canvas = Canvas.new(game, (width, ROW_HEIGHT), PAPER)
-    row = SideRow(names, dict(scores), mover, place, swatch, tiles_left)
+    row = SideRow(names, dict(scores), mover, place, swatch, tiles_left, clocks)
     _draw_row(canvas, 0, 0, width, row, colours, cap, marks)
     return canvas.img
 
@@ -186,21 +191,40 @@ def _draw_row(
         canvas.text((x + 22, cy), f"{row.place}.", 30, INK, PANEL)
         name_x = x + 70
     room = x + name_width - name_x
+    clocks = row.clocks or (None,) * len(row.names)
     if row.swatch is not None:
-        # Spezial: the name, and below it the seat's tile (its colour) and tiles left.
+        # Spezial: the name, and below it the seat's tile (its colour), tiles left and the
+        # time left at the end of that line.
         top = cy - 17
         _name(canvas, name_x, top, row.names[0], NAME_SIZE, room, row.mover == 0)
         tile = domino_icon(row.swatch, 22, PANEL, canvas.game)
         canvas.paste(tile, (name_x, cy + 20 - tile.height // 2))
+        after = name_x + tile.width + 6
         if row.tiles_left is not None:
-            canvas.text((name_x + tile.width + 6, cy + 20), f"×{row.tiles_left}", 22, SOFT_INK,
-                        PANEL)  # fmt: skip
+            count = f"×{row.tiles_left}"
+            canvas.text((after, cy + 20), count, 22, SOFT_INK, PANEL)
+            after += math.ceil(font(22).getlength(count)) + 10
+        if clocks[0] is not None:
+            size, clock = clock_fit(clocks[0], x + name_width - after)
+            canvas.text((after, cy + 20), clock, size, SOFT_INK, PANEL)
+    elif len(row.names) == 1 and clocks[0] is not None:
+        # A player with a clock: the name, and the time left below it.
+        _name(canvas, name_x, cy - 14, row.names[0], NAME_SIZE, room, row.mover == 0)
+        canvas.text((name_x, cy + 20), clocks[0], CLOCK_SIZE, SOFT_INK, PANEL)
     else:
         size = NAME_SIZE if len(row.names) == 1 else TEAM_NAME_SIZE
         step = 0 if len(row.names) == 1 else 32
         for k, name in enumerate(row.names):
             ly = round(cy + (k - (len(row.names) - 1) / 2) * step)
-            _name(canvas, name_x, ly, name, size, room, row.mover == k)
+            clock = clocks[k] if k < len(clocks) else None
+            if clock is None:
+                _name(canvas, name_x, ly, name, size, room, row.mover == k)
+                continue
+            # A team's names share the row: each one's time left at the end of its line.
+            right = x + name_width - 6
+            used = math.ceil(font(CLOCK_SIZE).getlength(clock))
+            _name(canvas, name_x, ly, name, size, room - used - 10, row.mover == k)
+            canvas.text((right, ly), clock, CLOCK_SIZE, SOFT_INK, PANEL, "rm")
     low = lowest_colours(row.scores)
     bx0 = x + name_width + 8
     bw = (width - name_width - 16) // len(colours)
@@ -290,6 +314,17 @@ def _name(canvas: Canvas, x: int, y: int, name: str, size: int, room: int, to_mo
         canvas.shape("arrow", (x - 30, y - 11), 22, TURN, PANEL)
     size, text = name_fit(name, size, room)
     canvas.text((x, y), text, size, INK, PANEL)
+
+
+@lru_cache(maxsize=1024)
+def clock_fit(clock: str, room: int) -> tuple[int, str]:
+    """A time left in ``room`` px: as the table words it if it fits, else a little smaller,
+    else its largest unit alone (``23h 59m`` as ``23h``: rounded down, so never more time
+    than there is; the turn's message has it whole)."""
+    for s in (CLOCK_SIZE, CLOCK_SIZE - 2):
+        if font(s).getlength(clock) <= room:
+            return s, clock
+    return CLOCK_SIZE - 2, clock.split(" ")[0]
 
 
 @lru_cache(maxsize=1024)

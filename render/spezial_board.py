@@ -239,10 +239,12 @@ def draw_board(
     names: Sequence[str],
     highlight: frozenset[Hex] = frozenset(),
     told: Sequence[Told] = (),
+    clocks: Sequence[str | None] = (),
 ) -> Image.Image:
-    """The board image (in the palette); tiles on ``highlight`` cells are marked too, and
+    """The board image (in the palette); tiles on ``highlight`` cells are marked too,
     ``told`` (several placements told together, in order) are marked and numbered in
-    their seats' colours, with a legend."""
+    their seats' colours, with a legend, and ``clocks`` (each seat's time left) shown in
+    the panel."""
     lay = layout(view.players)
     lat = lay.lattice
     key = frozenset((h, t.height) for h, t in view.towers.items())
@@ -305,15 +307,17 @@ def draw_board(
     if numbered:
         marks.draw_badges(img, GAME, lat, numbered, MARKS)
         marks.draw_legend(canvas, legend_rooms(key, view.players), numbered, MARKS, names)
-    draw_panel(canvas, view, names, lay.panel_y)
+    draw_panel(canvas, view, names, lay.panel_y, clocks)
     return img
 
 
 SWATCH = Lattice.for_width(22)
 
 
-def side_rows(view: SpezialView, names: Sequence[str]) -> list[SideRow]:
-    """The panel's rows, one per seat."""
+def side_rows(
+    view: SpezialView, names: Sequence[str], clocks: Sequence[str | None] = ()
+) -> list[SideRow]:
+    """The panel's rows, one per seat; ``clocks``: each seat's time left, if any."""
     return [
         SideRow(
             (names[s],),
@@ -321,6 +325,7 @@ def side_rows(view: SpezialView, names: Sequence[str]) -> list[SideRow]:
             0 if view.to_move == s else None,
             swatch=seat_face(s, SWATCH),
             tiles_left=view.tiles_left[s],
+            clocks=(clocks[s],) if clocks else (),
         )
         for s in range(view.players)
     ]
@@ -331,9 +336,15 @@ def track_length(view: SpezialView) -> int:
     return max([10, *(max(sc.values()) for sc in view.scores)])
 
 
-def draw_panel(canvas: Canvas, view: SpezialView, names: Sequence[str], y: int) -> None:
+def draw_panel(
+    canvas: Canvas,
+    view: SpezialView,
+    names: Sequence[str],
+    y: int,
+    clocks: Sequence[str | None] = (),
+) -> None:
     """The score panel below the board, from ``y`` down."""
-    rows = side_rows(view, names)
+    rows = side_rows(view, names, clocks)
     width = WIDTH - 2 * PANEL_X
     top = track_length(view)
     draw_rows(canvas, PANEL_X, y, width, rows, SCORE_COLOURS, top, columns=PANEL_COLUMNS)

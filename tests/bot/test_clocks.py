@@ -385,3 +385,38 @@ def test_two_processes_on_one_store_share_the_banks(tmp_path: Path) -> None:
     (told,) = second.due(START + 27 * HOUR)
     assert told.text.startswith("Ada is out of time.")
     assert first.due(START + 27 * HOUR) == []
+
+
+def test_the_turns_board_shows_each_persons_time_left(tmp_path: Path) -> None:
+    import render
+
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock, pictures=True))
+    for name in ("Ada", "Bob"):
+        room.ok(name, "/join")
+    room.ok("Ada", "/addbot")
+    room.ok("Ada", "/option clock 3d+12h")
+    room.ok("Ada", "/start")
+    # The person to move plays after 2 days: 3d - 2d + 12h = 1d 12h; the other keeps 3d,
+    # the computer seat has no clock.
+    mover = room.to_move()
+    clock.now = START + 2 * DAY
+    out = room.play_turn(random.Random(3))
+    turn = [o for o in out if o.kind == "turn"][-1]
+    assert turn.attachment is not None
+    t = room.table()
+    want = [None if s.computer else ("1d 12h" if s.name == mover else "3d") for s in t.seats]
+    assert want.count(None) == 1 and "1d 12h" in want and "3d" in want
+    game = room.game()
+    names = [s.name for s in t.seats]
+    drawn = render.board_png(game.view(None), names=names, clocks=want)
+    plain = render.board_png(game.view(None), names=names)
+    assert drawn != plain
+    # The same panel as the renderer draws for those clocks (the placements marked on the
+    # turn's board are the same in both: only the panel's clocks are compared).
+    from tests.render.helpers import decode
+
+    got, ref, bare = (decode(b) for b in (turn.attachment.data, drawn, plain))
+    panel = (0, got.size[1] - 260, got.size[0], got.size[1])
+    assert got.crop(panel).tobytes() == ref.crop(panel).tobytes()
+    assert got.crop(panel).tobytes() != bare.crop(panel).tobytes()

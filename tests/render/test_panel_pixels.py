@@ -167,3 +167,63 @@ def test_team_bars_run_to_36() -> None:
 def test_solo_bars_run_to_36() -> None:
     game = _game("solo", 1, 0, [[18, 10, 24, 33, 5, 0]])
     _check_bars(game, ["Ann"], 36)
+
+
+# --- time left (issue 26) ----------------------------------------------------------------
+
+
+def _inked(img: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """How many pixels in ``box`` are not the row's plain panel colour."""
+    x0, y0, x1, y1 = box
+    return sum(img.getpixel((x, y)) != PANEL for x in range(x0, x1) for y in range(y0, y1))
+
+
+def test_a_clock_is_written_under_its_players_name_and_changes_nothing_else() -> None:
+    game = _game("standard", 2, 0, [[1] * 6, [2] * 6])
+    plain = _image(game, ["Ann", "Bob"])
+    timed = decode(board_png(game.view(), names=["Ann", "Bob"], clocks=["2d 23h", None]))
+    top = _row_top(game, 0)
+    cy = top + ROW_HEIGHT // 2
+    # The line below the name (20 px under the row's middle, from the name's x, 40 px in).
+    under = (PANEL_X + 40, cy + 10, PANEL_X + 40 + 60, cy + 30)
+    assert _inked(plain, under) == 0
+    assert _inked(timed, under) > 40
+    # Bob has no clock: his row is the same pixels; so are all the blocks of both rows.
+    w, h = plain.size
+    below_name = (PANEL_X + NAME_WIDTH, top, w, h)
+    assert plain.crop(below_name).tobytes() == timed.crop(below_name).tobytes()
+    bob = (0, _row_top(game, 1), w, h)
+    assert plain.crop(bob).tobytes() == timed.crop(bob).tobytes()
+
+
+def test_a_team_rows_clocks_end_each_name_line() -> None:
+    game = _game("team", 4, 0, [[3] * 6, [4] * 6])
+    img = decode(board_png(game.view(), names=NAMES4, clocks=["9m 41s", None, "10m", None]))
+    cy = _row_top(game, 0) + ROW_HEIGHT // 2
+    right = PANEL_X + NAME_WIDTH - 6  # a clock ends 6 px before the name column does
+    upper = (right - 40, cy - 16 - 8, right, cy - 16 + 8)
+    lower = (right - 40, cy + 16 - 8, right, cy + 16 + 8)
+    assert _inked(img, upper) > 40 and _inked(img, lower) > 40
+    other = _row_top(game, 1) + ROW_HEIGHT // 2  # Bob and Dee: no clocks
+    assert _inked(img, (right - 40, other - 24, right, other + 24)) == 0
+
+
+def test_one_clock_per_seat_or_an_error() -> None:
+    game = _game("standard", 2, 0, [[1] * 6, [2] * 6])
+    try:
+        board_png(game.view(), names=["Ann", "Bob"], clocks=["1h"])
+    except ValueError as exc:
+        assert "2 clocks" in str(exc)
+    else:
+        raise AssertionError("one clock for two seats was drawn")
+
+
+def test_a_clock_too_long_for_its_room_keeps_its_largest_unit() -> None:
+    from render.fonts import font
+    from render.panel import CLOCK_SIZE, clock_fit
+
+    assert clock_fit("1d 2h", 500) == (CLOCK_SIZE, "1d 2h")
+    smaller = int(font(CLOCK_SIZE - 2).getlength("23h 59m"))
+    assert font(CLOCK_SIZE).getlength("23h 59m") > smaller  # so the first size does not fit
+    assert clock_fit("23h 59m", smaller) == (CLOCK_SIZE - 2, "23h 59m")
+    assert clock_fit("23h 59m", 30) == (CLOCK_SIZE - 2, "23h")
