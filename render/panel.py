@@ -205,8 +205,8 @@ def _draw_row(
             canvas.text((after, cy + 20), count, 22, SOFT_INK, PANEL)
             after += math.ceil(font(22).getlength(count)) + 10
         if clocks[0] is not None:
-            size, clock = clock_fit(clocks[0], x + name_width - after)
-            canvas.text((after, cy + 20), clock, size, SOFT_INK, PANEL)
+            size, fitted_clock = clock_fit(clocks[0], x + name_width - after)
+            canvas.text((after, cy + 20), fitted_clock, size, SOFT_INK, PANEL)
     elif len(row.names) == 1 and clocks[0] is not None:
         # A player with a clock: the name, and the time left below it.
         _name(canvas, name_x, cy - 14, row.names[0], NAME_SIZE, room, row.mover == 0)
