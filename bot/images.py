@@ -54,8 +54,11 @@ def chart(history: Sequence[int], title: str) -> Attachment:
     return Attachment("rating.png", rating_chart_png(list(history), title))
 
 
-def replay(record: dict[str, Any], names: Sequence[str], number: int) -> Attachment:
-    """The whole finished game as an animated GIF, one frame per placement.
+def replay(
+    record: dict[str, Any], names: Sequence[str], number: int, taken_back: str
+) -> Attachment:
+    """The whole finished game as an animated GIF, one frame per placement; moves taken
+    back by consent shown where they were played, badged ``taken_back``.
 
     Raises:
         EngineError: for a bad record; ValueError for a game that is not over.
@@ -63,7 +66,7 @@ def replay(record: dict[str, Any], names: Sequence[str], number: int) -> Attachm
     from engine.record import Record
     from render.replay import replay_gif
 
-    gif = replay_gif(Record.from_dict(record), names=list(names))
+    gif = replay_gif(Record.from_dict(record), names=list(names), taken_back=taken_back)
     return Attachment(f"replay-{number:03d}.gif", gif, "image/gif")
 
 

@@ -88,7 +88,7 @@ def replay(tables: Tables, ctx: Context, cmd: Replay) -> None:
         raise Reject("replay.not_over")
     names = ctx.scene.names(game)
     try:
-        gif = images.replay(t.record, names, len(game.moves))
+        gif = images.replay(t.record, names, len(game.moves), ctx.texts("replay.taken_back"))
     except DAMAGE as exc:
         raise Reject("error.invalid_record", text=damage_text(exc)) from None
     text = ctx.texts("replay.text", game=ctx.scene.game_title(game), count=len(game.moves))

@@ -225,3 +225,41 @@ def test_a_record_holds_so_many_takebacks_and_no_more(tmp_path: Path) -> None:
         "This game has had 200 takebacks, as many as a game record holds: no more."
     )
     assert len(Record.from_dict(room.table().record).takebacks) == MAX_TAKEBACKS
+
+
+def test_the_replay_shows_the_move_taken_back_badged_in_the_tables_language(
+    tmp_path: Path,
+) -> None:
+    import io
+
+    from PIL import Image
+
+    from render.marks import LEGEND_X, LEGEND_Y
+    from render.theme import TURN
+
+    room = two_people(tmp_path / "t.db", "/option lang de")
+    room.play_turn(random.Random(1))
+    room.ok("Ada", "/undo")
+    room.ok("Bob", "/undo yes")
+    room.play_out(random.Random(2))
+    (gif,) = [o.attachment for o in room.ok("Ada", "/replay") if o.attachment is not None]
+    record = Record.from_dict(room.service.store.archived(room.chat.id)[-1]["record"])
+    placements = sum(m not in ("swap", "keep") for m in record.moves)
+    # Every placement, the one taken back (Ada's first move), the empty board it went back
+    # to, and the ranking.
+    img = Image.open(io.BytesIO(gif.data))
+    assert img.n_frames == placements + 1 + 1 + 1
+    badges = []
+    for k in range(img.n_frames):
+        img.seek(k)
+        badges.append(img.convert("RGB").getpixel((LEGEND_X + 4, LEGEND_Y + 19)) == TURN)
+    assert badges == [True] + [False] * (img.n_frames - 1)
+    # The badge says it in German, as the table's language.
+    from render.replay import replay_frames
+
+    box = (0, 0, 320, LEGEND_Y + 40)
+    img.seek(0)
+    got = img.convert("RGB").crop(box).tobytes()
+    for words, same in (("zurückgenommen", True), ("taken back", False)):
+        frame, _ = next(replay_frames(record, None, words))
+        assert (frame.convert("RGB").crop(box).tobytes() == got) is same

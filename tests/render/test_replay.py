@@ -176,3 +176,61 @@ def test_the_ranking_leaves_the_whole_board_and_its_last_placement(
         before.crop((0, 0, last.width, bottom)).tobytes()
     )
     assert set(rims(last, lat, area)) == placed_cells(record, area)[-1]
+
+
+def test_moves_taken_back_show_where_they_were_played_badged_then_the_board_before() -> None:
+    from engine.record import take_back
+    from render.marks import LEGEND_X, LEGEND_Y
+    from render.theme import TURN
+
+    # Twelve moves (first legal move each time), the last two taken back, then the game
+    # played to its end from the first ten on the new draw order.
+    game = GenialGame(2, "standard", seed=4)
+    for _ in range(12):
+        game.play(game.legal_moves()[0])
+    undone = take_back(Record.from_dict(game.record()), 10, __import__("random").Random(7))
+    (tb,) = undone.takebacks
+    game = new_game(dataclasses.replace(undone, takebacks=()))
+    assert isinstance(game, GenialGame)
+    for text in undone.moves:
+        game.play_text(text)
+    while not game.over:
+        game.play(game.legal_moves()[0])
+    record = Record.from_dict({**game.record(), "takebacks": [tb.to_dict()]})
+    area = playing_area(5)
+    lat = genial_board.layout("standard", 2).lattice
+    main = placed_cells(record, area)
+    back = placed_cells(dataclasses.replace(record, moves=tb.moves), area)
+    before = len(placed_cells(dataclasses.replace(record, moves=record.moves[:10]), area))
+    assert tb.moves and len(back) == len(tb.moves)  # first legal moves: placements only
+    frames = gif_frames(replay_gif(record, taken_back="zurückgenommen"))
+    # Every placement of the game, those taken back, the board they went back to, the ranking.
+    assert len(frames) == len(main) + len(back) + 1 + 1
+    x, y = LEGEND_X, LEGEND_Y
+
+    def badged(frame: Image.Image) -> bool:
+        return frame.getpixel((x + 4, y + 20)) == TURN
+
+    for k, frame in enumerate(frames[:-1]):
+        found = set(rims(frame, lat, area))
+        if before <= k < before + len(back):
+            assert badged(frame) and found == back[k - before], f"frame {k}"
+        elif k == before + len(back):  # back to the board after ten moves: none outlined
+            assert not badged(frame) and found == set()
+        else:
+            j = k if k < before else k - len(back) - 1
+            assert not badged(frame) and found == main[j], f"frame {k}"
+    # The board they went back to is the board of the tenth move's frame, less its outline:
+    # the taken-back tiles are gone.
+    board_rows = (0, 0, frames[0].width, genial_board.layout("standard", 2).panel_y)
+    gone = [h for cells in back for h in cells]
+    back_to = frames[before + len(back)]
+    for h in gone:
+        cx, cy = lat.centre(h)
+        assert back_to.getpixel((round(cx), round(cy))) == frames[0].getpixel(
+            (round(cx), round(cy))
+        )
+    assert (
+        back_to.crop(board_rows).tobytes()
+        != frames[before + len(back) - 1].crop(board_rows).tobytes()
+    )
