@@ -70,13 +70,13 @@ def due_step(tables: Tables, chat: str, now: float) -> tuple[list[Outbound], boo
     moves = think(snapshot, seat_no, level, t.seed)
     with tables.locks.hold(chat):
         try:
-            t, notify = tables.load(chat)
+            t, people = tables.load(chat)
         except DamagedTable:
             return None
         if t is None or t.version != loaded:
             return None
         ctx = tables.clock_context(t, now)
-        ctx.notify = notify
+        ctx.people = people
         game = tables.game(ctx)
         t.version += 1
         events: list[Event] = []

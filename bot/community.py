@@ -28,6 +28,12 @@ TOP_ROWS = 10
 TURN_TIMES_KEPT = 500
 #: The note, under a person's user id, that says their turn pings are on.
 NOTIFY = "notify"
+#: Notes under a person's id that a turn passing to them may need (their clock paused on
+#: vacation, their ping, its quiet hours in their time zone): read with the table, in the
+#: same round trip (:meth:`bot.store.Store.load_seated`).
+QUIET = "notify-quiet"
+ZONE = "notify-tz"
+TURN_NOTES = (NOTIFY, timebank.AWAY, QUIET, ZONE)
 #: The note, under a table's chat, of the turn last pinged to a person (``ping:<user>``).
 PING = "ping:{user}"
 #: How the alias of a person who asked to be forgotten (``/forget me``) begins: their

@@ -164,7 +164,8 @@ class Console:
         next session shows tells the rest)."""
         with self._showing:  # the web board's thread prints too (``--web``)
             self.service.delivered(outbound)
-            self._show(outbound)
+            if outbound.kind != "unping":  # a line printed stays printed
+                self._show(outbound)
 
     def _show(self, outbound: Outbound) -> None:
         head = "[genial]" if outbound.user is None else f"[genial -> {outbound.user}, privately]"

@@ -244,7 +244,7 @@ def start(tables: Tables, ctx: Context, cmd: Start) -> None:
         intro.append(ctx.texts("start.teams", first=first, second=second))
     timebank.begin(t)
     t.undoable = t.out_of_time = None
-    resume = timebank.away_until(tables.store, t.seats[game.to_move].user, ctx.now)
+    resume = tables.away(ctx, t.seats[game.to_move].user)
     schedule(t, game, ctx.now, new_turn=True, resume=resume)
     ctx.out.append(messages.turn(scene, game, intro))
     if not games.is_spezial(game):  # Genial Spezial has no hidden tiles to send

@@ -24,6 +24,7 @@ KINDS = frozenset(
         "export",  # the game record as a JSON file
         "info",  # help, rules, scores, other answers
         "ping",  # it is your turn at a table: private, only to whom asked (/notify on)
+        "unping",  # that turn passed: delete the ping where the platform can (no text)
         "error",  # bad input: what was wrong and what to type instead
     }
 )

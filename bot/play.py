@@ -119,6 +119,7 @@ def after_moves(
     turn_over = game.over or any(isinstance(e, TurnStarted) for e in events)
     if turn_over:
         timebank.charge(t, actor, ctx.now, len(game.moves), t.seats[actor].computer)
+        social.retract_ping(ctx)
     t.pending = [*t.pending, *lines]
     t.pending_cells = [*t.pending_cells, *_placed_cells(game, events)]
     t.pending_seats = [*t.pending_seats, *_placed_seats(events)]
@@ -138,7 +139,7 @@ def after_moves(
     again = not new_turn and any(isinstance(e, BonusEarned) for e in events)
     resume = None
     if new_turn:
-        resume = timebank.away_until(tables.store, t.seats[game.to_move].user, ctx.now)
+        resume = tables.away(ctx, t.seats[game.to_move].user)
     schedule(t, game, ctx.now, new_turn=new_turn, resume=resume)
     if t.seats[game.to_move].computer and any(not s.computer for s in t.seats):
         return  # told with the computer moves that follow

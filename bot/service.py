@@ -267,7 +267,7 @@ class Service(Tables):
         self, chat: Chat, user: User, command: str | Command, admin: bool, *, retry: bool
     ) -> list[Outbound] | None:
         try:
-            table, notify = self.load(chat.id)
+            table, people = self.load(chat.id)
         except DamagedTable as exc:
             return self._damaged(chat, user, command, exc)
         texts = Texts(table.options.lang if table else self.settings.language)
@@ -308,7 +308,7 @@ class Service(Tables):
         if cmd.changes:
             table.version += 1
         ctx = Context(chat, user, admin, table, texts, self.clock(), self.pictures, loaded)
-        ctx.notify = notify
+        ctx.people = people
         try:
             self._dispatch(ctx, cmd)
         except Reject as exc:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot import community, deadlines, images, messages, places, puzzles, ratings, timebank
+from bot import community, deadlines, images, messages, places, puzzles, ratings
 from bot.commands import Games, Notify, Stats, Top, format_left
 from bot.games import Game
 from bot.outbound import Outbound
@@ -138,8 +138,8 @@ def running_games(tables: Tables, user: str, now: float) -> list[RunningGame]:
 
 
 #: Notes under a person's id: quiet hours (``22-8``), time zone, the digest's last day.
-QUIET = "notify-quiet"
-ZONE = "notify-tz"
+QUIET = community.QUIET
+ZONE = community.ZONE
 DIGESTED = "notify-digested"
 #: A daily digest at an hour: the notify note's value starts so (``digest:8``).
 DIGEST = "digest:"
@@ -186,9 +186,14 @@ def _digest_hour(asked: str) -> int:
     return int(hour) if hour.isdigit() and int(hour) < 24 else 8
 
 
-def zone_of(tables: Tables, user: str) -> ZoneInfo:
+def _note(tables: Tables, ctx: Context | None, user: str, key: str) -> str | None:
+    """A person's note, read with the table where a turn needs it (``ctx``)."""
+    return tables.store.note(user, key) if ctx is None else tables.person_note(ctx, user, key)
+
+
+def zone_of(tables: Tables, user: str, ctx: Context | None = None) -> ZoneInfo:
     """The person's time zone (``/notify tz``), UTC unless they said."""
-    name = tables.store.note(user, ZONE)
+    name = _note(tables, ctx, user, ZONE)
     try:
         return ZoneInfo(name) if name else ZoneInfo("UTC")
     except (ZoneInfoNotFoundError, ValueError):
@@ -202,22 +207,24 @@ def _quiet_hours(note: str | None) -> tuple[int, int] | None:
     return int(start), int(end)
 
 
-def quiet_until(tables: Tables, user: str, now: float) -> float | None:
+def quiet_until(tables: Tables, user: str, now: float, ctx: Context | None = None) -> float | None:
     """When ``user``'s quiet hours end, if ``now`` is within them (in their time zone;
     ``22-8`` runs across midnight)."""
-    hours = _quiet_hours(tables.store.note(user, QUIET))
+    hours = _quiet_hours(_note(tables, ctx, user, QUIET))
     if hours is None:
         return None
     start, end = hours
-    local = datetime.fromtimestamp(now, zone_of(tables, user))
+    local = datetime.fromtimestamp(now, zone_of(tables, user, ctx))
     hour = local.hour
     inside = start <= hour < end if start < end else hour >= start or hour < end
     return _next_hour(local, end) if inside else None
 
 
-def next_digest(tables: Tables, user: str, hour: int, now: float) -> float:
+def next_digest(
+    tables: Tables, user: str, hour: int, now: float, ctx: Context | None = None
+) -> float:
     """The next time it is ``hour`` o'clock in ``user``'s time zone, after ``now``."""
-    return _next_hour(datetime.fromtimestamp(now, zone_of(tables, user)), hour)
+    return _next_hour(datetime.fromtimestamp(now, zone_of(tables, user, ctx)), hour)
 
 
 def _next_hour(local: datetime, hour: int) -> float:
@@ -287,22 +294,18 @@ def ping(tables: Tables, ctx: Context, game: Game) -> None:
         return
     if sum(s.user is not None for s in t.seats) < 2:
         return  # the only person here: the computer players answer them at once
-    known = ctx.notify
-    if known is not None and seat.user in known:
-        asked = known[seat.user]
-    else:
-        asked = tables.store.note(seat.user, community.NOTIFY)
+    asked = tables.person_note(ctx, seat.user, community.NOTIFY)
     if asked is None or (asked != "on" and not asked.startswith(DIGEST)):
         return
-    away = timebank.away_until(tables.store, seat.user, ctx.now)
+    away = tables.away(ctx, seat.user)
     key = community.PING.format(user=seat.user)
     turn = f"{t.seed}:{len(game.moves)}"
     if tables.store.note(t.chat, key) == turn:
         return
     if asked.startswith(DIGEST):
-        held: float | None = next_digest(tables, seat.user, _digest_hour(asked), ctx.now)
+        held: float | None = next_digest(tables, seat.user, _digest_hour(asked), ctx.now, ctx)
     else:
-        held = quiet_until(tables, seat.user, ctx.now)
+        held = quiet_until(tables, seat.user, ctx.now, ctx)
     if away is not None:
         held = away if held is None else max(held, away)  # on vacation: none meanwhile
     if held is not None:
@@ -317,6 +320,18 @@ def _send_ping(ctx: Context, game: Game, user: str) -> None:
     text = ctx.texts("notify.ping", table=ctx.scene.title, game=ctx.scene.game_title(game))
     board = messages.board_attachment(ctx.scene, game)
     ctx.out.append(Outbound(ctx.table.chat, text, "ping", user=user, attachment=board))
+    ctx.table.pinged = user
+
+
+def retract_ping(ctx: Context) -> None:
+    """The turn a ping was sent for has passed (played, timed out, taken back, the game
+    over): the ping is no longer true, so the platform deletes it where it can (a
+    direct message the bot sent: Telegram, Discord; the console cannot). A digest is
+    about several tables and stays."""
+    t = ctx.table
+    if t.pinged is not None:
+        ctx.out.append(Outbound(t.chat, "", "unping", user=t.pinged))
+        t.pinged = None
 
 
 HANDLERS: dict[type, Handler] = {Top: top, Stats: stats, Games: games, Notify: notify}

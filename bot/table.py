@@ -113,6 +113,9 @@ class Table:
     ping_at: float | None = None
     ping_user: str | None = None
     ping_turn: str = ""
+    #: The person whose turn ping from this table was sent and is still true: when their
+    #: turn passes, the platform is asked to take it back (``unping``) where it can.
+    pinged: str | None = None
     #: A tournament's game (issue 30, :mod:`bot.places`): the tournament's id, the table's
     #: name, and the chat each player sees it in; empty for a chat's own table.
     tournament: dict[str, Any] = field(default_factory=dict)

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot import community, games, letters, places
+from bot import community, games, letters, places, timebank
 from bot.config import Settings
 from bot.games import Game
 from bot.messages import Scene
@@ -74,9 +74,10 @@ class Context:
     finished: dict[str, Any] | None = None
     #: Turn pings sent with this command: (chat, note key, turn), noted once saved.
     pinged: list[tuple[str, str, str]] = field(default_factory=list)
-    #: Whether each person seated at the running game as loaded asked for turn pings
-    #: (their :data:`community.NOTIFY` note), read with the table; ``None``: not read.
-    notify: dict[str, str | None] | None = None
+    #: The notes a turn may need (:data:`community.TURN_NOTES`: turn pings asked for, a
+    #: vacation, quiet hours, time zone) of each person seated at the running game as
+    #: loaded, read with the table; ``None``: not read.
+    people: dict[str, dict[str, str]] | None = None
 
     @property
     def new(self) -> bool:
@@ -190,19 +191,33 @@ class Tables:
         with self._games_lock:
             return self._languages.get(chat, self.settings.language)
 
-    def load(self, chat: str) -> tuple[Table | None, dict[str, str | None] | None]:
-        """The table of ``chat`` and, in the same read, whether each person at its running
-        game asked for turn pings (``None`` when no game runs): a turn that passes to a
-        person needs both, and this costs one round trip to the store, not two.
+    def load(self, chat: str) -> tuple[Table | None, dict[str, dict[str, str]] | None]:
+        """The table of ``chat`` and, in the same read, the notes a turn may need of each
+        person at its running game (``None`` when no game runs): a turn that passes to a
+        person needs both, and this costs one round trip to the store, not several.
 
         Raises:
             DamagedTable: if the stored row cannot be read back as a table.
         """
-        table, notes = self.store.load_seated(chat, community.NOTIFY)
+        table, notes = self.store.load_seated(chat, community.TURN_NOTES)
         if table is None or table.status != PLAYING:
             return table, None
         # The players index was saved with this very version: exactly these people.
-        return table, {person: notes.get(person) for person in seated(table)}
+        return table, {person: notes.get(person, {}) for person in seated(table)}
+
+    def person_note(self, ctx: Context, user: str, key: str) -> str | None:
+        """One of ``user``'s notes: from what was read with the table for a note a turn
+        needs (:data:`community.TURN_NOTES`) of a person at its game, else from the store."""
+        known = ctx.people
+        if known is not None and user in known and key in community.TURN_NOTES:
+            return known[user].get(key)
+        return self.store.note(user, key)
+
+    def away(self, ctx: Context, user: str | None) -> float | None:
+        """When ``user``'s vacation ends, if they are away now (their clocks paused)."""
+        if user is None:
+            return None
+        return timebank.away_by(self.person_note(ctx, user, timebank.AWAY), ctx.now)
 
     def save(self, ctx: Context) -> bool:
         """Store the context's table over the version it was loaded as, and in the same

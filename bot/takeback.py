@@ -9,7 +9,7 @@ draws; the record keeps the moves taken back (its ``takebacks``) and still repla
 
 from __future__ import annotations
 
-from bot import games, messages, timebank
+from bot import games, messages, social, timebank
 from bot.commands import Undo
 from bot.deadlines import schedule
 from bot.games import Game
@@ -119,6 +119,7 @@ def _take_back(tables: Tables, ctx: Context, game: Game, lines: list[str]) -> No
     t.undoable = t.out_of_time = None
     t.pending, t.pending_cells = [], []
     t.reminded = False
+    social.retract_ping(ctx)  # the turn pinged for is gone
     schedule(t, game, ctx.now, new_turn=False)
     name = ctx.scene.name(t.seats[int(u["seat"])])
     bag = "undo.done" if not games.is_spezial(game) else "undo.done_spezial"

@@ -26,7 +26,11 @@ def away_until(store: Store, user: str | None, now: float) -> float | None:
     pings)."""
     if user is None:
         return None
-    note = store.note(user, AWAY)
+    return away_by(store.note(user, AWAY), now)
+
+
+def away_by(note: str | None, now: float) -> float | None:
+    """When a vacation ends, from the person's :data:`AWAY` note, if it runs at ``now``."""
     if not note:
         return None
     since, _, until = note.partition(":")

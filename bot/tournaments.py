@@ -980,11 +980,11 @@ def _play_out(tables: Tables, chat: str, now: float) -> list[Outbound]:
     of the game in its players' names (a timeout's move, turn after turn), told in one
     message with the result."""
     with tables.locks.hold(chat):
-        t, notify = tables.load(chat)
+        t, people = tables.load(chat)
         if t is None or t.status != PLAYING:
             return []
         ctx = tables.clock_context(t, now)
-        ctx.notify = notify
+        ctx.people = people
         try:
             game = tables.game(ctx)
         except Reject:

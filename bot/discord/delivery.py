@@ -170,7 +170,7 @@ class Delivery(Part):
                     letter = outbound.stored.id
                     done.add(letter)
                     reply = self.replies.get(letter)
-                    if outbound.kind == "ping":
+                    if outbound.kind in ("ping", "unping"):  # in their order, after the rest
                         pings.append(outbound)
                         continue
                     if not _public(outbound, reply):

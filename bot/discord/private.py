@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.failures import why
 from bot.discord.links import Links
 from bot.discord.messages import direct_kwargs, send_kwargs
 from bot.discord.parts import Part, title
@@ -27,6 +28,9 @@ log = logging.getLogger(__name__)
 
 #: A note (kept in the store across restarts): the person's direct messages are closed.
 NOTE_NO_DM = "discord.no_dm.{user}"
+#: A note by table, per person: the turn ping sent to them by direct message, as
+#: ``channel:message`` ids, deleted when that turn passes.
+NOTE_PING = "discord.ping.{user}"
 
 
 @dataclass
@@ -78,6 +82,9 @@ class Private(Part):
             assert outbound.user is not None
             await self._direct(outbound)
             return
+        if outbound.kind == "unping":
+            await self._unping(outbound)
+            return
         if outbound.user is None:
             assert reply is not None
             await self.answer(reply, outbound)
@@ -105,6 +112,23 @@ class Private(Part):
         await reply.interaction.followup.send(ephemeral=True, **send_kwargs(outbound))
         reply.answered = True
 
+    async def _unping(self, outbound: Outbound) -> None:
+        """The turn a direct-message ping was sent for has passed: the ping is deleted
+        (one the person deleted already is gone anyway)."""
+        assert outbound.user is not None
+        key = NOTE_PING.format(user=outbound.user)
+        noted = await self._note(outbound.chat, key)
+        if noted is None:
+            return
+        channel, _, message = noted.partition(":")
+        if channel.isdigit() and message.isdigit():
+            dm = self.client.get_partial_messageable(int(channel), type=discord.ChannelType.private)
+            try:
+                await dm.get_partial_message(int(message)).delete()
+            except (discord.NotFound, discord.Forbidden) as exc:
+                log.info("could not delete a turn ping to %s: %s", outbound.user, why(exc))
+        await self._set_note(outbound.chat, key, None)
+
     async def _direct(self, outbound: Outbound) -> None:
         """A rack by direct message, unless the player's direct messages turned out closed
         (then not again until they ask for their tiles)."""
@@ -121,7 +145,10 @@ class Private(Part):
             int(outbound.user)
         )
         try:
-            await user.send(**direct_kwargs(outbound, texts, table))
+            sent = await user.send(**direct_kwargs(outbound, texts, table))
+            if outbound.kind == "ping":
+                where = f"{sent.channel.id}:{sent.id}"
+                await self._set_note(chat, NOTE_PING.format(user=outbound.user), where)
         except discord.Forbidden as exc:
             log.info(
                 "direct messages to %s are closed (%s): not again until they ask for their tiles",

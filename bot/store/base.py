@@ -130,6 +130,14 @@ def to_json(table: Table) -> str:
     return json.dumps({k: _plain(v) for k, v in vars(table).items()}, separators=(",", ":"))
 
 
+def by_person(rows: Iterable[Sequence[object]]) -> dict[str, dict[str, str]]:
+    """Notes read as ``[person, key, value]`` rows, by person then key."""
+    out: dict[str, dict[str, str]] = {}
+    for person, key, value in rows:
+        out.setdefault(str(person), {})[str(key)] = str(value)
+    return out
+
+
 def read_table(chat: str, data: str, version: int) -> Table:
     """A stored row as a table.
 
@@ -267,10 +275,13 @@ class Store(Protocol):
         """
         ...
 
-    def load_seated(self, chat: str, key: str) -> tuple[Table | None, dict[str, str]]:
-        """:meth:`load`, and in the same read the notes under ``key`` of the people the
+    def load_seated(
+        self, chat: str, keys: Sequence[str]
+    ) -> tuple[Table | None, dict[str, dict[str, str]]]:
+        """:meth:`load`, and in the same read the notes under ``keys`` of the people the
         players index holds for the table (the seats of its running game, as saved with
-        this very version): a turn that may ping the next player costs one round trip.
+        this very version), by person then key (a person with none of them is left out):
+        a turn that may ping the next player costs one round trip.
 
         Raises:
             DamagedTable: if the stored row cannot be read back as a table.

@@ -28,6 +28,7 @@ from bot.store.base import (
     StoreDown,
     StoreError,
     about_person,
+    by_person,
     finished_games,
     forget_seats,
     puzzle_rows,
@@ -281,19 +282,23 @@ class PostgresStore:
             ).fetchone()
         return None if row is None else read_table(chat, row[0], row[1])
 
-    def load_seated(self, chat: str, key: str) -> tuple[Table | None, dict[str, str]]:
+    def load_seated(
+        self, chat: str, keys: Sequence[str]
+    ) -> tuple[Table | None, dict[str, dict[str, str]]]:
         # One statement sees one snapshot: the index as saved with the row's version.
         with self._connection() as conn:
             row = conn.execute(
-                "SELECT t.data, t.version, (SELECT jsonb_object_agg(n.chat, n.value)"
-                "  FROM seated AS s JOIN notes AS n ON n.chat = s.player AND n.key = %s"
+                "SELECT t.data, t.version,"
+                " (SELECT jsonb_agg(jsonb_build_array(n.chat, n.key, n.value))"
+                "  FROM seated AS s JOIN notes AS n ON n.chat = s.player"
+                "  AND n.key = ANY(%s)"
                 "  WHERE s.chat = t.chat)"
                 " FROM tables AS t WHERE t.chat = %s",
-                (key, chat),
+                (list(keys), chat),
             ).fetchone()
         if row is None:
             return None, {}
-        return read_table(chat, row[0], row[1]), dict(row[2] or {})
+        return read_table(chat, row[0], row[1]), by_person(row[2] or [])
 
     def save(
         self,

@@ -25,6 +25,7 @@ from bot.store.base import (
     StoreBusy,
     StoreError,
     about_person,
+    by_person,
     finished_games,
     forget_seats,
     puzzle_rows,
@@ -287,20 +288,23 @@ class SQLiteStore:
             ).fetchone()
         return None if row is None else read_table(chat, row[0], row[1])
 
-    def load_seated(self, chat: str, key: str) -> tuple[Table | None, dict[str, str]]:
+    def load_seated(
+        self, chat: str, keys: Sequence[str]
+    ) -> tuple[Table | None, dict[str, dict[str, str]]]:
         # One statement: the index as saved with the row's version.
         with self._lock, _busy():
             row = self._db.execute(
-                "SELECT t.data, t.version, (SELECT json_group_object(n.chat, n.value)"
-                "  FROM seated AS s JOIN notes AS n ON n.chat = s.player AND n.key = ?"
+                "SELECT t.data, t.version,"
+                " (SELECT json_group_array(json_array(n.chat, n.key, n.value))"
+                "  FROM seated AS s JOIN notes AS n ON n.chat = s.player"
+                "  AND n.key IN (SELECT value FROM json_each(?))"
                 "  WHERE s.chat = t.chat)"
                 " FROM tables AS t WHERE t.chat = ?",
-                (key, chat),
+                (json.dumps(list(keys)), chat),
             ).fetchone()
         if row is None:
             return None, {}
-        notes = json.loads(row[2]) if row[2] else {}
-        return read_table(chat, row[0], row[1]), {str(k): str(v) for k, v in notes.items()}
+        return read_table(chat, row[0], row[1]), by_person(json.loads(row[2]) if row[2] else [])
 
     def save(
         self,

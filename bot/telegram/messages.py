@@ -43,6 +43,7 @@ from bot.telegram.notes import (
     NOTE_CLOSED,
     NOTE_LIVE,
     NOTE_LOBBY,
+    NOTE_PING,
     NOTE_STALE,
     NOTE_TOLD,
     Notes,
@@ -86,6 +87,9 @@ class Messages:
     async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
         """One outbound, in Telegram's idiom. The outbox calls it in order, with the table's
         lock held, and judges what it raises (see :func:`~bot.telegram.botapi.failure`)."""
+        if out.kind == "unping":
+            await self._unping(out)
+            return
         if self.service.settings.web.public_url:  # the web board's link (docs/web.md)
             out = await asyncio.to_thread(self.service.web_links, out)
         if out.tables:  # /games: a link to each table's latest message
@@ -273,6 +277,9 @@ class Messages:
                 sent = await self._send(user, out)
                 if sent.reply_markup is not None:
                     await self.notes.add_live(out.chat, sent)
+                if out.kind == "ping":
+                    key = NOTE_PING.format(user=user)
+                    await self.notes.set_note(out.chat, key, str(sent.message_id))
                 return
             except Forbidden:
                 pass
@@ -305,6 +312,23 @@ class Messages:
         if asked and origin is not None and origin.chat == out.chat:
             reply_to = origin.message_id
         await self._send(out.chat, notice, reply_to=reply_to, private_link=True)
+
+    async def _unping(self, out: Outbound) -> None:
+        """The turn a private ping was sent for has passed: the ping is deleted (a message
+        Telegram no longer lets the bot delete, older than 48 hours or deleted by the
+        person already, stays or is gone: either way nothing is left to do)."""
+        assert out.user is not None
+        key = NOTE_PING.format(user=out.user)
+        message_id = await self.notes.note_int(out.chat, key)
+        if message_id is None:
+            return
+        try:
+            await self.api.bot.delete_message(chat_id=int(out.user), message_id=message_id)
+        except (BadRequest, Forbidden) as exc:
+            log.info("could not delete a turn ping to %s: %s", out.user, exc)
+        # Kept until here: a flood wait or a network failure raises, and the outbox tries
+        # again later with the note still there.
+        await self.notes.set_note(out.chat, key, None)
 
     async def _send(
         self,

@@ -38,6 +38,9 @@ NOTE_LATEST = "telegram.latest"
 NOTE_STALE = "telegram.stale"
 #: By the id a table had before its group became a supergroup: the table's id now.
 NOTE_MOVED = "telegram.moved"
+#: By table, per person: the turn ping sent to them privately (its message id), deleted
+#: when that turn passes.
+NOTE_PING = "telegram.ping.{user}"
 
 
 class Notes:

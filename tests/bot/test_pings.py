@@ -130,3 +130,33 @@ def test_an_unknown_time_zone_is_refused(tmp_path: Path) -> None:
     out = room.say("Ada", "/notify tz Mars/Olympus")
     assert [o.kind for o in out] == ["error"]
     assert out[0].text.startswith("I do not know the time zone Mars/Olympus")
+
+
+def test_a_sent_ping_is_taken_back_once_its_turn_passes_and_a_digest_never(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    one, _ = two_tables(tmp_path / "t.db", clock)
+    one.ok("Bob", "/notify on")
+    out = one.play_turn(random.Random(1))  # Ada: Bob's turn, pinged at once
+    assert [(o.kind, o.user) for o in out if o.kind in ("ping", "unping")] == [("ping", "id-bob")]
+    # Bob keeps or swaps, then places: while it is his turn the ping stays true.
+    while one.to_move() == "Bob":
+        out = one.play_turn(random.Random(2))
+        unpings = [o for o in out if o.kind == "unping"]
+        if one.to_move() == "Bob":
+            assert unpings == []
+    assert [(o.chat, o.user, o.text) for o in unpings] == [("chat-1", "id-bob", "")]
+    # Ada plays: Bob's turn again, a new ping; Ada never asked, so nothing of hers goes.
+    out = one.play_turn(random.Random(3))
+    assert [(o.kind, o.user) for o in out if o.kind in ("ping", "unping")] == [("ping", "id-bob")]
+    # With a daily digest, the digest (about every game waiting for him) is never deleted.
+    one.ok("Bob", "/notify digest 8")
+    while one.to_move() == "Bob":
+        one.play_turn(random.Random(4))  # the ping sent before goes
+    one.play_turn(random.Random(5))
+    digest = [o for o in one.due(START + 86_400) if o.kind == "ping"]
+    assert len(digest) == 1
+    while one.to_move() == "Bob":
+        out = one.play_turn(random.Random(6))
+        assert [o for o in out if o.kind == "unping"] == []

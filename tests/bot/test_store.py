@@ -238,25 +238,33 @@ def test_a_players_tables_come_from_the_index_kept_with_each_save(tmp_path: Path
 @both
 def test_a_table_is_read_with_the_notes_of_the_people_at_its_game(tmp_path: Path) -> None:
     store = store_at(tmp_path / "t.db")
-    assert store.load_seated("c", "notify") == (None, {})
+    keys = ("notify", "away")
+    assert store.load_seated("c", keys) == (None, {})
     game = sample("c")  # Ada (u1) plays here, and two seats without a user id
     store.save(game, None)
     store.set_note("u1", "notify", "on")
+    store.set_note("u1", "away", "1:2")
     store.set_note("u1", "other", "x")  # another key
     store.set_note("u2", "notify", "on")  # someone not at this table
     store.set_note("c", "notify", "table")  # a note of the table itself
-    table, notes = store.load_seated("c", "notify")
-    assert table == store.load("c") and notes == {"u1": "on"}
+    table, notes = store.load_seated("c", keys)
+    assert table == store.load("c") and notes == {"u1": {"notify": "on", "away": "1:2"}}
+    assert store.load_seated("c", ("notify",))[1] == {"u1": {"notify": "on"}}
+    assert store.load_seated("c", ())[1] == {}
     joined = sample("c", version=1)
     joined.seats = [Seat("Ada", "u1"), Seat("Eve", "u2")]
     store.save(joined, 0)
-    assert store.load_seated("c", "notify")[1] == {"u1": "on", "u2": "on"}
+    assert store.load_seated("c", keys)[1] == {
+        "u1": {"notify": "on", "away": "1:2"},
+        "u2": {"notify": "on"},
+    }
     store.set_note("u1", "notify", None)
-    assert store.load_seated("c", "notify")[1] == {"u2": "on"}
+    store.set_note("u1", "away", None)
+    assert store.load_seated("c", keys)[1] == {"u2": {"notify": "on"}}
     lobby = sample("c", version=2)
     lobby.status = LOBBY  # the game ended: nobody is in the index for it any more
     store.save(lobby, 1)
-    table, notes = store.load_seated("c", "notify")
+    table, notes = store.load_seated("c", keys)
     assert table is not None and table.version == 2 and notes == {}
 
 

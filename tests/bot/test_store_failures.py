@@ -64,7 +64,7 @@ def test_a_damaged_row_names_its_table_version_and_fault(tmp_path: Path) -> None
     store = store_at(db)
     store.save(sample("c"), None)
     raw(db, "UPDATE tables SET data = '{not json', version = 7 WHERE chat = 'c'")
-    for read in (lambda: store.load("c"), lambda: store.load_seated("c", "notify")):
+    for read in (lambda: store.load("c"), lambda: store.load_seated("c", ("notify",))):
         with pytest.raises(DamagedTable) as info:
             read()
         assert (info.value.chat, info.value.version, info.value.detail) == (

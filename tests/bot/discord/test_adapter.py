@@ -493,6 +493,31 @@ async def test_a_turn_ping_jumps_to_the_new_turn_message(tmp_path: Path) -> None
 
 
 @pytest.mark.asyncio
+async def test_a_turn_ping_is_deleted_once_the_turn_has_passed(tmp_path: Path) -> None:
+    from bot.outbound import User
+
+    async with world(tmp_path, dm=False) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await _two_seated(w)
+        w.service.handle(w.chat, User(str(bob.id), "Bob"), "/notify on")
+        await ada.slash(w.channel, "start")
+        rng = random.Random(5)
+        while w.game().to_move != 1:
+            await play_turn(w, rng)
+        (ping,) = list(bob.user.dm_channel.history())
+        assert text(ping).startswith("Your turn at")
+        # Bob plays his turn (his swap decision too): the ping is no longer true and goes.
+        while w.game().to_move == 1:
+            await play_turn(w, rng)
+        assert list(bob.user.dm_channel.history()) == []
+        # The next time it is his turn, a new ping, which stays while it is true.
+        while w.game().to_move != 1:
+            await play_turn(w, rng)
+        (again,) = list(bob.user.dm_channel.history())
+        assert again.id != ping.id and text(again).startswith("Your turn at")
+
+
+@pytest.mark.asyncio
 async def test_top_everywhere_asks_for_the_global_ladder(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         ada = w.person("Ada")

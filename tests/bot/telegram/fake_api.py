@@ -741,6 +741,20 @@ class FakeBotAPI:
                 message.pop("reply_markup", None)
         return message
 
+    def _api_deleteMessage(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        """The bot deletes one of its messages (Telegram's 48-hour limit is not faked)."""
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        if key[0] in self.gone:
+            raise ApiError(400, "Bad Request: chat not found")
+        with self._cond:
+            message = self.messages.get(key)
+            if message is None:
+                raise ApiError(400, "Bad Request: message to delete not found")
+            if message.get("from", {}).get("id") != BOT_ID:
+                raise ApiError(400, "Bad Request: message can't be deleted")
+            self.deleted[key] = self.messages.pop(key)
+        return True
+
     def _api_answerCallbackQuery(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
         query = str(params["callback_query_id"])
         with self._cond:

@@ -1394,3 +1394,37 @@ def test_sigterm_while_the_bot_retries_an_unreachable_server_stops_it(tmp_path: 
     err = "".join(seen) + err
     assert process.returncode == 0, err
     assert "genial-bot: cannot reach" not in err and "Traceback" not in err
+
+
+def test_a_turn_ping_is_deleted_once_the_turn_has_passed(api: FakeBotAPI, tmp_path: Path) -> None:
+    # Genial Spezial has no racks, so the ping is a message of its own (in Genial it is
+    # said with the player's rack, which stays).
+    room = Room(api, start_bot(api, tmp_path / "t.db"))
+    room.say(ADA, "/join")
+    room.say(BOB, "/join")
+    room.say(BOB, f"/start t{GROUP}", chat=BOB)  # Bob's private chat is open
+    room.say(BOB, "/notify on")
+    room.say(ADA, "/option game spezial")
+    room.say(ADA, "/start")
+    rng = random.Random(5)
+    while room.mover() != ADA:
+        game = room.game()
+        room.say(BOB, f"/{_typed_move(game, rng.choice(game.legal_moves()))}")
+    game = room.game()
+    before = len(api.sent(BOB))
+    room.say(ADA, f"/{_typed_move(game, rng.choice(game.legal_moves()))}")
+    assert room.mover() == BOB
+    (ping,) = [c for c in api.sent(BOB)[before:] if c.text.startswith("Your turn at")]
+    assert ping.method == "sendPhoto"  # with the board, as a message of its own
+    with api._cond:
+        (message_id,) = [
+            k[1]
+            for k, m in api.messages.items()
+            if k[0] == BOB and str(m.get("caption", m.get("text", ""))).startswith("Your turn at")
+        ]
+    # Bob plays: his ping is no longer true, and goes.
+    game = room.game()
+    room.say(BOB, f"/{_typed_move(game, rng.choice(game.legal_moves()))}")
+    assert (BOB, message_id) in api.deleted
+    (delete,) = api.of("deleteMessage")
+    assert delete.params == {"chat_id": BOB, "message_id": message_id}
