@@ -17,6 +17,7 @@ from bot.discord.delivery import Delivery
 from bot.discord.parts import Part
 from bot.discord.private import Reply
 from bot.discord.shards import Shards
+from bot.outbound import Outbound
 from bot.service import Service
 
 log = logging.getLogger(__name__)
@@ -146,6 +147,25 @@ class Clock(Part):
             idle = [c for c in idle if await self.shards.ours(c)]
         await asyncio.gather(*(self.due(chat, None) for chat in idle))
 
+    async def _hand_over(self, out: list[Outbound]) -> list[Outbound]:
+        """Of what due work said, the letters for channels of another process's shards (a
+        tournament's tables are played in the places of several guilds) are left in the
+        outbox for that process, which is woken to post them; the rest is this one's."""
+        if self.shards.running() is None:
+            return out
+        mine: list[Outbound] = []
+        theirs: list[Outbound] = []
+        for outbound in out:
+            elsewhere = outbound.stored is not None and self.service.delivers(outbound.chat)
+            if elsewhere and not await self.shards.ours(outbound.chat):
+                theirs.append(outbound)
+            else:
+                mine.append(outbound)
+        if theirs:
+            await asyncio.to_thread(self.service.undelivered, theirs)
+            await asyncio.to_thread(self.service.nudge)
+        return mine
+
     async def due(self, chat: str, reply: Reply | None) -> None:
         """Computer players' turns (and deadlines) at one table, in a worker thread."""
         if chat in self.thinking:
@@ -153,6 +173,7 @@ class Clock(Part):
         self.thinking.add(chat)
         try:
             out = await asyncio.to_thread(self.service.due, None, chat=chat)
+            out = await self._hand_over(out)
             await self.delivery.deliver(out, reply)
         except Exception:
             log.exception("computer players or deadlines at table %s failed", chat)

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot import places
 from bot.discord.failures import why
 from bot.discord.parts import Part
 from bot.service import Service
@@ -62,6 +63,12 @@ class Shards(Part):
         shards, count = self.running(), self.client.shard_count
         if shards is None or count is None:
             return True
+        if places.is_tournament_table(chat):
+            # A tournament (pairing its rounds, opening its tables) and its tables' due
+            # work (their deadlines, computer players) belong to no guild: the process
+            # running shard 0 does it (the store's claim keeps it to one anyway), and each
+            # place's letters go to the process of that place's guild (Clock.due).
+            return 0 in shards
         if chat not in self._guilds and not await self._learn_guild(chat):
             return False
         return shard_of(self._guilds[chat], count) in shards

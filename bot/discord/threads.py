@@ -116,7 +116,15 @@ class Threads(Part):
         """A thread of its own for a tournament's table in channel ``chat`` (issue 30):
         its id, or ``None`` where none can be opened (not a text channel of a server, no
         right to open threads): then the table is played in the channel itself."""
-        channel = self.client.get_channel(int(chat)) if chat.isdigit() else None
+        if not chat.isdigit():
+            return None
+        channel: Any = self.client.get_channel(int(chat))
+        if channel is None:  # a guild of another process's shards: asked of Discord
+            try:
+                channel = await self.client.fetch_channel(int(chat))
+            except discord.HTTPException as exc:
+                log.info("no thread for a tournament table in channel %s: %s", chat, why(exc))
+                return None
         if not isinstance(channel, discord.TextChannel):
             return None
         try:

@@ -268,3 +268,49 @@ def test_each_process_does_its_own_shards_due_work(tmp_path: Path) -> None:
 )
 def test_shard_of_a_guild(guild: int | None, count: int, shard: int) -> None:
     assert shard_of(guild, count) == shard
+
+
+# --- tournaments across shards ------------------------------------------------------------
+
+#: Two channels, in a guild of each shard (snowflakes past 2**52, as Discord's are).
+CHANNEL_ON_SHARD_0 = str((1 << 60) + 1)
+CHANNEL_ON_SHARD_1 = str((1 << 60) + 2)
+
+
+def test_one_process_of_several_does_a_tournaments_work_and_hands_each_place_its_letters(
+    tmp_path: Path,
+) -> None:
+    from bot.outbound import Outbound
+
+    db = tmp_path / "shared.sqlite3"
+    services = [Service(SQLiteStore(db), rng=random.Random(k)) for k in range(2)]
+    clients = [
+        build(settings_for("discord", "--shard-count", "2", "--shard-ids", str(k)), services[k])
+        for k in range(2)
+    ]
+    services[0].set_note(CHANNEL_ON_SHARD_0, NOTE_GUILD, str(GUILD_ON_SHARD_0))
+    services[0].set_note(CHANNEL_ON_SHARD_1, NOTE_GUILD, str(GUILD_ON_SHARD_1))
+    clocks = [c._clock for c in clients]  # type: ignore[attr-defined]
+
+    async def run() -> None:
+        # A tournament and its tables belong to no guild: shard 0's process alone does
+        # their due work (pairing, opening tables, deadlines).
+        for key in ("tournament:ab12", "tournament:ab12:1.1"):
+            assert [await clock.shards.ours(key) for clock in clocks] == [True, False]
+        # What that work said goes to the players' places in both guilds: process 0
+        # posts its own guild's, and leaves the other's in the outbox, unclaimed.
+        said = services[0].undelivered(
+            [
+                Outbound(CHANNEL_ON_SHARD_0, "Round 1 is paired.", "info"),
+                Outbound(CHANNEL_ON_SHARD_1, "Round 1 is paired.", "info"),
+            ]
+        )
+        for out in said:  # claimed by process 0, as its due work's letters are
+            assert services[0].waiting(out.chat)
+        mine = await clocks[0]._hand_over(said)
+        assert [o.chat for o in mine] == [CHANNEL_ON_SHARD_0]
+        theirs = services[1].waiting(CHANNEL_ON_SHARD_1)
+        assert [o.text for o in theirs] == ["Round 1 is paired."]
+        assert services[1].waiting(CHANNEL_ON_SHARD_0) == []  # still process 0's
+
+    asyncio.run(run())
