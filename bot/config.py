@@ -25,7 +25,7 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "computer": frozenset({"levels", "default"}),
     "console": frozenset({"images", "name"}),
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
-    "discord": frozenset({"token_env", "threads", "dm"}),
+    "discord": frozenset({"token_env", "threads", "dm", "members"}),
     "metrics": frozenset({"port", "listen"}),
     "web": frozenset({"listen", "port", "public_url", "telegram_app"}),
     "log": frozenset({"level", "format"}),
@@ -94,6 +94,10 @@ class Settings:
     #: Discord: also send racks by direct message to players who did not ask (ephemeral
     #: answers reach only the person who clicked or typed).
     discord_dm: bool = False
+    #: Discord: hear of members leaving a server (the privileged Server Members intent,
+    #: switched on for the bot in the Developer Portal): they leave the tournaments they
+    #: joined there, their remaining games lost.
+    discord_members: bool = False
     #: Discord: shards in all (``genial-bot discord --shard-count``; None: one connection)
     #: and the ones this process runs (``--shard-ids``; empty: all of them).
     discord_shard_count: int | None = None
@@ -196,7 +200,7 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
                 out[f"{platform}_token_env"] = _text(platform, "token_env", section["token_env"])
         if "telegram" in data:
             out["telegram"] = _parse_telegram(data["telegram"])
-        for key in ("threads", "dm"):
+        for key in ("threads", "dm", "members"):
             if key in data.get("discord", {}):
                 out[f"discord_{key}"] = _switch("discord", key, data["discord"][key])
         metrics = data.get("metrics", {})

@@ -21,7 +21,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -436,8 +436,13 @@ class Service(Tables):
     def left_chat(self, chat: str, user: str) -> list[Outbound]:
         """``user`` left ``chat`` (for platforms that hear of it): they leave the
         tournaments they joined from there, their remaining games lost (issue 30)."""
+        return self.left_chats({chat}, user)
+
+    def left_chats(self, chats: Collection[str], user: str) -> list[Outbound]:
+        """``user`` left all of ``chats`` at once (a Discord server's channels and
+        threads): they leave the tournaments they joined from any of them."""
         try:
-            return tournaments.left_chat(self, chat, user, self.clock())
+            return tournaments.left_chat(self, chats, user, self.clock())
         except (StoreBusy, StoreDown) as exc:
             log.warning("a leaver's tournaments wait: %s", exc)
             return []

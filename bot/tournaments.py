@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import string
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -1031,16 +1032,20 @@ def _finish(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound
     return out
 
 
-def left_chat(tables: Tables, chat: str | None, user: str, now: float) -> list[Outbound]:
-    """``user`` left ``chat`` (the platform says so): they leave every open or running
-    tournament they joined from it, as ``/tournament leave`` would; ``chat`` ``None``:
-    every tournament they are in (they asked to be forgotten)."""
+def left_chat(
+    tables: Tables, chat: str | Collection[str] | None, user: str, now: float
+) -> list[Outbound]:
+    """``user`` left ``chat`` (the platform says so; several chats: a server's channels):
+    they leave every open or running tournament they joined from it, as ``/tournament
+    leave`` would; ``chat`` ``None``: every tournament they are in (they asked to be
+    forgotten)."""
     out: list[Outbound] = []
-    ids = (
-        tables.store.tournaments_with(json.dumps(user))
-        if chat is None
-        else tables.store.tournaments_of(chat)
-    )
+    if isinstance(chat, str):
+        chat = {chat}
+    if chat is None or len(chat) > 1:
+        ids = tables.store.tournaments_with(json.dumps(user))
+    else:
+        ids = tables.store.tournaments_of(next(iter(chat), ""))
     for tid in ids:
         for _ in range(3):
             found = _load(tables, tid)
@@ -1050,7 +1055,7 @@ def left_chat(tables: Tables, chat: str | None, user: str, now: float) -> list[O
             who = cup.entrant(user)
             if cup.status not in (OPEN, RUNNING) or who is None or who.out:
                 break
-            if chat is not None and who.chat != chat:
+            if chat is not None and who.chat not in chat:
                 break
             said = withdraw(tables, cup, who, Texts(cup.lang), now)
             if _store(tables, cup, version, said, now):

@@ -106,8 +106,18 @@ class ShardedClient(GenialClient, discord.AutoShardedClient):
 
 def build(settings: Settings, service: Service) -> GenialClient:
     if settings.discord_shard_count is None:
-        return GenialClient(service, threads=settings.discord_threads, dm=settings.discord_dm)
-    client = ShardedClient(service, threads=settings.discord_threads, dm=settings.discord_dm)
+        return GenialClient(
+            service,
+            threads=settings.discord_threads,
+            dm=settings.discord_dm,
+            members=settings.discord_members,
+        )
+    client = ShardedClient(
+        service,
+        threads=settings.discord_threads,
+        dm=settings.discord_dm,
+        members=settings.discord_members,
+    )
     # Read by AutoShardedClient when it connects (launch_shards), not before.
     client.shard_count = settings.discord_shard_count
     client.shard_ids = list(settings.discord_shard_ids) or None

@@ -86,6 +86,7 @@ class GenialClient(discord.Client):
         *,
         threads: bool = False,
         dm: bool = False,
+        members: bool = False,
         max_sleep: float = MAX_SLEEP,
     ) -> None:
         """
@@ -93,12 +94,16 @@ class GenialClient(discord.Client):
             service: the table service (its store holds every table).
             threads: open a thread for each new table instead of using the channel.
             dm: send racks to players who did not ask by direct message too.
+            members: hear of members leaving a server (a privileged intent).
             max_sleep: the longest the clock sleeps between two looks at the store.
         """
         # No privileged intents: slash commands and buttons arrive as interactions; the
         # guilds intent only keeps channels and threads in the cache.
         intents = discord.Intents.none()
         intents.guilds = True
+        # Opt-in (the operator switches it on in the Developer Portal too): members
+        # leaving a server, who then leave its tournaments.
+        intents.members = members
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
         self.service = service
         self.tree: app_commands.CommandTree[GenialClient] = app_commands.CommandTree(self)
@@ -245,6 +250,22 @@ class GenialClient(discord.Client):
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self._delivery.gone(str(payload.thread_id), "the thread was deleted")
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server (or was removed): they leave the tournaments they
+        joined from its channels and threads, their remaining games lost (issue 30)."""
+        if payload.user.bot:
+            return
+        guild = self.get_guild(payload.guild_id)
+        if guild is None:
+            return
+        chats = {str(c.id) for c in guild.channels} | {str(t.id) for t in guild.threads}
+        user = str(payload.user.id)
+        try:
+            out = await asyncio.to_thread(self.service.left_chats, chats, user)
+            await self._delivery.deliver(out, None)
+        except Exception:
+            log.exception("could not take a leaver out of the tournaments of server %s", guild.id)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         chats = [str(c.id) for c in guild.channels] + [str(t.id) for t in guild.threads]

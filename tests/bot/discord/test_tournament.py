@@ -73,3 +73,39 @@ async def test_a_tournament_plays_each_table_in_a_thread_of_its_own(tmp_path: Pa
         assert cup_data(w, tid)["status"] == "finished"
         paired = [m for m in w.public() if "round 1 of 1 is paired" in text(m)]
         assert len(paired) == 1
+
+
+@pytest.mark.parametrize("members", [True, False])
+async def test_a_member_who_leaves_the_server_forfeits_their_game(
+    tmp_path: Path, members: bool
+) -> None:
+    from bot.config import Settings
+    from tests.bot.discord.support import SETTINGS
+
+    settings = Settings(**{**SETTINGS.__dict__, "discord_members": members})
+    async with world(tmp_path, members=members, settings=settings) as w:
+        ada, bob = w.person("Ada"), w.person("Bob")
+        await ada.slash(
+            w.channel, "tournament", action="new", details="swiss 2 rounds 2 players 1d"
+        )
+        (tid,) = w.service.store.tournaments_of(w.chat)
+        for person in (ada, bob):
+            await person.slash(w.channel, "tournament", action="join", details=tid)
+        await ada.slash(w.channel, "tournament", action="start")
+        (p,) = cup_data(w, tid)["played"][0]["pairings"]
+        assert w.service.table(p["chat"]).status == "playing"
+        w.guild.remove_member(bob)
+        await w.env.advance_time(1)
+        data = cup_data(w, tid)
+        bob_entry = next(e for e in data["entrants"] if e["user"] == str(bob.id))
+        if not members:
+            # The operator did not switch the intent on: Discord does not say, Bob plays on.
+            assert not bob_entry.get("out")
+            assert w.service.table(p["chat"]).status == "playing"
+            return
+        # Bob is out: his game of this round ends, won by Ada, and he is paired no more.
+        assert bob_entry["out"] is True
+        (p,) = data["played"][0]["pairings"]
+        assert p["forfeits"] == [str(bob.id)]
+        assert w.service.table(p["chat"]).status != "playing"
+        assert any("Bob left tournament" in text(m) for m in w.public())
