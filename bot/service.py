@@ -640,6 +640,12 @@ class Service(Tables):
                 self.forget(old)
             return moved
 
+    def move_tournaments(self, old: str, new: str, separator: str) -> list[str]:
+        """Chat ``old`` became ``new`` (a Telegram group that became a supergroup, with
+        its topics ``old`` + ``separator`` + thread): the tournaments played from it follow
+        (issue 30). Returns their ids."""
+        return tournaments.moved_chat(self, old, new, separator)
+
     # --- for the web page: a table as its page shows it -------------------------------
 
     def page_look(self, chat: str, user: str | None = None) -> PageLook | None:

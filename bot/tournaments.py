@@ -21,7 +21,7 @@ import contextlib
 import json
 import logging
 import string
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -1064,6 +1064,84 @@ def left_chat(
                     out += work(tables, cup.id, now)
                 break
     return out
+
+
+def moved_chat(tables: Tables, old: str, new: str, separator: str) -> list[str]:
+    """Chat ``old`` became chat ``new`` (a Telegram group that became a supergroup; its
+    topics ``old`` + ``separator`` + thread move along): every tournament played from it
+    follows, its home, teams, entrants and places, the running tables' places and the notes
+    that route a player's moves typed there. Returns the tournaments that moved."""
+
+    def moved(chat: str) -> str:
+        if chat == old:
+            return new
+        return new + chat[len(old) :] if chat.startswith(old + separator) else chat
+
+    done: list[str] = []
+    for tid in tables.store.tournaments_with(json.dumps(old)[1:-1]):
+        for _ in range(3):
+            found = _load(tables, tid)
+            if found is None:
+                break
+            version, cup = found
+            before = cup.to_dict()
+            cup.home = moved(cup.home)
+            cup.teams = [moved(c) for c in cup.teams]
+            cup.team_names = {moved(c): n for c, n in cup.team_names.items()}
+            for e in cup.entrants:
+                e.chat = moved(e.chat)
+            # Each table whose places moved, with its players' places before.
+            changed: list[tuple[Pairing, dict[str, str]]] = []
+            for r in cup.played:
+                for p in r.pairings:
+                    seen = {u: moved(c) for u, c in p.seen_at.items()}
+                    if seen != p.seen_at:
+                        changed.append((p, dict(p.seen_at)))
+                        p.seen_at = seen
+            if cup.to_dict() == before:
+                break
+            if not _store(tables, cup, version, [], tables.clock()):
+                continue  # changed meanwhile: read again
+            for p, was in changed:
+                _move_places(tables, p, was, moved)
+            done.append(tid)
+            break
+    return done
+
+
+def _move_places(
+    tables: Tables, p: Pairing, was: dict[str, str], moved: Callable[[str], str]
+) -> None:
+    """A tournament table's places after a chat moved (``was``: each player's place
+    before): its stored places, and the note naming the table under each moved place
+    (what its player types there goes to it)."""
+    with tables.locks.hold(p.chat):
+        for _ in range(3):
+            t = tables.store.load(p.chat)
+            if t is None or not t.tournament:
+                break
+            info = dict(t.tournament)
+            info["places"] = {u: moved(c) for u, c in (info.get("places") or {}).items()}
+            info["shared"] = [moved(c) for c in info.get("shared") or []]
+            if info == t.tournament:
+                break
+            version = t.version
+            t.tournament, t.version = info, version + 1
+            try:
+                tables.store.save(t, version)
+            except StaleTable:
+                continue
+            tables.forget(p.chat)
+            break
+    for user, place in p.seen_at.items():
+        before = was.get(user, place)
+        if before == place:
+            continue
+        key = places.AT.format(user=user)
+        noted = tables.store.note(before, key)
+        if noted is not None:
+            tables.store.set_note(place, key, noted)
+            tables.store.set_note(before, key, None)
 
 
 # --- finding a tournament's table from a player's place -------------------------------

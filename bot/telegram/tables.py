@@ -67,6 +67,12 @@ class Tables:
             await self.notes.set_note(target, NOTE_LIVE, json.dumps([list(e) for e in live]))
             await self.notes.set_note(table, NOTE_MOVED, target)  # for old buttons there
             moved.append(target)
+        # The tournaments played from the group (or its topics) follow it there.
+        cups = await asyncio.to_thread(
+            self.service.move_tournaments, old_id, new_id, fmt.TOPIC_SEPARATOR
+        )
+        if cups:
+            log.info("tournaments %s moved with chat %s to %s", ", ".join(cups), old_id, new_id)
         return moved
 
     async def moved_to(self, table: str) -> str | None:

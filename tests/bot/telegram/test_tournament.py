@@ -192,3 +192,32 @@ def test_a_group_admin_enters_the_group_as_a_team(api: FakeBotAPI, runner: BotRu
         say(api, runner, user, "/tournament join", chat)
     say(api, runner, BOB, f"/tournament start {tid}", GROUP)
     assert cup_data(runner, tid)["status"] == "running"
+
+
+def test_a_tournament_follows_its_group_when_it_becomes_a_supergroup(
+    api: FakeBotAPI, runner: BotRunner
+) -> None:
+    basic, upgraded = -4242, -1004242424242
+    api.group(basic, "Old friends")
+    say(api, runner, ADA, "/tournament new swiss 1 round 2 players 1d", basic)
+    (tid,) = runner.service.store.tournaments_of(str(basic))
+    for user in (ADA, BOB):
+        say(api, runner, user, "/tournament join", basic)
+    say(api, runner, ADA, "/tournament start", basic)
+    (p,) = cup_data(runner, tid)["played"][0]["pairings"]
+    assert set(p["seen_at"].values()) == {str(basic)}
+    runner.wait(*api.migrate(basic, upgraded, ADA))
+    # The tournament, its players and its table's places are the supergroup's now.
+    data = cup_data(runner, tid)
+    assert data["home"] == str(upgraded)
+    assert {e["chat"] for e in data["entrants"]} == {str(upgraded)}
+    (p,) = data["played"][0]["pairings"]
+    assert set(p["seen_at"].values()) == {str(upgraded)}
+    assert runner.service.store.tournaments_of(str(upgraded)) == [tid]
+    assert runner.service.store.tournaments_of(str(basic)) == []
+    table = runner.service.table(p["chat"])
+    assert set(table.tournament["places"].values()) == {str(upgraded)}
+    # Moves typed in the supergroup reach the table, and the winner is told there.
+    play_in_place(api, runner, p["chat"], upgraded, None)
+    wait_until(lambda: [c for c in api.sent(upgraded) if "Winner:" in c.text], "the winner")
+    assert cup_data(runner, tid)["status"] == "finished"
