@@ -25,6 +25,7 @@ def letter(out: Outbound) -> Letter:
         "buttons": [[b.label, b.command] for b in out.buttons],
         "mentions": list(out.mentions),
         "tables": list(out.tables),
+        **({"about": out.about} if out.about else {}),
         "key": secrets.randbits(63),
     }
     data = None
@@ -60,6 +61,7 @@ def outbound(letter: Letter) -> Outbound:
             buttons=tuple(Button(str(label), str(cmd)) for label, cmd in body["buttons"]),
             mentions=tuple(str(m) for m in body["mentions"]),
             tables=tuple(str(t) for t in body["tables"]),
+            about=str(body.get("about", "")),
             stored=Stored(letter.id, int(body["key"]), letter.since),
         )
     except (KeyError, TypeError, AttributeError) as exc:

@@ -113,6 +113,9 @@ class Outbound:
     buttons: tuple[Button, ...] = ()
     mentions: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
+    #: What else the message is about, for a link to its web page (a tournament's key,
+    #: ``tournament:<id>``: its standings page, when the web board runs); "" for nothing.
+    about: str = ""
     #: Not part of what the message says: two outbounds saying the same are equal.
     stored: Stored | None = field(default=None, compare=False)
 

@@ -640,6 +640,10 @@ class Service(Tables):
                 self.forget(old)
             return moved
 
+    def tournament_look(self, tid: str) -> dict[str, Any] | None:
+        """Tournament ``tid`` as its web page shows it (:func:`tournaments.page_look`)."""
+        return tournaments.page_look(self, tid)
+
     def move_tournaments(self, old: str, new: str, separator: str) -> list[str]:
         """Chat ``old`` became ``new`` (a Telegram group that became a supergroup, with
         its topics ``old`` + ``separator`` + thread): the tournaments played from it follow
@@ -668,13 +672,20 @@ class Service(Tables):
         ``out`` itself. For platforms, which show the button their way."""
         web = self.settings.web
         seat = out.user is not None and out.kind in weblinks.SEAT_LINKED and web.port
-        if not web.public_url or not (seat or (out.user is None and out.kind in weblinks.LINKED)):
+        cup = out.about if places.is_tournament_table(out.about) else ""
+        linked = out.user is None and out.kind in weblinks.LINKED
+        if not web.public_url or not (seat or linked or cup):
             return out
         signer = getattr(self, "_web_signer", None)
         if signer is None:
             signer = self._web_signer = weblinks.Signer(weblinks.web_secret(self), self.clock)
-        tid = signer.note_table(self, out.chat)
         texts = Texts(self.language(out.chat))
+        if cup:  # a tournament's standings: its page
+            url = f"{web.public_url}/c/{signer.note_table(self, cup)}"
+            return replace(
+                out, buttons=(*out.buttons, Button(texts("web.tournament"), "", url=url))
+            )
+        tid = signer.note_table(self, out.chat)
         if out.user is not None:
             url = f"{web.public_url}/s/{signer.seat_token(tid, out.user)}"
             button = Button(texts("web.play"), "", url=url)

@@ -644,7 +644,9 @@ def standings_message(
     links: tuple[str, ...] = ()
     if cup.status == RUNNING and cup.played:  # the round's tables are the last lines
         links = table_places(cup, cup.played[-1], chat)
-    return Outbound(chat, "\n".join(lines), attachment=picture, tables=links)
+    return Outbound(
+        chat, "\n".join(lines), attachment=picture, tables=links, about=places.PREFIX + cup.id
+    )
 
 
 def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | None:
@@ -675,6 +677,62 @@ def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | No
     if cup.status == RUNNING and cup.played:
         lines += round_lines(cup, cup.played[-1], texts)
     return images.standings(cup.title, describe(cup, texts), head, rows, lines)
+
+
+def page_look(tables: Tables, tid: str) -> dict[str, Any] | None:
+    """Tournament ``tid`` as its web page shows it, in plain values and its language: the
+    head, the standings (rank, name, points, tie-breaks, whether they left), the teams'
+    scores and the tables of the round being played (each with its table's chat, for a
+    link to its page); ``None`` for no such tournament."""
+    found = _load(tables, tid)
+    if found is None:
+        return None
+    _, cup = found
+    texts = Texts(cup.lang)
+    status = texts(f"tournament.status_{cup.status}")
+    if cup.status == RUNNING and cup.played:
+        status = texts("tournament.round_of", number=cup.played[-1].number, count=cup.total_rounds)
+    table = standings(tables, cup)
+    rows = [
+        {
+            "rank": x.rank,
+            "name": cup.name_of(x.player),
+            "points": _points(x.points),
+            "buchholz": _points(x.buchholz),
+            "sb": _points(x.sonneborn),
+            "out": bool((e := cup.entrant(x.player)) and e.out),
+        }
+        for x in table
+    ]
+    teams = [
+        {"name": cup.team_names.get(t, t), "points": _points(s)} for t, s in team_scores(cup, table)
+    ]
+    current: dict[str, Any] | None = None
+    if cup.status == RUNNING and cup.played:
+        r = cup.played[-1]
+        lines = round_lines(cup, r, texts)
+        current = {
+            "title": lines[0],
+            "byes": lines[1 : 1 + len(r.byes)],
+            "tables": [
+                {"text": text, "chat": p.chat, "done": p.places is not None}
+                for text, p in zip(lines[1 + len(r.byes) :], r.pairings, strict=True)
+            ],
+        }
+    heads = ("col_rank", "col_name", "col_points", "col_buchholz", "col_sb")
+    return {
+        "lang": cup.lang,
+        "title": cup.title,
+        "head": texts("tournament.head", title=cup.title, id=cup.id, what=describe(cup, texts)),
+        "status": status,
+        "columns": [texts(f"tournament.{h}") for h in heads],
+        "rows": rows,
+        "nobody": texts("tournament.nobody"),
+        "out_mark": texts("tournament.out_mark"),
+        "teams": teams,
+        "round": current,
+        "watch": texts("web.open"),
+    }
 
 
 # --- the due work -----------------------------------------------------------------------

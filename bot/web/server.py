@@ -38,6 +38,7 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from bot import places
 from bot.looks import PageLook
 from bot.outbound import Chat, Outbound, User
 from bot.service import Service
@@ -280,6 +281,26 @@ class WebBoard:
         text = self._page.replace("{table}", html.escape(tid)).replace("{seat}", html.escape(seat))
         return web.Response(text=text, content_type="text/html", charset="utf-8")
 
+    def tournament_link(self, tid: str) -> str:
+        """The web page of tournament ``tid``'s standings (a keyed id, like a table's)."""
+        return f"{self.public_url}/c/{self.table_id(places.PREFIX + tid)}"
+
+    async def tournament_page(self, request: web.Request) -> web.Response:
+        """A tournament's standings and the tables of its round, each linked to its table's
+        page; the page looks again every minute."""
+        self._limit_page(request)
+        key = self.chat_of(request.match_info["cid"])
+        tid = key[len(places.PREFIX) :] if key and places.is_tournament_table(key) else ""
+        look = await asyncio.to_thread(self.service.tournament_look, tid) if tid else None
+        if look is None:
+            raise _refuse(404, "no such tournament")
+        tables = {
+            t["chat"]: f"/t/{self.table_id(t['chat'])}"
+            for t in (look["round"] or {}).get("tables", [])
+        }
+        text = tournament_html(look, tables)
+        return web.Response(text=text, content_type="text/html", charset="utf-8")
+
     async def telegram_page(self, request: web.Request) -> web.Response:
         self._limit_page(request)
         text = self._page.replace("{table}", "").replace("{seat}", "")
@@ -468,6 +489,7 @@ class WebBoard:
                 web.get("/t/{tid}", self.page),
                 web.get("/s/{token}", self.page),
                 web.get("/tg", self.telegram_page),
+                web.get("/c/{cid}", self.tournament_page),
                 web.get("/static/{name}", self.static),
                 web.get("/api/t/{tid}/state", self.state),
                 web.get("/api/t/{tid}/events", self.events),
@@ -555,6 +577,48 @@ class Refused(Exception):
 
 def _refuse(status: int, text: str) -> Refused:
     return Refused(status, text)
+
+
+def tournament_html(look: dict[str, Any], tables: dict[str, str]) -> str:
+    """A tournament's page as HTML, from :meth:`Service.tournament_look` (every text
+    escaped); ``tables``: the path of each round table's page, by its chat."""
+    e = html.escape
+    rows = []
+    for r in look["rows"]:
+        name = e(r["name"]) + (e(look["out_mark"]) if r["out"] else "")
+        cells = (str(r["rank"]), name, e(r["points"]), e(r["buchholz"]), e(r["sb"]))
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{e(c)}</th>" for c in look["columns"])
+    body = [
+        f"<h1>{e(look['title'])}</h1>",
+        f"<p>{e(look['head'])}</p>",
+        f"<p class=status>{e(look['status'])}</p>",
+        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        if rows
+        else f"<p>{e(look['nobody'])}</p>",
+    ]
+    if look["teams"]:
+        items = "".join(f"<li>{e(t['name'])}: {e(t['points'])}</li>" for t in look["teams"])
+        body.append(f"<ul class=teams>{items}</ul>")
+    current = look["round"]
+    if current:
+        body.append(f"<h2>{e(current['title'])}</h2><ul class=round>")
+        body += [f"<li>{e(b)}</li>" for b in current["byes"]]
+        for t in current["tables"]:
+            path = tables.get(t["chat"])
+            link = f' <a href="{e(path)}">{e(look["watch"])}</a>' if path and not t["done"] else ""
+            body.append(f"<li>{e(t['text'])}{link}</li>")
+        body.append("</ul>")
+    return (
+        f'<!doctype html><html lang="{e(look["lang"])}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta http-equiv="refresh" content="60">'
+        f"<title>{e(look['title'])}</title><style>"
+        "body{font-family:system-ui,sans-serif;margin:1em auto;max-width:40em;padding:0 1em;"
+        "background:#efe6d2;color:#2b2118}table{border-collapse:collapse;width:100%}"
+        "td,th{padding:.3em .5em;text-align:left;border-bottom:1px solid #cbb99a}"
+        "a{color:#b0205f}</style></head><body>" + "".join(body) + "</body></html>"
+    )
 
 
 @web.middleware
