@@ -295,7 +295,7 @@ def test_one_process_of_several_does_a_tournaments_work_and_hands_each_place_its
     async def run() -> None:
         # A tournament and its tables belong to no guild: shard 0's process alone does
         # their due work (pairing, opening tables, deadlines).
-        for key in ("tournament:ab12", "tournament:ab12:1.1"):
+        for key in ("tournament:ab12", "tournament:ab12:1:1"):
             assert [await clock.shards.ours(key) for clock in clocks] == [True, False]
         # What that work said goes to the players' places in both guilds: process 0
         # posts its own guild's, and leaves the other's in the outbox, unclaimed.
@@ -314,3 +314,75 @@ def test_one_process_of_several_does_a_tournaments_work_and_hands_each_place_its
         assert services[1].waiting(CHANNEL_ON_SHARD_0) == []  # still process 0's
 
     asyncio.run(run())
+
+
+def test_two_shard_processes_run_a_tournament_once_through_to_its_winner(
+    tmp_path: Path,
+) -> None:
+    """A tournament in a guild of shard 0, with the process of shard 1 on the same store:
+    process 1 looks at the clock past the round's deadline first and leaves the
+    tournament's table alone; process 0 then plays its game out at the deadline, and
+    announces the winner, once."""
+    db = tmp_path / "shared.sqlite3"
+    zero, one = Process(db, 0), Process(db, 1)
+    step = threading.Barrier(2, timeout=PATIENCE)
+    seen: list[str] = []
+    # The round lasts an hour; a minute past it is past every deadline of its table.
+    past = 3600.0 + 60.0
+
+    def status(tid: str) -> str:
+        store = SQLiteStore(db)
+        found = store.load_tournament(tid)
+        assert found is not None
+        (p,) = found[1]["played"][0]["pairings"]
+        table = store.load(p["chat"])
+        store.close()
+        assert table is not None
+        return f"{found[1]['status']}/{table.status}"
+
+    async def sync() -> None:
+        await asyncio.to_thread(step.wait)
+
+    async def run_zero() -> tuple[list[str], list[str], str]:
+        async with simcord.run(zero.client) as env:
+            zero.clock.env = env
+            guild = env.create_guild("Zero", id=GUILD_ON_SHARD_0)
+            channel = guild.create_text_channel("genial")
+            ada = guild.add_member(env.create_user("ada", global_name="Ada"))
+            bob = guild.add_member(env.create_user("bob", global_name="Bob"))
+            await ada.slash(channel, "tournament", action="new", details="swiss 1 round 1h")
+            (tid,) = zero.service.store.tournaments_of(str(channel.id))
+            for who in (ada, bob):
+                await who.slash(channel, "tournament", action="join", details=tid)
+            await ada.slash(channel, "tournament", action="start")
+            seen.append(status(tid))
+            await sync()  # 1: round 1 is paired and its table runs
+            await sync()  # 2: process 1 looked past the deadline
+            await env.advance_time(past)
+            seen.append(status(tid))
+            threads = [said(t) for t in channel.threads]
+            return said(channel), [line for lines in threads for line in lines], tid
+
+    async def run_one() -> None:
+        async with simcord.run(one.client) as env:
+            one.clock.env = env
+            await sync()  # 1
+            await env.advance_time(past)
+            seen.append("one looked")
+            await sync()  # 2
+
+    with ThreadPoolExecutor(2) as pool:
+        got_zero = pool.submit(asyncio.run, run_zero())
+        got_one = pool.submit(asyncio.run, run_one())
+        got_one.result()
+        channel, thread, tid = got_zero.result()
+    # Process 1 looked past the deadline and left the game running; process 0 played it
+    # out (a game over leaves its table in the lobby) and the tournament is finished.
+    assert seen == ["running/playing", "one looked", "finished/lobby"]
+    assert not [c for c in one.claimed if c.startswith("tournament:")]
+    assert f"tournament:{tid}:1:1" in zero.claimed  # round 1, table 1
+    # The table's place is a thread of process 0's guild; the round and the winner are
+    # told once in the channel.
+    assert sum("round 1 of 1 is paired" in x for x in channel) == 1
+    assert sum("Winner:" in x for x in channel) == 1
+    assert any("The game begins" in x for x in thread)
