@@ -221,3 +221,52 @@ def test_a_tournament_follows_its_group_when_it_becomes_a_supergroup(
     play_in_place(api, runner, p["chat"], upgraded, None)
     wait_until(lambda: [c for c in api.sent(upgraded) if "Winner:" in c.text], "the winner")
     assert cup_data(runner, tid)["status"] == "finished"
+
+
+def test_a_team_battle_follows_a_team_group_that_becomes_a_supergroup(
+    api: FakeBotAPI, runner: BotRunner
+) -> None:
+    basic, upgraded = -4343, -1004343434343
+    api.group(basic, "Old friends")
+    api.admins.add((basic, BOB))
+    say(api, runner, ADA, "/tournament new swiss 1 round 2 players 1d", FORUM)
+    (tid,) = runner.service.store.tournaments_of(str(FORUM))
+    say(api, runner, ADA, "/tournament invite", FORUM)
+    say(api, runner, BOB, f"/tournament team {cup_data(runner, tid)['code']}", basic)
+    say(api, runner, ADA, "/tournament join", FORUM)
+    say(api, runner, CAROL, "/tournament join", basic)
+    say(api, runner, ADA, "/tournament start", FORUM)
+    (p,) = cup_data(runner, tid)["played"][0]["pairings"]
+    assert p["seen_at"][str(CAROL)] == str(basic)
+    runner.wait(*api.migrate(basic, upgraded, BOB))
+    # The team is the supergroup now, with its name; Carol plays from there; the home
+    # team, a forum group that did not move, keeps its topic.
+    data = cup_data(runner, tid)
+    assert data["teams"] == [str(FORUM), str(upgraded)]
+    assert set(data["team_names"]) == {str(FORUM), str(upgraded)}
+    assert {e["user"]: e["chat"] for e in data["entrants"]} == {
+        str(ADA): str(FORUM),
+        str(CAROL): str(upgraded),
+    }
+    (p,) = data["played"][0]["pairings"]
+    assert p["seen_at"][str(CAROL)] == str(upgraded)
+    assert p["seen_at"][str(ADA)].startswith(f"{FORUM}/")
+    assert runner.service.store.tournaments_of(str(basic)) == []
+    # Each types their moves where they see the table; the winner is told in both teams.
+    rng = random.Random(5)
+    for _ in range(500):
+        t = runner.service.table(p["chat"])
+        if t.status != "playing":
+            break
+        game = games.rebuild(t.record)
+        move = rng.choice(game.legal_moves())
+        text = games.format_move(game, move)
+        command = f"/{text}" if text in ("swap", "keep") else f"/play {text}"
+        user = t.seats[game.to_move].user
+        chat, _, thread = p["seen_at"][user].partition("/")
+        say(api, runner, int(user), command, int(chat), int(thread) if thread else None)
+    assert runner.service.table(p["chat"]).status != "playing"
+    for chat in (FORUM, upgraded):
+        wait_until(lambda c=chat: [m for m in api.sent(c) if "Winner:" in m.text], "the winner")
+    assert not [m for m in api.sent(basic) if "Winner:" in m.text]
+    assert cup_data(runner, tid)["status"] == "finished"
