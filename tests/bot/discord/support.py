@@ -205,6 +205,13 @@ async def world(
 ) -> AsyncIterator[World]:
     """A running bot in a server with one channel; ``options`` go to the client,
     ``simulator`` to SimCord."""
+    # SimCord as every Discord test sees it (tests/bot/discord/conftest.py), also for a
+    # test elsewhere that runs a world (the web board's links): else its result would
+    # hang on whether a Discord test ran before it.
+    from tests.bot.discord import contexts, patient_simcord
+
+    patient_simcord.install()
+    contexts.install()
     clock = EnvClock()
     db = tmp_path / "tables.sqlite3"
     client = make_client(db, clock, **options)
