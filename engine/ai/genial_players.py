@@ -232,39 +232,56 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
     padded = padded_rows(tuple(game.scores[game.side_of(seat)]), game.setup, weights)
     layout = game._layout
     edges = game.empty_edges
+    points = game._points
+    # Only the colours on the rack, each looked up once per pair: the pair's cells' points
+    # picked out with one C-level call, and their values with another.
+    vlow: dict[int, Sequence[float]] = {}
+    vhigh: dict[int, Sequence[float]] = {}
     if len(edges) > 1:
         pick = itemgetter(*edges)
         low, high = pick(layout.low_cells), pick(layout.high_cells)
+        at_low = itemgetter(*low)
+        at_high = itemgetter(*high)
+
+        def look(c: int) -> None:
+            row = padded[c]
+            vlow[c] = itemgetter(*at_low(points[c]))(row)
+            vhigh[c] = itemgetter(*at_high(points[c]))(row)
+
     else:
         low, high = (layout.low_cells[edges[0]],), (layout.high_cells[edges[0]],)
-    points = game._points
-    # Only the colours on the rack, each looked up once per pair.
-    vlow: dict[int, list[float]] = {}
-    vhigh: dict[int, list[float]] = {}
-    groups = []
+
+        def look(c: int) -> None:
+            row = padded[c]
+            vlow[c] = (row[points[c][low[0]]],)
+            vhigh[c] = (row[points[c][high[0]]],)
+
+    # (kind, way, values) of the doubles; (kind, way, first values, second values) of others.
+    groups: list[tuple[int, int, Sequence[float], Sequence[float] | None]] = []
     for t in dict.fromkeys(game.racks[seat]):
         k = KIND_OF[t]
         x, y = KIND_COLOURS[k]
         if x == y:
             px = points[x].__getitem__
             way = list(map(padded[x].__getitem__, map(add, map(px, low), map(px, high))))
-            groups.append((k, 0, way))
+            groups.append((k, 0, way, None))
             continue
-        for c in (x, y):
-            if c not in vlow:
-                pc = points[c].__getitem__
-                vlow[c] = list(map(padded[c].__getitem__, map(pc, low)))
-                vhigh[c] = list(map(padded[c].__getitem__, map(pc, high)))
-        groups.append((k, 0, list(map(add, vlow[x], vhigh[y]))))
-        groups.append((k, 1, list(map(add, vhigh[x], vlow[y]))))
-    tops = [max(way) for _, _, way in groups]
+        if x not in vlow:
+            look(x)
+        if y not in vlow:
+            look(y)
+        groups.append((k, 0, vlow[x], vhigh[y]))
+        groups.append((k, 1, vhigh[x], vlow[y]))
+    # The best of each way first (no list), the values listed only for the ways at the top.
+    tops = [max(a) if b is None else max(map(add, a, b)) for _, _, a, b in groups]
     best = max(tops)
     cut = best - 1e-9
     spots = layout.spots
     tied: list[PlacementSpot] = []
     tied_values: list[float] = []
-    for (k, w, way), top in zip(groups, tops, strict=True):
+    for (k, w, a, b), top in zip(groups, tops, strict=True):
         if top >= cut:
+            way = a if b is None else list(map(add, a, b))
             high_enough = list(map(cut.__le__, way))
             tied += map(spots[k][w].__getitem__, compress(edges, high_enough))
             tied_values += compress(way, high_enough)
