@@ -234,6 +234,15 @@ def _getter(idx: Sequence[int]) -> Callable[[Sequence[int]], Sequence[int]]:
     return _none
 
 
+def _look(row: Sequence[float], idx: Sequence[int]) -> Sequence[float]:
+    """``[row[k] for k in idx]`` in one C-level call."""
+    if len(idx) > 1:
+        return itemgetter(*idx)(row)  # type: ignore[no-any-return]
+    if idx:
+        return (row[idx[0]],)
+    return ()
+
+
 class EdgePoints:
     """The points of every placement on the empty adjacent pairs of a board, by colour:
     what the best value of each kind of tile depends on, whatever the side's tables.
@@ -257,12 +266,14 @@ class EdgePoints:
         "count",
         "double_best",
         "first",
+        "first_hot",
         "high",
         "high_cells",
         "hot",
         "low",
         "low_cells",
         "second",
+        "second_hot",
     )
 
     def __init__(
@@ -277,9 +288,11 @@ class EdgePoints:
         self.low_cells = low_cells
         self.high_cells = high_cells
         self.count = n = len(low_cells)
+        at_low = _getter(low_cells)
+        at_high = _getter(high_cells)
         #: low[c][k], high[c][k]: the points colour ``c`` scores on pair ``k``'s cells.
-        self.low = low = [list(map(column.__getitem__, low_cells)) for column in points]
-        self.high = high = [list(map(column.__getitem__, high_cells)) for column in points]
+        self.low = low = [at_low(column) for column in points]
+        self.high = high = [at_high(column) for column in points]
         #: first[c][k], second[c][k]: the points of colour ``c`` as placement ``k``'s first
         #: colour, and as its second.
         self.first = first = [a + b for a, b in zip(low, high, strict=True)]
@@ -290,16 +303,19 @@ class EdgePoints:
         # One getter per colour and side, called for every kind it is in.
         at_first = [_getter(h) for h in hot_first]
         at_second = [_getter(h) for h in hot_second]
+        #: first_hot[x]: the points of colour ``x`` on the placements scoring in it as their
+        #: first colour; second_hot[y]: of ``y`` on those scoring in it as their second
+        #: (shared by every kind with that colour there).
+        self.first_hot = [g(column) for g, column in zip(at_first, first, strict=True)]
+        self.second_hot = [g(column) for g, column in zip(at_second, second, strict=True)]
         #: hot[kind]: (placements scoring in the first colour, and in the second), each as
         #: (those placements, their points in the first colour, in the second).
         self.hot: dict[int, tuple[tuple[Sequence[int], Sequence[int], Sequence[int]], ...]] = {}
         for k, (x, y) in enumerate(KIND_COLOURS):
             if x != y:
-                g1 = at_first[x]
-                g2 = at_second[y]
                 self.hot[k] = (
-                    (hot_first[x], g1(first[x]), g1(second[y])),
-                    (hot_second[y], g2(first[x]), g2(second[y])),
+                    (hot_first[x], self.first_hot[x], at_first[x](second[y])),
+                    (hot_second[y], at_second[y](first[x]), self.second_hot[y]),
                 )
         #: The most points a double of each colour scores anywhere.
         self.double_best = [max(map(add, a, b)) if n else 0 for a, b in zip(low, high, strict=True)]
@@ -338,16 +354,17 @@ class EdgeValues:
         padded = self.padded
         hot = edges.hot
         double_best = edges.double_best
+        # The values of each colour on the placements scoring in it first, and second.
+        first = [_look(row, pts) for row, pts in zip(padded, edges.first_hot, strict=True)]
+        second = [_look(row, pts) for row, pts in zip(padded, edges.second_hot, strict=True)]
         out = []
         for k, (x, y) in enumerate(KIND_COLOURS):
             if x == y:
                 out.append(padded[x][double_best[x]])
                 continue
-            tx = padded[x].__getitem__
-            ty = padded[y].__getitem__
-            (_, a1, b1), (_, a2, b2) = hot[k]
-            v1 = max(map(add, map(tx, a1), map(ty, b1)), default=0.0)
-            v2 = max(map(add, map(tx, a2), map(ty, b2)), default=0.0)
+            (_, _, b1), (_, a2, _) = hot[k]
+            v1 = max(map(add, first[x], _look(padded[y], b1)), default=0.0)
+            v2 = max(map(add, _look(padded[x], a2), second[y]), default=0.0)
             out.append(v1 if v1 >= v2 else v2)
         return out
 
