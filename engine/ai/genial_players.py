@@ -51,7 +51,6 @@ from engine.ai.evaluation import (
     gain_tables,
     monotone_rows,
     padded_rows,
-    tile_values,
     track_value,
 )
 from engine.events import Refilled
@@ -213,6 +212,15 @@ def _empty_pairs(game: GenialGame) -> EdgePoints:
     low = [layout.low_cells[e] for e in edges]
     high = [layout.high_cells[e] for e in edges]
     return EdgePoints(game.board, game._points, low, high)
+
+
+def _allowed_pairs(game: GenialGame, allowed: set[int]) -> EdgePoints:
+    """The points on the empty pairs of the game's board with a cell in ``allowed``."""
+    layout = game._layout
+    low = layout.low_cells
+    high = layout.high_cells
+    edges = [e for e in game.empty_edges if low[e] in allowed or high[e] in allowed]
+    return EdgePoints(game.board, game._points, [low[e] for e in edges], [high[e] for e in edges])
 
 
 def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> PlacementSpot:
@@ -495,11 +503,13 @@ def evaluate_turn(
     if g.has_placed[nxt]:
         threat = _values(pairs, g.scores[g.side_of(nxt)], setup, weights)
         values = threat.tile_values()
-    else:  # the first-round limit: the general way
+    else:  # the first-round limit: the pairs with a cell next to an untouched start symbol
         tables = gain_tables(g.scores[g.side_of(nxt)], setup, weights)
         allowed = first_round_cells(board, area, g.start_cells)
         points = g.cell_points()
-        values = tile_values(board, area, points, tables, cap, allowed)
+        # The values :func:`tile_values` finds with ``allowed``, over those pairs only.
+        first = _values(_allowed_pairs(g, allowed), g.scores[g.side_of(nxt)], setup, weights)
+        values = first.tile_values()
     draws_next = len(g.racks[nxt])
     value -= config.threat * expected_best(values, counts, draws_next)
     if not config.potential:
