@@ -454,19 +454,30 @@ def evaluate_turn(
     weights = config.weights
     before = track_value(game.scores[side], setup, weights)
     g = game.copy()
-    events = g.play(placement)
     placed = [placement.tile]
     swapped = False
+    spot = g._layout.where.get(placement)
+    if spot is None:  # a placement written another way: through the checks
+        events = g.play(placement)
+        ended = any(isinstance(e, Refilled) for e in events)
+    else:  # a listed placement: played quietly (the same position, no events or record)
+        mover = g.to_move
+        g.play_spot(spot)
+        # The refill ends the turn and passes it on (to the same seat only in the solo
+        # game, which has neither bonus placements nor swaps).
+        ended = g.to_move != mover or g.players == 1
     # Finish the turn: bonus placements greedily, then the swap decision (the refill ends it).
-    while not g.over and not any(isinstance(e, Refilled) for e in events):
+    while not g.over and not ended:
         if g.awaiting == "swap":
             keep, swap = swap_values(g, seat, counts, weights)
             swapped = swap > keep
-            g.play(SWAP if swapped else KEEP)
+            g.swap_quietly(swapped)
             break
-        bonus = greedy_spot(g, weights, rng).placement
-        events = g.play(bonus)
-        placed.append(bonus.tile)
+        bonus = greedy_spot(g, weights, rng)
+        mover = g.to_move
+        g.play_spot(bonus)
+        placed.append(bonus.placement.tile)
+        ended = g.to_move != mover or g.players == 1
     gain = track_value(g.scores[side], setup, weights) - before
     if g.over:
         ranking = g.ranking()
