@@ -297,9 +297,15 @@ class EdgePoints:
         #: colour, and as its second.
         self.first = first = [a + b for a, b in zip(low, high, strict=True)]
         self.second = second = [b + a for a, b in zip(low, high, strict=True)]
-        places = range(2 * n)
-        hot_first = [list(compress(places, column)) for column in first]
-        hot_second = [list(compress(places, column)) for column in second]
+        # The pairs where each colour scores on the lower cell and on the higher one (one
+        # pass over the pairs each); as placements, a pair ``k`` is placement ``k`` one way
+        # round and ``k + n`` the other.
+        pairs = range(n)
+        on_low = [list(compress(pairs, column)) for column in low]
+        on_high = [list(compress(pairs, column)) for column in high]
+        shift = n.__add__
+        hot_first = [a + list(map(shift, b)) for a, b in zip(on_low, on_high, strict=True)]
+        hot_second = [b + list(map(shift, a)) for a, b in zip(on_low, on_high, strict=True)]
         # One getter per colour and side, called for every kind it is in.
         at_first = [_getter(h) for h in hot_first]
         at_second = [_getter(h) for h in hot_second]
@@ -318,7 +324,11 @@ class EdgePoints:
                     (hot_second[y], at_second[y](first[x]), self.second_hot[y]),
                 )
         #: The most points a double of each colour scores anywhere.
-        self.double_best = [max(map(add, a, b)) if n else 0 for a, b in zip(low, high, strict=True)]
+        #: (Over the pairs scoring in it: any other scores 0.)
+        self.double_best = [
+            max(map(add, hot, g(column)), default=0)
+            for hot, g, column in zip(self.first_hot, at_first, second, strict=True)
+        ]
 
     def cells(self, k: int) -> tuple[int, int]:
         """Placement ``k``'s cells: (its first colour's, its second's)."""
