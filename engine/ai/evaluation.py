@@ -95,26 +95,65 @@ def _gain_row(old: int, low: int, setup: Setup, weights: Weights) -> tuple[float
     return tuple(row)
 
 
-@lru_cache(maxsize=4096)
+def _table_key(track: tuple[int, ...], setup: Setup, weights: Weights) -> tuple[object, ...]:
+    """What the tables of :func:`padded_rows` and :func:`monotone_rows` depend on, as plain
+    values: such a key hashes at C level (the frozen dataclasses' own hash and equality are
+    Python-level calls, and the play-outs ask for tables thousands of times a move)."""
+    return (
+        track,
+        setup.radius,
+        setup.cap,
+        setup.marks,
+        setup.bonus_placements,
+        weights.tau_share,
+        weights.bonus_points,
+    )
+
+
+_PADDED: dict[tuple[object, ...], tuple[tuple[float, ...], ...]] = {}
+_MONOTONE: dict[tuple[object, ...], bool] = {}
+_KEPT = 65536  # tracks remembered (each a few references: the rows are shared)
+
+
 def padded_rows(
     track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS
 ) -> tuple[tuple[float, ...], ...]:
     """:func:`gain_rows` with ``padded[c][p] == tables[c][min(p, cap)]`` for any ``p`` two
     hexes can score (six lines each, none longer than the area's diameter), so that values
-    are plain look-ups (``map``, no ``min`` per placement)."""
-    reach = 2 * 6 * 2 * setup.radius + 1
-    return tuple(row + (row[setup.cap],) * reach for row in gain_rows(track, setup, weights))
+    are plain look-ups (``map``, no ``min`` per placement). Remembered."""
+    key = _table_key(track, setup, weights)
+    rows = _PADDED.get(key)
+    if rows is None:
+        if len(_PADDED) >= _KEPT:
+            _PADDED.clear()
+        low = min(track)
+        rows = _PADDED[key] = tuple(_padded_row(old, low, setup, weights) for old in track)
+    return rows
 
 
 @lru_cache(maxsize=4096)
+def _padded_row(old: int, low: int, setup: Setup, weights: Weights) -> tuple[float, ...]:
+    """One colour's row of :func:`padded_rows` (shared by every track with that score and
+    lowest score)."""
+    row = _gain_row(old, low, setup, weights)
+    reach = 2 * 6 * 2 * setup.radius + 1
+    return row + (row[setup.cap],) * reach
+
+
 def monotone_rows(track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS) -> bool:
     """Whether every row of :func:`padded_rows` is 0 for no points and never falls as points
     grow (true for any sensible weights: ``g`` rises, a bonus is worth something), which
     :class:`EdgePoints` relies on; else the players look at every placement."""
-    return all(
-        row[0] == 0.0 and all(a <= b for a, b in pairwise(row))
-        for row in padded_rows(track, setup, weights)
-    )
+    key = _table_key(track, setup, weights)
+    monotone = _MONOTONE.get(key)
+    if monotone is None:
+        if len(_MONOTONE) >= _KEPT:
+            _MONOTONE.clear()
+        monotone = _MONOTONE[key] = all(
+            row[0] == 0.0 and all(a <= b for a, b in pairwise(row))
+            for row in padded_rows(track, setup, weights)
+        )
+    return monotone
 
 
 def placement_value(
