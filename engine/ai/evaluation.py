@@ -515,7 +515,8 @@ def best_distribution(
     if draws <= 0:
         return []
     ways = math.comb(total, draws)
-    order = sorted(range(len(values)), key=lambda k: -values[k])
+    # Best first, equal values in kind order (a reversed sort keeps equal keys in order).
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=True)
     out = []
     p_missed = 1.0  # the chance that every kind considered so far was missed
     removed = 0
