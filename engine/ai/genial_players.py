@@ -537,7 +537,7 @@ def evaluate_turn(
                 continue
             # Only the board after the reply's two hexes is used.
             x, y = KIND_COLOURS[kind]
-            own += chance * own_next(_pairs_after(g, spot, x, y))
+            own += chance * own_next(_pairs_after(g, spot, x, y, pairs))
             left -= chance
     if left > 1e-9:
         own += left * own_next(pairs)
@@ -550,10 +550,14 @@ def _values(pairs: EdgePoints, track: Sequence[int], setup: Setup, weights: Weig
     return EdgeValues(pairs, padded_rows(key, setup, weights), monotone_rows(key, setup, weights))
 
 
-def _pairs_after(game: GenialGame, spot: tuple[int, int], x: int, y: int) -> EdgePoints:
+def _pairs_after(
+    game: GenialGame, spot: tuple[int, int], x: int, y: int, pairs: EdgePoints | None = None
+) -> EdgePoints:
     """:class:`EdgePoints` of the game's board with colour ``x`` put on cell ``spot[0]`` and
     ``y`` on ``spot[1]`` (as two :meth:`GenialGame.put` would), without copying the game:
-    only the board, the points of those colours and the empty pairs change."""
+    only the board, the points of those colours and the empty pairs change. ``pairs``, the
+    game's own :func:`_empty_pairs` if given, is where the pairs left are picked from (at
+    C level: the pairs of the two cells masked out by their places in the game's list)."""
     i, j = spot
     board = game.board.copy()
     points = list(game._points)
@@ -564,6 +568,15 @@ def _pairs_after(game: GenialGame, spot: tuple[int, int], x: int, y: int) -> Edg
         board[cell] = colour
         raise_points(board, points[colour], rays[cell], colour)
     layout = game._layout
+    if pairs is not None:
+        keep = bytearray(b"\x01") * pairs.count
+        place = game._edge_pos
+        for e in layout.cell_edges[i] + layout.cell_edges[j]:
+            if place[e] >= 0:
+                keep[place[e]] = 0
+        low_cells = list(compress(pairs.low_cells, keep))
+        high_cells = list(compress(pairs.high_cells, keep))
+        return EdgePoints(board, points, low_cells, high_cells)
     gone = set(layout.cell_edges[i] + layout.cell_edges[j])
     edges = [e for e in game.empty_edges if e not in gone]
     low = layout.low_cells
