@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import compress, pairwise
+from itertools import compress
 from operator import add, itemgetter
 
 from engine.genial import EMPTY, Setup
@@ -149,8 +149,9 @@ def monotone_rows(track: tuple[int, ...], setup: Setup, weights: Weights = DEFAU
     if monotone is None:
         if len(_MONOTONE) >= _KEPT:
             _MONOTONE.clear()
+        # A row never falls iff it is its own sorted copy (compared at C level).
         monotone = _MONOTONE[key] = all(
-            row[0] == 0.0 and all(a <= b for a, b in pairwise(row))
+            row[0] == 0.0 and list(row) == sorted(row)
             for row in padded_rows(track, setup, weights)
         )
     return monotone
