@@ -151,8 +151,7 @@ def monotone_rows(track: tuple[int, ...], setup: Setup, weights: Weights = DEFAU
             _MONOTONE.clear()
         # A row never falls iff it is its own sorted copy (compared at C level).
         monotone = _MONOTONE[key] = all(
-            row[0] == 0.0 and list(row) == sorted(row)
-            for row in padded_rows(track, setup, weights)
+            row[0] == 0.0 and list(row) == sorted(row) for row in padded_rows(track, setup, weights)
         )
     return monotone
 
@@ -260,12 +259,13 @@ def best_spot(
     return spot
 
 
-def _none(seq: Sequence[int]) -> Sequence[int]:
+def _none(seq: Sequence[int]) -> tuple[int, ...]:
     return ()
 
 
-def _getter(idx: Sequence[int]) -> Callable[[Sequence[int]], Sequence[int]]:
-    """What picks ``[seq[k] for k in idx]`` out of a sequence, in one C-level call."""
+def _getter(idx: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """What picks ``(seq[k] for k in idx)`` out of a sequence as a tuple, in one C-level
+    call."""
     if len(idx) > 1:
         return itemgetter(*idx)
     if idx:

@@ -289,10 +289,10 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
     tied_values: list[float] = []
     for (k, w, a, b), top in zip(groups, tops, strict=True):
         if top >= cut:
-            way = a if b is None else list(map(add, a, b))
-            high_enough = list(map(cut.__le__, way))
+            values = a if b is None else list(map(add, a, b))
+            high_enough = list(map(cut.__le__, values))
             tied += map(spots[k][w].__getitem__, compress(edges, high_enough))
-            tied_values += compress(way, high_enough)
+            tied_values += compress(values, high_enough)
     if len(tied) == 1:
         return tied[0]
     if min(tied_values) == best:  # all equal (the usual tie): in the fixed order alone
@@ -456,13 +456,13 @@ def evaluate_turn(
     g = game.copy()
     placed = [placement.tile]
     swapped = False
-    spot = g._layout.where.get(placement)
-    if spot is None:  # a placement written another way: through the checks
+    listed = g._layout.where.get(placement)
+    if listed is None:  # a placement written another way: through the checks
         events = g.play(placement)
         ended = any(isinstance(e, Refilled) for e in events)
     else:  # a listed placement: played quietly (the same position, no events or record)
         mover = g.to_move
-        g.play_spot(spot)
+        g.play_spot(listed)
         # The refill ends the turn and passes it on (to the same seat only in the solo
         # game, which has neither bonus placements nor swaps).
         ended = g.to_move != mover or g.players == 1
