@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import compress, pairwise
+from itertools import compress
 from operator import add, itemgetter
 
 from engine.genial import EMPTY, Setup
@@ -95,26 +95,65 @@ def _gain_row(old: int, low: int, setup: Setup, weights: Weights) -> tuple[float
     return tuple(row)
 
 
-@lru_cache(maxsize=4096)
+def _table_key(track: tuple[int, ...], setup: Setup, weights: Weights) -> tuple[object, ...]:
+    """What the tables of :func:`padded_rows` and :func:`monotone_rows` depend on, as plain
+    values: such a key hashes at C level (the frozen dataclasses' own hash and equality are
+    Python-level calls, and the play-outs ask for tables thousands of times a move)."""
+    return (
+        track,
+        setup.radius,
+        setup.cap,
+        setup.marks,
+        setup.bonus_placements,
+        weights.tau_share,
+        weights.bonus_points,
+    )
+
+
+_PADDED: dict[tuple[object, ...], tuple[tuple[float, ...], ...]] = {}
+_MONOTONE: dict[tuple[object, ...], bool] = {}
+_KEPT = 65536  # tracks remembered (each a few references: the rows are shared)
+
+
 def padded_rows(
     track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS
 ) -> tuple[tuple[float, ...], ...]:
     """:func:`gain_rows` with ``padded[c][p] == tables[c][min(p, cap)]`` for any ``p`` two
     hexes can score (six lines each, none longer than the area's diameter), so that values
-    are plain look-ups (``map``, no ``min`` per placement)."""
-    reach = 2 * 6 * 2 * setup.radius + 1
-    return tuple(row + (row[setup.cap],) * reach for row in gain_rows(track, setup, weights))
+    are plain look-ups (``map``, no ``min`` per placement). Remembered."""
+    key = _table_key(track, setup, weights)
+    rows = _PADDED.get(key)
+    if rows is None:
+        if len(_PADDED) >= _KEPT:
+            _PADDED.clear()
+        low = min(track)
+        rows = _PADDED[key] = tuple(_padded_row(old, low, setup, weights) for old in track)
+    return rows
 
 
 @lru_cache(maxsize=4096)
+def _padded_row(old: int, low: int, setup: Setup, weights: Weights) -> tuple[float, ...]:
+    """One colour's row of :func:`padded_rows` (shared by every track with that score and
+    lowest score)."""
+    row = _gain_row(old, low, setup, weights)
+    reach = 2 * 6 * 2 * setup.radius + 1
+    return row + (row[setup.cap],) * reach
+
+
 def monotone_rows(track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS) -> bool:
     """Whether every row of :func:`padded_rows` is 0 for no points and never falls as points
     grow (true for any sensible weights: ``g`` rises, a bonus is worth something), which
     :class:`EdgePoints` relies on; else the players look at every placement."""
-    return all(
-        row[0] == 0.0 and all(a <= b for a, b in pairwise(row))
-        for row in padded_rows(track, setup, weights)
-    )
+    key = _table_key(track, setup, weights)
+    monotone = _MONOTONE.get(key)
+    if monotone is None:
+        if len(_MONOTONE) >= _KEPT:
+            _MONOTONE.clear()
+        # A row never falls iff it is its own sorted copy (compared at C level).
+        monotone = _MONOTONE[key] = all(
+            row[0] == 0.0 and list(row) == sorted(row) for row in padded_rows(track, setup, weights)
+        )
+    return monotone
 
 
 def placement_value(
@@ -220,18 +259,28 @@ def best_spot(
     return spot
 
 
-def _none(seq: Sequence[int]) -> Sequence[int]:
+def _none(seq: Sequence[int]) -> tuple[int, ...]:
     return ()
 
 
-def _getter(idx: Sequence[int]) -> Callable[[Sequence[int]], Sequence[int]]:
-    """What picks ``[seq[k] for k in idx]`` out of a sequence, in one C-level call."""
+def _getter(idx: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """What picks ``(seq[k] for k in idx)`` out of a sequence as a tuple, in one C-level
+    call."""
     if len(idx) > 1:
         return itemgetter(*idx)
     if idx:
         only = idx[0]
         return lambda seq: (seq[only],)
     return _none
+
+
+def _look(row: Sequence[float], idx: Sequence[int]) -> Sequence[float]:
+    """``[row[k] for k in idx]`` in one C-level call."""
+    if len(idx) > 1:
+        return itemgetter(*idx)(row)  # type: ignore[no-any-return]
+    if idx:
+        return (row[idx[0]],)
+    return ()
 
 
 class EdgePoints:
@@ -257,12 +306,14 @@ class EdgePoints:
         "count",
         "double_best",
         "first",
+        "first_hot",
         "high",
         "high_cells",
         "hot",
         "low",
         "low_cells",
         "second",
+        "second_hot",
     )
 
     def __init__(
@@ -277,32 +328,47 @@ class EdgePoints:
         self.low_cells = low_cells
         self.high_cells = high_cells
         self.count = n = len(low_cells)
+        at_low = _getter(low_cells)
+        at_high = _getter(high_cells)
         #: low[c][k], high[c][k]: the points colour ``c`` scores on pair ``k``'s cells.
-        self.low = low = [list(map(column.__getitem__, low_cells)) for column in points]
-        self.high = high = [list(map(column.__getitem__, high_cells)) for column in points]
+        self.low = low = [at_low(column) for column in points]
+        self.high = high = [at_high(column) for column in points]
         #: first[c][k], second[c][k]: the points of colour ``c`` as placement ``k``'s first
         #: colour, and as its second.
         self.first = first = [a + b for a, b in zip(low, high, strict=True)]
         self.second = second = [b + a for a, b in zip(low, high, strict=True)]
-        places = range(2 * n)
-        hot_first = [list(compress(places, column)) for column in first]
-        hot_second = [list(compress(places, column)) for column in second]
+        # The pairs where each colour scores on the lower cell and on the higher one (one
+        # pass over the pairs each); as placements, a pair ``k`` is placement ``k`` one way
+        # round and ``k + n`` the other.
+        pairs = range(n)
+        on_low = [list(compress(pairs, column)) for column in low]
+        on_high = [list(compress(pairs, column)) for column in high]
+        shift = n.__add__
+        hot_first = [a + list(map(shift, b)) for a, b in zip(on_low, on_high, strict=True)]
+        hot_second = [b + list(map(shift, a)) for a, b in zip(on_low, on_high, strict=True)]
         # One getter per colour and side, called for every kind it is in.
         at_first = [_getter(h) for h in hot_first]
         at_second = [_getter(h) for h in hot_second]
+        #: first_hot[x]: the points of colour ``x`` on the placements scoring in it as their
+        #: first colour; second_hot[y]: of ``y`` on those scoring in it as their second
+        #: (shared by every kind with that colour there).
+        self.first_hot = [g(column) for g, column in zip(at_first, first, strict=True)]
+        self.second_hot = [g(column) for g, column in zip(at_second, second, strict=True)]
         #: hot[kind]: (placements scoring in the first colour, and in the second), each as
         #: (those placements, their points in the first colour, in the second).
         self.hot: dict[int, tuple[tuple[Sequence[int], Sequence[int], Sequence[int]], ...]] = {}
         for k, (x, y) in enumerate(KIND_COLOURS):
             if x != y:
-                g1 = at_first[x]
-                g2 = at_second[y]
                 self.hot[k] = (
-                    (hot_first[x], g1(first[x]), g1(second[y])),
-                    (hot_second[y], g2(first[x]), g2(second[y])),
+                    (hot_first[x], self.first_hot[x], at_first[x](second[y])),
+                    (hot_second[y], at_second[y](first[x]), self.second_hot[y]),
                 )
         #: The most points a double of each colour scores anywhere.
-        self.double_best = [max(map(add, a, b)) if n else 0 for a, b in zip(low, high, strict=True)]
+        #: (Over the pairs scoring in it: any other scores 0.)
+        self.double_best = [
+            max(map(add, hot, g(column)), default=0)
+            for hot, g, column in zip(self.first_hot, at_first, second, strict=True)
+        ]
 
     def cells(self, k: int) -> tuple[int, int]:
         """Placement ``k``'s cells: (its first colour's, its second's)."""
@@ -338,16 +404,17 @@ class EdgeValues:
         padded = self.padded
         hot = edges.hot
         double_best = edges.double_best
+        # The values of each colour on the placements scoring in it first, and second.
+        first = [_look(row, pts) for row, pts in zip(padded, edges.first_hot, strict=True)]
+        second = [_look(row, pts) for row, pts in zip(padded, edges.second_hot, strict=True)]
         out = []
         for k, (x, y) in enumerate(KIND_COLOURS):
             if x == y:
                 out.append(padded[x][double_best[x]])
                 continue
-            tx = padded[x].__getitem__
-            ty = padded[y].__getitem__
-            (_, a1, b1), (_, a2, b2) = hot[k]
-            v1 = max(map(add, map(tx, a1), map(ty, b1)), default=0.0)
-            v2 = max(map(add, map(tx, a2), map(ty, b2)), default=0.0)
+            (_, _, b1), (_, a2, _) = hot[k]
+            v1 = max(map(add, first[x], _look(padded[y], b1)), default=0.0)
+            v2 = max(map(add, _look(padded[x], a2), second[y]), default=0.0)
             out.append(v1 if v1 >= v2 else v2)
         return out
 
@@ -449,7 +516,8 @@ def best_distribution(
     if draws <= 0:
         return []
     ways = math.comb(total, draws)
-    order = sorted(range(len(values)), key=lambda k: -values[k])
+    # Best first, equal values in kind order (a reversed sort keeps equal keys in order).
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=True)
     out = []
     p_missed = 1.0  # the chance that every kind considered so far was missed
     removed = 0

@@ -51,7 +51,6 @@ from engine.ai.evaluation import (
     gain_tables,
     monotone_rows,
     padded_rows,
-    tile_values,
     track_value,
 )
 from engine.events import Refilled
@@ -215,6 +214,15 @@ def _empty_pairs(game: GenialGame) -> EdgePoints:
     return EdgePoints(game.board, game._points, low, high)
 
 
+def _allowed_pairs(game: GenialGame, allowed: set[int]) -> EdgePoints:
+    """The points on the empty pairs of the game's board with a cell in ``allowed``."""
+    layout = game._layout
+    low = layout.low_cells
+    high = layout.high_cells
+    edges = [e for e in game.empty_edges if low[e] in allowed or high[e] in allowed]
+    return EdgePoints(game.board, game._points, [low[e] for e in edges], [high[e] for e in edges])
+
+
 def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> PlacementSpot:
     """``pick_best(top_placements(game, weights), rng)`` as a spot, found without listing
     every placement: the best value of each kind on the rack over the empty pairs, and the
@@ -232,42 +240,59 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
     padded = padded_rows(tuple(game.scores[game.side_of(seat)]), game.setup, weights)
     layout = game._layout
     edges = game.empty_edges
+    points = game._points
+    # Only the colours on the rack, each looked up once per pair: the pair's cells' points
+    # picked out with one C-level call, and their values with another.
+    vlow: dict[int, Sequence[float]] = {}
+    vhigh: dict[int, Sequence[float]] = {}
     if len(edges) > 1:
         pick = itemgetter(*edges)
         low, high = pick(layout.low_cells), pick(layout.high_cells)
+        at_low = itemgetter(*low)
+        at_high = itemgetter(*high)
+
+        def look(c: int) -> None:
+            row = padded[c]
+            vlow[c] = itemgetter(*at_low(points[c]))(row)
+            vhigh[c] = itemgetter(*at_high(points[c]))(row)
+
     else:
         low, high = (layout.low_cells[edges[0]],), (layout.high_cells[edges[0]],)
-    points = game._points
-    # Only the colours on the rack, each looked up once per pair.
-    vlow: dict[int, list[float]] = {}
-    vhigh: dict[int, list[float]] = {}
-    groups = []
+
+        def look(c: int) -> None:
+            row = padded[c]
+            vlow[c] = (row[points[c][low[0]]],)
+            vhigh[c] = (row[points[c][high[0]]],)
+
+    # (kind, way, values) of the doubles; (kind, way, first values, second values) of others.
+    groups: list[tuple[int, int, Sequence[float], Sequence[float] | None]] = []
     for t in dict.fromkeys(game.racks[seat]):
         k = KIND_OF[t]
         x, y = KIND_COLOURS[k]
         if x == y:
             px = points[x].__getitem__
             way = list(map(padded[x].__getitem__, map(add, map(px, low), map(px, high))))
-            groups.append((k, 0, way))
+            groups.append((k, 0, way, None))
             continue
-        for c in (x, y):
-            if c not in vlow:
-                pc = points[c].__getitem__
-                vlow[c] = list(map(padded[c].__getitem__, map(pc, low)))
-                vhigh[c] = list(map(padded[c].__getitem__, map(pc, high)))
-        groups.append((k, 0, list(map(add, vlow[x], vhigh[y]))))
-        groups.append((k, 1, list(map(add, vhigh[x], vlow[y]))))
-    tops = [max(way) for _, _, way in groups]
+        if x not in vlow:
+            look(x)
+        if y not in vlow:
+            look(y)
+        groups.append((k, 0, vlow[x], vhigh[y]))
+        groups.append((k, 1, vhigh[x], vlow[y]))
+    # The best of each way first (no list), the values listed only for the ways at the top.
+    tops = [max(a) if b is None else max(map(add, a, b)) for _, _, a, b in groups]
     best = max(tops)
     cut = best - 1e-9
     spots = layout.spots
     tied: list[PlacementSpot] = []
     tied_values: list[float] = []
-    for (k, w, way), top in zip(groups, tops, strict=True):
+    for (k, w, a, b), top in zip(groups, tops, strict=True):
         if top >= cut:
-            high_enough = list(map(cut.__le__, way))
+            values = a if b is None else list(map(add, a, b))
+            high_enough = list(map(cut.__le__, values))
             tied += map(spots[k][w].__getitem__, compress(edges, high_enough))
-            tied_values += compress(way, high_enough)
+            tied_values += compress(values, high_enough)
     if len(tied) == 1:
         return tied[0]
     if min(tied_values) == best:  # all equal (the usual tie): in the fixed order alone
@@ -429,19 +454,30 @@ def evaluate_turn(
     weights = config.weights
     before = track_value(game.scores[side], setup, weights)
     g = game.copy()
-    events = g.play(placement)
     placed = [placement.tile]
     swapped = False
+    listed = g._layout.where.get(placement)
+    if listed is None:  # a placement written another way: through the checks
+        events = g.play(placement)
+        ended = any(isinstance(e, Refilled) for e in events)
+    else:  # a listed placement: played quietly (the same position, no events or record)
+        mover = g.to_move
+        g.play_spot(listed)
+        # The refill ends the turn and passes it on (to the same seat only in the solo
+        # game, which has neither bonus placements nor swaps).
+        ended = g.to_move != mover or g.players == 1
     # Finish the turn: bonus placements greedily, then the swap decision (the refill ends it).
-    while not g.over and not any(isinstance(e, Refilled) for e in events):
+    while not g.over and not ended:
         if g.awaiting == "swap":
             keep, swap = swap_values(g, seat, counts, weights)
             swapped = swap > keep
-            g.play(SWAP if swapped else KEEP)
+            g.swap_quietly(swapped)
             break
-        bonus = greedy_spot(g, weights, rng).placement
-        events = g.play(bonus)
-        placed.append(bonus.tile)
+        bonus = greedy_spot(g, weights, rng)
+        mover = g.to_move
+        g.play_spot(bonus)
+        placed.append(bonus.placement.tile)
+        ended = g.to_move != mover or g.players == 1
     gain = track_value(g.scores[side], setup, weights) - before
     if g.over:
         ranking = g.ranking()
@@ -478,11 +514,13 @@ def evaluate_turn(
     if g.has_placed[nxt]:
         threat = _values(pairs, g.scores[g.side_of(nxt)], setup, weights)
         values = threat.tile_values()
-    else:  # the first-round limit: the general way
+    else:  # the first-round limit: the pairs with a cell next to an untouched start symbol
         tables = gain_tables(g.scores[g.side_of(nxt)], setup, weights)
         allowed = first_round_cells(board, area, g.start_cells)
         points = g.cell_points()
-        values = tile_values(board, area, points, tables, cap, allowed)
+        # The values :func:`tile_values` finds with ``allowed``, over those pairs only.
+        first = _values(_allowed_pairs(g, allowed), g.scores[g.side_of(nxt)], setup, weights)
+        values = first.tile_values()
     draws_next = len(g.racks[nxt])
     value -= config.threat * expected_best(values, counts, draws_next)
     if not config.potential:
@@ -499,7 +537,7 @@ def evaluate_turn(
                 continue
             # Only the board after the reply's two hexes is used.
             x, y = KIND_COLOURS[kind]
-            own += chance * own_next(_pairs_after(g, spot, x, y))
+            own += chance * own_next(_pairs_after(g, spot, x, y, pairs))
             left -= chance
     if left > 1e-9:
         own += left * own_next(pairs)
@@ -512,10 +550,14 @@ def _values(pairs: EdgePoints, track: Sequence[int], setup: Setup, weights: Weig
     return EdgeValues(pairs, padded_rows(key, setup, weights), monotone_rows(key, setup, weights))
 
 
-def _pairs_after(game: GenialGame, spot: tuple[int, int], x: int, y: int) -> EdgePoints:
+def _pairs_after(
+    game: GenialGame, spot: tuple[int, int], x: int, y: int, pairs: EdgePoints | None = None
+) -> EdgePoints:
     """:class:`EdgePoints` of the game's board with colour ``x`` put on cell ``spot[0]`` and
     ``y`` on ``spot[1]`` (as two :meth:`GenialGame.put` would), without copying the game:
-    only the board, the points of those colours and the empty pairs change."""
+    only the board, the points of those colours and the empty pairs change. ``pairs``, the
+    game's own :func:`_empty_pairs` if given, is where the pairs left are picked from (at
+    C level: the pairs of the two cells masked out by their places in the game's list)."""
     i, j = spot
     board = game.board.copy()
     points = list(game._points)
@@ -526,6 +568,15 @@ def _pairs_after(game: GenialGame, spot: tuple[int, int], x: int, y: int) -> Edg
         board[cell] = colour
         raise_points(board, points[colour], rays[cell], colour)
     layout = game._layout
+    if pairs is not None:
+        keep = bytearray(b"\x01") * pairs.count
+        place = game._edge_pos
+        for e in layout.cell_edges[i] + layout.cell_edges[j]:
+            if place[e] >= 0:
+                keep[place[e]] = 0
+        low_cells = list(compress(pairs.low_cells, keep))
+        high_cells = list(compress(pairs.high_cells, keep))
+        return EdgePoints(board, points, low_cells, high_cells)
     gone = set(layout.cell_edges[i] + layout.cell_edges[j])
     edges = [e for e in game.empty_edges if e not in gone]
     low = layout.low_cells
