@@ -148,6 +148,9 @@ class WebBoard:
         self.signer = Signer(secret or web_secret(service), clock=service.clock)
         self.limits = limits or Limits()
         self.live = Live(self._version_of, poll)
+        #: Set when the board stops: open live pages end at once (a browser keeps its
+        #: event stream open, and would hold the shutdown up).
+        self._closing = False
         self._pages = Buckets(self.limits.pages_burst, self.limits.pages_rate, clock)
         self._moves = Buckets(self.limits.moves_burst, self.limits.moves_rate, clock)
         self._open: dict[str, int] = {}
@@ -353,11 +356,15 @@ class WebBoard:
         try:
             await response.write(b"data: " + found[1] + b"\n\n")
             while True:
+                if self._closing:
+                    break
                 try:
                     await asyncio.wait_for(event.wait(), 20.0)
                 except TimeoutError:
                     await response.write(b": still here\n\n")  # keeps proxies from closing it
                     continue
+                if self._closing:
+                    break
                 event.clear()
                 found = await self._look(chat, user)
                 if found is None:
@@ -515,7 +522,8 @@ class WebBoard:
         return self.port
 
     async def stop(self) -> None:
-        await self.live.close()
+        self._closing = True
+        await self.live.close()  # wakes every open page, which then ends
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -548,6 +556,7 @@ class WebBoard:
         loop = self._loop
         if loop is None or self._thread is None:
             return
+        self._loop = None  # stopped once: a second call has nothing to do
         asyncio.run_coroutine_threadsafe(self.stop(), loop).result(timeout=60)
         loop.call_soon_threadsafe(loop.stop)
         self._thread.join(timeout=60)

@@ -179,3 +179,4 @@ def test_a_golden_space_s_colour_is_chosen_by_a_tap(tmp_path: Path, browser: Any
         assert table is not None and table.record is not None
         assert table.record["moves"][-1] == f"{first} {second} {other}"
         assert page.errors == []
+        page.context.close()  # the page's live stream ends before the board stops

@@ -505,3 +505,15 @@ def test_the_replay_slider_shows_the_experts_review_of_each_move(tmp_path: Path)
         # The slider at move 1: the review of the first placement, who played what.
         assert at_one["review"].startswith(f"{name}: {first.played} (")
         assert site.get(f"/api/t/{site.tid}/replay/0")[1]["review"] == ""  # the empty board
+
+
+def test_the_board_stops_at_once_with_live_pages_still_open(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        watcher = Events(site.port, f"/api/t/{site.tid}/events")
+        watcher.next()  # the page is live
+        site.board.stop_thread()  # would wait for the open stream (up to a minute) before
+        # The board ended the stream itself: what is left of it is the end of the first
+        # look's event and the last, empty chunk of the response (HTTP/1.1 chunked).
+        assert watcher.res.fp.read().endswith(b"\r\n0\r\n\r\n")
+        watcher.close()
