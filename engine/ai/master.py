@@ -30,9 +30,6 @@ import time
 from dataclasses import dataclass
 
 from engine.ai.genial_players import (
-    DEFAULT_STRONG,
-    KEEP,
-    SWAP,
     GenialMove,
     StrongConfig,
     _play_out,
@@ -47,7 +44,10 @@ from engine.ai.genial_players import (
     unseen_counts,
 )
 from engine.genial import EMPTY, GenialGame, GenialView
-from engine.moves import Placement
+from engine.moves import KEEP, SWAP, Placement
+
+#: The strong search under the master's play-outs: more candidates, blocks and replies.
+MASTER_STRONG = StrongConfig(candidates=24, blocks=6, replies=6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,7 @@ class MasterConfig:
     prior: float = 0.25
     #: Play out only when at most this many cells are empty (else strong's best is played).
     endgame: int = 60
-    strong: StrongConfig = StrongConfig(candidates=24, blocks=6, replies=6)
+    strong: StrongConfig = MASTER_STRONG
 
 
 DEFAULT_MASTER_SEARCH = MasterConfig()
