@@ -6,13 +6,15 @@ player knows exactly what a human in its seat would know.
 
 Levels (:data:`LEVELS`): ``random`` (a uniformly random legal move), ``greedy`` (the best
 move one placement ahead), ``strong`` (a search over greedy's best candidates that weighs
-the opponents' replies over the tiles they may hold) and ``expert`` (in Genial, strong's
+the opponents' replies over the tiles they may hold), ``expert`` (in Genial, strong's
 search until the end of the game nears, then strong's best few candidates played out to
 the end over many deals of the unseen tiles; in Genial Spezial, strong's search over
 candidates picked from a wider pool by their points plus the best own placement that
-could follow, then the same play-outs near the end) and ``master`` (the expert's search with
-wider budgets: more candidates and replies, play-outs over deals of the unseen tiles from
-earlier in the game, more of them). The same view and seed always give the same move.
+could follow, then the same play-outs near the end) and ``master`` (in Genial,
+:mod:`engine.ai.master`: a wider shortlist of strong's candidates played out from earlier
+in the game over the same deals of the unseen tiles by successive halving, strong's value
+as a prior, leaves scored by the ranking rule; in Genial Spezial, the expert's search with
+wider budgets). The same view and seed always give the same move.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from engine.ai import genial_players, spezial_players
+from engine.ai import genial_players, master, spezial_players
 from engine.genial import GenialView
 from engine.moves import Placement, SpezialPlacement, SwapChoice
 from engine.spezial import SpezialView
@@ -63,12 +65,14 @@ def choose_move(
             return genial_players.random_move(view, rng)
         if level == "greedy":
             return genial_players.greedy_move(view, rng)
-        if level in ("expert", "master"):
-            expert = (
-                genial_players.DEFAULT_EXPERT
-                if level == "expert"
-                else genial_players.DEFAULT_MASTER
-            )
+        if level == "master":
+            search = master.DEFAULT_MASTER_SEARCH
+            if deadline is not None:
+                strong = dataclasses.replace(search.strong, deadline=deadline)
+                search = dataclasses.replace(search, strong=strong)
+            return master.master_move(view, rng, search)
+        if level == "expert":
+            expert = genial_players.DEFAULT_EXPERT
             if deadline is not None:
                 strong = dataclasses.replace(expert.strong, deadline=deadline)
                 expert = dataclasses.replace(expert, strong=strong)

@@ -52,6 +52,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             games=args.games,
             seed=args.seed,
             progress=args.progress,
+            lone=args.lone,
         )
     except ValueError as exc:
         print(f"match: {exc}", file=sys.stderr)
@@ -77,4 +78,9 @@ def add_commands(sub: Any) -> None:
     m.add_argument("--games", type=int, required=True)
     m.add_argument("--seed", type=int, required=True)
     m.add_argument("--progress", action="store_true", help="one line per game on stderr")
+    m.add_argument(
+        "--lone",
+        action="store_true",
+        help="3-4 seats: --a in one seat (rotating), --b in all the others",
+    )
     m.set_defaults(func=cmd_match)

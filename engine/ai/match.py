@@ -121,18 +121,25 @@ def run_match(
     games: int = 100,
     seed: int = 0,
     progress: bool = False,
+    lone: bool = False,
 ) -> dict[str, Any]:
     """Play ``games`` games between the players labelled ``a`` and ``b`` and sum them up.
 
     Seats alternate: in even games ``a`` sits in seats 0, 2, … and ``b`` in 1, 3, …; in odd
-    games the other way round (in the team game each level is one team). In the solo game
-    both play the same tile order, one after the other, and the higher result wins.
+    games the other way round (in the team game each level is one team). With ``lone`` (3
+    or 4 seats, each its own side) ``a`` sits in one seat only, seat ``n % seats`` in game
+    ``n``, and ``b`` in all the others; ``a`` wins a game when it alone is first, ``b`` when
+    one of its seats alone is, and a game shared at the top is a draw (fair share for ``a``:
+    one in ``seats``). In the solo game both play the same tile order, one after the other,
+    and the higher result wins.
 
     Raises:
         ValueError: for a bad game, mode or player count, or fewer than one game.
     """
     if games < 1:
         raise ValueError("a match needs at least one game")
+    if lone and (seats < 3 or mode == "team"):
+        raise ValueError("one seat against the rest needs 3 or 4 seats, each its own side")
     tallies = {a: Tally(a), b: Tally(b)}
     draws = 0
     master = random.Random(seed)
@@ -153,7 +160,10 @@ def run_match(
                 (first if outcomes[0] > outcomes[1] else second).wins += 1
         else:
             g = new_game(game, seats, mode, game_seed)
-            seat_tallies = [first if s % 2 == 0 else second for s in range(seats)]
+            if lone:
+                seat_tallies = [tallies[a] if s == n % seats else tallies[b] for s in range(seats)]
+            else:
+                seat_tallies = [first if s % 2 == 0 else second for s in range(seats)]
             side_tally = {g.side_of(s): t for s, t in enumerate(seat_tallies)}
             play_game(g, seat_tallies, players, rng)
             for side, tally in side_tally.items():
@@ -161,6 +171,8 @@ def run_match(
             ranking = g.ranking()
             assert ranking is not None
             best = {side_tally[side].label for side in ranking[0]}
+            if lone and len(ranking[0]) > 1:
+                best = {a, b}  # shared at the top: a draw, even among b's seats
             if len(best) == 1:
                 tallies[best.pop()].wins += 1
             else:
@@ -175,6 +187,7 @@ def run_match(
         "games": games,
         "seed": seed,
         "levels": {"a": a, "b": b},
+        "lone": lone,
         "wins": {t.label: t.wins for t in tallies.values()},
         "draws": draws,
         "win_rate": {t.label: round(t.wins / games, 4) for t in tallies.values()},
@@ -201,6 +214,7 @@ def match(
     games: int = 100,
     seed: int = 0,
     progress: bool = False,
+    lone: bool = False,
 ) -> dict[str, Any]:
     """:func:`run_match` between two levels; the same level twice is labelled ``L/a``, ``L/b``.
 
@@ -209,4 +223,4 @@ def match(
     """
     la, lb = (f"{a}/a", f"{b}/b") if a == b else (a, b)
     table = {la: level_player(a), lb: level_player(b)}
-    return run_match(la, lb, table, game, players, mode, games, seed, progress)
+    return run_match(la, lb, table, game, players, mode, games, seed, progress, lone)

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.ai import genial_players, spezial_players
+from engine.ai import genial_players, master, spezial_players
 from engine.ai.genial_players import ExpertConfig, StrongConfig
+from engine.ai.master import MasterConfig
 from engine.ai.spezial_players import SpezialConfig, SpezialExpertConfig
 
 QUICK_EXPERT = ExpertConfig(
@@ -39,6 +40,17 @@ QUICK_MASTER = ExpertConfig(
     endgame=1000,
     strong=StrongConfig(candidates=5, blocks=2, replies=2),
 )
+#: The Genial master's search (engine/ai/master.py) as small: three halving rounds of a few
+#: short play-outs, from the first move on.
+QUICK_MASTER_SEARCH = MasterConfig(
+    shortlist=5,
+    budget=60,
+    depth=6,
+    min_samples=2,
+    max_samples=6,
+    endgame=1000,
+    strong=StrongConfig(candidates=5, blocks=2, replies=2),
+)
 QUICK_SPEZIAL_MASTER = SpezialExpertConfig(
     pool=8, candidates=4, playouts=3, endgame=10, strong=SpezialConfig(candidates=4, replies=2)
 )
@@ -49,5 +61,6 @@ def quick_expert(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(genial_players, "DEFAULT_EXPERT", QUICK_EXPERT)
     monkeypatch.setattr(spezial_players, "DEFAULT_SPEZIAL_EXPERT", QUICK_SPEZIAL_EXPERT)
     monkeypatch.setattr(genial_players, "DEFAULT_MASTER", QUICK_MASTER)
+    monkeypatch.setattr(master, "DEFAULT_MASTER_SEARCH", QUICK_MASTER_SEARCH)
     monkeypatch.setattr(spezial_players, "DEFAULT_SPEZIAL_MASTER", QUICK_SPEZIAL_MASTER)
     yield

@@ -34,6 +34,19 @@ def test_seats_alternate_between_games() -> None:
     assert seats == {("x", 0), ("y", 1), ("x", 1), ("y", 0)}
 
 
+def test_lone_seat_rotates_one_level_against_the_rest() -> None:
+    log: list[tuple[str, int | None]] = []
+    result = run_match(
+        "x", "y", {"x": spy("x", log), "y": spy("y", log)}, seats=4, games=4, seed=2, lone=True
+    )
+    # Game n: x in seat n alone, y in the three others.
+    assert {seat for label, seat in log if label == "x"} == {0, 1, 2, 3}
+    assert result["seconds_per_move"]["y"]["moves"] > 2 * result["seconds_per_move"]["x"]["moves"]
+    assert result["wins"]["x"] + result["wins"]["y"] + result["draws"] == 4
+    with pytest.raises(ValueError, match="3 or 4 seats"):
+        run_match("x", "y", {"x": spy("x", log), "y": spy("y", log)}, games=1, lone=True)
+
+
 def test_team_game_gives_each_level_a_team() -> None:
     log: list[tuple[str, int | None]] = []
     run_match(

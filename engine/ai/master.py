@@ -1,0 +1,170 @@
+"""The master level for Genial (issue 31): the expert's play-outs, spent where they decide.
+
+``expert`` plays out strong's best five candidates over the same deals of the unseen tiles,
+each the same number of times, and keeps the best mean. ``master`` differs in three ways:
+
+- **Successive halving**: a wider shortlist of strong's candidates (:attr:`MasterConfig.
+  shortlist`) is played out over a few deals each, the worse half dropped, the rest played
+  out over more deals, and so on, so most of the budget goes to the candidates still in
+  doubt. Every candidate is played out over the same deals (common random numbers: the
+  same :func:`~engine.ai.genial_players.redeal` seeds and the same play-out seeds), so the
+  comparison is not swamped by the luck of the deal.
+- **Strong's value as a prior**: each candidate's mean play-out value is added to a share
+  (:attr:`MasterConfig.prior`) of strong's own value of it, relative to the best, which
+  steadies the choice when the play-outs are few or short.
+- **Leaves by the real ranking rule** (RULES.md 2.9: the lowest colour, then the next
+  lowest): a finished game counts as won, drawn or lost by :meth:`GenialGame.ranking`; a
+  play-out stopped before the end also counts who leads by that rule (each side's scores
+  sorted from the lowest, compared in order), beside the concave track value.
+
+Like every level it sees only its seat's view: the base game is :func:`determinise`\\ d from
+the view, and each play-out is one deal of the tiles the seat has not seen. The budget is
+counted in simulated placements, not seconds, so a view and a seed always give the same move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from engine.ai.genial_players import (
+    GenialMove,
+    StrongConfig,
+    _play_out,
+    _standing,
+    blocking_placements,
+    check_turn,
+    determinise,
+    evaluate_turn,
+    rank_placements,
+    redeal,
+    swap_values,
+    unseen_counts,
+)
+from engine.genial import EMPTY, GenialGame, GenialView
+from engine.moves import KEEP, SWAP, Placement
+
+#: The strong search under the master's play-outs: more candidates, blocks and replies.
+MASTER_STRONG = StrongConfig(candidates=24, blocks=6, replies=6)
+
+
+@dataclass(frozen=True, slots=True)
+class MasterConfig:
+    """The budget and weights of the master player (counted in simulated placements)."""
+
+    #: How many of the strong player's best candidates enter the successive halving.
+    shortlist: int = 10
+    #: Simulated placements per move, shared among the halving rounds.
+    budget: int = 7000
+    #: Each play-out stops after this many placements (or at the end of the game).
+    depth: int = 60
+    #: Deals per candidate in the first round, and at most in the last.
+    min_samples: int = 4
+    max_samples: int = 160
+    #: What a finished game won is worth over a draw (lost: minus this), in track value.
+    win: float = 4.0
+    #: What leading by the ranking rule is worth when a play-out stops before the end.
+    lead: float = 1.0
+    #: Weight of strong's value of a candidate (relative to the best) beside the play-outs.
+    prior: float = 0.25
+    #: Play out only when at most this many cells are empty (else strong's best is played).
+    endgame: int = 60
+    strong: StrongConfig = MASTER_STRONG
+
+
+DEFAULT_MASTER_SEARCH = MasterConfig()
+
+
+def _by_rule(game: GenialGame, side: int) -> int:
+    """+1 if ``side`` is ahead of every other side by the ranking rule (scores sorted from
+    the lowest, compared in order), -1 if some side is ahead of it, 0 if level."""
+    own = sorted(game.scores[side])
+    best_other = max(sorted(game.scores[s]) for s in range(game.sides) if s != side)
+    return (own > best_other) - (own < best_other)
+
+
+def leaf_value(game: GenialGame, side: int, config: MasterConfig) -> float:
+    """What a play-out's last position is worth to ``side``."""
+    value = _standing(game, side, config.strong.weights)
+    if game.sides == 1:
+        return value
+    if game.over:
+        ranking = game.ranking()
+        assert ranking is not None
+        if side in ranking[0]:
+            return value + (config.win if len(ranking[0]) == 1 else 0.0)
+        return value - config.win
+    return value + config.lead * _by_rule(game, side)
+
+
+def master_move(
+    view: GenialView, rng: random.Random, config: MasterConfig = DEFAULT_MASTER_SEARCH
+) -> GenialMove:
+    """The master player's move (see the module docstring)."""
+    check_turn(view)
+    seat = view.seat
+    assert seat is not None
+    strong = config.strong
+    base = determinise(view, random.Random(0))
+    counts = unseen_counts(view)
+    if view.awaiting == "swap":
+        keep, swap = swap_values(base, seat, counts, strong.weights)
+        return SWAP if swap > keep else KEEP
+    ranked = rank_placements(base, strong.weights)
+    candidates = [p for p, _ in ranked[: strong.candidates]]
+    if strong.blocks:
+        candidates += blocking_placements(base, ranked, counts, strong)
+    start = time.perf_counter()
+
+    def late() -> bool:
+        return strong.deadline is not None and time.perf_counter() - start > strong.deadline
+
+    scored: list[tuple[float, Placement]] = []
+    for n, p in enumerate(dict.fromkeys(candidates)):
+        if n and late():
+            break
+        scored.append((evaluate_turn(base, seat, p, counts, strong, rng), p))
+    scored.sort(key=lambda vp: -vp[0])
+    alive = scored[: config.shortlist]
+    empty = base.board.count(EMPTY)
+    if len(alive) == 1 or empty > config.endgame:
+        return alive[0][1]
+    top_prior = alive[0][0]
+    side = base.side_of(seat)
+    left = max(1, min(config.depth, empty // 2))  # about the placements a play-out makes
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    per_round = config.budget / rounds
+    seeds: list[int] = []
+    worlds: list[GenialGame] = []
+    totals = {p: 0.0 for _, p in alive}
+    done = 0  # deals every candidate still alive has been played out over
+    for _ in range(rounds):
+        want = int(per_round // (left * len(alive))) + done
+        want = max(config.min_samples, min(config.max_samples, want))
+        while len(seeds) < want:
+            s = rng.getrandbits(32)
+            seeds.append(s)
+            worlds.append(redeal(base, seat, random.Random(s)))
+        for _, p in alive:
+            spot = base._layout.where[p]
+            total = 0.0
+            for s, world in zip(seeds[done:want], worlds[done:want], strict=True):
+                g = world.copy()
+                g.play_spot(spot)
+                _play_out(g, config.depth, random.Random(s), strong.weights)
+                total += leaf_value(g, side, config)
+            totals[p] += total
+        done = max(done, want)
+        value = {p: totals[p] / done + config.prior * (v - top_prior) for v, p in alive}
+        alive.sort(key=lambda vp: -value[vp[1]])  # stable: strong's order breaks ties
+        if len(alive) <= 2 or late() or done >= config.max_samples:
+            break
+        alive = alive[: (len(alive) + 1) // 2]
+    best_value = value[alive[0][1]]
+    best = [p for _, p in alive if value[p] >= best_value - 1e-9]
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+__all__ = ["DEFAULT_MASTER_SEARCH", "MasterConfig", "leaf_value", "master_move"]
