@@ -20,6 +20,7 @@ from functools import lru_cache
 from itertools import compress
 from operator import add, itemgetter
 
+from engine.ai import kernel as _kernel
 from engine.genial import EMPTY, Setup
 from engine.hexgrid import Area
 from engine.tiles import TILE_KINDS, Tile
@@ -303,6 +304,7 @@ class EdgePoints:
 
     __slots__ = (
         "board",
+        "built",
         "count",
         "double_best",
         "first",
@@ -312,6 +314,7 @@ class EdgePoints:
         "hot",
         "low",
         "low_cells",
+        "points",
         "second",
         "second_hot",
     )
@@ -324,10 +327,24 @@ class EdgePoints:
         high_cells: Sequence[int],
     ) -> None:
         self.board = board
+        #: Each colour's points by cell (what the C loops read directly).
+        self.points = points
         #: The pairs' lower and higher cells.
         self.low_cells = low_cells
         self.high_cells = high_cells
-        self.count = n = len(low_cells)
+        self.count = len(low_cells)
+        #: Whether the per-colour lists below were made (only the pure-Python loops need
+        #: them: :meth:`build`).
+        self.built = False
+
+    def build(self) -> EdgePoints:
+        """Make the per-colour lists the pure-Python loops read (once); returns itself."""
+        if self.built:
+            return self
+        self.built = True
+        points = self.points
+        low_cells, high_cells = self.low_cells, self.high_cells
+        n = self.count
         at_low = _getter(low_cells)
         at_high = _getter(high_cells)
         #: low[c][k], high[c][k]: the points colour ``c`` scores on pair ``k``'s cells.
@@ -369,6 +386,7 @@ class EdgePoints:
             max(map(add, hot, g(column)), default=0)
             for hot, g, column in zip(self.first_hot, at_first, second, strict=True)
         ]
+        return self
 
     def cells(self, k: int) -> tuple[int, int]:
         """Placement ``k``'s cells: (its first colour's, its second's)."""
@@ -394,11 +412,19 @@ class EdgeValues:
     def tile_values(self) -> list[float]:
         """:func:`tile_values` of this board and tables (without a first-round limit)."""
         if self.values is None:
-            self.values = self._sparse() if self.monotone else self._dense()
+            fast = _kernel.kernel
+            if fast is not None:
+                e = self.edges
+                found = fast.tile_values(
+                    e.points, e.low_cells, e.high_cells, self.padded, KIND_COLOURS
+                )
+                self.values = [NO_ROOM] * len(KIND_COLOURS) if found is None else found
+            else:
+                self.values = self._sparse() if self.monotone else self._dense()
         return self.values
 
     def _sparse(self) -> list[float]:
-        edges = self.edges
+        edges = self.edges.build()
         if not edges.count:
             return [NO_ROOM] * len(KIND_COLOURS)
         padded = self.padded
@@ -419,7 +445,7 @@ class EdgeValues:
         return out
 
     def _dense(self) -> list[float]:
-        edges = self.edges
+        edges = self.edges.build()
         if not edges.count:
             return [NO_ROOM] * len(KIND_COLOURS)
         padded = self.padded
@@ -441,12 +467,19 @@ class EdgeValues:
         """:func:`best_spot` of this board and tables (without a first-round limit): the
         first pair in cell order (by the first colour's cell, then the direction of the
         second's) among those of the best value."""
-        edges = self.edges
+        x, y = KIND_COLOURS[kind]
+        fast = _kernel.kernel
+        if fast is not None:
+            e = self.edges
+            spot: tuple[int, int] | None = fast.best_spot(
+                e.points, e.low_cells, e.high_cells, self.padded, x, y, neighbours
+            )
+            return spot
+        edges = self.edges.build()
         n = edges.count
         if not n:
             return None
         best = self.tile_values()[kind]
-        x, y = KIND_COLOURS[kind]
         if self.monotone and best == 0.0:
             # Every placement is worth 0: the first empty pair in cell order.
             i = min(min(edges.low_cells), min(edges.high_cells))

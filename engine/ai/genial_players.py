@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from itertools import compress
 from operator import add, itemgetter, neg
 
+from engine.ai import kernel as _kernel
 from engine.ai.evaluation import (
     DEFAULT_WEIGHTS,
     KIND_COLOURS,
@@ -241,13 +242,33 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
     layout = game._layout
     edges = game.empty_edges
     points = game._points
+    spots = layout.spots
+    tied: list[PlacementSpot]
+    tied_values: list[float]
+    if len(edges) > 1:
+        pick = itemgetter(*edges)
+        low, high = pick(layout.low_cells), pick(layout.high_cells)
+    else:
+        low, high = (layout.low_cells[edges[0]],), (layout.high_cells[edges[0]],)
+    fast = _kernel.kernel
+    if fast is not None:  # the same tied placements in the same order, from the C loops
+        ways: list[tuple[int, int]] = []
+        shapes: list[tuple[int, int, int]] = []
+        for t in dict.fromkeys(game.racks[seat]):
+            k = KIND_OF[t]
+            x, y = KIND_COLOURS[k]
+            for w in (0,) if x == y else (0, 1):
+                ways.append((k, w))
+                shapes.append((x, y, w))
+        best, found = fast.greedy_tied(points, low, high, padded, shapes)
+        tied = [spots[ways[g][0]][ways[g][1]][edges[e]] for g, e, _ in found]
+        tied_values = [v for _, _, v in found]
+        return _pick_tied(tied, tied_values, best, rng)
     # Only the colours on the rack, each looked up once per pair: the pair's cells' points
     # picked out with one C-level call, and their values with another.
     vlow: dict[int, Sequence[float]] = {}
     vhigh: dict[int, Sequence[float]] = {}
     if len(edges) > 1:
-        pick = itemgetter(*edges)
-        low, high = pick(layout.low_cells), pick(layout.high_cells)
         at_low = itemgetter(*low)
         at_high = itemgetter(*high)
 
@@ -257,7 +278,6 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
             vhigh[c] = itemgetter(*at_high(points[c]))(row)
 
     else:
-        low, high = (layout.low_cells[edges[0]],), (layout.high_cells[edges[0]],)
 
         def look(c: int) -> None:
             row = padded[c]
@@ -284,15 +304,21 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
     tops = [max(a) if b is None else max(map(add, a, b)) for _, _, a, b in groups]
     best = max(tops)
     cut = best - 1e-9
-    spots = layout.spots
-    tied: list[PlacementSpot] = []
-    tied_values: list[float] = []
+    tied = []
+    tied_values = []
     for (k, w, a, b), top in zip(groups, tops, strict=True):
         if top >= cut:
             values = a if b is None else list(map(add, a, b))
             high_enough = list(map(cut.__le__, values))
             tied += map(spots[k][w].__getitem__, compress(edges, high_enough))
             tied_values += compress(values, high_enough)
+    return _pick_tied(tied, tied_values, best, rng)
+
+
+def _pick_tied(
+    tied: list[PlacementSpot], tied_values: list[float], best: float, rng: random.Random
+) -> PlacementSpot:
+    """:func:`pick_best`'s choice among the placements within 1e-9 of the best value."""
     if len(tied) == 1:
         return tied[0]
     if min(tied_values) == best:  # all equal (the usual tie): in the fixed order alone

@@ -1,7 +1,8 @@
 """The computer players' quick paths against the general ones they stand in for: the quiet
 play of play-outs against :meth:`GenialGame.play`, and the values over empty pairs
 (:class:`EdgePoints`) against :func:`tile_values` and :func:`best_spot`, which look at every
-cell and neighbour, on positions of random games of every setup."""
+cell and neighbour, on positions of random games of every setup; each with the C loops
+(engine/ai/kernel.py) and with the pure-Python ones."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 
 import pytest
 
+from engine.ai import kernel
 from engine.ai.evaluation import (
     EdgeValues,
     Weights,
@@ -23,6 +25,16 @@ from engine.genial import EMPTY, GenialGame
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
 
 SETUPS = [(1, "solo"), (2, "standard"), (3, "standard"), (4, "standard"), (4, "team")]
+
+
+@pytest.fixture(params=["c", "python"], autouse=True)
+def loops(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test once with the C loops and once with the pure-Python ones."""
+    if request.param == "python":
+        monkeypatch.setattr(kernel, "kernel", None)
+    elif kernel.kernel is None:
+        pytest.fail("the C loops were not built (pip install -e . compiles them)")
+    return str(request.param)
 
 
 def state(game: GenialGame) -> tuple[object, ...]:

@@ -1,0 +1,462 @@
+/* The computer players' innermost loops in C (issue 31): the best value of each kind of
+ * tile over the empty adjacent pairs of a Genial board, where a kind makes it, and the
+ * greedy play-out step's tied best placements.
+ *
+ * Optional: engine/ai/kernel.py uses this module when it was built (pip install compiles
+ * it from source) and the pure-Python code of engine/ai/evaluation.py and
+ * engine/ai/genial_players.py otherwise; tests/engine/test_kernel.py checks that both give
+ * the same values, spots and moves. The arithmetic is the Python code's, done on the same
+ * doubles in the same order (a + b for a placement of colours x and y, the table at a + b
+ * points for a double), so every value is bit for bit the one Python computes.
+ *
+ * Arguments shared by the functions:
+ *   points  6 sequences of ints: points[c][cell], what a hex of colour c scores on cell
+ *   low     the lower cell of each empty adjacent pair
+ *   high    the higher cell of each pair
+ *   padded  6 sequences of floats: padded[c][p], the value of scoring p points in c
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+
+#define COLOURS 6
+
+typedef struct {
+    Py_ssize_t n;       /* pairs */
+    long *cells;        /* low cells, then high cells: 2n */
+    long *pts;          /* pts[(c * 2 + side) * n + k]: colour c's points on pair k's low (0)
+                           or high (1) cell */
+    PyObject *rows[COLOURS]; /* padded rows as fast sequences */
+    Py_ssize_t row_len[COLOURS];
+    PyObject **row_items[COLOURS];
+} Pairs;
+
+static void pairs_free(Pairs *p) {
+    free(p->cells);
+    free(p->pts);
+    for (int c = 0; c < COLOURS; c++) {
+        Py_XDECREF(p->rows[c]);
+    }
+}
+
+static int read_cells(PyObject *seq, long *out, Py_ssize_t n) {
+    PyObject *fast = PySequence_Fast(seq, "cells must be a sequence");
+    if (fast == NULL) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "low and high cells differ in length");
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        long v = PyLong_AsLong(items[k]);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[k] = v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Reads the pairs' cells, their points and the padded rows. Returns -1 with an exception
+ * set on bad input. */
+static int pairs_read(Pairs *p, PyObject *points, PyObject *low, PyObject *high,
+                      PyObject *padded) {
+    memset(p, 0, sizeof(*p));
+    Py_ssize_t n = PySequence_Size(low);
+    if (n < 0) {
+        return -1;
+    }
+    p->n = n;
+    p->cells = malloc(sizeof(long) * (size_t)(2 * n + 1));
+    p->pts = malloc(sizeof(long) * (size_t)(COLOURS * 2 * n + 1));
+    if (p->cells == NULL || p->pts == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (read_cells(low, p->cells, n) < 0 || read_cells(high, p->cells + n, n) < 0) {
+        return -1;
+    }
+    PyObject *cols = PySequence_Fast(points, "points must be a sequence");
+    if (cols == NULL) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(cols) != COLOURS) {
+        Py_DECREF(cols);
+        PyErr_SetString(PyExc_ValueError, "points must have 6 colours");
+        return -1;
+    }
+    for (int c = 0; c < COLOURS; c++) {
+        PyObject *col = PySequence_Fast(PySequence_Fast_GET_ITEM(cols, c),
+                                        "a colour's points must be a sequence");
+        if (col == NULL) {
+            Py_DECREF(cols);
+            return -1;
+        }
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(col);
+        PyObject **items = PySequence_Fast_ITEMS(col);
+        for (int side = 0; side < 2; side++) {
+            long *out = p->pts + (c * 2 + side) * n;
+            const long *cells = p->cells + side * n;
+            for (Py_ssize_t k = 0; k < n; k++) {
+                if (cells[k] < 0 || cells[k] >= size) {
+                    Py_DECREF(col);
+                    Py_DECREF(cols);
+                    PyErr_SetString(PyExc_IndexError, "cell out of range");
+                    return -1;
+                }
+                long v = PyLong_AsLong(items[cells[k]]);
+                if (v == -1 && PyErr_Occurred()) {
+                    Py_DECREF(col);
+                    Py_DECREF(cols);
+                    return -1;
+                }
+                out[k] = v;
+            }
+        }
+        Py_DECREF(col);
+    }
+    Py_DECREF(cols);
+    PyObject *rows = PySequence_Fast(padded, "padded must be a sequence");
+    if (rows == NULL) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(rows) != COLOURS) {
+        Py_DECREF(rows);
+        PyErr_SetString(PyExc_ValueError, "padded must have 6 colours");
+        return -1;
+    }
+    for (int c = 0; c < COLOURS; c++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows, c),
+                                        "a padded row must be a sequence");
+        if (row == NULL) {
+            Py_DECREF(rows);
+            return -1;
+        }
+        p->rows[c] = row;
+        p->row_len[c] = PySequence_Fast_GET_SIZE(row);
+        p->row_items[c] = PySequence_Fast_ITEMS(row);
+    }
+    Py_DECREF(rows);
+    return 0;
+}
+
+/* padded[c][points], or -1 with IndexError. */
+static inline int value_at(const Pairs *p, int c, long points, double *out) {
+    if (points < 0 || points >= p->row_len[c]) {
+        PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
+        return -1;
+    }
+    double v = PyFloat_AsDouble(p->row_items[c][points]);
+    if (v == -1.0 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static inline long pts_at(const Pairs *p, int c, int side, Py_ssize_t k) {
+    return p->pts[(c * 2 + side) * p->n + k];
+}
+
+/* The value of placement k of colours x (on the pair's `side` cell) and y (on the other);
+ * a double (x == y) scores the sum of both cells' points in x. */
+static inline int placement(const Pairs *p, int x, int y, int side, Py_ssize_t k,
+                            double *out) {
+    if (x == y) {
+        return value_at(p, x, pts_at(p, x, 0, k) + pts_at(p, x, 1, k), out);
+    }
+    double a, b;
+    if (value_at(p, x, pts_at(p, x, side, k), &a) < 0 ||
+        value_at(p, y, pts_at(p, y, 1 - side, k), &b) < 0) {
+        return -1;
+    }
+    *out = a + b;
+    return 0;
+}
+
+static int colour_of(PyObject *obj, int *out) {
+    long v = PyLong_AsLong(obj);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (v < 0 || v >= COLOURS) {
+        PyErr_SetString(PyExc_ValueError, "colour out of range");
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* The best value of a kind of colours (x, y) over every placement (both ways round). */
+static int best_of(const Pairs *p, int x, int y, double *out) {
+    double best = 0.0;
+    int ways = x == y ? 1 : 2;
+    for (int side = 0; side < ways; side++) {
+        for (Py_ssize_t k = 0; k < p->n; k++) {
+            double v;
+            if (placement(p, x, y, side, k, &v) < 0) {
+                return -1;
+            }
+            if ((side == 0 && k == 0) || v > best) {
+                best = v;
+            }
+        }
+    }
+    *out = best;
+    return 0;
+}
+
+PyDoc_STRVAR(tile_values_doc,
+"tile_values(points, low, high, padded, kinds) -> list[float] | None\n\n"
+"For each (x, y) of kinds, the best value of a placement of a tile of those colours on\n"
+"the pairs; None if there are no pairs.");
+
+static PyObject *tile_values(PyObject *self, PyObject *args) {
+    PyObject *points, *low, *high, *padded, *kinds;
+    if (!PyArg_ParseTuple(args, "OOOOO", &points, &low, &high, &padded, &kinds)) {
+        return NULL;
+    }
+    Pairs p;
+    if (pairs_read(&p, points, low, high, padded) < 0) {
+        pairs_free(&p);
+        return NULL;
+    }
+    if (p.n == 0) {
+        pairs_free(&p);
+        Py_RETURN_NONE;
+    }
+    PyObject *fast = PySequence_Fast(kinds, "kinds must be a sequence");
+    if (fast == NULL) {
+        pairs_free(&p);
+        return NULL;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        goto fail;
+    }
+    for (Py_ssize_t t = 0; t < count; t++) {
+        PyObject *kind = PySequence_Fast_GET_ITEM(fast, t);
+        int x, y;
+        double best;
+        if (!PyTuple_Check(kind) || PyTuple_GET_SIZE(kind) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a kind is a pair of colours");
+            goto fail;
+        }
+        if (colour_of(PyTuple_GET_ITEM(kind, 0), &x) < 0 ||
+            colour_of(PyTuple_GET_ITEM(kind, 1), &y) < 0 || best_of(&p, x, y, &best) < 0) {
+            goto fail;
+        }
+        PyObject *v = PyFloat_FromDouble(best);
+        if (v == NULL) {
+            goto fail;
+        }
+        PyList_SET_ITEM(out, t, v);
+    }
+    Py_DECREF(fast);
+    pairs_free(&p);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_DECREF(fast);
+    pairs_free(&p);
+    return NULL;
+}
+
+PyDoc_STRVAR(best_spot_doc,
+"best_spot(points, low, high, padded, x, y, neighbours) -> (int, int) | None\n\n"
+"Where a tile of colours x and y makes its best value: (cell of x, cell of y), the first\n"
+"in cell order of x's cell, then of the direction of y's cell in neighbours[x's cell];\n"
+"None if there are no pairs.");
+
+static PyObject *best_spot(PyObject *self, PyObject *args) {
+    PyObject *points, *low, *high, *padded, *neighbours;
+    int x, y;
+    if (!PyArg_ParseTuple(args, "OOOOiiO", &points, &low, &high, &padded, &x, &y,
+                          &neighbours)) {
+        return NULL;
+    }
+    if (x < 0 || x >= COLOURS || y < 0 || y >= COLOURS) {
+        PyErr_SetString(PyExc_ValueError, "colour out of range");
+        return NULL;
+    }
+    Pairs p;
+    if (pairs_read(&p, points, low, high, padded) < 0) {
+        pairs_free(&p);
+        return NULL;
+    }
+    if (p.n == 0) {
+        pairs_free(&p);
+        Py_RETURN_NONE;
+    }
+    double best;
+    if (best_of(&p, x, y, &best) < 0) {
+        pairs_free(&p);
+        return NULL;
+    }
+    /* A double can lie either way round, as can any other kind. */
+    long first = -1, second = -1;
+    Py_ssize_t direction = 0;
+    for (int side = 0; side < 2; side++) {
+        for (Py_ssize_t k = 0; k < p.n; k++) {
+            double v;
+            if (placement(&p, x, y, side, k, &v) < 0) {
+                pairs_free(&p);
+                return NULL;
+            }
+            if (v != best) {
+                continue;
+            }
+            long i = p.cells[side * p.n + k];
+            long j = p.cells[(1 - side) * p.n + k];
+            if (first >= 0 && i > first) {
+                continue;
+            }
+            /* The direction of j from i: its place in neighbours[i]. */
+            PyObject *around = PySequence_GetItem(neighbours, i);
+            if (around == NULL) {
+                pairs_free(&p);
+                return NULL;
+            }
+            PyObject *target = PyLong_FromLong(j);
+            Py_ssize_t d = target == NULL ? -1 : PySequence_Index(around, target);
+            Py_XDECREF(target);
+            Py_DECREF(around);
+            if (d < 0) {
+                pairs_free(&p);
+                return NULL;
+            }
+            if (first < 0 || i < first || d < direction) {
+                first = i;
+                second = j;
+                direction = d;
+            }
+        }
+    }
+    pairs_free(&p);
+    return Py_BuildValue("(ll)", first, second);
+}
+
+PyDoc_STRVAR(greedy_tied_doc,
+"greedy_tied(points, low, high, padded, groups) -> (float, list[tuple[int, int, float]])\n\n"
+"groups: (x, y, side) per group of placements: colour x on each pair's low (side 0) or\n"
+"high (side 1) cell and y on the other (x == y: a double, side 0). Returns the best value\n"
+"of any group's placement and every placement within 1e-9 of it, as (group, pair, value),\n"
+"in group order, then pair order.");
+
+static PyObject *greedy_tied(PyObject *self, PyObject *args) {
+    PyObject *points, *low, *high, *padded, *groups;
+    if (!PyArg_ParseTuple(args, "OOOOO", &points, &low, &high, &padded, &groups)) {
+        return NULL;
+    }
+    Pairs p;
+    if (pairs_read(&p, points, low, high, padded) < 0) {
+        pairs_free(&p);
+        return NULL;
+    }
+    PyObject *fast = PySequence_Fast(groups, "groups must be a sequence");
+    if (fast == NULL) {
+        pairs_free(&p);
+        return NULL;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    int *gx = malloc(sizeof(int) * (size_t)(count + 1));
+    int *gy = malloc(sizeof(int) * (size_t)(count + 1));
+    int *gs = malloc(sizeof(int) * (size_t)(count + 1));
+    double *values = malloc(sizeof(double) * (size_t)(count * p.n + 1));
+    PyObject *tied = NULL;
+    if (gx == NULL || gy == NULL || gs == NULL || values == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (count == 0 || p.n == 0) {
+        PyErr_SetString(PyExc_ValueError, "no placement to choose from");
+        goto fail;
+    }
+    double best = 0.0;
+    for (Py_ssize_t g = 0; g < count; g++) {
+        PyObject *group = PySequence_Fast_GET_ITEM(fast, g);
+        if (!PyTuple_Check(group) || PyTuple_GET_SIZE(group) != 3) {
+            PyErr_SetString(PyExc_TypeError, "a group is (x, y, side)");
+            goto fail;
+        }
+        int side;
+        if (colour_of(PyTuple_GET_ITEM(group, 0), &gx[g]) < 0 ||
+            colour_of(PyTuple_GET_ITEM(group, 1), &gy[g]) < 0 ||
+            colour_of(PyTuple_GET_ITEM(group, 2), &side) < 0) {
+            goto fail;
+        }
+        gs[g] = side ? 1 : 0;
+        for (Py_ssize_t k = 0; k < p.n; k++) {
+            double v;
+            if (placement(&p, gx[g], gy[g], gs[g], k, &v) < 0) {
+                goto fail;
+            }
+            values[g * p.n + k] = v;
+            if ((g == 0 && k == 0) || v > best) {
+                best = v;
+            }
+        }
+    }
+    double cut = best - 1e-9;
+    tied = PyList_New(0);
+    if (tied == NULL) {
+        goto fail;
+    }
+    for (Py_ssize_t g = 0; g < count; g++) {
+        for (Py_ssize_t k = 0; k < p.n; k++) {
+            double v = values[g * p.n + k];
+            if (cut <= v) {
+                PyObject *item = Py_BuildValue("(nnd)", g, k, v);
+                if (item == NULL || PyList_Append(tied, item) < 0) {
+                    Py_XDECREF(item);
+                    goto fail;
+                }
+                Py_DECREF(item);
+            }
+        }
+    }
+    free(gx);
+    free(gy);
+    free(gs);
+    free(values);
+    Py_DECREF(fast);
+    pairs_free(&p);
+    PyObject *result = Py_BuildValue("(dN)", best, tied);
+    return result;
+fail:
+    free(gx);
+    free(gy);
+    free(gs);
+    free(values);
+    Py_XDECREF(tied);
+    Py_DECREF(fast);
+    pairs_free(&p);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"tile_values", tile_values, METH_VARARGS, tile_values_doc},
+    {"best_spot", best_spot, METH_VARARGS, best_spot_doc},
+    {"greedy_tied", greedy_tied, METH_VARARGS, greedy_tied_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "engine.ai._kernel",
+    "The computer players' innermost loops in C (see engine/ai/kernel.py).",
+    -1,
+    methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }
