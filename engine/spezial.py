@@ -442,12 +442,64 @@ class SpezialGame:
         per colour in the order B, G, O, P (golden points to the default colour)."""
         if self.over:
             return []
-        edges, outcome = self.area.edges, self._outcome
+        return list(zip(self._open, self._open_points(), strict=True))
+
+    def _open_points(self) -> list[tuple[int, int, int, int]]:
+        """The points of every legal placement, in the order of :meth:`legal_moves`: what
+        :meth:`_outcome` gives each with golden points to the default, worked out for all
+        at once. The chain a tile would make touches, has scored and has been paid for
+        the towers of the own chains beside either of its cells (and those its cells are
+        next to), so those are gathered once per cell, and a placement's are two ORs."""
+        t = self._t
         seat = self.to_move
-        return [
-            (p, outcome(seat, *edges[e], ()).points)
-            for e, p in zip(self._open_edges, self._open, strict=True)
-        ]
+        board, nbrs, find = self.board, self.area.neighbours, self._find
+        near, golden, tall_mask = t.near, t.golden, t.tall_mask
+        touched_of, scored_of, paid_of = self._touched, self._scored, self._paid
+        per_cell: dict[int, tuple[int, int, int]] = {}
+        for c in {c for e in self._open_edges for c in self.area.edges[e]}:
+            touched, scored, paid = near[c], 0, 0
+            for n in nbrs[c]:
+                if n >= 0 and board[n] == seat:
+                    r = find(n)
+                    touched |= touched_of[r]
+                    scored |= scored_of[r]
+                    paid |= paid_of[r]
+            per_cell[c] = (touched, scored, paid)
+        tokens, dark, colour = self.tokens, self.dark, self._colour
+        track = self.scores[seat]
+        known: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
+        out = []
+        edges = self.area.edges
+        for e in self._open_edges:
+            i, j = edges[e]
+            ti, si, pi = per_cell[i]
+            tj, sj, pj = per_cell[j]
+            touched = ti | tj
+            key = (touched, si | sj, pi | pj)
+            pts4 = known.get(key)
+            if pts4 is None:
+                pts = [0, 0, 0, 0]
+                if touched.bit_count() >= 2:
+                    for k in _bits(touched & ~key[1]):
+                        tok = tokens[k]
+                        pts[colour[k]] += tok.dark_value if dark[k] else tok.light
+                tall = touched & tall_mask
+                if tall.bit_count() >= 2:
+                    bonus = (tall & ~key[2]).bit_count()
+                    if bonus:
+                        pts = [p + bonus for p in pts]
+                pts4 = known[key] = (pts[0], pts[1], pts[2], pts[3])
+            if golden[i] or golden[j]:
+                pts = list(pts4)
+                for c in (i, j):
+                    if golden[c]:
+                        # The lowest colour after the other points, B G O P on ties.
+                        totals = [track[x] + pts[x] for x in range(4)]
+                        pts[totals.index(min(totals))] += 1
+                out.append((pts[0], pts[1], pts[2], pts[3]))
+            else:
+                out.append(pts4)
+        return out
 
     def points_of(self, placement: SpezialPlacement) -> dict[Colour, int]:
         """The points a legal placement would score now for the player to move, per colour

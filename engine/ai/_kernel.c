@@ -29,6 +29,7 @@ typedef struct {
     PyObject *rows[COLOURS]; /* padded rows as fast sequences */
     Py_ssize_t row_len[COLOURS];
     PyObject **row_items[COLOURS];
+    double *row_values[COLOURS]; /* a row as doubles, made when first read */
 } Pairs;
 
 static void pairs_free(Pairs *p) {
@@ -36,7 +37,32 @@ static void pairs_free(Pairs *p) {
     free(p->pts);
     for (int c = 0; c < COLOURS; c++) {
         Py_XDECREF(p->rows[c]);
+        free(p->row_values[c]);
     }
+}
+
+/* Colour c's padded row as doubles (read once: a loop reads each entry many times). */
+static const double *row_of(Pairs *p, int c) {
+    if (p->row_values[c] != NULL) {
+        return p->row_values[c];
+    }
+    Py_ssize_t len = p->row_len[c];
+    double *values = malloc(sizeof(double) * (size_t)(len + 1));
+    if (values == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < len; k++) {
+        PyObject *item = p->row_items[c][k];
+        double v = PyFloat_CheckExact(item) ? PyFloat_AS_DOUBLE(item) : PyFloat_AsDouble(item);
+        if (v == -1.0 && PyErr_Occurred()) {
+            free(values);
+            return NULL;
+        }
+        values[k] = v;
+    }
+    p->row_values[c] = values;
+    return values;
 }
 
 static int read_cells(PyObject *seq, long *out, Py_ssize_t n) {
@@ -146,16 +172,16 @@ static int pairs_read(Pairs *p, PyObject *points, PyObject *low, PyObject *high,
 }
 
 /* padded[c][points], or -1 with IndexError. */
-static inline int value_at(const Pairs *p, int c, long points, double *out) {
+static inline int value_at(Pairs *p, int c, long points, double *out) {
     if (points < 0 || points >= p->row_len[c]) {
         PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
         return -1;
     }
-    double v = PyFloat_AsDouble(p->row_items[c][points]);
-    if (v == -1.0 && PyErr_Occurred()) {
+    const double *row = row_of(p, c);
+    if (row == NULL) {
         return -1;
     }
-    *out = v;
+    *out = row[points];
     return 0;
 }
 
@@ -165,7 +191,7 @@ static inline long pts_at(const Pairs *p, int c, int side, Py_ssize_t k) {
 
 /* The value of placement k of colours x (on the pair's `side` cell) and y (on the other);
  * a double (x == y) scores the sum of both cells' points in x. */
-static inline int placement(const Pairs *p, int x, int y, int side, Py_ssize_t k,
+static inline int placement(Pairs *p, int x, int y, int side, Py_ssize_t k,
                             double *out) {
     if (x == y) {
         return value_at(p, x, pts_at(p, x, 0, k) + pts_at(p, x, 1, k), out);
@@ -193,7 +219,7 @@ static int colour_of(PyObject *obj, int *out) {
 }
 
 /* The best value of a kind of colours (x, y) over every placement (both ways round). */
-static int best_of(const Pairs *p, int x, int y, double *out) {
+static int best_of(Pairs *p, int x, int y, double *out) {
     double best = 0.0;
     int ways = x == y ? 1 : 2;
     for (int side = 0; side < ways; side++) {

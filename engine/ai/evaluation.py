@@ -127,9 +127,25 @@ def padded_rows(
     if rows is None:
         if len(_PADDED) >= _KEPT:
             _PADDED.clear()
+            _ROWS.clear()
         low = min(track)
-        rows = _PADDED[key] = tuple(_padded_row(old, low, setup, weights) for old in track)
+        rest = key[1:]
+        kept = _ROWS
+        made = []
+        for old in track:
+            # Keyed by plain values: the frozen dataclasses hash at Python level, and a
+            # play-out meets a new track every few placements.
+            row_key = (old, low, rest)
+            row = kept.get(row_key)
+            if row is None:
+                row = kept[row_key] = _padded_row(old, low, setup, weights)
+            made.append(row)
+        rows = _PADDED[key] = tuple(made)
     return rows
+
+
+#: Padded rows by (score, lowest score, the rest of the table key): a few hundred a game.
+_ROWS: dict[tuple[object, ...], tuple[float, ...]] = {}
 
 
 @lru_cache(maxsize=4096)

@@ -112,13 +112,21 @@ def rank_placements(
     values in reading order)."""
     tables = gain_tables(game.scores[game.to_move], weights)
     scored = []
+    # Few placements score differently from each other (most score nothing): each points
+    # tuple is valued once.
+    value_of: dict[tuple[int, ...], float] = {}
     for p, pts in game.placements_with_points():
-        v = 0.0
-        for c, n in enumerate(pts):
-            if n:
-                v += tables[c][min(n, MAX_POINTS)]
+        v = value_of.get(pts)
+        if v is None:
+            v = 0.0
+            for c, n in enumerate(pts):
+                if n:
+                    v += tables[c][min(n, MAX_POINTS)]
+            value_of[pts] = v
         scored.append((p, v))
-    scored.sort(key=lambda pv: placement_key(pv[0]))
+    # The placements come in reading order (placement_key's: the game keeps its legal
+    # placements in the order of their cells), so a stable sort by value alone keeps equal
+    # values in reading order.
     scored.sort(key=lambda pv: -pv[1])
     return scored
 

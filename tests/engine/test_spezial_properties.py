@@ -130,6 +130,24 @@ def test_placements_with_points_match_playing_them(players: int, seed: int, cut:
         assert points == tuple(after[c] - before[c] for c in SCORE_COLOURS)
 
 
+@settings(max_examples=40, deadline=None)
+@given(players_st, seeds, st.integers(0, 79))
+def test_points_listed_at_once_are_each_placements_own(players: int, seed: int, cut: int) -> None:
+    # The listing gathers chains once per cell; one placement at a time, _outcome walks
+    # its two cells' chains itself (and is what play scores).
+    game = SpezialGame(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(cut % (TILES_PER_PLAYER * players)):
+        game.play(game.random_placement(rng))
+    edges = game.area.edges
+    listed = game.placements_with_points()
+    for e, (_, points) in zip(game._open_edges, listed, strict=True):
+        assert points == game._outcome(game.to_move, *edges[e], ()).points
+    # In reading order of their cells (the players' ties rely on it).
+    keys = [(p.cell1.r, p.cell1.q, p.cell2.r, p.cell2.q) for p, _ in listed]
+    assert keys == sorted(keys)
+
+
 @settings(max_examples=20, deadline=None)
 @given(players_st, seeds, st.integers(0, 79))
 def test_legal_moves_are_the_empty_adjacent_pairs(players: int, seed: int, cut: int) -> None:
