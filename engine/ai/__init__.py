@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import TypeVar
 
 from engine.ai import genial_players, master, spezial_players
 from engine.genial import GenialView
@@ -66,16 +67,10 @@ def choose_move(
         if level == "greedy":
             return genial_players.greedy_move(view, rng)
         if level == "master":
-            search = master.DEFAULT_MASTER_SEARCH
-            if deadline is not None:
-                strong = dataclasses.replace(search.strong, deadline=deadline)
-                search = dataclasses.replace(search, strong=strong)
+            search = _with_deadline(master.DEFAULT_MASTER_SEARCH, deadline)
             return master.master_move(view, rng, search)
         if level == "expert":
-            expert = genial_players.DEFAULT_EXPERT
-            if deadline is not None:
-                strong = dataclasses.replace(expert.strong, deadline=deadline)
-                expert = dataclasses.replace(expert, strong=strong)
+            expert = _with_deadline(genial_players.DEFAULT_EXPERT, deadline)
             return genial_players.expert_move(view, rng, expert)
         config = dataclasses.replace(genial_players.DEFAULT_STRONG, deadline=deadline)
         return genial_players.strong_move(view, rng, config)
@@ -95,6 +90,16 @@ def choose_move(
         spezial = dataclasses.replace(spezial_players.DEFAULT_SPEZIAL, deadline=deadline)
         return spezial_players.strong_move(view, rng, spezial)
     raise TypeError(f"not a game view: {type(view).__name__}")
+
+
+_Deep = TypeVar("_Deep", genial_players.ExpertConfig, master.MasterConfig)
+
+
+def _with_deadline(config: _Deep, deadline: float | None) -> _Deep:
+    """A Genial search whose strong part stops at ``deadline`` seconds (None: as it is)."""
+    if deadline is None:
+        return config
+    return dataclasses.replace(config, strong=dataclasses.replace(config.strong, deadline=deadline))
 
 
 def best_moves(view: View, n: int = 3) -> list[tuple[Move, float]]:

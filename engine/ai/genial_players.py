@@ -638,19 +638,6 @@ class ExpertConfig:
 
 
 DEFAULT_EXPERT = ExpertConfig()
-#: The master level (issue 31): the expert's search with wider budgets everywhere: more of
-#: greedy's placements and blocking moves searched against more of the next player's
-#: replies, and the play-outs over deals of the unseen tiles begun earlier (from 56 empty
-#: cells), over more candidates and five times the simulated placements. Like every level
-#: it decides from its seat's view alone: each play-out is one determinisation
-#: (:func:`redeal`) of the tiles it has not seen.
-DEFAULT_MASTER = ExpertConfig(
-    candidates=8,
-    budget=6000,
-    max_samples=96,
-    endgame=56,
-    strong=StrongConfig(candidates=24, blocks=6, replies=6),
-)
 
 
 def redeal(base: GenialGame, seat: int, rng: random.Random) -> GenialGame:

@@ -31,15 +31,6 @@ QUICK_SPEZIAL_EXPERT = SpezialExpertConfig(
 )
 #: The master level with a budget a little above the quick expert's (more candidates and
 #: replies), so that tests of every level run its code quickly too.
-QUICK_MASTER = ExpertConfig(
-    candidates=4,
-    budget=40,
-    depth=6,
-    min_samples=2,
-    max_samples=4,
-    endgame=1000,
-    strong=StrongConfig(candidates=5, blocks=2, replies=2),
-)
 #: The Genial master's search (engine/ai/master.py) as small: three halving rounds of a few
 #: short play-outs, from the first move on.
 QUICK_MASTER_SEARCH = MasterConfig(
@@ -60,7 +51,6 @@ QUICK_SPEZIAL_MASTER = SpezialExpertConfig(
 def quick_expert(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(genial_players, "DEFAULT_EXPERT", QUICK_EXPERT)
     monkeypatch.setattr(spezial_players, "DEFAULT_SPEZIAL_EXPERT", QUICK_SPEZIAL_EXPERT)
-    monkeypatch.setattr(genial_players, "DEFAULT_MASTER", QUICK_MASTER)
     monkeypatch.setattr(master, "DEFAULT_MASTER_SEARCH", QUICK_MASTER_SEARCH)
     monkeypatch.setattr(spezial_players, "DEFAULT_SPEZIAL_MASTER", QUICK_SPEZIAL_MASTER)
     yield
