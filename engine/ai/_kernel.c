@@ -30,6 +30,9 @@ typedef struct {
     Py_ssize_t row_len[COLOURS];
     PyObject **row_items[COLOURS];
     double *row_values[COLOURS]; /* a row as doubles, made when first read */
+    double *hex_values[COLOURS];  /* [side * n + k]: a hex of c on pair k's low (0) or high
+                                     (1) cell, made when first read */
+    double *double_values[COLOURS]; /* [k]: a double of c on pair k */
 } Pairs;
 
 static void pairs_free(Pairs *p) {
@@ -38,6 +41,8 @@ static void pairs_free(Pairs *p) {
     for (int c = 0; c < COLOURS; c++) {
         Py_XDECREF(p->rows[c]);
         free(p->row_values[c]);
+        free(p->hex_values[c]);
+        free(p->double_values[c]);
     }
 }
 
@@ -189,19 +194,69 @@ static inline long pts_at(const Pairs *p, int c, int side, Py_ssize_t k) {
     return p->pts[(c * 2 + side) * p->n + k];
 }
 
-/* The value of placement k of colours x (on the pair's `side` cell) and y (on the other);
- * a double (x == y) scores the sum of both cells' points in x. */
+/* What a hex of colour c is worth on each pair's low and high cell, [side * n + k]
+ * (looked up once per colour and call: every kind with c reads them). */
+static const double *hex_values(Pairs *p, int c) {
+    if (p->hex_values[c] != NULL) {
+        return p->hex_values[c];
+    }
+    Py_ssize_t n = p->n;
+    double *values = malloc(sizeof(double) * (size_t)(2 * n + 1));
+    if (values == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (int side = 0; side < 2; side++) {
+        for (Py_ssize_t k = 0; k < n; k++) {
+            if (value_at(p, c, pts_at(p, c, side, k), &values[side * n + k]) < 0) {
+                free(values);
+                return NULL;
+            }
+        }
+    }
+    p->hex_values[c] = values;
+    return values;
+}
+
+/* What a double of colour c is worth on each pair: the table at both cells' points. */
+static const double *double_values(Pairs *p, int c) {
+    if (p->double_values[c] != NULL) {
+        return p->double_values[c];
+    }
+    Py_ssize_t n = p->n;
+    double *values = malloc(sizeof(double) * (size_t)(n + 1));
+    if (values == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (value_at(p, c, pts_at(p, c, 0, k) + pts_at(p, c, 1, k), &values[k]) < 0) {
+            free(values);
+            return NULL;
+        }
+    }
+    p->double_values[c] = values;
+    return values;
+}
+
+/* The value of placement k of colours x (on the pair's `side` cell) and y (on the other):
+ * x's value plus y's, in that order, as Python adds them; a double (x == y) scores the sum
+ * of both cells' points in x. */
 static inline int placement(Pairs *p, int x, int y, int side, Py_ssize_t k,
                             double *out) {
     if (x == y) {
-        return value_at(p, x, pts_at(p, x, 0, k) + pts_at(p, x, 1, k), out);
+        const double *d = double_values(p, x);
+        if (d == NULL) {
+            return -1;
+        }
+        *out = d[k];
+        return 0;
     }
-    double a, b;
-    if (value_at(p, x, pts_at(p, x, side, k), &a) < 0 ||
-        value_at(p, y, pts_at(p, y, 1 - side, k), &b) < 0) {
+    const double *a = hex_values(p, x), *b = hex_values(p, y);
+    if (a == NULL || b == NULL) {
         return -1;
     }
-    *out = a + b;
+    *out = a[side * p->n + k] + b[(1 - side) * p->n + k];
     return 0;
 }
 
@@ -220,18 +275,29 @@ static int colour_of(PyObject *obj, int *out) {
 
 /* The best value of a kind of colours (x, y) over every placement (both ways round). */
 static int best_of(Pairs *p, int x, int y, double *out) {
-    double best = 0.0;
-    int ways = x == y ? 1 : 2;
-    for (int side = 0; side < ways; side++) {
-        for (Py_ssize_t k = 0; k < p->n; k++) {
-            double v;
-            if (placement(p, x, y, side, k, &v) < 0) {
-                return -1;
-            }
-            if ((side == 0 && k == 0) || v > best) {
-                best = v;
-            }
+    Py_ssize_t n = p->n;
+    if (x == y) {
+        const double *d = double_values(p, x);
+        if (d == NULL) {
+            return -1;
         }
+        double best = d[0];
+        for (Py_ssize_t k = 1; k < n; k++) {
+            best = d[k] > best ? d[k] : best;
+        }
+        *out = best;
+        return 0;
+    }
+    const double *a = hex_values(p, x), *b = hex_values(p, y);
+    if (a == NULL || b == NULL) {
+        return -1;
+    }
+    double best = a[0] + b[n];
+    for (Py_ssize_t k = 0; k < n; k++) {
+        double one = a[k] + b[n + k];  /* x on the low cell */
+        double other = a[n + k] + b[k];  /* x on the high cell */
+        best = one > best ? one : best;
+        best = other > best ? other : best;
     }
     *out = best;
     return 0;
