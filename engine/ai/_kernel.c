@@ -532,10 +532,199 @@ fail:
     return NULL;
 }
 
+/* C(n, r) exactly, or -1 beyond 2^53 (where a double could not hold it: the caller then
+ * uses Python's integers). */
+static long long comb_exact(long long n, long long r) {
+    if (r < 0 || r > n) {
+        return 0;
+    }
+    if (r > n - r) {
+        r = n - r;
+    }
+    unsigned long long c = 1;
+    for (long long i = 0; i < r; i++) {
+        /* c * (n - i) / (i + 1) is exact: c is C(n, i) and the product C(n, i + 1) * (i + 1). */
+        if (c > (1ULL << 53) / (unsigned long long)(n - i)) {
+            return -1;
+        }
+        c = c * (unsigned long long)(n - i) / (unsigned long long)(i + 1);
+    }
+    return (long long)c;
+}
+
+typedef struct {
+    int count;
+    double values[64];
+    long counts[64];
+    int order[64];
+} Draw;
+
+/* Reads values and counts (at most 64 kinds); -1 with an exception on bad input. */
+static int draw_read(Draw *d, PyObject *values, PyObject *counts) {
+    PyObject *fv = PySequence_Fast(values, "values must be a sequence");
+    if (fv == NULL) {
+        return -1;
+    }
+    PyObject *fc = PySequence_Fast(counts, "counts must be a sequence");
+    if (fc == NULL) {
+        Py_DECREF(fv);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fv);
+    if (n != PySequence_Fast_GET_SIZE(fc) || n > 64) {
+        Py_DECREF(fv);
+        Py_DECREF(fc);
+        PyErr_SetString(PyExc_ValueError, "values and counts: the same kinds, at most 64");
+        return -1;
+    }
+    d->count = (int)n;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        d->values[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fv, k));
+        d->counts[k] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fc, k));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fv);
+            Py_DECREF(fc);
+            return -1;
+        }
+        d->order[k] = (int)k;
+    }
+    Py_DECREF(fv);
+    Py_DECREF(fc);
+    /* Best first, equal values in kind order (Python's sorted(..., reverse=True)). An
+     * insertion sort: 21 kinds. */
+    for (int a = 1; a < d->count; a++) {
+        int k = d->order[a];
+        int b = a - 1;
+        while (b >= 0 && d->values[d->order[b]] < d->values[k]) {
+            d->order[b + 1] = d->order[b];
+            b--;
+        }
+        d->order[b + 1] = k;
+    }
+    return 0;
+}
+
+/* The chances of best_distribution into kinds/chances; returns how many, or -1 (no error
+ * set) when the numbers are too large for doubles to hold exactly, or -2 on an error. */
+static int distribution(const Draw *d, long draws, int *kinds, double *chances) {
+    long long total = 0;
+    for (int k = 0; k < d->count; k++) {
+        total += d->counts[k];
+    }
+    if (draws > total) {
+        draws = total;
+    }
+    if (draws <= 0) {
+        return 0;
+    }
+    long long ways = comb_exact(total, draws);
+    if (ways < 0) {
+        return -1;
+    }
+    int out = 0;
+    double p_missed = 1.0;
+    long long removed = 0;
+    for (int a = 0; a < d->count; a++) {
+        int k = d->order[a];
+        if (!d->counts[k]) {
+            continue;
+        }
+        removed += d->counts[k];
+        long long left = comb_exact(total - removed, draws);
+        if (left < 0) {
+            return -1;
+        }
+        double p_next = (double)left / (double)ways;
+        kinds[out] = k;
+        chances[out] = p_missed - p_next;
+        out++;
+        p_missed = p_next;
+        if (p_missed <= 0.0) {
+            break;
+        }
+    }
+    return out;
+}
+
+PyDoc_STRVAR(best_distribution_doc,
+"best_distribution(values, counts, draws) -> list[tuple[int, float]] | None\n\n"
+"evaluation.best_distribution, or None where its numbers outgrow exact doubles.");
+
+static PyObject *best_distribution(PyObject *self, PyObject *args) {
+    PyObject *values, *counts;
+    long draws;
+    if (!PyArg_ParseTuple(args, "OOl", &values, &counts, &draws)) {
+        return NULL;
+    }
+    Draw d;
+    if (draw_read(&d, values, counts) < 0) {
+        return NULL;
+    }
+    int kinds[64];
+    double chances[64];
+    int n = distribution(&d, draws, kinds, chances);
+    if (n == -1) {
+        Py_RETURN_NONE;
+    }
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (int a = 0; a < n; a++) {
+        PyObject *item = Py_BuildValue("(id)", kinds[a], chances[a]);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, a, item);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(expected_best_doc,
+"expected_best(values, counts, draws, known, no_room) -> float | None\n\n"
+"evaluation.expected_best, or None where its numbers outgrow exact doubles.");
+
+static PyObject *expected_best(PyObject *self, PyObject *args) {
+    PyObject *values, *counts;
+    long draws;
+    double known, no_room;
+    if (!PyArg_ParseTuple(args, "OOldd", &values, &counts, &draws, &known, &no_room)) {
+        return NULL;
+    }
+    Draw d;
+    if (draw_read(&d, values, counts) < 0) {
+        return NULL;
+    }
+    int kinds[64];
+    double chances[64];
+    int n = distribution(&d, draws, kinds, chances);
+    if (n == -1) {
+        Py_RETURN_NONE;
+    }
+    double expected = 0.0, p_left = 1.0;
+    for (int a = 0; a < n; a++) {
+        double v = d.values[kinds[a]];
+        if (v <= known) {
+            break;
+        }
+        expected += v * chances[a];
+        p_left -= chances[a];
+    }
+    if (known > no_room) {
+        expected += known * p_left;
+    } else if (p_left >= 1.0) {
+        return PyFloat_FromDouble(0.0);
+    }
+    return PyFloat_FromDouble(expected);
+}
+
 static PyMethodDef methods[] = {
     {"tile_values", tile_values, METH_VARARGS, tile_values_doc},
     {"best_spot", best_spot, METH_VARARGS, best_spot_doc},
     {"greedy_tied", greedy_tied, METH_VARARGS, greedy_tied_doc},
+    {"best_distribution", best_distribution, METH_VARARGS, best_distribution_doc},
+    {"expected_best", expected_best, METH_VARARGS, expected_best_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -23,3 +23,9 @@ def greedy_tied(
     padded: Sequence[Sequence[float]],
     groups: Sequence[tuple[int, int, int]],
 ) -> tuple[float, list[tuple[int, int, float]]]: ...
+def best_distribution(
+    values: Sequence[float], counts: Sequence[int], draws: int
+) -> list[tuple[int, float]] | None: ...
+def expected_best(
+    values: Sequence[float], counts: Sequence[int], draws: int, known: float, no_room: float
+) -> float | None: ...

@@ -560,6 +560,11 @@ def best_distribution(
     Exact (hypergeometric): the chance that the ``i``-th best kind is the best drawn is the
     chance of missing all better kinds minus that of missing them and it too.
     """
+    fast = _kernel.kernel
+    if fast is not None:
+        found = fast.best_distribution(values, counts, draws)
+        if found is not None:
+            return found
     total = sum(counts)
     draws = min(draws, total)
     if draws <= 0:
@@ -587,6 +592,11 @@ def expected_best(
 ) -> float:
     """The expected best of ``known`` and the values of ``draws`` tiles drawn at random
     without replacement from a pool holding ``counts[k]`` tiles of kind ``k`` (exact)."""
+    fast = _kernel.kernel
+    if fast is not None:
+        found = fast.expected_best(values, counts, draws, known, NO_ROOM)
+        if found is not None:
+            return found
     expected = 0.0
     p_left = 1.0
     for k, p in best_distribution(values, counts, draws):

@@ -5,12 +5,20 @@ the general every-cell code in test_ai_fast_paths.py, once with each)."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 from engine.ai import choose_move, kernel
-from engine.ai.evaluation import DEFAULT_WEIGHTS, KIND_COLOURS, padded_rows
+from engine.ai.evaluation import (
+    DEFAULT_WEIGHTS,
+    KIND_COLOURS,
+    NO_ROOM,
+    best_distribution,
+    expected_best,
+    padded_rows,
+)
 from engine.genial import GenialGame
 from tests.engine.expert_fixture import FIXTURE, move_text, positions
 
@@ -80,3 +88,62 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
         fast.tile_values(points, [0, 1], [2], padded, KIND_COLOURS)
     with pytest.raises(ValueError):
         fast.greedy_tied(points, [0], [1], padded, [(0, 7, 0)])
+
+
+def test_the_best_of_a_draw_worked_out_by_hand() -> None:
+    # One tile each of three kinds worth 3, 1 and 2, one drawn: each is the best a third of
+    # the time; the expected best is (3 + 1 + 2) / 3. Two drawn: the 3 is among them two
+    # times in three, else the 2 is.
+    fast = kernel.kernel
+    assert fast is not None
+    d = fast.best_distribution([3.0, 1.0, 2.0], [1, 1, 1], 1)
+    assert d is not None
+    assert [k for k, _ in d] == [0, 2, 1]
+    assert [round(p, 12) for _, p in d] == [round(1 / 3, 12)] * 3
+    assert fast.expected_best([3.0, 1.0, 2.0], [1, 1, 1], 1, NO_ROOM, NO_ROOM) == pytest.approx(2)
+    assert fast.expected_best([3.0, 1.0, 2.0], [1, 1, 1], 2, NO_ROOM, NO_ROOM) == pytest.approx(
+        3 * 2 / 3 + 2 * 1 / 3
+    )
+    # A tile worth 2.5 already held: a drawn 3 beats it a third of the time.
+    assert fast.expected_best([3.0, 1.0, 2.0], [1, 1, 1], 1, 2.5, NO_ROOM) == pytest.approx(
+        3 / 3 + 2.5 * 2 / 3
+    )
+    assert fast.best_distribution([1.0], [0], 3) == []
+
+
+def test_draws_are_the_pure_python_draws() -> None:
+    fast = kernel.kernel
+    assert fast is not None
+    rng = random.Random(5)
+    for _ in range(400):
+        kinds = rng.randrange(1, 22)
+        values = [rng.choice([0.0, 0.5, 1.0, rng.random() * 9 - 2]) for _ in range(kinds)]
+        counts = [rng.choice([0, 1, 2, 5, 6]) for _ in range(kinds)]
+        draws = rng.randrange(0, 8)
+        known = rng.choice([NO_ROOM, 0.0, rng.random() * 5])
+        assert fast.best_distribution(values, counts, draws) == pure_distribution(
+            values, counts, draws
+        )
+        assert fast.expected_best(values, counts, draws, known, NO_ROOM) == pure_expected(
+            values, counts, draws, known
+        )
+    # Too many tiles for exact doubles: left to Python's integers.
+    assert fast.best_distribution([1.0, 2.0], [10**6, 10**6], 400) is None
+
+
+def pure_distribution(values: list[float], counts: list[int], draws: int) -> object:
+    saved = kernel.kernel
+    kernel.kernel = None
+    try:
+        return best_distribution(values, counts, draws)
+    finally:
+        kernel.kernel = saved
+
+
+def pure_expected(values: list[float], counts: list[int], draws: int, known: float) -> object:
+    saved = kernel.kernel
+    kernel.kernel = None
+    try:
+        return expected_best(values, counts, draws, known)
+    finally:
+        kernel.kernel = saved
