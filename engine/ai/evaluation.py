@@ -562,7 +562,7 @@ def best_distribution(
     """
     fast = _kernel.kernel
     if fast is not None:
-        found = fast.best_distribution(values, counts, draws)
+        found: list[tuple[int, float]] | None = fast.best_distribution(values, counts, draws)
         if found is not None:
             return found
     total = sum(counts)
@@ -594,9 +594,9 @@ def expected_best(
     without replacement from a pool holding ``counts[k]`` tiles of kind ``k`` (exact)."""
     fast = _kernel.kernel
     if fast is not None:
-        found = fast.expected_best(values, counts, draws, known, NO_ROOM)
-        if found is not None:
-            return found
+        best: float | None = fast.expected_best(values, counts, draws, known, NO_ROOM)
+        if best is not None:
+            return best
     expected = 0.0
     p_left = 1.0
     for k, p in best_distribution(values, counts, draws):
