@@ -51,6 +51,7 @@ from engine.ai.evaluation import (
     first_round_cells,
     gain_tables,
     monotone_rows,
+    packed_rows,
     padded_rows,
     track_value,
 )
@@ -260,7 +261,8 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
             for w in (0,) if x == y else (0, 1):
                 ways.append((k, w))
                 shapes.append((x, y, w))
-        best, found = fast.greedy_tied(points, low, high, padded, shapes)
+        packed = packed_rows(tuple(game.scores[game.side_of(seat)]), game.setup, weights)
+        best, found = fast.greedy_tied(points, low, high, packed, shapes)
         tied = [spots[ways[g][0]][ways[g][1]][edges[e]] for g, e, _ in found]
         tied_values = [v for _, _, v in found]
         return _pick_tied(tied, tied_values, best, rng)
@@ -573,7 +575,9 @@ def evaluate_turn(
 def _values(pairs: EdgePoints, track: Sequence[int], setup: Setup, weights: Weights) -> EdgeValues:
     """The pairs through the tables of a side scoring ``track``."""
     key = tuple(track)
-    return EdgeValues(pairs, padded_rows(key, setup, weights), monotone_rows(key, setup, weights))
+    padded = padded_rows(key, setup, weights)
+    packed = packed_rows(key, setup, weights) if _kernel.kernel is not None else None
+    return EdgeValues(pairs, padded, monotone_rows(key, setup, weights), packed)
 
 
 def _pairs_after(
