@@ -13,8 +13,7 @@
  *   points  6 sequences of ints: points[c][cell], what a hex of colour c scores on cell
  *   low     the lower cell of each empty adjacent pair
  *   high    the higher cell of each pair
- *   padded  6 sequences of floats: padded[c][p], the value of scoring p points in c; or
- *           evaluation.packed_rows' bytes (the same rows' doubles, read without converting)
+ *   padded  6 sequences of floats: padded[c][p], the value of scoring p points in c
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -94,8 +93,6 @@ static int read_cells(PyObject *seq, long *out, Py_ssize_t n) {
     return 0;
 }
 
-static int read_padded(Pairs *p, PyObject *padded);
-
 /* Reads the pairs' cells, their points and the padded rows. Returns -1 with an exception
  * set on bad input. */
 static int pairs_read(Pairs *p, PyObject *points, PyObject *low, PyObject *high,
@@ -155,35 +152,6 @@ static int pairs_read(Pairs *p, PyObject *points, PyObject *low, PyObject *high,
         Py_DECREF(col);
     }
     Py_DECREF(cols);
-    return read_padded(p, padded);
-}
-
-/* The padded rows: 6 sequences of floats, or (packed_rows) 6 rows of doubles one after
- * another in a bytes object; None for none. */
-static int read_padded(Pairs *p, PyObject *padded) {
-    if (padded == Py_None) {
-        return 0;
-    }
-    if (PyBytes_Check(padded)) {
-        Py_ssize_t size = PyBytes_GET_SIZE(padded);
-        Py_ssize_t len = size / (Py_ssize_t)(sizeof(double) * COLOURS);
-        if (len < 1 || size != len * (Py_ssize_t)(sizeof(double) * COLOURS)) {
-            PyErr_SetString(PyExc_ValueError, "packed rows must be 6 rows of doubles");
-            return -1;
-        }
-        const double *all = (const double *)PyBytes_AS_STRING(padded);
-        for (int c = 0; c < COLOURS; c++) {
-            double *values = malloc(sizeof(double) * (size_t)len);
-            if (values == NULL) {
-                PyErr_NoMemory();
-                return -1;
-            }
-            memcpy(values, all + c * len, sizeof(double) * (size_t)len);
-            p->row_values[c] = values;
-            p->row_len[c] = len;
-        }
-        return 0;
-    }
     PyObject *rows = PySequence_Fast(padded, "padded must be a sequence");
     if (rows == NULL) {
         return -1;

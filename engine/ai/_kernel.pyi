@@ -4,14 +4,14 @@ def tile_values(
     points: Sequence[Sequence[int]],
     low: Sequence[int],
     high: Sequence[int],
-    padded: Sequence[Sequence[float]] | bytes,
+    padded: Sequence[Sequence[float]],
     kinds: Sequence[tuple[int, int]],
 ) -> list[float] | None: ...
 def best_spot(
     points: Sequence[Sequence[int]],
     low: Sequence[int],
     high: Sequence[int],
-    padded: Sequence[Sequence[float]] | bytes,
+    padded: Sequence[Sequence[float]],
     x: int,
     y: int,
     neighbours: Sequence[Sequence[int]],
@@ -20,7 +20,7 @@ def greedy_tied(
     points: Sequence[Sequence[int]],
     low: Sequence[int],
     high: Sequence[int],
-    padded: Sequence[Sequence[float]] | bytes,
+    padded: Sequence[Sequence[float]],
     groups: Sequence[tuple[int, int, int]],
 ) -> tuple[float, list[tuple[int, int, float]]]: ...
 def best_distribution(

@@ -14,11 +14,10 @@ can make anywhere on the board costs a few thousand of them.
 from __future__ import annotations
 
 import math
-from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, compress
+from itertools import compress
 from operator import add, itemgetter
 
 from engine.ai import kernel as _kernel
@@ -143,22 +142,6 @@ def padded_rows(
             made.append(row)
         rows = _PADDED[key] = tuple(made)
     return rows
-
-
-_PACKED: dict[tuple[object, ...], bytes] = {}
-
-
-def packed_rows(track: tuple[int, ...], setup: Setup, weights: Weights = DEFAULT_WEIGHTS) -> bytes:
-    """:func:`padded_rows` as the C loops read them: the six rows' doubles one after
-    another (every row is as long). Remembered."""
-    key = _table_key(track, setup, weights)
-    packed = _PACKED.get(key)
-    if packed is None:
-        if len(_PACKED) >= _KEPT:
-            _PACKED.clear()
-        rows = padded_rows(track, setup, weights)
-        packed = _PACKED[key] = array("d", chain.from_iterable(rows)).tobytes()
-    return packed
 
 
 #: Padded rows by (score, lowest score, the rest of the table key): a few hundred a game.
@@ -432,20 +415,14 @@ class EdgePoints:
 class EdgeValues:
     """:class:`EdgePoints` through one side's padded tables (:func:`padded_rows`)."""
 
-    __slots__ = ("edges", "monotone", "packed", "padded", "values")
+    __slots__ = ("edges", "monotone", "padded", "values")
 
     def __init__(
-        self,
-        edges: EdgePoints,
-        padded: Sequence[Sequence[float]],
-        monotone: bool,
-        packed: bytes | None = None,
+        self, edges: EdgePoints, padded: Sequence[Sequence[float]], monotone: bool
     ) -> None:
         self.edges = edges
         self.padded = padded
         self.monotone = monotone
-        #: The rows as :func:`packed_rows` (what the C loops read fastest), if known.
-        self.packed = packed
         self.values: list[float] | None = None
 
     def tile_values(self) -> list[float]:
@@ -454,8 +431,9 @@ class EdgeValues:
             fast = _kernel.kernel
             if fast is not None:
                 e = self.edges
-                rows = self.padded if self.packed is None else self.packed
-                found = fast.tile_values(e.points, e.low_cells, e.high_cells, rows, KIND_COLOURS)
+                found = fast.tile_values(
+                    e.points, e.low_cells, e.high_cells, self.padded, KIND_COLOURS
+                )
                 self.values = [NO_ROOM] * len(KIND_COLOURS) if found is None else found
             else:
                 self.values = self._sparse() if self.monotone else self._dense()
@@ -509,9 +487,8 @@ class EdgeValues:
         fast = _kernel.kernel
         if fast is not None:
             e = self.edges
-            rows = self.padded if self.packed is None else self.packed
             spot: tuple[int, int] | None = fast.best_spot(
-                e.points, e.low_cells, e.high_cells, rows, x, y, neighbours
+                e.points, e.low_cells, e.high_cells, self.padded, x, y, neighbours
             )
             return spot
         edges = self.edges.build()

@@ -51,7 +51,6 @@ from engine.ai.evaluation import (
     first_round_cells,
     gain_tables,
     monotone_rows,
-    packed_rows,
     padded_rows,
     track_value,
 )
@@ -261,8 +260,7 @@ def greedy_spot(game: GenialGame, weights: Weights, rng: random.Random) -> Place
             for w in (0,) if x == y else (0, 1):
                 ways.append((k, w))
                 shapes.append((x, y, w))
-        packed = packed_rows(tuple(game.scores[game.side_of(seat)]), game.setup, weights)
-        best, found = fast.greedy_tied(points, low, high, packed, shapes)
+        best, found = fast.greedy_tied(points, low, high, padded, shapes)
         tied = [spots[ways[g][0]][ways[g][1]][edges[e]] for g, e, _ in found]
         tied_values = [v for _, _, v in found]
         return _pick_tied(tied, tied_values, best, rng)
@@ -575,9 +573,7 @@ def evaluate_turn(
 def _values(pairs: EdgePoints, track: Sequence[int], setup: Setup, weights: Weights) -> EdgeValues:
     """The pairs through the tables of a side scoring ``track``."""
     key = tuple(track)
-    padded = padded_rows(key, setup, weights)
-    packed = packed_rows(key, setup, weights) if _kernel.kernel is not None else None
-    return EdgeValues(pairs, padded, monotone_rows(key, setup, weights), packed)
+    return EdgeValues(pairs, padded_rows(key, setup, weights), monotone_rows(key, setup, weights))
 
 
 def _pairs_after(

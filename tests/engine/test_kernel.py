@@ -17,7 +17,6 @@ from engine.ai.evaluation import (
     NO_ROOM,
     best_distribution,
     expected_best,
-    packed_rows,
     padded_rows,
 )
 from engine.genial import GenialGame
@@ -148,27 +147,3 @@ def pure_expected(values: list[float], counts: list[int], draws: int, known: flo
         return expected_best(values, counts, draws, known)
     finally:
         kernel.kernel = saved
-
-
-def test_packed_rows_are_the_rows() -> None:
-    fast = kernel.kernel
-    assert fast is not None
-    rng = random.Random(8)
-    game = GenialGame(3, seed=8)
-    while not game.over and len(game.cell_order) < 40:
-        if game.awaiting == "swap":
-            game.swap_quietly(False)
-            continue
-        game.play(game.random_placement(rng))
-    layout = game._layout
-    low = [layout.low_cells[e] for e in game.empty_edges]
-    high = [layout.high_cells[e] for e in game.empty_edges]
-    for _ in range(20):
-        track = tuple(rng.randrange(game.setup.cap + 1) for _ in range(6))
-        rows = padded_rows(track, game.setup, DEFAULT_WEIGHTS)
-        packed = packed_rows(track, game.setup, DEFAULT_WEIGHTS)
-        expected = fast.tile_values(game._points, low, high, rows, KIND_COLOURS)
-        assert expected is not None and len(set(expected)) > 3
-        assert fast.tile_values(game._points, low, high, packed, KIND_COLOURS) == expected
-    with pytest.raises(ValueError):
-        fast.tile_values(game._points, low, high, packed[:-3], KIND_COLOURS)
