@@ -184,6 +184,7 @@ def computer_worker(url: str, first: int, last: int, start_at: float) -> None:
     service = Service(store, rng=random.Random(first), pictures=False)
     rng = random.Random(first * 31 + 1)
     live = {i for i in range(first, last)}
+    replicas: dict[int, games.Game] = {}  # each table's game as its players see it
     while time.time() < start_at:
         time.sleep(0.01)
     person: list[float] = []
@@ -198,7 +199,11 @@ def computer_worker(url: str, first: int, last: int, start_at: float) -> None:
             if table.status != "playing":
                 live.discard(i)
                 continue
-            game = games.rebuild(table.record)
+            # Brought up to date with the moves made since (replaying the whole record
+            # every turn would cost this loop more than the service's turn).
+            game = replicas.get(i) or replicas.setdefault(i, games.rebuild(table.record))
+            for text in table.record["moves"][len(game.moves) :]:
+                game.play_text(text)
             seat = table.seats[game.to_move]
             if seat.computer:  # the clock's turn: the computer player thinks and plays
                 t0, c0 = time.perf_counter(), time.process_time()

@@ -977,19 +977,7 @@ class GenialGame:
         self._fill(i, x)
         self._fill(j, y)
         self.has_placed[seat] = True
-        earned = 0
-        for k, p in ((x, a + b),) if x == y else ((x, a), (y, b)):
-            if not p:
-                continue
-            old = track[k]
-            new = old + p
-            for mark in setup.marks:
-                if old < mark <= new:
-                    new = mark
-                    if setup.bonus_placements:
-                        earned += 1
-                    break
-            track[k] = min(new, setup.cap)
+        earned = self._score(track, x, y, a, b)
         if min(track) == setup.cap:
             self.winner = setup.side_of(seat)
             self._end_quietly()
@@ -1011,6 +999,35 @@ class GenialGame:
                 self.awaiting = "swap"
                 return
         self._refill_quietly()
+
+    def _score(self, track: list[int], x: int, y: int, a: int, b: int) -> int:
+        """Add to ``track`` what a tile scores with ``a`` points in colour ``x`` and ``b`` in
+        ``y`` (a double: ``a + b`` in its colour), each colour stopping at the next mark
+        and at the cap (RULES.md 2.5, 2.7); returns the bonus placements it earns."""
+        setup = self.setup
+        earned = 0
+        for k, p in ((x, a + b),) if x == y else ((x, a), (y, b)):
+            if not p:
+                continue
+            old = track[k]
+            new = old + p
+            for mark in setup.marks:
+                if old < mark <= new:
+                    new = mark
+                    if setup.bonus_placements:
+                        earned += 1
+                    break
+            track[k] = min(new, setup.cap)
+        return earned
+
+    def scores_after(self, spot: PlacementSpot) -> list[int]:
+        """The scores of the mover's side after a placement listed by
+        :meth:`placement_groups` (as :meth:`play` would leave them), without playing it."""
+        _, i, j, x, y, _ = spot
+        track = self.scores[self.setup.side_of(self.to_move)].copy()
+        points = self._points
+        self._score(track, x, y, points[x][i], points[y][j])
+        return track
 
     def swap_quietly(self, swap: bool) -> None:
         """Decide an offered swap as :meth:`play` would, without events or record."""

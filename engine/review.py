@@ -360,9 +360,14 @@ def lowest_points(game: GenialGame, placement: Placement) -> int:
     track = game.scores[side]
     low = min(track)
     lowest = [i for i, v in enumerate(track) if v == low]
-    trial = game.copy()
-    trial.play(placement)
-    after = trial.scores[side]
+    spot = game._layout.where.get(placement)
+    if spot is None:  # written another way round: played on a copy, through the checks
+        trial = game.copy()
+        trial.play(placement)
+        after = trial.scores[side]
+    else:  # the same scores, worked out without playing (a puzzle search asks this of
+        # every legal placement of every position of a game)
+        after = game.scores_after(spot)
     return sum(after[i] - track[i] for i in lowest)
 
 

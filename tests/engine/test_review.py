@@ -17,6 +17,7 @@ from engine.record import Record
 from engine.review import (
     GameReview,
     PlacementReview,
+    lowest_points,
     puzzle_at,
     review_game,
     review_move,
@@ -200,3 +201,29 @@ def test_a_genial_spezial_record_is_reviewed_too(shared: Path) -> None:
     assert review.colours == ("B", "G", "O", "P") and review.swaps == ()
     assert len(review.placements) == len(data["moves"])
     assert all(len(p.before) == 4 and p.cost >= 0 for p in review.placements)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_placements_lowest_points_are_what_playing_it_scores(players: int) -> None:
+    # The puzzle search plays each placement quietly; the full play scores the same.
+    game = GenialGame(players, seed=players + 70)
+    rng = random.Random(players)
+    checked = 0
+    while not game.over:
+        if game.awaiting == "swap":
+            game.play(rng.choice(game.legal_moves()))
+            continue
+        if len(game.cell_order) % 9 == 0:
+            side = game.side_of(game.to_move)
+            low = min(game.scores[side])
+            for p in game.legal_placements()[::7]:
+                trial = game.copy()
+                trial.play(p)
+                after = trial.scores[side]
+                scored = sum(
+                    a - b for a, b in zip(after, game.scores[side], strict=True) if b == low
+                )
+                assert lowest_points(game, p) == scored
+                checked += 1
+        game.play(game.random_placement(rng))
+    assert checked > 50
