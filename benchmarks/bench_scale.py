@@ -50,6 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot import games  # noqa: E402
+from bot import reviews as reviews_module  # noqa: E402
 from bot import tables as tables_module  # noqa: E402
 from bot.outbound import Chat, User  # noqa: E402
 from bot.service import Service  # noqa: E402
@@ -180,6 +181,11 @@ def computer_worker(url: str, first: int, last: int, start_at: float) -> None:
     robin: the person's move as a command, then the clock's due work at that table (the
     computer's turn); prints the times of both kinds of turn, in wall and CPU time (JSON)."""
     tables_module.CACHED_GAMES = max(tables_module.CACHED_GAMES, last - first)
+    # Turns only: a finished game's review (the expert's, and the puzzle search) is due
+    # work of its own, run at some later due call or not before this loop ends, which
+    # would make the figures depend on which move ended each game; its CPU per game is
+    # benchmarks/bench_review.py's figure.
+    reviews_module.due = lambda tables, chat, now: None
     store = open_store(url)
     service = Service(store, rng=random.Random(first), pictures=False)
     rng = random.Random(first * 31 + 1)
