@@ -16,8 +16,8 @@ COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
-# A C compiler for the computer players' C loops (engine/ai/_kernel.c: about twice as fast
-# a move; without it the install falls back to the pure-Python players).
+# A C compiler for the computer players' C loops (engine/ai/_kernel.c: about a third of the
+# CPU per move; without it the install falls back to the pure-Python players).
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 RUN python -m venv /opt/genial-bot && /opt/genial-bot/bin/pip install --no-compile .
