@@ -100,6 +100,10 @@ def modules(root: Path) -> dict[str, Path]:
         for path in sorted((root / package).rglob("*.py")):
             if ".venv" not in path.parts:
                 found[module_name(root, path)] = path
+        # A compiled module of ours (engine/ai/_kernel.c) is known by its type stub.
+        for path in sorted((root / package).rglob("*.pyi")):
+            if ".venv" not in path.parts and not path.with_suffix(".py").exists():
+                found[module_name(root, path)] = path
     return found
 
 
