@@ -1,8 +1,13 @@
 """The master level for Genial (issue 31): the expert's play-outs, spent where they decide.
 
 ``expert`` plays out strong's best five candidates over the same deals of the unseen tiles,
-each the same number of times, and keeps the best mean. ``master`` differs in three ways:
+each the same number of times, from 40 empty cells on, and keeps the best mean. ``master``
+differs in four ways:
 
+- **Play-outs from the first move** (:attr:`MasterConfig.endgame`: 85 empty cells, the whole
+  2-player game; on the larger boards of 3 and 4 players from 85 empty cells on): in the
+  middle game expert plays strong's one-turn value alone, and a master that did the same
+  there (play-outs from 60 empty cells on) was no stronger than expert.
 - **Successive halving**: a wider shortlist of strong's candidates (:attr:`MasterConfig.
   shortlist`) is played out over a few deals each, the worse half dropped, the rest played
   out over more deals, and so on, so most of the budget goes to the candidates still in
@@ -70,7 +75,10 @@ class MasterConfig:
     #: Weight of strong's value of a candidate (relative to the best) beside the play-outs.
     prior: float = 0.25
     #: Play out only when at most this many cells are empty (else strong's best is played).
-    endgame: int = 60
+    #: 85, every empty cell a 2-player game starts with: played out from the first move,
+    #: master won 45 of 80 untuned Genial 2-player games against expert (seeds 9401-9402),
+    #: from 60 empty cells on 41 of 80 (benchmarks/AI_RESULTS.md; neither shown above 50 %).
+    endgame: int = 85
     strong: StrongConfig = MASTER_STRONG
 
 
