@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import add, itemgetter, neg
+from typing import NamedTuple
 
 from engine.ai import kernel as _kernel
 from engine.ai.evaluation import (
@@ -692,16 +693,28 @@ def _play_out(game: GenialGame, steps: int, rng: random.Random, weights: Weights
     return made
 
 
-def expert_move(
-    view: GenialView, rng: random.Random, config: ExpertConfig = DEFAULT_EXPERT
-) -> GenialMove:
-    """The expert player's move: the strong player's best few candidates, each played out
-    over the same determinisations of the unseen tiles (greedy play for every seat, to the
-    end of the game or a fixed depth), and the best average kept."""
+class StrongSearch(NamedTuple):
+    """The strong search that the expert's and the master's play-outs start from."""
+
+    #: The game as the seat may know it (the unseen tiles dealt in a fixed way).
+    base: GenialGame
+    seat: int
+    #: The tiles the seat has not seen, by kind index.
+    counts: list[int]
+    #: Strong's value of each candidate searched, best first (ties in search order).
+    scored: list[tuple[float, Placement]]
+    #: When the search began (``time.perf_counter``), for the config's deadline.
+    start: float
+
+
+def strong_search(
+    view: GenialView, strong: StrongConfig, rng: random.Random
+) -> StrongSearch | GenialMove:
+    """Strong's candidates (greedy's best and the blocking placements) with its value of
+    each, from the seat's view; the swap decision itself when a swap is offered."""
     check_turn(view)
     seat = view.seat
     assert seat is not None
-    strong = config.strong
     base = determinise(view, random.Random(0))
     counts = unseen_counts(view)
     if view.awaiting == "swap":
@@ -718,6 +731,20 @@ def expert_move(
             break
         scored.append((evaluate_turn(base, seat, p, counts, strong, rng), p))
     scored.sort(key=lambda vp: -vp[0])
+    return StrongSearch(base, seat, counts, scored, start)
+
+
+def expert_move(
+    view: GenialView, rng: random.Random, config: ExpertConfig = DEFAULT_EXPERT
+) -> GenialMove:
+    """The expert player's move: the strong player's best few candidates, each played out
+    over the same determinisations of the unseen tiles (greedy play for every seat, to the
+    end of the game or a fixed depth), and the best average kept."""
+    found = strong_search(view, config.strong, rng)
+    if not isinstance(found, StrongSearch):
+        return found  # the swap decision
+    base, seat, scored, start = found.base, found.seat, found.scored, found.start
+    strong = config.strong
     shortlist = scored[: config.candidates]
     empty = base.board.count(EMPTY)
     if len(shortlist) == 1 or empty > config.endgame:

@@ -37,19 +37,13 @@ from dataclasses import dataclass
 from engine.ai.genial_players import (
     GenialMove,
     StrongConfig,
+    StrongSearch,
     _play_out,
     _standing,
-    blocking_placements,
-    check_turn,
-    determinise,
-    evaluate_turn,
-    rank_placements,
     redeal,
-    swap_values,
-    unseen_counts,
+    strong_search,
 )
 from engine.genial import EMPTY, GenialGame, GenialView
-from engine.moves import KEEP, SWAP, Placement
 
 #: The strong search under the master's play-outs: more candidates, blocks and replies.
 MASTER_STRONG = StrongConfig(candidates=24, blocks=6, replies=6)
@@ -111,30 +105,15 @@ def master_move(
     view: GenialView, rng: random.Random, config: MasterConfig = DEFAULT_MASTER_SEARCH
 ) -> GenialMove:
     """The master player's move (see the module docstring)."""
-    check_turn(view)
-    seat = view.seat
-    assert seat is not None
     strong = config.strong
-    base = determinise(view, random.Random(0))
-    counts = unseen_counts(view)
-    if view.awaiting == "swap":
-        keep, swap = swap_values(base, seat, counts, strong.weights)
-        return SWAP if swap > keep else KEEP
-    ranked = rank_placements(base, strong.weights)
-    candidates = [p for p, _ in ranked[: strong.candidates]]
-    if strong.blocks:
-        candidates += blocking_placements(base, ranked, counts, strong)
-    start = time.perf_counter()
+    found = strong_search(view, strong, rng)
+    if not isinstance(found, StrongSearch):
+        return found  # the swap decision
+    base, seat, scored, start = found.base, found.seat, found.scored, found.start
 
     def late() -> bool:
         return strong.deadline is not None and time.perf_counter() - start > strong.deadline
 
-    scored: list[tuple[float, Placement]] = []
-    for n, p in enumerate(dict.fromkeys(candidates)):
-        if n and late():
-            break
-        scored.append((evaluate_turn(base, seat, p, counts, strong, rng), p))
-    scored.sort(key=lambda vp: -vp[0])
     alive = scored[: config.shortlist]
     empty = base.board.count(EMPTY)
     if len(alive) == 1 or empty > config.endgame:
