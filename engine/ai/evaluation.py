@@ -497,11 +497,12 @@ class EdgeValues:
             return None
         best = self.tile_values()[kind]
         if self.monotone and best == 0.0:
-            # Every placement is worth 0: the first empty pair in cell order.
+            # Every placement is worth 0: the first pair in cell order (the lowest cell's
+            # pairs, by direction: not every empty neighbour when the pairs are a subset).
             i = min(min(edges.low_cells), min(edges.high_cells))
-            board = edges.board
-            j = next(j for j in neighbours[i] if j >= 0 and board[j] == EMPTY)
-            return i, j
+            others = [b for a, b in zip(edges.low_cells, edges.high_cells, strict=True) if a == i]
+            others += [a for a, b in zip(edges.low_cells, edges.high_cells, strict=True) if b == i]
+            return i, min(others, key=neighbours[i].index)
         tx = self.padded[x].__getitem__
         if x == y:
             values = list(map(tx, map(add, edges.low[x], edges.high[x])))

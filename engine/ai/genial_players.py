@@ -47,7 +47,6 @@ from engine.ai.evaluation import (
     EdgeValues,
     Weights,
     best_distribution,
-    best_spot,
     expected_best,
     first_round_cells,
     gain_tables,
@@ -476,7 +475,6 @@ def evaluate_turn(
     gains, minus what the next player can expect to gain in reply, plus what this seat can
     expect to gain next turn (after the likeliest replies, if ``config.replies``)."""
     setup = game.setup
-    cap = setup.cap
     side = game.side_of(seat)
     weights = config.weights
     before = track_value(game.scores[side], setup, weights)
@@ -537,17 +535,14 @@ def evaluate_turn(
     nxt = g.to_move
     if g.side_of(nxt) == side:
         return value + config.potential * own_next(pairs)
-    threat = None
     if g.has_placed[nxt]:
         threat = _values(pairs, g.scores[g.side_of(nxt)], setup, weights)
-        values = threat.tile_values()
     else:  # the first-round limit: the pairs with a cell next to an untouched start symbol
-        tables = gain_tables(g.scores[g.side_of(nxt)], setup, weights)
+        # (the values and spots :func:`tile_values` and :func:`best_spot` find with
+        # ``allowed``, over those pairs only).
         allowed = first_round_cells(board, area, g.start_cells)
-        points = g.cell_points()
-        # The values :func:`tile_values` finds with ``allowed``, over those pairs only.
-        first = _values(_allowed_pairs(g, allowed), g.scores[g.side_of(nxt)], setup, weights)
-        values = first.tile_values()
+        threat = _values(_allowed_pairs(g, allowed), g.scores[g.side_of(nxt)], setup, weights)
+    values = threat.tile_values()
     draws_next = len(g.racks[nxt])
     value -= config.threat * expected_best(values, counts, draws_next)
     if not config.potential:
@@ -556,10 +551,7 @@ def evaluate_turn(
     left = 1.0
     if config.replies:
         for kind, chance in best_distribution(values, counts, draws_next)[: config.replies]:
-            if threat is not None:
-                spot = threat.best_spot(kind, area.neighbours)
-            else:
-                spot = best_spot(board, area, points, tables, cap, kind, allowed)
+            spot = threat.best_spot(kind, area.neighbours)
             if spot is None:
                 continue
             # Only the board after the reply's two hexes is used.

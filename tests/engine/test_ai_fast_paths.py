@@ -15,12 +15,19 @@ from engine.ai.evaluation import (
     EdgeValues,
     Weights,
     best_spot,
+    first_round_cells,
     gain_tables,
     monotone_rows,
     padded_rows,
     tile_values,
 )
-from engine.ai.genial_players import _empty_pairs, greedy_spot, pick_best, top_placements
+from engine.ai.genial_players import (
+    _allowed_pairs,
+    _empty_pairs,
+    greedy_spot,
+    pick_best,
+    top_placements,
+)
 from engine.genial import EMPTY, GenialGame
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
 
@@ -119,6 +126,41 @@ def test_values_over_empty_pairs_are_those_over_every_cell(players: int, mode: s
             checked[monotone] += 1
     # Solo has no bonus placements, so no weights make its tables fall.
     assert checked[True] > 5 and (checked[False] > 5 or mode == "solo")
+
+
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_first_round_values_over_the_allowed_pairs_are_those_with_the_limit(
+    players: int, mode: str
+) -> None:
+    # The reply of a seat that has not placed yet must touch an untouched start symbol
+    # (RULES.md 2.3): the pairs with a cell next to one stand in for ``allowed``.
+    checked = 0
+    for seed in range(8):
+        game = GenialGame(players, mode, seed=seed)
+        rng = random.Random(seed)
+        while not game.over and not all(game.has_placed):
+            if game.awaiting == "place":
+                setup = game.setup
+                allowed = first_round_cells(game.board, game.area, game.start_cells)
+                pairs = _allowed_pairs(game, allowed)
+                points = game.cell_points()
+                for weights in WEIGHTS:
+                    track = tuple(rng.randrange(setup.cap + 1) for _ in range(6))
+                    tables = gain_tables(track, setup, weights)
+                    monotone = monotone_rows(track, setup, weights)
+                    fast = EdgeValues(pairs, padded_rows(track, setup, weights), monotone)
+                    expected = tile_values(
+                        game.board, game.area, points, tables, setup.cap, allowed
+                    )
+                    assert fast.tile_values() == expected
+                    for kind in range(21):
+                        spot = best_spot(
+                            game.board, game.area, points, tables, setup.cap, kind, allowed
+                        )
+                        assert fast.best_spot(kind, game.area.neighbours) == spot
+                    checked += 1
+            game.play(rng.choice(game.legal_moves()))
+    assert checked >= 8 * 3 * players
 
 
 @pytest.mark.parametrize(("players", "mode"), SETUPS)
