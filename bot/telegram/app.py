@@ -208,18 +208,26 @@ async def serve(
         NetworkError: the server could not be reached at the start.
     """
     conflicts: list[Conflict] = []
+    # Set by ``stop`` or by a conflict. A conflict does not set ``stop`` itself: the caller
+    # takes ``stop`` for a signal and would give up a bot still starting, losing the reason.
+    halt = asyncio.Event()
 
     def on_poll_error(exc: TelegramError) -> None:
         # 409 Conflict: another process polls this token; Telegram hands each update to
         # one of them, so both would play half the games. This one stops.
         if isinstance(exc, Conflict):
             conflicts.append(exc)
-            stop.set()
+            halt.set()
         else:
             log.warning("fetching updates failed: %s", exc)
 
+    async def relay() -> None:
+        await stop.wait()
+        halt.set()
+
     adapter.attach(app)
     await _initialize(app, backoff)
+    relaying = asyncio.create_task(relay())
     try:
         await adapter.register_commands()
         await app.start()
@@ -249,14 +257,15 @@ async def serve(
             )
         # Computer players whose turn came while the bot was down move now.
         await adapter.tick()
-        due = asyncio.create_task(adapter.due_loop(stop))
-        if ready is not None:
+        due = asyncio.create_task(adapter.due_loop(halt))
+        if ready is not None and not conflicts:
             ready()
-        await stop.wait()
+        await halt.wait()
         await due
         if conflicts:
             raise conflicts[0]
     finally:
+        relaying.cancel()
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:

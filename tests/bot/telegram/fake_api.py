@@ -371,6 +371,11 @@ class FakeBotAPI:
                 ApiError(status, description, **parameters)
             )
 
+    def pending_failures(self, method: str) -> int:
+        """How many failures queued for ``method`` have not been met yet."""
+        with self._cond:
+            return len(self._failures.get(method, ()))
+
     def inject(self, method: str, fault: str, times: int = 1) -> None:
         """The next ``times`` ``method`` requests meet ``fault`` (:data:`FLOOD`,
         :data:`SERVER`, :data:`TIMEOUT`, :data:`DROP`, :data:`SAME`, :data:`DELETED`)."""
