@@ -1,6 +1,6 @@
 /* The computer players' innermost loops in C (issue 31): the best value of each kind of
  * tile over the empty adjacent pairs of a Genial board, where a kind makes it, and the
- * greedy play-out step's tied best placements.
+ * greedy play-out step's tied best placements, and a whole greedy play-out.
  *
  * Optional: engine/ai/kernel.py uses this module when it was built (pip install compiles
  * it from source) and the pure-Python code of engine/ai/evaluation.py and
@@ -719,12 +719,911 @@ static PyObject *expected_best(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(expected);
 }
 
+/* --- A whole greedy play-out (engine/ai/playout.py) ------------------------------------
+ *
+ * GenialGame.play_spot, swap_quietly and the greedy play-out policy (greedy_spot: the best
+ * value over every kind on the rack and every empty pair, ties broken by one draw of the
+ * given random generator among them sorted best first, then in the fixed placement order),
+ * on C arrays: the same placements, scores, end and draws of the generator as the Python
+ * loop in engine/ai/genial_players.py, for positions where every seat has placed (the
+ * first-round limit is left to Python). tests/engine/test_playout.py compares both.
+ */
+
+#define KINDS 21
+#define EMPTY_CELL (-1)
+#define MAX_MARKS 4
+
+/* The fixed tables of one playing area (built once per radius, kept in a capsule). */
+typedef struct {
+    int cells;
+    int edges;
+    int *low, *high;       /* by edge: its lower and higher cell */
+    int *edge_start;       /* cell c's edges: edge_list[edge_start[c] .. edge_start[c + 1]] */
+    int *edge_list;
+    int *ray_start;        /* ray (c, d): ray_cells[ray_start[6c + d] .. ray_start[6c + d + 1]] */
+    int *ray_cells;
+    int kind_x[KINDS], kind_y[KINDS];
+    int kind_of[COLOURS][COLOURS];
+} Layout;
+
+static void layout_free(Layout *l) {
+    free(l->low);
+    free(l->high);
+    free(l->edge_start);
+    free(l->edge_list);
+    free(l->ray_start);
+    free(l->ray_cells);
+    free(l);
+}
+
+static void layout_capsule_free(PyObject *capsule) {
+    Layout *l = PyCapsule_GetPointer(capsule, "genial.layout");
+    if (l != NULL) {
+        layout_free(l);
+    }
+}
+
+/* An int from a Python object within [lo, hi), or -1 with an exception set. */
+static int int_in(PyObject *obj, long lo, long hi, long *out) {
+    long v = PyLong_AsLong(obj);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (v < lo || v >= hi) {
+        PyErr_SetString(PyExc_ValueError, "a number out of range");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A sequence of ints, each within [lo, hi), into a new array (its length in *n). */
+static int *int_array(PyObject *seq, long lo, long hi, Py_ssize_t *n) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of ints");
+    if (fast == NULL) {
+        return NULL;
+    }
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    int *out = malloc(sizeof(int) * (size_t)(size + 1));
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t k = 0; k < size; k++) {
+        long v;
+        if (int_in(items[k], lo, hi, &v) < 0) {
+            free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        out[k] = (int)v;
+    }
+    Py_DECREF(fast);
+    *n = size;
+    return out;
+}
+
+/* Sequences of sequences of ints flattened: rows[r] = flat[start[r] .. start[r + 1]]. */
+static int flatten(PyObject *seq, Py_ssize_t rows, long lo, long hi, int **start, int **flat) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of sequences");
+    if (fast == NULL) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != rows) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "a table of the wrong length");
+        return -1;
+    }
+    *start = malloc(sizeof(int) * (size_t)(rows + 1));
+    Py_ssize_t total = 0, capacity = 64;
+    *flat = malloc(sizeof(int) * (size_t)capacity);
+    if (*start == NULL || *flat == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        Py_ssize_t n;
+        int *row = int_array(PySequence_Fast_GET_ITEM(fast, r), lo, hi, &n);
+        if (row == NULL) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (total + n > capacity) {
+            while (total + n > capacity) {
+                capacity *= 2;
+            }
+            int *grown = realloc(*flat, sizeof(int) * (size_t)capacity);
+            if (grown == NULL) {
+                free(row);
+                Py_DECREF(fast);
+                PyErr_NoMemory();
+                return -1;
+            }
+            *flat = grown;
+        }
+        (*start)[r] = (int)total;
+        memcpy(*flat + total, row, sizeof(int) * (size_t)n);
+        total += n;
+        free(row);
+    }
+    (*start)[rows] = (int)total;
+    Py_DECREF(fast);
+    return 0;
+}
+
+PyDoc_STRVAR(layout_doc,
+"layout(low, high, cell_edges, rays, kinds) -> capsule\n\n"
+"The tables of one playing area for play_out: each edge's lower and higher cell, each\n"
+"cell's edges, each cell's six rays (cells outwards in direction d, d and d + 3 opposite)\n"
+"and the colours (x, y) of the 21 kinds of tile.");
+
+static PyObject *make_layout(PyObject *self, PyObject *args) {
+    PyObject *low, *high, *cell_edges, *rays, *kinds;
+    if (!PyArg_ParseTuple(args, "OOOOO", &low, &high, &cell_edges, &rays, &kinds)) {
+        return NULL;
+    }
+    Layout *l = calloc(1, sizeof(Layout));
+    if (l == NULL) {
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t cells = PySequence_Size(cell_edges), edges, check;
+    if (cells < 0) {
+        goto fail;
+    }
+    l->cells = (int)cells;
+    l->low = int_array(low, 0, cells, &edges);
+    if (l->low == NULL) {
+        goto fail;
+    }
+    l->edges = (int)edges;
+    l->high = int_array(high, 0, cells, &check);
+    if (l->high == NULL) {
+        goto fail;
+    }
+    if (check != edges) {
+        PyErr_SetString(PyExc_ValueError, "low and high cells differ in length");
+        goto fail;
+    }
+    if (flatten(cell_edges, cells, 0, edges, &l->edge_start, &l->edge_list) < 0) {
+        goto fail;
+    }
+    /* rays: one sequence of six per cell, flattened to 6 * cells rays */
+    PyObject *per_cell = PySequence_Fast(rays, "rays must be a sequence");
+    if (per_cell == NULL) {
+        goto fail;
+    }
+    if (PySequence_Fast_GET_SIZE(per_cell) != cells) {
+        Py_DECREF(per_cell);
+        PyErr_SetString(PyExc_ValueError, "rays: one entry per cell");
+        goto fail;
+    }
+    PyObject *all = PyList_New(0);
+    if (all == NULL) {
+        Py_DECREF(per_cell);
+        goto fail;
+    }
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        PyObject *six = PySequence_Fast(PySequence_Fast_GET_ITEM(per_cell, c), "six rays");
+        if (six == NULL || PySequence_Fast_GET_SIZE(six) != 6) {
+            if (six != NULL) {
+                PyErr_SetString(PyExc_ValueError, "each cell has six rays");
+            }
+            Py_XDECREF(six);
+            Py_DECREF(all);
+            Py_DECREF(per_cell);
+            goto fail;
+        }
+        for (int d = 0; d < 6; d++) {
+            if (PyList_Append(all, PySequence_Fast_GET_ITEM(six, d)) < 0) {
+                Py_DECREF(six);
+                Py_DECREF(all);
+                Py_DECREF(per_cell);
+                goto fail;
+            }
+        }
+        Py_DECREF(six);
+    }
+    Py_DECREF(per_cell);
+    int flat_ok = flatten(all, 6 * cells, 0, cells, &l->ray_start, &l->ray_cells);
+    Py_DECREF(all);
+    if (flat_ok < 0) {
+        goto fail;
+    }
+    PyObject *fast = PySequence_Fast(kinds, "kinds must be a sequence");
+    if (fast == NULL) {
+        goto fail;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != KINDS) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "kinds: the 21 kinds of tile");
+        goto fail;
+    }
+    for (int x = 0; x < COLOURS; x++) {
+        for (int y = 0; y < COLOURS; y++) {
+            l->kind_of[x][y] = -1;
+        }
+    }
+    for (int k = 0; k < KINDS; k++) {
+        PyObject *kind = PySequence_Fast_GET_ITEM(fast, k);
+        if (!PyTuple_Check(kind) || PyTuple_GET_SIZE(kind) != 2 ||
+            colour_of(PyTuple_GET_ITEM(kind, 0), &l->kind_x[k]) < 0 ||
+            colour_of(PyTuple_GET_ITEM(kind, 1), &l->kind_y[k]) < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "a kind is a pair of colours");
+            }
+            Py_DECREF(fast);
+            goto fail;
+        }
+        l->kind_of[l->kind_x[k]][l->kind_y[k]] = k;
+        l->kind_of[l->kind_y[k]][l->kind_x[k]] = k;
+    }
+    Py_DECREF(fast);
+    PyObject *capsule = PyCapsule_New(l, "genial.layout", layout_capsule_free);
+    if (capsule == NULL) {
+        goto fail;
+    }
+    return capsule;
+fail:
+    layout_free(l);
+    return NULL;
+}
+
+/* The padded rows of one setup and set of weights, fetched from Python once each:
+ * row(old, low), the value of scoring p points in a colour standing at old when the
+ * side's lowest colour stands at low (engine.ai.evaluation's padded rows, bit for bit). */
+typedef struct {
+    PyObject *row_of;   /* callable (old, low) -> sequence of floats */
+    int cap;
+    Py_ssize_t length;  /* of every row (checked) */
+    double **rows;      /* [old * (cap + 1) + low], NULL until fetched */
+} Rows;
+
+static void rows_capsule_free(PyObject *capsule) {
+    Rows *r = PyCapsule_GetPointer(capsule, "genial.rows");
+    if (r == NULL) {
+        return;
+    }
+    int n = (r->cap + 1) * (r->cap + 1);
+    for (int k = 0; k < n; k++) {
+        free(r->rows[k]);
+    }
+    free(r->rows);
+    Py_XDECREF(r->row_of);
+    free(r);
+}
+
+PyDoc_STRVAR(rows_doc,
+"rows(row_of, cap) -> capsule\n\n"
+"Padded rows for play_out, each fetched once by row_of(old, low) (old and low from 0 to\n"
+"cap), a sequence of floats as long as every other row.");
+
+static PyObject *make_rows(PyObject *self, PyObject *args) {
+    PyObject *row_of;
+    int cap;
+    if (!PyArg_ParseTuple(args, "Oi", &row_of, &cap)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(row_of) || cap < 1 || cap > 1000) {
+        PyErr_SetString(PyExc_ValueError, "rows(row_of, cap): a callable and a cap from 1");
+        return NULL;
+    }
+    Rows *r = calloc(1, sizeof(Rows));
+    if (r == NULL) {
+        return PyErr_NoMemory();
+    }
+    r->rows = calloc((size_t)((cap + 1) * (cap + 1)), sizeof(double *));
+    if (r->rows == NULL) {
+        free(r);
+        return PyErr_NoMemory();
+    }
+    Py_INCREF(row_of);
+    r->row_of = row_of;
+    r->cap = cap;
+    r->length = -1;
+    PyObject *capsule = PyCapsule_New(r, "genial.rows", rows_capsule_free);
+    if (capsule == NULL) {
+        Py_DECREF(row_of);
+        free(r->rows);
+        free(r);
+    }
+    return capsule;
+}
+
+static const double *row_for(Rows *r, int old, int low) {
+    if (old < 0 || old > r->cap || low < 0 || low > r->cap) {
+        PyErr_SetString(PyExc_ValueError, "a score beyond the cap");
+        return NULL;
+    }
+    double **slot = &r->rows[old * (r->cap + 1) + low];
+    if (*slot != NULL) {
+        return *slot;
+    }
+    PyObject *got = PyObject_CallFunction(r->row_of, "ii", old, low);
+    if (got == NULL) {
+        return NULL;
+    }
+    PyObject *fast = PySequence_Fast(got, "a row is a sequence of floats");
+    Py_DECREF(got);
+    if (fast == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (r->length >= 0 && n != r->length) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "rows of different lengths");
+        return NULL;
+    }
+    double *values = malloc(sizeof(double) * (size_t)(n + 1));
+    if (values == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
+        if (v == -1.0 && PyErr_Occurred()) {
+            free(values);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        values[k] = v;
+    }
+    Py_DECREF(fast);
+    r->length = n;
+    *slot = values;
+    return values;
+}
+
+/* The position a play-out changes, in C arrays. */
+typedef struct {
+    const Layout *l;
+    int *board;            /* by cell: its colour or EMPTY_CELL */
+    int *points;           /* points[c * cells + cell] */
+    int *empty;            /* the empty edges, in the game's order */
+    int *pos;              /* by edge: its place in empty, or -1 */
+    int empty_count;
+    int players, team, cap, rack_size, bonus_placements, swaps;
+    int marks[MAX_MARKS], mark_count;
+    int racks[4][8];       /* kinds, in rack order */
+    int rack_len[4];
+    int *bag;              /* kinds: bag[bag_front .. bag_end] is the bag, front first */
+    int bag_front, bag_end, bag_capacity;
+    int scores[4][COLOURS];
+    int to_move, bonus_owed, awaiting_swap, over, winner;
+} Position;
+
+static inline int side_of(const Position *s, int seat) { return s->team ? seat % 2 : seat; }
+
+static void drop_edges(Position *s, int cell) {
+    const Layout *l = s->l;
+    for (int k = l->edge_start[cell]; k < l->edge_start[cell + 1]; k++) {
+        int e = l->edge_list[k];
+        int p = s->pos[e];
+        if (p >= 0) {
+            int last = s->empty[--s->empty_count];
+            if (last != e) {
+                s->empty[p] = last;
+                s->pos[last] = p;
+            }
+            s->pos[e] = -1;
+        }
+    }
+}
+
+/* engine.genial.raise_points, after a symbol of colour was put on cell. */
+static void raise_points_c(Position *s, int cell, int colour) {
+    const Layout *l = s->l;
+    int *points = s->points + colour * l->cells;
+    const int *board = s->board;
+    for (int d = 0; d < 3; d++) {
+        const int *ahead = l->ray_cells + l->ray_start[6 * cell + d];
+        int ahead_len = l->ray_start[6 * cell + d + 1] - l->ray_start[6 * cell + d];
+        const int *behind = l->ray_cells + l->ray_start[6 * cell + d + 3];
+        int behind_len = l->ray_start[6 * cell + d + 4] - l->ray_start[6 * cell + d + 3];
+        int a = 0, b = 0;
+        while (a < ahead_len && board[ahead[a]] == colour) {
+            a++;
+        }
+        while (b < behind_len && board[behind[b]] == colour) {
+            b++;
+        }
+        if (a < ahead_len && board[ahead[a]] == EMPTY_CELL) {
+            points[ahead[a]] += 1 + b;
+        }
+        if (b < behind_len && board[behind[b]] == EMPTY_CELL) {
+            points[behind[b]] += 1 + a;
+        }
+    }
+}
+
+static void fill(Position *s, int cell, int colour) {
+    s->board[cell] = colour;
+    drop_edges(s, cell);
+    raise_points_c(s, cell, colour);
+}
+
+/* GenialGame._score: returns the bonus placements earned. */
+static int score(Position *s, int *track, int x, int y, int a, int b) {
+    int earned = 0;
+    int ks[2] = {x, y}, ps[2] = {a, b}, n = 2;
+    if (x == y) {
+        ps[0] = a + b;
+        n = 1;
+    }
+    for (int t = 0; t < n; t++) {
+        int k = ks[t], p = ps[t];
+        if (!p) {
+            continue;
+        }
+        int old = track[k], new = old + p;
+        for (int m = 0; m < s->mark_count; m++) {
+            if (old < s->marks[m] && s->marks[m] <= new) {
+                new = s->marks[m];
+                if (s->bonus_placements) {
+                    earned++;
+                }
+                break;
+            }
+        }
+        track[k] = new < s->cap ? new : s->cap;
+    }
+    return earned;
+}
+
+static inline int track_min(const int *track) {
+    int low = track[0];
+    for (int c = 1; c < COLOURS; c++) {
+        low = track[c] < low ? track[c] : low;
+    }
+    return low;
+}
+
+/* GenialGame._refill_quietly. */
+static void refill(Position *s) {
+    int seat = s->to_move;
+    while (s->rack_len[seat] < s->rack_size && s->bag_front < s->bag_end) {
+        s->racks[seat][s->rack_len[seat]++] = s->bag[s->bag_front++];
+    }
+    s->awaiting_swap = 0;
+    int next = (seat + 1) % s->players;
+    s->to_move = next;
+    if (s->rack_len[next] == 0 && s->bag_front == s->bag_end) {
+        s->over = 1;
+        s->awaiting_swap = 0;
+        s->bonus_owed = 0;
+    }
+}
+
+/* GenialGame.swap_quietly(True): the rack to the end of the bag, a new one drawn. */
+static void swap_rack(Position *s) {
+    int seat = s->to_move;
+    if (s->bag_end + s->rack_len[seat] > s->bag_capacity) {  /* move the bag to the front */
+        memmove(s->bag, s->bag + s->bag_front, sizeof(int) * (size_t)(s->bag_end - s->bag_front));
+        s->bag_end -= s->bag_front;
+        s->bag_front = 0;
+    }
+    for (int t = 0; t < s->rack_len[seat]; t++) {
+        s->bag[s->bag_end++] = s->racks[seat][t];
+    }
+    s->rack_len[seat] = 0;
+    refill(s);
+}
+
+static void end_quietly(Position *s) {
+    s->over = 1;
+    s->awaiting_swap = 0;
+    s->bonus_owed = 0;
+}
+
+/* GenialGame.play_spot for colour x on cell i and y on cell j. */
+static void play_spot_c(Position *s, int i, int j, int x, int y) {
+    const Layout *l = s->l;
+    int seat = s->to_move;
+    int *track = s->scores[side_of(s, seat)];
+    int a = s->points[x * l->cells + i];
+    int b = s->points[y * l->cells + j];
+    int kind = l->kind_of[x][y];
+    int *rack = s->racks[seat];
+    for (int t = 0; t < s->rack_len[seat]; t++) {  /* the first tile of that kind */
+        if (rack[t] == kind) {
+            memmove(rack + t, rack + t + 1, sizeof(int) * (size_t)(s->rack_len[seat] - t - 1));
+            s->rack_len[seat]--;
+            break;
+        }
+    }
+    fill(s, i, x);
+    fill(s, j, y);
+    int earned = score(s, track, x, y, a, b);
+    if (track_min(track) == s->cap) {
+        s->winner = side_of(s, seat);
+        end_quietly(s);
+        return;
+    }
+    if (s->empty_count == 0) {
+        end_quietly(s);
+        return;
+    }
+    s->bonus_owed += earned;
+    if (s->bonus_owed) {
+        if (s->rack_len[seat]) {
+            s->bonus_owed--;
+            return;
+        }
+        s->bonus_owed = 0;
+    }
+    if (s->swaps && s->rack_len[seat]) {
+        int low = track_min(track), shown_low = 0;
+        for (int t = 0; t < s->rack_len[seat] && !shown_low; t++) {
+            shown_low = track[l->kind_x[rack[t]]] == low || track[l->kind_y[rack[t]]] == low;
+        }
+        if (!shown_low) {
+            s->awaiting_swap = 1;
+            return;
+        }
+    }
+    refill(s);
+}
+
+typedef struct {
+    double value;
+    long long order;
+    int i, j, x, y;
+} Tied;
+
+static int tied_cmp(const void *pa, const void *pb) {
+    const Tied *a = pa, *b = pb;
+    if (a->value != b->value) {
+        return a->value > b->value ? -1 : 1;  /* best first */
+    }
+    return a->order < b->order ? -1 : (a->order > b->order ? 1 : 0);
+}
+
+/* greedy_spot: the placement played, or -1 with an exception set. */
+static int greedy_c(Position *s, Rows *rows, PyObject *randrange, Tied *tied, int *chosen) {
+    const Layout *l = s->l;
+    int seat = s->to_move, n = l->cells;
+    const int *track = s->scores[side_of(s, seat)];
+    int low = track_min(track);
+    const double *row[COLOURS] = {NULL};
+    int seen[KINDS] = {0}, kinds[8], kind_count = 0;
+    for (int t = 0; t < s->rack_len[seat]; t++) {  /* each kind once, in rack order */
+        int k = s->racks[seat][t];
+        if (!seen[k]) {
+            seen[k] = 1;
+            kinds[kind_count++] = k;
+        }
+    }
+    if (s->empty_count == 0 || kind_count == 0) {
+        PyErr_SetString(PyExc_IndexError, "no legal placement");
+        return -1;
+    }
+    for (int g = 0; g < kind_count; g++) {
+        int cs[2] = {l->kind_x[kinds[g]], l->kind_y[kinds[g]]};
+        for (int t = 0; t < 2; t++) {
+            if (row[cs[t]] == NULL && (row[cs[t]] = row_for(rows, track[cs[t]], low)) == NULL) {
+                return -1;
+            }
+        }
+    }
+    /* Every value is an index into a row: the largest two hexes can score is checked once. */
+    Py_ssize_t length = rows->length;
+    double best = 0.0;
+    int first = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        double cut = best - 1e-9;
+        int count = 0;
+        for (int g = 0; g < kind_count; g++) {
+            int x = l->kind_x[kinds[g]], y = l->kind_y[kinds[g]];
+            const int *px = s->points + x * n, *py = s->points + y * n;
+            const double *rx = row[x], *ry = row[y];
+            for (int w = 0; w < (x == y ? 1 : 2); w++) {
+                for (int p = 0; p < s->empty_count; p++) {
+                    int e = s->empty[p];
+                    int i = w ? l->high[e] : l->low[e], j = w ? l->low[e] : l->high[e];
+                    double v;
+                    if (x == y) {
+                        int at = px[l->low[e]] + px[l->high[e]];
+                        if (at >= length) {
+                            PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
+                            return -1;
+                        }
+                        v = rx[at];
+                    } else {
+                        if (px[i] >= length || py[j] >= length) {
+                            PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
+                            return -1;
+                        }
+                        v = rx[px[i]] + ry[py[j]];
+                    }
+                    if (pass == 0) {
+                        if (first || v > best) {
+                            best = v;
+                            first = 0;
+                        }
+                    } else if (cut <= v) {
+                        Tied *t = &tied[count++];
+                        t->value = v;
+                        t->order = (((long long)i * n + j) * 6 + x) * 6 + y;
+                        t->i = i;
+                        t->j = j;
+                        t->x = x;
+                        t->y = y;
+                    }
+                }
+            }
+        }
+        if (pass == 1) {
+            int pick = 0;
+            if (count > 1) {
+                qsort(tied, (size_t)count, sizeof(Tied), tied_cmp);
+                PyObject *got = PyObject_CallFunction(randrange, "i", count);
+                if (got == NULL) {
+                    return -1;
+                }
+                long v = PyLong_AsLong(got);
+                Py_DECREF(got);
+                if (v == -1 && PyErr_Occurred()) {
+                    return -1;
+                }
+                if (v < 0 || v >= count) {
+                    PyErr_SetString(PyExc_ValueError, "randrange gave a number out of range");
+                    return -1;
+                }
+                pick = (int)v;
+            }
+            *chosen = pick;
+        }
+    }
+    return 0;
+}
+
+/* Reads a list of lists of ints (rows of at most `width`) into out[rows][width]. */
+static int read_rows(PyObject *seq, int rows, int width, long lo, long hi, int *out, int *lens,
+                     int exact) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of sequences");
+    if (fast == NULL) {
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(fast) != rows) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "one entry per seat or side");
+        return -1;
+    }
+    for (int r = 0; r < rows; r++) {
+        Py_ssize_t n;
+        int *got = int_array(PySequence_Fast_GET_ITEM(fast, r), lo, hi, &n);
+        if (got == NULL) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (n > width || (exact && n != width)) {
+            free(got);
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "an entry of the wrong length");
+            return -1;
+        }
+        memcpy(out + r * width, got, sizeof(int) * (size_t)n);
+        if (lens != NULL) {
+            lens[r] = (int)n;
+        }
+        free(got);
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+PyDoc_STRVAR(play_out_doc,
+"play_out(layout, rows, board, points, empty_edges, racks, bag, scores, rules, turn,\n"
+"         first, steps, randrange, trace) -> (made, scores, over, winner)\n\n"
+"GenialGame.play_spot(first) (if first, (i, j, x, y), is not None) and then the greedy\n"
+"play-out of engine/ai/genial_players.py for up to `steps` placements, on copies of the\n"
+"position: board (colour by cell, -1 empty), points (6 lists by cell), empty_edges, racks\n"
+"(kinds, by seat), bag (kinds, front first), scores (by side). rules = (players, team,\n"
+"cap, marks, bonus_placements, swaps, rack_size); turn = (to_move, bonus_owed,\n"
+"awaiting_swap). Every seat must have placed. Ties are drawn by randrange(n). With a\n"
+"list as trace, each placement (i, j, x, y) is appended to it. Returns the placements\n"
+"made after first, the scores, whether the game is over and the winning side (or None).");
+
+static PyObject *play_out(PyObject *self, PyObject *args) {
+    PyObject *layout_obj, *rows_obj, *board, *points, *empty_edges, *racks, *bag, *scores;
+    PyObject *first, *randrange, *trace;
+    int players, team, cap, bonus_placements, swaps, rack_size, to_move, bonus_owed, awaiting;
+    PyObject *marks;
+    long steps;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO(iiiOiii)(iii)OlOO", &layout_obj, &rows_obj, &board,
+                          &points, &empty_edges, &racks, &bag, &scores, &players, &team, &cap,
+                          &marks, &bonus_placements, &swaps, &rack_size, &to_move, &bonus_owed,
+                          &awaiting, &first, &steps, &randrange, &trace)) {
+        return NULL;
+    }
+    Layout *l = PyCapsule_GetPointer(layout_obj, "genial.layout");
+    if (l == NULL) {
+        return NULL;
+    }
+    Rows *rows = PyCapsule_GetPointer(rows_obj, "genial.rows");
+    if (rows == NULL) {
+        return NULL;
+    }
+    if (players < 1 || players > 4 || rack_size < 1 || rack_size > 8 || cap != rows->cap ||
+        to_move < 0 || to_move >= players || (team && players != 4) || bonus_owed < 0 ||
+        steps < 0) {
+        PyErr_SetString(PyExc_ValueError, "rules or turn out of range");
+        return NULL;
+    }
+    if (!PyCallable_Check(randrange) || (trace != Py_None && !PyList_Check(trace))) {
+        PyErr_SetString(PyExc_TypeError, "randrange must be callable, trace a list or None");
+        return NULL;
+    }
+    int sides = team ? 2 : players;
+    Position s;
+    memset(&s, 0, sizeof(s));
+    s.l = l;
+    s.players = players;
+    s.team = team;
+    s.cap = cap;
+    s.rack_size = rack_size;
+    s.bonus_placements = bonus_placements;
+    s.swaps = swaps;
+    s.to_move = to_move;
+    s.bonus_owed = bonus_owed;
+    s.awaiting_swap = awaiting ? 1 : 0;
+    s.winner = -1;
+    int cells = l->cells;
+    Tied *tied = NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n;
+    s.board = int_array(board, -1, COLOURS, &n);
+    s.points = malloc(sizeof(int) * (size_t)(COLOURS * cells + 1));
+    s.pos = malloc(sizeof(int) * (size_t)(l->edges + 1));
+    tied = malloc(sizeof(Tied) * (size_t)(2 * 8 * l->edges + 1));
+    if (s.board == NULL || s.points == NULL || s.pos == NULL || tied == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+        goto done;
+    }
+    if (n != cells) {
+        PyErr_SetString(PyExc_ValueError, "a board of the wrong size");
+        goto done;
+    }
+    if (read_rows(points, COLOURS, cells, 0, 1 << 20, s.points, NULL, 1) < 0) {
+        goto done;
+    }
+    s.empty = int_array(empty_edges, 0, l->edges, &n);
+    if (s.empty == NULL) {
+        goto done;
+    }
+    s.empty_count = (int)n;
+    for (int e = 0; e < l->edges; e++) {
+        s.pos[e] = -1;
+    }
+    for (int p = 0; p < s.empty_count; p++) {
+        if (s.pos[s.empty[p]] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "an empty edge listed twice");
+            goto done;
+        }
+        s.pos[s.empty[p]] = p;
+    }
+    if (read_rows(racks, players, 8, 0, KINDS, &s.racks[0][0], s.rack_len, 0) < 0 ||
+        read_rows(scores, sides, COLOURS, 0, (long)cap + 1, &s.scores[0][0], NULL, 1) < 0) {
+        goto done;
+    }
+    int *bag_kinds = int_array(bag, 0, KINDS, &n);
+    if (bag_kinds == NULL) {
+        goto done;
+    }
+    s.bag_capacity = (int)n + players * 8 + 1;
+    s.bag = malloc(sizeof(int) * (size_t)s.bag_capacity);
+    if (s.bag == NULL) {
+        free(bag_kinds);
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(s.bag, bag_kinds, sizeof(int) * (size_t)n);
+    free(bag_kinds);
+    s.bag_end = (int)n;
+    int *mark_values = int_array(marks, 1, (long)cap + 1, &n);
+    if (mark_values == NULL) {
+        goto done;
+    }
+    if (n > MAX_MARKS) {
+        free(mark_values);
+        PyErr_SetString(PyExc_ValueError, "too many marks");
+        goto done;
+    }
+    memcpy(s.marks, mark_values, sizeof(int) * (size_t)n);
+    s.mark_count = (int)n;
+    free(mark_values);
+    if (first != Py_None) {
+        long i, j, x, y;
+        if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 4 ||
+            int_in(PyTuple_GET_ITEM(first, 0), 0, cells, &i) < 0 ||
+            int_in(PyTuple_GET_ITEM(first, 1), 0, cells, &j) < 0 ||
+            int_in(PyTuple_GET_ITEM(first, 2), 0, COLOURS, &x) < 0 ||
+            int_in(PyTuple_GET_ITEM(first, 3), 0, COLOURS, &y) < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "first is (i, j, x, y)");
+            }
+            goto done;
+        }
+        if (s.board[i] != EMPTY_CELL || s.board[j] != EMPTY_CELL || i == j || s.awaiting_swap) {
+            PyErr_SetString(PyExc_ValueError, "first is not a placement on two empty cells");
+            goto done;
+        }
+        play_spot_c(&s, (int)i, (int)j, (int)x, (int)y);
+        if (trace != Py_None) {
+            PyObject *item = Py_BuildValue("(llll)", i, j, x, y);
+            if (item == NULL || PyList_Append(trace, item) < 0) {
+                Py_XDECREF(item);
+                goto done;
+            }
+            Py_DECREF(item);
+        }
+    }
+    long made = 0;
+    while (!s.over && made < steps) {
+        if (s.awaiting_swap) {
+            swap_rack(&s);
+            continue;
+        }
+        int chosen;
+        /* The tied placements are sorted into tied[]; the chosen one is played. */
+        if (greedy_c(&s, rows, randrange, tied, &chosen) < 0) {
+            goto done;
+        }
+        Tied t = tied[chosen];
+        if (trace != Py_None) {
+            PyObject *item = Py_BuildValue("(iiii)", t.i, t.j, t.x, t.y);
+            if (item == NULL || PyList_Append(trace, item) < 0) {
+                Py_XDECREF(item);
+                goto done;
+            }
+            Py_DECREF(item);
+        }
+        play_spot_c(&s, t.i, t.j, t.x, t.y);
+        made++;
+    }
+    PyObject *out_scores = PyList_New(sides);
+    if (out_scores == NULL) {
+        goto done;
+    }
+    for (int side = 0; side < sides; side++) {
+        PyObject *track = Py_BuildValue("[iiiiii]", s.scores[side][0], s.scores[side][1],
+                                        s.scores[side][2], s.scores[side][3],
+                                        s.scores[side][4], s.scores[side][5]);
+        if (track == NULL) {
+            Py_DECREF(out_scores);
+            goto done;
+        }
+        PyList_SET_ITEM(out_scores, side, track);
+    }
+    if (s.winner >= 0) {
+        result = Py_BuildValue("(lNOi)", made, out_scores, s.over ? Py_True : Py_False, s.winner);
+    } else {
+        result = Py_BuildValue("(lNOO)", made, out_scores, s.over ? Py_True : Py_False, Py_None);
+    }
+done:
+    free(s.board);
+    free(s.points);
+    free(s.empty);
+    free(s.pos);
+    free(s.bag);
+    free(tied);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"tile_values", tile_values, METH_VARARGS, tile_values_doc},
     {"best_spot", best_spot, METH_VARARGS, best_spot_doc},
     {"greedy_tied", greedy_tied, METH_VARARGS, greedy_tied_doc},
     {"best_distribution", best_distribution, METH_VARARGS, best_distribution_doc},
     {"expected_best", expected_best, METH_VARARGS, expected_best_doc},
+    {"layout", make_layout, METH_VARARGS, layout_doc},
+    {"rows", make_rows, METH_VARARGS, rows_doc},
+    {"play_out", play_out, METH_VARARGS, play_out_doc},
     {NULL, NULL, 0, NULL},
 };
 

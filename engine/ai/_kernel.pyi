@@ -1,4 +1,4 @@
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 def tile_values(
     points: Sequence[Sequence[int]],
@@ -29,3 +29,27 @@ def best_distribution(
 def expected_best(
     values: Sequence[float], counts: Sequence[int], draws: int, known: float, no_room: float
 ) -> float | None: ...
+def layout(
+    low: Sequence[int],
+    high: Sequence[int],
+    cell_edges: Sequence[Sequence[int]],
+    rays: Sequence[Sequence[Sequence[int]]],
+    kinds: Sequence[tuple[int, int]],
+) -> object: ...
+def rows(row_of: Callable[[int, int], Sequence[float]], cap: int) -> object: ...
+def play_out(
+    layout: object,
+    rows: object,
+    board: Sequence[int],
+    points: Sequence[Sequence[int]],
+    empty_edges: Sequence[int],
+    racks: Sequence[Sequence[int]],
+    bag: Sequence[int],
+    scores: Sequence[Sequence[int]],
+    rules: tuple[int, bool, int, Sequence[int], bool, bool, int],
+    turn: tuple[int, int, bool],
+    first: tuple[int, int, int, int] | None,
+    steps: int,
+    randrange: Callable[[int], int],
+    trace: list[tuple[int, int, int, int]] | None,
+) -> tuple[int, list[list[int]], bool, int | None]: ...

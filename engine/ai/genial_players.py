@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import add, itemgetter, neg
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.ai import kernel as _kernel
 from engine.ai.evaluation import (
@@ -46,6 +46,7 @@ from engine.ai.evaluation import (
     EdgePoints,
     EdgeValues,
     Weights,
+    _padded_row,
     best_distribution,
     expected_best,
     first_round_cells,
@@ -66,6 +67,7 @@ from engine.genial import (
     raise_points,
 )
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
+from engine.ranking import rank
 from engine.tiles import TILE_KINDS, Bag, Tile
 
 GenialMove = Placement | SwapChoice
@@ -650,7 +652,112 @@ def redeal(base: GenialGame, seat: int, rng: random.Random) -> GenialGame:
     return g
 
 
-def _standing(game: GenialGame, side: int, weights: Weights) -> float:
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Where a play-out stopped, as far as its leaf value reads it (what :func:`play_out`
+    returns, from the C loop or from a game played out in Python)."""
+
+    setup: Setup
+    #: By side, each colour's points.
+    scores: list[list[int]]
+    over: bool
+    #: The side that reached the cap in every colour, if one did.
+    winner: int | None
+
+    @property
+    def sides(self) -> int:
+        return self.setup.sides
+
+    def ranking(self) -> list[list[int]] | None:
+        """As :meth:`GenialGame.ranking`: places, best first; None if not over."""
+        return rank(self.scores, self.winner) if self.over else None
+
+
+def play_out(
+    world: GenialGame, spot: PlacementSpot, steps: int, rng: random.Random, weights: Weights
+) -> Ending:
+    """``world`` (left as it is) after ``spot`` and then greedy play (swapping whenever offered) for
+    up to ``steps`` placements. The C loop plays the part after every seat has placed (the
+    first-round limit stays in Python); it makes the same placements and the same draws of
+    ``rng`` as the Python loop, which is used where the C loops are not built."""
+    fast = _kernel.kernel
+    if fast is not None and all(world.has_placed) and world.awaiting != "swap":
+        return _play_out_fast(
+            fast, world, (spot.cell1, spot.cell2, spot.first, spot.second), steps, rng, weights
+        )
+    g = world.copy()
+    g.play_spot(spot)
+    made = 0
+    while not g.over and made < steps and (fast is None or not all(g.has_placed)):
+        if g.awaiting == "swap":
+            g.swap_quietly(True)
+            continue
+        g.play_spot(greedy_spot(g, weights, rng))
+        made += 1
+    if fast is not None and not g.over and made < steps:
+        return _play_out_fast(fast, g, None, steps - made, rng, weights)
+    return Ending(g.setup, g.scores, g.over, g.winner)
+
+
+#: The C loop's tables of each playing area (by radius), and of each setup's and weights'
+#: padded rows (fetched from :mod:`engine.ai.evaluation` as the loop first needs each).
+_LAYOUT_TABLES: dict[int, object] = {}
+_ROW_TABLES: dict[tuple[Setup, Weights], object] = {}
+
+
+def _play_out_fast(
+    fast: object,
+    g: GenialGame,
+    first: tuple[int, int, int, int] | None,
+    steps: int,
+    rng: random.Random,
+    weights: Weights,
+) -> Ending:
+    setup = g.setup
+    c: Any = fast
+    tables = _LAYOUT_TABLES.get(setup.radius)
+    if tables is None:
+        layout = g._layout
+        tables = _LAYOUT_TABLES[setup.radius] = c.layout(
+            layout.low_cells, layout.high_cells, layout.cell_edges, g.area.rays, KIND_COLOURS
+        )
+    rows = _ROW_TABLES.get((setup, weights))
+    if rows is None:
+        if len(_ROW_TABLES) >= 64:
+            _ROW_TABLES.clear()
+
+        def row_of(old: int, low: int) -> tuple[float, ...]:
+            return _padded_row(old, low, setup, weights)
+
+        rows = _ROW_TABLES[(setup, weights)] = c.rows(row_of, setup.cap)
+    _, scores, over, winner = c.play_out(
+        tables,
+        rows,
+        g.board,
+        g._points,
+        g.empty_edges,
+        [[KIND_OF[t] for t in r] for r in g.racks],
+        [KIND_OF[t] for t in g.bag.order()],
+        g.scores,
+        (
+            setup.players,
+            setup.mode == "team",
+            setup.cap,
+            setup.marks,
+            setup.bonus_placements,
+            setup.swaps,
+            setup.rack_size,
+        ),
+        (g.to_move, g.bonus_owed, g.awaiting == "swap"),
+        first,
+        steps,
+        rng.randrange,
+        None,
+    )
+    return Ending(setup, scores, over, winner)
+
+
+def _standing(game: GenialGame | Ending, side: int, weights: Weights) -> float:
     """How well ``side`` stands: its track value minus the best other side's (just its own
     in the solo game)."""
     own = track_value(game.scores[side], game.setup, weights)
@@ -660,7 +767,7 @@ def _standing(game: GenialGame, side: int, weights: Weights) -> float:
     return own - max(others) if others else own
 
 
-def _leaf(game: GenialGame, side: int, config: ExpertConfig) -> float:
+def _leaf(game: GenialGame | Ending, side: int, config: ExpertConfig) -> float:
     value = _standing(game, side, config.strong.weights)
     if game.over and game.sides > 1:
         ranking = game.ranking()
@@ -670,19 +777,6 @@ def _leaf(game: GenialGame, side: int, config: ExpertConfig) -> float:
         else:
             value -= config.win
     return value
-
-
-def _play_out(game: GenialGame, steps: int, rng: random.Random, weights: Weights) -> int:
-    """Play greedily (swapping whenever offered) for up to ``steps`` placements; returns
-    the placements made."""
-    made = 0
-    while not game.over and made < steps:
-        if game.awaiting == "swap":
-            game.swap_quietly(True)
-            continue
-        game.play_spot(greedy_spot(game, weights, rng))
-        made += 1
-    return made
 
 
 class StrongSearch(NamedTuple):
@@ -757,10 +851,8 @@ def expert_move(
         total = 0.0
         spot = base._layout.where[p]  # a listed placement: played quietly, as in play-outs
         for s, world in zip(seeds, worlds, strict=True):
-            g = world.copy()
-            g.play_spot(spot)
-            _play_out(g, config.depth, random.Random(s), strong.weights)
-            total += _leaf(g, side, config)
+            ending = play_out(world, spot, config.depth, random.Random(s), strong.weights)
+            total += _leaf(ending, side, config)
         v = total / samples + config.prior * prior
         if v > best_value + 1e-9:
             best, best_value = [p], v

@@ -35,11 +35,12 @@ import time
 from dataclasses import dataclass
 
 from engine.ai.genial_players import (
+    Ending,
     GenialMove,
     StrongConfig,
     StrongSearch,
-    _play_out,
     _standing,
+    play_out,
     redeal,
     strong_search,
 )
@@ -79,7 +80,7 @@ class MasterConfig:
 DEFAULT_MASTER_SEARCH = MasterConfig()
 
 
-def _by_rule(game: GenialGame, side: int) -> int:
+def _by_rule(game: GenialGame | Ending, side: int) -> int:
     """+1 if ``side`` is ahead of every other side by the ranking rule (scores sorted from
     the lowest, compared in order), -1 if some side is ahead of it, 0 if level."""
     own = sorted(game.scores[side])
@@ -87,7 +88,7 @@ def _by_rule(game: GenialGame, side: int) -> int:
     return (own > best_other) - (own < best_other)
 
 
-def leaf_value(game: GenialGame, side: int, config: MasterConfig) -> float:
+def leaf_value(game: GenialGame | Ending, side: int, config: MasterConfig) -> float:
     """What a play-out's last position is worth to ``side``."""
     value = _standing(game, side, config.strong.weights)
     if game.sides == 1:
@@ -138,10 +139,8 @@ def master_move(
             spot = base._layout.where[p]
             total = 0.0
             for s, world in zip(seeds[done:want], worlds[done:want], strict=True):
-                g = world.copy()
-                g.play_spot(spot)
-                _play_out(g, config.depth, random.Random(s), strong.weights)
-                total += leaf_value(g, side, config)
+                ending = play_out(world, spot, config.depth, random.Random(s), strong.weights)
+                total += leaf_value(ending, side, config)
             totals[p] += total
         done = max(done, want)
         value = {p: totals[p] / done + config.prior * (v - top_prior) for v, p in alive}

@@ -1,0 +1,216 @@
+"""The greedy play-out of the expert and master players in C (engine/ai/_kernel.c's
+play_out) against the Python loop: the same placements one by one, the same scores and end,
+the same draws of the random generator; and one placement checked against the rules'
+own :meth:`GenialGame.play`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine.ai import kernel
+from engine.ai.evaluation import DEFAULT_WEIGHTS, KIND_COLOURS
+from engine.ai.genial_players import (
+    _LAYOUT_TABLES,
+    _ROW_TABLES,
+    _play_out_fast,
+    greedy_spot,
+    play_out,
+    rank_placements,
+    redeal,
+)
+from engine.genial import KIND_OF, GenialGame, PlacementSpot
+
+SETUPS = [(2, "standard"), (3, "standard"), (4, "standard"), (4, "team"), (1, "solo")]
+
+
+def positions(players: int, mode: str, seed: int, every: int) -> Iterator[GenialGame]:
+    """Every ``every``-th position of a greedy game (swaps decided at random), from its
+    first move to its end."""
+    game = GenialGame(players, mode, seed=seed)
+    rng = random.Random(seed)
+    n = 0
+    while not game.over:
+        if game.awaiting == "swap":
+            game.swap_quietly(rng.random() < 0.5)
+            continue
+        if n % every == 0:
+            yield game
+        game.play_spot(greedy_spot(game, DEFAULT_WEIGHTS, rng))
+        n += 1
+
+
+def python_trace(
+    world: GenialGame, spot: PlacementSpot, steps: int, rng: random.Random
+) -> tuple[list[tuple[int, int, int, int]], GenialGame]:
+    """The Python loop's placements (cell, cell, colour, colour) and where it stops."""
+    g = world.copy()
+    g.play_spot(spot)
+    trace = [(spot.cell1, spot.cell2, spot.first, spot.second)]
+    made = 0
+    while not g.over and made < steps:
+        if g.awaiting == "swap":
+            g.swap_quietly(True)
+            continue
+        s = greedy_spot(g, DEFAULT_WEIGHTS, rng)
+        trace.append((s.cell1, s.cell2, s.first, s.second))
+        g.play_spot(s)
+        made += 1
+    return trace, g
+
+
+def c_trace(
+    world: GenialGame, spot: PlacementSpot, steps: int, rng: random.Random
+) -> tuple[list[tuple[int, int, int, int]], tuple[int, list[list[int]], bool, int | None]]:
+    fast = kernel.kernel
+    assert fast is not None
+    _play_out_fast(fast, world, None, 0, rng, DEFAULT_WEIGHTS)  # builds the tables
+    setup = world.setup
+    trace: list[tuple[int, int, int, int]] = []
+    out = fast.play_out(
+        _LAYOUT_TABLES[setup.radius],
+        _ROW_TABLES[(setup, DEFAULT_WEIGHTS)],
+        world.board,
+        world._points,
+        world.empty_edges,
+        [[KIND_OF[t] for t in r] for r in world.racks],
+        [KIND_OF[t] for t in world.bag.order()],
+        world.scores,
+        (
+            setup.players,
+            setup.mode == "team",
+            setup.cap,
+            setup.marks,
+            setup.bonus_placements,
+            setup.swaps,
+            setup.rack_size,
+        ),
+        (world.to_move, world.bonus_owed, world.awaiting == "swap"),
+        (spot.cell1, spot.cell2, spot.first, spot.second),
+        steps,
+        rng.randrange,
+        trace,
+    )
+    return trace, out
+
+
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_the_c_play_out_makes_the_python_placements(players: int, mode: str) -> None:
+    compared = 0
+    for seed in (1, 2):
+        for game in positions(players, mode, seed, 5):
+            if not all(game.has_placed) or game.awaiting == "swap":
+                continue
+            world = redeal(game, game.to_move, random.Random(seed))
+            for p, _ in rank_placements(world)[:2]:
+                spot = world._layout.where[p]
+                before = (world.board.copy(), [c.copy() for c in world._points])
+                py_rng, c_rng = random.Random(7), random.Random(7)
+                expected, end = python_trace(world, spot, 60, py_rng)
+                got, (made, scores, over, winner) = c_trace(world, spot, 60, c_rng)
+                assert got == expected
+                assert made == len(expected) - 1
+                assert (scores, over, winner) == (end.scores, end.over, end.winner)
+                assert c_rng.random() == py_rng.random()  # the same draws, no more
+                assert (world.board, world._points) == before  # the world is left as it was
+                compared += 1
+    assert compared >= 10
+
+
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_play_outs_are_the_pure_python_play_outs(
+    players: int, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # From every stage, the first round included (Python plays it, then C the rest), and
+    # stopped early as well as played to the end.
+    fast = kernel.kernel
+    assert fast is not None
+    for game in positions(players, mode, 3, 4):
+        if game.awaiting == "swap":
+            continue
+        world = redeal(game, game.to_move, random.Random(5))
+        spot = world._layout.where[rank_placements(world)[0][0]]
+        for steps in (60, 2):
+            ends = []
+            for way in (fast, None):
+                monkeypatch.setattr(kernel, "kernel", way)
+                rng = random.Random(11)
+                e = play_out(world, spot, steps, rng, DEFAULT_WEIGHTS)
+                ends.append((e.scores, e.over, e.winner, e.ranking(), rng.random()))
+            assert ends[0] == ends[1]
+
+
+def test_one_placement_scores_as_the_rules_say() -> None:
+    # steps=0: only the given placement, as GenialGame.play (the checked road, with its
+    # events) plays it: the points of every line, the marks and bonus placements, the turn.
+    checked = 0
+    for players, mode in SETUPS:
+        for game in positions(players, mode, 4, 3):
+            if not all(game.has_placed) or game.awaiting == "swap":
+                continue
+            for p, _ in rank_placements(game)[:3]:
+                spot = game._layout.where[p]
+                ruled = game.copy()
+                ruled.play(p)
+                _, (made, scores, over, winner) = c_trace(game, spot, 0, random.Random(0))
+                assert made == 0
+                assert scores == ruled.scores
+                assert (over, winner) == (ruled.over, ruled.winner)
+                checked += 1
+    assert checked >= 50
+
+
+def test_bad_input_is_an_error_not_a_crash() -> None:
+    fast = kernel.kernel
+    assert fast is not None
+    game = next(g for g in positions(2, "standard", 1, 1) if all(g.has_placed))
+    spot = game._layout.where[rank_placements(game)[0][0]]
+    _play_out_fast(fast, game, None, 0, random.Random(0), DEFAULT_WEIGHTS)
+    setup = game.setup
+    tables, rows = _LAYOUT_TABLES[setup.radius], _ROW_TABLES[(setup, DEFAULT_WEIGHTS)]
+    rules = (2, False, setup.cap, setup.marks, True, True, setup.rack_size)
+    racks = [[KIND_OF[t] for t in r] for r in game.racks]
+    bag = [KIND_OF[t] for t in game.bag.order()]
+    occupied = next(i for i, c in enumerate(game.board) if c >= 0)
+
+    def run(**change: object) -> object:
+        args: dict[str, object] = {
+            "layout": tables,
+            "rows": rows,
+            "board": game.board,
+            "points": game._points,
+            "empty": game.empty_edges,
+            "racks": racks,
+            "bag": bag,
+            "scores": game.scores,
+            "rules": rules,
+            "turn": (game.to_move, 0, False),
+            "first": (spot.cell1, spot.cell2, spot.first, spot.second),
+            "steps": 5,
+            "randrange": random.Random(0).randrange,
+            "trace": None,
+        }
+        args.update(change)
+        return fast.play_out(*args.values())
+
+    assert run()  # the unchanged call plays
+    with pytest.raises(ValueError):
+        run(board=game.board[:-1])  # a board of another size
+    with pytest.raises(ValueError):
+        run(first=(occupied, spot.cell2, 0, 0))  # a placement on a covered cell
+    with pytest.raises(ValueError):
+        run(scores=[[99] * 6, [0] * 6])  # a score beyond the cap
+    with pytest.raises(ValueError):
+        run(empty=[10**6])  # an edge that does not exist
+    with pytest.raises(ValueError):
+        run(racks=[[KIND_OF[t] for t in game.racks[0]] * 2, racks[1]])  # 12 tiles on a rack
+    with pytest.raises(ValueError):
+        run(layout=rows)  # the tables swapped
+    with pytest.raises(TypeError):
+        run(randrange=None)
+    with pytest.raises(ZeroDivisionError):  # an error in the generator is passed on
+        run(randrange=lambda n: 1 // 0, steps=60)
+    with pytest.raises(ValueError):  # 3 kinds of tile, not 21
+        fast.layout([0], [1], [[0], [0]], [[(), (), (), (), (), ()]] * 2, KIND_COLOURS[:3])
