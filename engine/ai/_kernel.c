@@ -857,7 +857,8 @@ static int flatten(PyObject *seq, Py_ssize_t rows, long lo, long hi, int **start
 PyDoc_STRVAR(layout_doc,
 "layout(low, high, cell_edges, rays, kinds) -> capsule\n\n"
 "The tables of one playing area for play_out: each edge's lower and higher cell, each\n"
-"cell's edges, each cell's six rays (cells outwards in direction d, d and d + 3 opposite)\n"
+"cell's edges, the rays six per cell (rays[6 * c + d]: the cells outwards from cell c in\n"
+"direction d, d and d + 3 opposite)\n"
 "and the colours (x, y) of the 21 kinds of tile.");
 
 static PyObject *make_layout(PyObject *self, PyObject *args) {
@@ -890,46 +891,8 @@ static PyObject *make_layout(PyObject *self, PyObject *args) {
     if (flatten(cell_edges, cells, 0, edges, &l->edge_start, &l->edge_list) < 0) {
         goto fail;
     }
-    /* rays: one sequence of six per cell, flattened to 6 * cells rays */
-    PyObject *per_cell = PySequence_Fast(rays, "rays must be a sequence");
-    if (per_cell == NULL) {
-        goto fail;
-    }
-    if (PySequence_Fast_GET_SIZE(per_cell) != cells) {
-        Py_DECREF(per_cell);
-        PyErr_SetString(PyExc_ValueError, "rays: one entry per cell");
-        goto fail;
-    }
-    PyObject *all = PyList_New(0);
-    if (all == NULL) {
-        Py_DECREF(per_cell);
-        goto fail;
-    }
-    for (Py_ssize_t c = 0; c < cells; c++) {
-        PyObject *six = PySequence_Fast(PySequence_Fast_GET_ITEM(per_cell, c), "six rays");
-        if (six == NULL || PySequence_Fast_GET_SIZE(six) != 6) {
-            if (six != NULL) {
-                PyErr_SetString(PyExc_ValueError, "each cell has six rays");
-            }
-            Py_XDECREF(six);
-            Py_DECREF(all);
-            Py_DECREF(per_cell);
-            goto fail;
-        }
-        for (int d = 0; d < 6; d++) {
-            if (PyList_Append(all, PySequence_Fast_GET_ITEM(six, d)) < 0) {
-                Py_DECREF(six);
-                Py_DECREF(all);
-                Py_DECREF(per_cell);
-                goto fail;
-            }
-        }
-        Py_DECREF(six);
-    }
-    Py_DECREF(per_cell);
-    int flat_ok = flatten(all, 6 * cells, 0, cells, &l->ray_start, &l->ray_cells);
-    Py_DECREF(all);
-    if (flat_ok < 0) {
+    /* rays: six per cell, cell by cell (ray 6c + d from cell c in direction d) */
+    if (flatten(rays, 6 * cells, 0, cells, &l->ray_start, &l->ray_cells) < 0) {
         goto fail;
     }
     PyObject *fast = PySequence_Fast(kinds, "kinds must be a sequence");
@@ -1415,6 +1378,20 @@ static int read_rows(PyObject *seq, int rows, int width, long lo, long hi, int *
     return 0;
 }
 
+/* Appends (i, j, x, y) to trace unless it is None; -1 with an exception set on failure. */
+static int trace_add(PyObject *trace, long i, long j, long x, long y) {
+    if (trace == Py_None) {
+        return 0;
+    }
+    PyObject *item = Py_BuildValue("(llll)", i, j, x, y);
+    if (item == NULL || PyList_Append(trace, item) < 0) {
+        Py_XDECREF(item);
+        return -1;
+    }
+    Py_DECREF(item);
+    return 0;
+}
+
 PyDoc_STRVAR(play_out_doc,
 "play_out(layout, rows, board, points, empty_edges, racks, bag, scores, rules, turn,\n"
 "         first, steps, randrange, trace) -> (made, scores, over, winner)\n\n"
@@ -1554,13 +1531,8 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
             goto done;
         }
         play_spot_c(&s, (int)i, (int)j, (int)x, (int)y);
-        if (trace != Py_None) {
-            PyObject *item = Py_BuildValue("(llll)", i, j, x, y);
-            if (item == NULL || PyList_Append(trace, item) < 0) {
-                Py_XDECREF(item);
-                goto done;
-            }
-            Py_DECREF(item);
+        if (trace_add(trace, i, j, x, y) < 0) {
+            goto done;
         }
     }
     long made = 0;
@@ -1575,13 +1547,8 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
             goto done;
         }
         Tied t = tied[chosen];
-        if (trace != Py_None) {
-            PyObject *item = Py_BuildValue("(iiii)", t.i, t.j, t.x, t.y);
-            if (item == NULL || PyList_Append(trace, item) < 0) {
-                Py_XDECREF(item);
-                goto done;
-            }
-            Py_DECREF(item);
+        if (trace_add(trace, t.i, t.j, t.x, t.y) < 0) {
+            goto done;
         }
         play_spot_c(&s, t.i, t.j, t.x, t.y);
         made++;

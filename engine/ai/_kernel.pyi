@@ -33,7 +33,7 @@ def layout(
     low: Sequence[int],
     high: Sequence[int],
     cell_edges: Sequence[Sequence[int]],
-    rays: Sequence[Sequence[Sequence[int]]],
+    rays: Sequence[Sequence[int]],
     kinds: Sequence[tuple[int, int]],
 ) -> object: ...
 def rows(row_of: Callable[[int, int], Sequence[float]], cap: int) -> object: ...

@@ -682,9 +682,8 @@ def play_out(
     ``rng`` as the Python loop, which is used where the C loops are not built."""
     fast = _kernel.kernel
     if fast is not None and all(world.has_placed) and world.awaiting != "swap":
-        return _play_out_fast(
-            fast, world, (spot.cell1, spot.cell2, spot.first, spot.second), steps, rng, weights
-        )
+        first = (spot.cell1, spot.cell2, spot.first, spot.second)
+        return _play_out_fast(fast, world, first, steps, rng, weights)[1]
     g = world.copy()
     g.play_spot(spot)
     made = 0
@@ -695,7 +694,7 @@ def play_out(
         g.play_spot(greedy_spot(g, weights, rng))
         made += 1
     if fast is not None and not g.over and made < steps:
-        return _play_out_fast(fast, g, None, steps - made, rng, weights)
+        return _play_out_fast(fast, g, None, steps - made, rng, weights)[1]
     return Ending(g.setup, g.scores, g.over, g.winner)
 
 
@@ -712,14 +711,22 @@ def _play_out_fast(
     steps: int,
     rng: random.Random,
     weights: Weights,
-) -> Ending:
+    trace: list[tuple[int, int, int, int]] | None = None,
+) -> tuple[int, Ending]:
+    """The C loop from ``g`` (left as it is): the placements it made after ``first`` and
+    where it stopped; with a list as ``trace``, every placement (cell, cell, colour,
+    colour) is appended to it."""
     setup = g.setup
     c: Any = fast
     tables = _LAYOUT_TABLES.get(setup.radius)
     if tables is None:
         layout = g._layout
         tables = _LAYOUT_TABLES[setup.radius] = c.layout(
-            layout.low_cells, layout.high_cells, layout.cell_edges, g.area.rays, KIND_COLOURS
+            layout.low_cells,
+            layout.high_cells,
+            layout.cell_edges,
+            [ray for six in g.area.rays for ray in six],
+            KIND_COLOURS,
         )
     rows = _ROW_TABLES.get((setup, weights))
     if rows is None:
@@ -730,7 +737,7 @@ def _play_out_fast(
             return _padded_row(old, low, setup, weights)
 
         rows = _ROW_TABLES[(setup, weights)] = c.rows(row_of, setup.cap)
-    _, scores, over, winner = c.play_out(
+    made, scores, over, winner = c.play_out(
         tables,
         rows,
         g.board,
@@ -752,9 +759,9 @@ def _play_out_fast(
         first,
         steps,
         rng.randrange,
-        None,
+        trace,
     )
-    return Ending(setup, scores, over, winner)
+    return made, Ending(setup, scores, over, winner)
 
 
 def _standing(game: GenialGame | Ending, side: int, weights: Weights) -> float:

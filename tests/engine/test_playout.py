@@ -64,36 +64,13 @@ def python_trace(
 def c_trace(
     world: GenialGame, spot: PlacementSpot, steps: int, rng: random.Random
 ) -> tuple[list[tuple[int, int, int, int]], tuple[int, list[list[int]], bool, int | None]]:
+    """The C loop's placements (the first one included) and where it stops."""
     fast = kernel.kernel
     assert fast is not None
-    _play_out_fast(fast, world, None, 0, rng, DEFAULT_WEIGHTS)  # builds the tables
-    setup = world.setup
     trace: list[tuple[int, int, int, int]] = []
-    out = fast.play_out(
-        _LAYOUT_TABLES[setup.radius],
-        _ROW_TABLES[(setup, DEFAULT_WEIGHTS)],
-        world.board,
-        world._points,
-        world.empty_edges,
-        [[KIND_OF[t] for t in r] for r in world.racks],
-        [KIND_OF[t] for t in world.bag.order()],
-        world.scores,
-        (
-            setup.players,
-            setup.mode == "team",
-            setup.cap,
-            setup.marks,
-            setup.bonus_placements,
-            setup.swaps,
-            setup.rack_size,
-        ),
-        (world.to_move, world.bonus_owed, world.awaiting == "swap"),
-        (spot.cell1, spot.cell2, spot.first, spot.second),
-        steps,
-        rng.randrange,
-        trace,
-    )
-    return trace, out
+    first = (spot.cell1, spot.cell2, spot.first, spot.second)
+    made, end = _play_out_fast(fast, world, first, steps, rng, DEFAULT_WEIGHTS, trace)
+    return trace, (made, end.scores, end.over, end.winner)
 
 
 @pytest.mark.parametrize(("players", "mode"), SETUPS)
@@ -213,4 +190,4 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
     with pytest.raises(ZeroDivisionError):  # an error in the generator is passed on
         run(randrange=lambda n: 1 // 0, steps=60)
     with pytest.raises(ValueError):  # 3 kinds of tile, not 21
-        fast.layout([0], [1], [[0], [0]], [[(), (), (), (), (), ()]] * 2, KIND_COLOURS[:3])
+        fast.layout([0], [1], [[0], [0]], [()] * 12, KIND_COLOURS[:3])
