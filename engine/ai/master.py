@@ -4,10 +4,11 @@
 each the same number of times, from 40 empty cells on, and keeps the best mean. ``master``
 differs in four ways:
 
-- **Play-outs from the first move** (:attr:`MasterConfig.endgame`: 85 empty cells, the whole
-  2-player game; on the larger boards of 3 and 4 players from 85 empty cells on): in the
+- **Play-outs from the first move** (:attr:`MasterConfig.endgame`, in every setup): in the
   middle game expert plays strong's one-turn value alone, and a master that did the same
-  there (play-outs from 60 empty cells on) was no stronger than expert.
+  there (play-outs from 60 empty cells on) was no stronger than expert; on the boards of 3
+  and 4 players, which start with 127 and 163 empty cells, it played strong's value until 85
+  were left, half of a 4-player game.
 - **Successive halving**: a wider shortlist of strong's candidates (:attr:`MasterConfig.
   shortlist`) is played out over a few deals each, the worse half dropped, the rest played
   out over more deals, and so on, so most of the budget goes to the candidates still in
@@ -72,11 +73,12 @@ class MasterConfig:
     lead: float = 1.0
     #: Weight of strong's value of a candidate (relative to the best) beside the play-outs.
     prior: float = 0.25
-    #: Play out only when at most this many cells are empty (else strong's best is played).
-    #: 85, every empty cell a 2-player game starts with: played out from the first move,
-    #: master won 45 of 80 untuned Genial 2-player games against expert (seeds 9401-9402),
-    #: from 60 empty cells on 41 of 80 (benchmarks/AI_RESULTS.md; neither shown above 50 %).
-    endgame: int = 85
+    #: Play out only when at most this many cells are empty (else strong's best is played);
+    #: None: from the first move. In 2 players from the first move (85 empty cells) master
+    #: won 45 of 80 untuned games against expert (seeds 9401-9402), from 60 on 41 of 80; one
+    #: master against three experts, from 85 of 163 on, won 21 of 40 on the tuning seed 7801,
+    #: from the first move 22 (benchmarks/AI_RESULTS.md; none of them shown apart).
+    endgame: int | None = None
     strong: StrongConfig = MASTER_STRONG
 
 
@@ -120,7 +122,7 @@ def master_move(
 
     alive = scored[: config.shortlist]
     empty = base.board.count(EMPTY)
-    if len(alive) == 1 or empty > config.endgame:
+    if len(alive) == 1 or (config.endgame is not None and empty > config.endgame):
         return alive[0][1]
     top_prior = alive[0][0]
     side = base.side_of(seat)

@@ -4,10 +4,15 @@ and its leaves follow the ranking rule (the lowest colour, then the next lowest)
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from engine.ai import choose_move
+import pytest
+
+from engine.ai import choose_move, master
+from engine.ai.genial_players import StrongSearch, play_out, strong_search
 from engine.ai.master import MasterConfig, _by_rule, leaf_value
-from engine.genial import GenialGame
+from engine.genial import EMPTY, GenialGame
+from tests.engine.conftest import QUICK_MASTER_SEARCH
 from tests.engine.test_ai import hide_elsewhere, keep_always_game
 
 
@@ -58,3 +63,28 @@ def test_leaves_follow_the_ranking_rule() -> None:
     assert leaf_value(game, 0, config) - leaf_value(game, 0, plain) == -2.0
     game.scores[1] = [3, 9, 9, 5, 9, 9]
     assert _by_rule(game, 0) == 0
+
+
+def test_master_plays_out_from_the_first_move_unless_given_a_later_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = GenialGame(4, seed=3)
+    # The 4-player board: a hexagon of radius 7 (3 * 7 * 8 + 1 = 169 cells) less its six
+    # start symbols, all empty at the first move: more than a 2-player game's 85.
+    assert game.board.count(EMPTY) == 169 - 6
+    view = game.view(game.to_move)
+    calls = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return play_out(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(master, "play_out", counted)
+    move = master.master_move(view, random.Random(5), replace(QUICK_MASTER_SEARCH, endgame=None))
+    assert calls and move in game.legal_moves()
+    calls.clear()
+    later = replace(QUICK_MASTER_SEARCH, endgame=85)
+    move = master.master_move(view, random.Random(5), later)
+    assert not calls
+    found = strong_search(view, later.strong, random.Random(5))
+    assert isinstance(found, StrongSearch) and move == found.scored[0][1]
