@@ -1,12 +1,17 @@
 """The Genial Spezial board image: the double hexagon, towers with their tokens, golden
 spaces, tiles in each player's colour with their chains linked, the last placement, and the
 score panel below.
+
+The board's sprites (tiles, chains, towers, dead cells without labels) are an ordered list
+drawn on the empty board through a cache of the last boards (render/scene.py): at a table
+a turn draws again only the few cells that changed, with the pixels of a board drawn from
+nothing. Marks and the panel go on a copy, every time.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -19,11 +24,12 @@ from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
 from engine.tiles import Colour
 from render import marks
 from render.canvas import Canvas
-from render.cells import EMPTY_FACE, dead_cells, empty_board, unlabel
+from render.cells import EMPTY_FACE, dead_cells, empty_board, unlabel_items
 from render.fonts import draw_text, font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
 from render.marks import SeatMark, Told
 from render.panel import SideRow, draw_rows, row_tops, rows_height
+from render.scene import Item, Scenes
 from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.sprites import highlighted as highlight_face
 from render.symbols import draw_symbol
@@ -234,6 +240,17 @@ def legend_rooms(towers: frozenset[tuple[Hex, str]], players: int) -> tuple[int,
     return marks.legend_rooms(background(towers, players), GAME)
 
 
+#: Boards' sprite layers kept (~2 MB each) to draw the next turn's from: at a table one
+#: turn changes a few tiles' sprites of ~180 (render/scene.py).
+SCENES = 16
+_scenes = Scenes(SCENES)
+
+
+def clear_cache() -> None:
+    """Forget the boards kept (for tests and benchmarks: as after a restart)."""
+    _scenes.clear()
+
+
 def draw_board(
     view: SpezialView,
     names: Sequence[str],
@@ -246,16 +263,28 @@ def draw_board(
     their seats' colours, with a legend, and ``clocks`` (each seat's time left) shown in
     the panel."""
     lay = layout(view.players)
-    lat = lay.lattice
     key = frozenset((h, t.height) for h, t in view.towers.items())
-    img = background(key, view.players).copy()
-    golden = board_layout().golden
     numbered = marks.numbered(told)
     last: set[Hex] = set(highlight)
     for placement in numbered:
         last |= {placement.cell1, placement.cell2}
     if view.last_placement is not None:
         last |= {view.last_placement.cell1, view.last_placement.cell2}
+    img = _scenes.draw(background(key, view.players), sprite_items(view, last))
+    canvas = Canvas(img, GAME)
+    if numbered:
+        marks.draw_badges(img, GAME, lay.lattice, numbered, MARKS)
+        marks.draw_legend(canvas, legend_rooms(key, view.players), numbered, MARKS, names)
+    draw_panel(canvas, view, names, lay.panel_y, clocks)
+    return img
+
+
+def sprite_items(view: SpezialView, last: Collection[Hex]) -> list[Item]:
+    """The board's sprites in the order they go on its background: tiles, the chains'
+    links, towers with their tokens, and the cells no tile can reach without their labels;
+    tiles on ``last`` drawn as the last placement."""
+    lat = layout(view.players).lattice
+    golden = board_layout().golden
     # A board holds a few kinds of cell and joint only (seat, last placement or not, golden
     # space or not): each is looked up once per board, not once per cell.
     cells: dict[tuple[int, bool, bool], Sprite] = {}
@@ -280,9 +309,10 @@ def draw_board(
 
     board = view.board
     centres, neighbours = _cells(view.players)
+    items: list[Item] = []
     for h, s in board.items():
         cx, cy = centres[h]
-        cell(s, h in last, h in golden).paste(img, cx, cy)
+        items.append((cell(s, h in last, h in golden), cx, cy))
     tiles = placed_tiles(view)
     partner: dict[Hex, Hex] = {}
     for _, a, b in tiles:
@@ -292,23 +322,22 @@ def draw_board(
         for d, n in neighbours[h]:
             if board.get(n) == s and partner.get(h) != n:
                 cx, cy = centres[h]
-                joint(d, s, h in last, n in last, True).paste(img, cx, cy)
+                items.append((joint(d, s, h in last, n in last, True), cx, cy))
     for s, a, b in tiles:
         a, b, d = joint_order(a, b)
         cx, cy = centres[a]
-        joint(d, s, a in last, b in last, False).paste(img, cx, cy)
+        items.append((joint(d, s, a in last, b in last, False), cx, cy))
     for h, t in view.towers.items():
         cx, cy = lat.centre(h)
-        tower_sprite(lat, t.height, t.colour, t.value, t.dark).paste(img, cx, cy)
+        items.append((tower_sprite(lat, t.height, t.colour, t.value, t.dark), cx, cy))
     gold = golden_face(lat)
     dead = dead_cells(board_layout().area, board.keys() | view.towers.keys())
-    unlabel(img, lat, dead, lambda h: gold if h in golden else EMPTY_FACE, GAME, CELL_SS)
-    canvas = Canvas(img, GAME)
-    if numbered:
-        marks.draw_badges(img, GAME, lat, numbered, MARKS)
-        marks.draw_legend(canvas, legend_rooms(key, view.players), numbered, MARKS, names)
-    draw_panel(canvas, view, names, lay.panel_y, clocks)
-    return img
+
+    def face(h: Hex) -> Face:
+        return gold if h in golden else EMPTY_FACE
+
+    items += unlabel_items(lat, dead, face, GAME, CELL_SS)
+    return items
 
 
 SWATCH = Lattice.for_width(22)
