@@ -115,16 +115,6 @@ def unlabel(
 ) -> None:
     """Each cell drawn empty again without its label (as :func:`empty_board` drew it, ``ss``
     times over-size), on a board in ``game``'s palette."""
-    for sprite, cx, cy in unlabel_items(lat, cells, face, game, ss):
-        sprite.paste(img, cx, cy)
-
-
-def unlabel_items(
-    lat: Lattice,
-    cells: Iterable[Hex],
-    face: Callable[[Hex], Face],
-    game: str,
-    ss: int,
-) -> list[tuple[Sprite, int, int]]:
-    """What :func:`unlabel` pastes, in order: each cell's empty sprite and its centre."""
-    return [(cell_sprite(lat, face(h), game=game, ss=ss), *lat.centre(h)) for h in cells]
+    for h in cells:
+        cx, cy = lat.centre(h)
+        cell_sprite(lat, face(h), game=game, ss=ss).paste(img, cx, cy)

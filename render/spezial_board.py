@@ -11,9 +11,10 @@ nothing. Marks and the panel go on a copy, every time.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 from PIL import Image
 
@@ -24,7 +25,7 @@ from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
 from engine.tiles import Colour
 from render import marks
 from render.canvas import Canvas
-from render.cells import EMPTY_FACE, dead_cells, empty_board, unlabel_items
+from render.cells import EMPTY_FACE, dead_cells, empty_board
 from render.fonts import draw_text, font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
 from render.marks import SeatMark, Told
@@ -279,64 +280,100 @@ def draw_board(
     return img
 
 
-def sprite_items(view: SpezialView, last: Collection[Hex]) -> list[Item]:
-    """The board's sprites in the order they go on its background: tiles, the chains'
-    links, towers with their tokens, and the cells no tile can reach without their labels;
-    tiles on ``last`` drawn as the last placement."""
-    lat = layout(view.players).lattice
-    golden = board_layout().golden
-    # A board holds a few kinds of cell and joint only (seat, last placement or not, golden
-    # space or not): each is looked up once per board, not once per cell.
-    cells: dict[tuple[int, bool, bool], Sprite] = {}
-    joints: dict[tuple[int, int, bool, bool, bool], Sprite] = {}
+class _Made(dict[tuple[Any, ...], Sprite]):
+    """Sprites by what tells them apart on one layout's board, each made on first use: a
+    board looks up hundreds, and the sprite functions' own caches hash the lattice and
+    the faces on every call."""
+
+    def __init__(self, make: Callable[..., Sprite]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: tuple[Any, ...]) -> Sprite:
+        sprite = self[key] = self._make(*key)
+        return sprite
+
+
+@dataclass(frozen=True, slots=True)
+class _Sprites:
+    """A layout's sprites: ``cells`` by (seat, highlighted, golden space), ``joints`` by
+    (direction, seat, each cell highlighted, chain), ``towers`` by (height, colour,
+    value, dark), ``empty`` (a dead cell without its label) by (golden space,)."""
+
+    cells: _Made
+    joints: _Made
+    towers: _Made
+    empty: _Made
+
+
+@cache
+def _sprites(players: int) -> _Sprites:
+    lat = layout(players).lattice
 
     def cell(s: int, hl: bool, gold: bool) -> Sprite:
-        sprite = cells.get((s, hl, gold))
-        if sprite is None:
-            ring = GOLDEN_MARK[s] if gold else None
-            sprite = cell_sprite(lat, seat_face(s, lat, hl), ring=ring, game=GAME, ss=CELL_SS)
-            cells[(s, hl, gold)] = sprite
-        return sprite
+        ring = GOLDEN_MARK[s] if gold else None
+        return cell_sprite(lat, seat_face(s, lat, hl), ring=ring, game=GAME, ss=CELL_SS)
 
     def joint(d: int, s: int, hl_a: bool, hl_b: bool, chain: bool) -> Sprite:
-        sprite = joints.get((d, s, hl_a, hl_b, chain))
-        if sprite is None:
-            face_a, face_b = seat_face(s, lat, hl_a), seat_face(s, lat, hl_b)
-            link = SEAT[s] if chain else None
-            sprite = joint_sprite(lat, d, face_a, face_b, link, GAME, ss=CELL_SS)
-            joints[(d, s, hl_a, hl_b, chain)] = sprite
-        return sprite
+        face_a, face_b = seat_face(s, lat, hl_a), seat_face(s, lat, hl_b)
+        link = SEAT[s] if chain else None
+        return joint_sprite(lat, d, face_a, face_b, link, GAME, ss=CELL_SS)
 
+    def tower(height: str, colour: Colour, value: int, dark: bool) -> Sprite:
+        return tower_sprite(lat, height, colour, value, dark)
+
+    def empty(gold: bool) -> Sprite:  # as render/cells.py's unlabel draws a cell
+        return cell_sprite(lat, golden_face(lat) if gold else EMPTY_FACE, game=GAME, ss=CELL_SS)
+
+    return _Sprites(_Made(cell), _Made(joint), _Made(tower), _Made(empty))
+
+
+@lru_cache(maxsize=8192)
+def _tile(text: str) -> tuple[Hex, Hex, int]:
+    """A placement's cells in joint order, and the direction from the one to the other."""
+    p = _placement(text)
+    return joint_order(p.cell1, p.cell2)
+
+
+def sprite_items(view: SpezialView, last: Collection[Hex]) -> list[Item]:
+    """The board's sprites in the order they go on its background: tiles, the chains'
+    links, the tiles' own joints, towers with their tokens, and the cells no tile can reach
+    without their labels; tiles on ``last`` drawn as the last placement."""
+    looks = _sprites(view.players)
+    cells, joints = looks.cells, looks.joints
+    golden = board_layout().golden
     board = view.board
     centres, neighbours = _cells(view.players)
+    tiles = []  # (seat, first cell, second cell, direction), as placed_tiles checks them
+    partner: dict[Hex, Hex] = {}
+    for text in view.moves:
+        a, b, d = _tile(text)
+        s = board.get(a)
+        if s is not None and board.get(b) == s:
+            tiles.append((s, a, b, d))
+            partner[a], partner[b] = b, a
     items: list[Item] = []
+    # Chains after every cell, and a tile's own joint last, so its outline stays whole.
+    chains: list[Item] = []
     for h, s in board.items():
         cx, cy = centres[h]
-        items.append((cell(s, h in last, h in golden), cx, cy))
-    tiles = placed_tiles(view)
-    partner: dict[Hex, Hex] = {}
-    for _, a, b in tiles:
-        partner[a], partner[b] = b, a
-    # Chains first: a tile's own joint is pasted last, so its outline stays whole.
-    for h, s in board.items():
+        hl = h in last
+        items.append((cells[s, hl, h in golden], cx, cy))
         for d, n in neighbours[h]:
             if board.get(n) == s and partner.get(h) != n:
-                cx, cy = centres[h]
-                items.append((joint(d, s, h in last, n in last, True), cx, cy))
-    for s, a, b in tiles:
-        a, b, d = joint_order(a, b)
+                chains.append((joints[d, s, hl, n in last, True], cx, cy))
+    items += chains
+    for s, a, b, d in tiles:
         cx, cy = centres[a]
-        items.append((joint(d, s, a in last, b in last, False), cx, cy))
+        items.append((joints[d, s, a in last, b in last, False], cx, cy))
+    towers = looks.towers
     for h, t in view.towers.items():
-        cx, cy = lat.centre(h)
-        items.append((tower_sprite(lat, t.height, t.colour, t.value, t.dark), cx, cy))
-    gold = golden_face(lat)
-    dead = dead_cells(board_layout().area, board.keys() | view.towers.keys())
-
-    def face(h: Hex) -> Face:
-        return gold if h in golden else EMPTY_FACE
-
-    items += unlabel_items(lat, dead, face, GAME, CELL_SS)
+        cx, cy = centres[h]
+        items.append((towers[t.height, t.colour, t.value, t.dark], cx, cy))
+    empty = looks.empty
+    for h in dead_cells(board_layout().area, board.keys() | view.towers.keys()):
+        cx, cy = centres[h]
+        items.append((empty[h in golden,], cx, cy))
     return items
 
 
