@@ -37,9 +37,8 @@ def item_box(item: Item) -> Box:
     """The pixels an item's sprite spans, ``(left, top, right, bottom)``, right and bottom
     excluded."""
     sprite, x, y = item
-    x0, y0 = x + sprite.dx, y + sprite.dy
-    width, height = sprite.image.size
-    return (x0, y0, x0 + width, y0 + height)
+    x0, y0, x1, y1 = sprite.extent
+    return (x + x0, y + y0, x + x1, y + y1)
 
 
 def draw_full(background: Image.Image, items: Sequence[Item]) -> Image.Image:
