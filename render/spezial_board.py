@@ -241,8 +241,8 @@ def legend_rooms(towers: frozenset[tuple[Hex, str]], players: int) -> tuple[int,
     return marks.legend_rooms(background(towers, players), GAME)
 
 
-#: Boards' sprite layers kept (~2 MB each) to draw the next turn's from: at a table one
-#: turn changes a few tiles' sprites of ~180 (render/scene.py).
+#: Boards' sprite layers kept (~2 MB each at 4 players) to draw the next turn's from: at a
+#: table a turn changes a dozen or two of a board's 30-300 sprites (render/scene.py).
 SCENES = 16
 _scenes = Scenes(SCENES)
 

@@ -36,7 +36,6 @@ class Boards:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.monkeypatch = monkeypatch
         self.full = 0
-        self.drawn = 0
         self._counting = False
         draw_full = scene.draw_full
 
@@ -49,11 +48,9 @@ class Boards:
     def cached(self, view: SpezialView, extras: Extras | None = None) -> Image.Image:
         self._counting = True
         try:
-            img = self._draw(view, extras)
+            return self._draw(view, extras)
         finally:
             self._counting = False
-        self.drawn += 1
-        return img
 
     def from_nothing(self, view: SpezialView, extras: Extras | None = None) -> Image.Image:
         kept = spezial_board._scenes
