@@ -12,12 +12,13 @@ it.
 
 Renders are timed as a table sees them: the positions of a game one after another, each
 rendered once (a new position every time, never one seen before). The renderer keeps the
-last boards of plain tiles (render/genial_board.py) and the deflated bands of rows it has
-made (render/encode.py), so at a table it draws and deflates again mostly what changed
-since the last turn; the first position of each game is rendered untimed (the table's
-previous image). Games come from several seeds, as many as needed for N positions. "cold"
-is the same kind of render with those caches emptied first (the first image after a
-restart): the whole board drawn and every band deflated.
+last boards of plain tiles (render/genial_board.py), the last Spezial boards' sprites
+(render/spezial_board.py) and the deflated bands of rows it has made (render/encode.py),
+so at a table it draws and deflates again mostly what changed since the last turn; the
+first position of each game is rendered untimed (the table's previous image). Games come
+from several seeds, as many as needed for N positions. "cold" is the same kind of render
+with those caches emptied first (the first image after a restart): the whole board drawn
+and every band deflated.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from PIL import Image
 from engine.genial import GenialGame
 from engine.moves import KEEP
 from engine.spezial import SpezialGame
-from render import board_png, encode, genial_board, rack_png
+from render import board_png, encode, genial_board, rack_png, spezial_board
 
 SEEDS = range(7, 100)
 COLD_EVERY = 3  # one position in this many is also timed cold
@@ -89,6 +90,7 @@ def forget() -> None:
     (sprites, backgrounds and fonts stay: they are built once per process)."""
     encode.clear_cache()
     genial_board.clear_cache()
+    spezial_board.clear_cache()
 
 
 def measure(

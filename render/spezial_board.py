@@ -1,14 +1,20 @@
 """The Genial Spezial board image: the double hexagon, towers with their tokens, golden
 spaces, tiles in each player's colour with their chains linked, the last placement, and the
 score panel below.
+
+The board's sprites (tiles, chains, towers, dead cells without labels) are an ordered list
+drawn on the empty board through a cache of the last boards (render/scene.py): at a table
+a turn draws again only the few cells that changed, with the pixels of a board drawn from
+nothing. Marks and the panel go on a copy, every time.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 from PIL import Image
 
@@ -19,11 +25,12 @@ from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
 from engine.tiles import Colour
 from render import marks
 from render.canvas import Canvas
-from render.cells import EMPTY_FACE, dead_cells, empty_board, unlabel
+from render.cells import EMPTY_FACE, dead_cells, empty_board
 from render.fonts import draw_text, font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
 from render.marks import SeatMark, Told
 from render.panel import SideRow, draw_rows, row_tops, rows_height
+from render.scene import Item, Scenes
 from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.sprites import highlighted as highlight_face
 from render.symbols import draw_symbol
@@ -234,6 +241,17 @@ def legend_rooms(towers: frozenset[tuple[Hex, str]], players: int) -> tuple[int,
     return marks.legend_rooms(background(towers, players), GAME)
 
 
+#: Boards' sprite layers kept (~2 MB each at 4 players) to draw the next turn's from: at a
+#: table a turn changes a dozen or two of a board's 30-300 sprites (render/scene.py).
+SCENES = 16
+_scenes = Scenes(SCENES)
+
+
+def clear_cache() -> None:
+    """Forget the boards kept (for tests and benchmarks: as after a restart)."""
+    _scenes.clear()
+
+
 def draw_board(
     view: SpezialView,
     names: Sequence[str],
@@ -246,69 +264,117 @@ def draw_board(
     their seats' colours, with a legend, and ``clocks`` (each seat's time left) shown in
     the panel."""
     lay = layout(view.players)
-    lat = lay.lattice
     key = frozenset((h, t.height) for h, t in view.towers.items())
-    img = background(key, view.players).copy()
-    golden = board_layout().golden
     numbered = marks.numbered(told)
     last: set[Hex] = set(highlight)
     for placement in numbered:
         last |= {placement.cell1, placement.cell2}
     if view.last_placement is not None:
         last |= {view.last_placement.cell1, view.last_placement.cell2}
-    # A board holds a few kinds of cell and joint only (seat, last placement or not, golden
-    # space or not): each is looked up once per board, not once per cell.
-    cells: dict[tuple[int, bool, bool], Sprite] = {}
-    joints: dict[tuple[int, int, bool, bool, bool], Sprite] = {}
-
-    def cell(s: int, hl: bool, gold: bool) -> Sprite:
-        sprite = cells.get((s, hl, gold))
-        if sprite is None:
-            ring = GOLDEN_MARK[s] if gold else None
-            sprite = cell_sprite(lat, seat_face(s, lat, hl), ring=ring, game=GAME, ss=CELL_SS)
-            cells[(s, hl, gold)] = sprite
-        return sprite
-
-    def joint(d: int, s: int, hl_a: bool, hl_b: bool, chain: bool) -> Sprite:
-        sprite = joints.get((d, s, hl_a, hl_b, chain))
-        if sprite is None:
-            face_a, face_b = seat_face(s, lat, hl_a), seat_face(s, lat, hl_b)
-            link = SEAT[s] if chain else None
-            sprite = joint_sprite(lat, d, face_a, face_b, link, GAME, ss=CELL_SS)
-            joints[(d, s, hl_a, hl_b, chain)] = sprite
-        return sprite
-
-    board = view.board
-    centres, neighbours = _cells(view.players)
-    for h, s in board.items():
-        cx, cy = centres[h]
-        cell(s, h in last, h in golden).paste(img, cx, cy)
-    tiles = placed_tiles(view)
-    partner: dict[Hex, Hex] = {}
-    for _, a, b in tiles:
-        partner[a], partner[b] = b, a
-    # Chains first: a tile's own joint is pasted last, so its outline stays whole.
-    for h, s in board.items():
-        for d, n in neighbours[h]:
-            if board.get(n) == s and partner.get(h) != n:
-                cx, cy = centres[h]
-                joint(d, s, h in last, n in last, True).paste(img, cx, cy)
-    for s, a, b in tiles:
-        a, b, d = joint_order(a, b)
-        cx, cy = centres[a]
-        joint(d, s, a in last, b in last, False).paste(img, cx, cy)
-    for h, t in view.towers.items():
-        cx, cy = lat.centre(h)
-        tower_sprite(lat, t.height, t.colour, t.value, t.dark).paste(img, cx, cy)
-    gold = golden_face(lat)
-    dead = dead_cells(board_layout().area, board.keys() | view.towers.keys())
-    unlabel(img, lat, dead, lambda h: gold if h in golden else EMPTY_FACE, GAME, CELL_SS)
+    img = _scenes.draw(background(key, view.players), sprite_items(view, last))
     canvas = Canvas(img, GAME)
     if numbered:
-        marks.draw_badges(img, GAME, lat, numbered, MARKS)
+        marks.draw_badges(img, GAME, lay.lattice, numbered, MARKS)
         marks.draw_legend(canvas, legend_rooms(key, view.players), numbered, MARKS, names)
     draw_panel(canvas, view, names, lay.panel_y, clocks)
     return img
+
+
+class _Made(dict[tuple[Any, ...], Sprite]):
+    """Sprites by what tells them apart on one layout's board, each made on first use: a
+    board looks up hundreds, and the sprite functions' own caches hash the lattice and
+    the faces on every call."""
+
+    def __init__(self, make: Callable[..., Sprite]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key: tuple[Any, ...]) -> Sprite:
+        sprite = self[key] = self._make(*key)
+        return sprite
+
+
+@dataclass(frozen=True, slots=True)
+class _Sprites:
+    """A layout's sprites: ``cells`` by (seat, highlighted, golden space), ``joints`` by
+    (direction, seat, each cell highlighted, chain), ``towers`` by (height, colour,
+    value, dark), ``empty`` (a dead cell without its label) by (golden space,)."""
+
+    cells: _Made
+    joints: _Made
+    towers: _Made
+    empty: _Made
+
+
+@cache
+def _sprites(players: int) -> _Sprites:
+    lat = layout(players).lattice
+
+    def cell(s: int, hl: bool, gold: bool) -> Sprite:
+        ring = GOLDEN_MARK[s] if gold else None
+        return cell_sprite(lat, seat_face(s, lat, hl), ring=ring, game=GAME, ss=CELL_SS)
+
+    def joint(d: int, s: int, hl_a: bool, hl_b: bool, chain: bool) -> Sprite:
+        face_a, face_b = seat_face(s, lat, hl_a), seat_face(s, lat, hl_b)
+        link = SEAT[s] if chain else None
+        return joint_sprite(lat, d, face_a, face_b, link, GAME, ss=CELL_SS)
+
+    def tower(height: str, colour: Colour, value: int, dark: bool) -> Sprite:
+        return tower_sprite(lat, height, colour, value, dark)
+
+    def empty(gold: bool) -> Sprite:  # as render/cells.py's unlabel draws a cell
+        return cell_sprite(lat, golden_face(lat) if gold else EMPTY_FACE, game=GAME, ss=CELL_SS)
+
+    return _Sprites(_Made(cell), _Made(joint), _Made(tower), _Made(empty))
+
+
+@lru_cache(maxsize=8192)
+def _tile(text: str) -> tuple[Hex, Hex, int]:
+    """A placement's cells in joint order, and the direction from the one to the other."""
+    p = _placement(text)
+    return joint_order(p.cell1, p.cell2)
+
+
+def sprite_items(view: SpezialView, last: Collection[Hex]) -> list[Item]:
+    """The board's sprites in the order they go on its background: tiles, the chains'
+    links, the tiles' own joints, towers with their tokens, and the cells no tile can reach
+    without their labels; tiles on ``last`` drawn as the last placement."""
+    looks = _sprites(view.players)
+    cells, joints = looks.cells, looks.joints
+    golden = board_layout().golden
+    board = view.board
+    centres, neighbours = _cells(view.players)
+    tiles = []  # (seat, first cell, second cell, direction), as placed_tiles checks them
+    partner: dict[Hex, Hex] = {}
+    for text in view.moves:
+        a, b, d = _tile(text)
+        s = board.get(a)
+        if s is not None and board.get(b) == s:
+            tiles.append((s, a, b, d))
+            partner[a], partner[b] = b, a
+    items: list[Item] = []
+    # Chains after every cell, and a tile's own joint last, so its outline stays whole.
+    chains: list[Item] = []
+    for h, s in board.items():
+        cx, cy = centres[h]
+        hl = h in last
+        items.append((cells[s, hl, h in golden], cx, cy))
+        for d, n in neighbours[h]:
+            if board.get(n) == s and partner.get(h) != n:
+                chains.append((joints[d, s, hl, n in last, True], cx, cy))
+    items += chains
+    for s, a, b, d in tiles:
+        cx, cy = centres[a]
+        items.append((joints[d, s, a in last, b in last, False], cx, cy))
+    towers = looks.towers
+    for h, t in view.towers.items():
+        cx, cy = centres[h]
+        items.append((towers[t.height, t.colour, t.value, t.dark], cx, cy))
+    empty = looks.empty
+    for h in dead_cells(board_layout().area, board.keys() | view.towers.keys()):
+        cx, cy = centres[h]
+        items.append((empty[h in golden,], cx, cy))
+    return items
 
 
 SWATCH = Lattice.for_width(22)

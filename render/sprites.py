@@ -11,7 +11,7 @@ gap between them, so the two hexes of a tile read as one piece, or a chain as on
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -51,18 +51,24 @@ class Sprite:
     mask: Image.Image
     dx: int
     dy: int
+    #: The box it covers from the anchor, (left, top, right, bottom), right and bottom
+    #: excluded: worked out once, as a board asks for hundreds (render/scene.py).
+    extent: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        width, height = self.image.size
+        object.__setattr__(self, "extent", (self.dx, self.dy, self.dx + width, self.dy + height))
 
     def paste(self, canvas: Image.Image, cx: int, cy: int) -> None:
         """Paste onto ``canvas`` with the anchor at ``(cx, cy)``."""
-        x, y = cx + self.dx, cy + self.dy
+        x0, y0, x1, y1 = self.extent
         if canvas.mode != self.image.mode or canvas.readonly:  # Image.paste converts, copies
-            canvas.paste(self.image, (x, y), self.mask)
+            canvas.paste(self.image, (cx + x0, cy + y0), self.mask)
             return
         # Image.paste spends ~3/4 of a sprite's paste checking its arguments, and a board
         # pastes hundreds: the checks it would make are made above (same mode, writable;
         # sprites are made in memory, so loaded), the pixels are the same.
-        box = (x, y, x + self.image.width, y + self.image.height)
-        canvas.im.paste(self.image.im, box, self.mask.im)
+        canvas.im.paste(self.image.im, (cx + x0, cy + y0, cx + x1, cy + y1), self.mask.im)
 
 
 class Window:

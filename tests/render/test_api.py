@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 from engine.tiles import Tile
-from render import board_png, encode, genial_board, rack_png, result_png, seat_names
+from render import (
+    board_png,
+    encode,
+    genial_board,
+    rack_png,
+    result_png,
+    seat_names,
+    spezial_board,
+)
 from tests.render.fakes import spezial_view
 from tests.render.helpers import decode, genial_game
 
@@ -123,17 +131,19 @@ def test_other_objects_are_refused() -> None:
 
 
 def test_board_bytes_do_not_depend_on_the_boards_drawn_before(shared: Path) -> None:
-    # The renderer keeps boards of plain tiles and deflated bands of rows to draw the next
-    # turn's board from: the bytes must be those of a board drawn from nothing.
+    # The renderer keeps boards of plain tiles, Spezial boards and deflated bands of rows to
+    # draw the next turn's board from: the bytes must be those of a board drawn from nothing.
     genial = [genial_game(shared, "04-genial-standard-4p", n).view(None) for n in range(44, 52)]
     spezial = [spezial_view(4, n, seed=5) for n in range(30, 36)]
     for views in (genial, spezial):
         in_order = [board_png(v) for v in views]  # as at a table, one turn after another
         encode.clear_cache()
         genial_board.clear_cache()
+        spezial_board.clear_cache()
         backwards = [board_png(v) for v in reversed(views)]
         assert backwards[::-1] == in_order
         for view, expected in zip(views, in_order, strict=True):
             encode.clear_cache()
             genial_board.clear_cache()
+            spezial_board.clear_cache()
             assert board_png(view) == expected
