@@ -38,6 +38,14 @@ paste (no joining of rows in Python). ``benchmarks/bench_render.py --repeat 30``
 cores), CPU medians of a whole render (drawing and encoding): Genial 4p late 5.59 / 5.99 ms
 -> 4.73 / 4.26 ms, Spezial 4p 6.89 / 8.65 ms -> 5.46 / 5.87 ms; 55.2 -> 56.5 KB and
 56.2 -> 56.2 KB; the first board after a restart 8.5 ms (Genial) and 11.5 ms (Spezial).
+
+Since 2026-12-03 the filtered rows are laid out in a buffer the writer keeps and reuses
+(two per image size), through a Pillow image over its memory, instead of a new 1.5 MB
+``bytes`` from ``tobytes`` every board (copying the rows out chunk by chunk and joining
+them cost 0.7-3 ms a board, more than the paste); bands are compared with the last
+image's in place (``startswith`` at an offset: memcmp, no slices copied). The same bytes
+as before for every board (checked on 469 boards of 2- and 4-player Genial and 4-player
+Genial Spezial games); figures in docs/measurements.md.
 """
 
 from __future__ import annotations
@@ -80,12 +88,50 @@ _ADLER_MOD = 65521
 #: Image sizes whose last image is kept (pixels ~1.5 MB each), to compare the next with.
 PREVIOUS_IMAGES = 12
 
+
+class _Rows:
+    """A buffer of an image's filtered rows (each after its filter byte, 0) and a ``P``
+    image of ``width + 1`` columns over that memory: pasting an image at column 1 lays
+    out its rows for PNG in Pillow's C code, with no new 1.5 MB ``bytes`` a board (making
+    one and filling it cost more than the paste). ``users``: calls comparing with it now;
+    ``kept``: it holds the last image of its size. A buffer is reused only when neither."""
+
+    __slots__ = ("core", "data", "image", "kept", "users")
+
+    def __init__(self, width: int, height: int) -> None:
+        self.data = bytearray((width + 1) * height)
+        self.image = Image.frombuffer("P", (width + 1, height), self.data, "raw", "P", 0, 1)
+        # frombuffer marks its image read-only (copy on the first write) for buffers it
+        # may not write; this buffer is ours and meant to be written through the image.
+        self.image.readonly = 0
+        self.core = self.image.im
+        self.users = 0
+        self.kept = False
+
+    def fill(self, indexed: Image.Image) -> bool:
+        """Lay ``indexed`` out in the buffer; False if Pillow wrote elsewhere (a copy)."""
+        self.image.paste(indexed, (1, 0))
+        return self.image.im is self.core
+
+
 _cache: dict[tuple[str, int, int, int, bytes], tuple[bytes, int]] = {}
 _previous: dict[
     tuple[int, int, int, tuple[int, ...], tuple[int, int] | None, str],
-    tuple[bytes, list[tuple[bytes, int]]],
+    tuple[_Rows, list[tuple[bytes, int]]],
 ] = {}
+#: Row buffers free to reuse, per image size (two per size: one a call fills while the
+#: last image's is compared with).
+_free: dict[tuple[int, int], list[_Rows]] = {}
+FREE_PER_SIZE = 2
 _lock = threading.Lock()
+
+
+def _release(rows: _Rows) -> None:
+    """Give a buffer back when no call and no last image holds it (with the lock held)."""
+    if rows.users == 0 and not rows.kept:
+        spare = _free.setdefault((rows.image.width - 1, rows.image.height), [])
+        if len(spare) < FREE_PER_SIZE:
+            spare.append(rows)
 
 
 def adler32_combine(first: int, second: int, second_length: int) -> int:
@@ -135,7 +181,10 @@ def clear_cache() -> None:
     """Forget every deflated band (for benchmarks: the first image after a restart)."""
     with _lock:
         _cache.clear()
+        for rows, _ in _previous.values():
+            rows.kept = False
         _previous.clear()
+        _free.clear()
 
 
 def filtered(indexed: Image.Image) -> bytes:
@@ -203,32 +252,58 @@ def png_bytes(
         raise ValueError(f"expected a palette (P) image, got mode {indexed.mode}")
     width, height = indexed.size
     palette = bytes(indexed.getpalette() or [0, 0, 0])
-    raw = filtered(indexed)
-    view = memoryview(raw)
-    stride = width + 1
-    # The last image of this size: at a table, the board of the turn before. A band equal
-    # to its band there (compared byte for byte, ~10x faster than hashing) is taken from it.
     tops = band_tops(height, band_rows, cuts)
     shape = (width, height, level, tops, level_below, DEFLATE)
-    before = _previous.get(shape)
+    with _lock:
+        spare = _free.get((width, height))
+        rows = spare.pop() if spare else None
+        # The last image of this size: at a table, the board of the turn before. A band
+        # equal to its band there (compared byte for byte, ~10x faster than hashing) is
+        # taken from it.
+        before = _previous.get(shape)
+        if before is not None:
+            before[0].users += 1
+    if rows is None:
+        rows = _Rows(width, height)
+    raw: bytes | bytearray = rows.data
+    if not rows.fill(indexed):  # pragma: no cover - a Pillow that copies on write
+        raw = filtered(indexed)
+    view = memoryview(raw)
+    stride = width + 1
     bands: list[tuple[bytes, int]] = []
     adler = 1
-    for k, (top, bottom) in enumerate(itertools.pairwise((*tops, height))):
-        above = max(0, top - ROWS_ABOVE)
-        first, end = above * stride, bottom * stride
-        # bytes, not memoryview, slices: those compare with memcmp, a memoryview per item.
-        if before is not None and raw[first:end] == before[0][first:end]:
-            known = before[1][k]
-        else:
-            at = level if level_below is None or top < level_below[0] else level_below[1]
-            known = _band(view, stride, above, top, bottom, at)
-        bands.append(known)
-        adler = adler32_combine(adler, known[1], (bottom - top) * stride)
-    with _lock:
-        _previous.pop(shape, None)
-        if len(_previous) >= PREVIOUS_IMAGES:
-            _previous.pop(next(iter(_previous)))
-        _previous[shape] = (raw, bands)
+    try:
+        for k, (top, bottom) in enumerate(itertools.pairwise((*tops, height))):
+            above = max(0, top - ROWS_ABOVE)
+            first, end = above * stride, bottom * stride
+            # startswith from an offset: memcmp, with no copy of either band.
+            if before is not None and before[0].data.startswith(view[first:end], first):
+                known = before[1][k]
+            else:
+                at = level if level_below is None or top < level_below[0] else level_below[1]
+                known = _band(view, stride, above, top, bottom, at)
+            bands.append(known)
+            adler = adler32_combine(adler, known[1], (bottom - top) * stride)
+    finally:
+        view.release()
+        with _lock:
+            if before is not None:
+                before[0].users -= 1
+                _release(before[0])
+            if raw is rows.data:
+                old = _previous.pop(shape, None)
+                if old is not None:
+                    old[0].kept = False
+                    _release(old[0])
+                if len(_previous) >= PREVIOUS_IMAGES:
+                    evicted = _previous.pop(next(iter(_previous)))[0]
+                    evicted.kept = False
+                    _release(evicted)
+                if len(bands) == len(tops):
+                    rows.kept = True
+                    _previous[shape] = (rows, bands)
+                else:
+                    _release(rows)
     parts = [deflated for deflated, _ in bands]
     stream = b"".join((_ZLIB_HEADER, *parts, _FINAL_BLOCK, struct.pack(">I", adler)))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette indexes

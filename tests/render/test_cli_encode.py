@@ -154,3 +154,48 @@ def test_equal_rows_split_differently_are_not_mixed_up() -> None:
     clear_cache()
     idat = dict(_chunks(png_bytes(indexed, cuts=(16,))))[b"IDAT"]
     assert zlib.decompress(idat) == (b"\0" + indexed.tobytes()[:23]) * 31
+
+
+def _noisy(width: int, height: int, seed: int) -> Image.Image:
+    rng = random.Random(seed)
+    colours = palette_colours("genial")
+    img = Image.new("RGB", (width, height))
+    img.putdata([colours[rng.randrange(len(colours))] for _ in range(width * height)])
+    return quantize(img, "genial")
+
+
+def _rows_of(data: bytes) -> bytes:
+    return zlib.decompress(dict(_chunks(data))[b"IDAT"])
+
+
+def _filtered_rows(indexed: Image.Image) -> bytes:
+    width, height = indexed.size
+    pixels = indexed.tobytes()
+    return b"".join(b"\0" + pixels[y * width : (y + 1) * width] for y in range(height))
+
+
+def test_row_buffers_reused_across_sizes_keep_each_image_its_own() -> None:
+    # The writer lays each image out in a buffer it reuses; images of two sizes in turn,
+    # each a little changed from the last of its size, must each come out as themselves.
+    clear_cache()
+    wide, tall = _noisy(31, 3 * BAND_ROWS, 1), _noisy(17, 2 * BAND_ROWS + 3, 2)
+    for turn in range(8):
+        for img in (wide, tall):
+            img.putpixel((turn % img.width, (7 * turn) % img.height), turn % 5)
+            assert _rows_of(png_bytes(img)) == _filtered_rows(img)
+    # Two buffers per size at most: the last image's and one to fill.
+    assert all(len(spare) <= encode.FREE_PER_SIZE for spare in encode._free.values())
+
+
+def test_images_encoded_at_once_in_threads_come_out_as_themselves() -> None:
+    # Threads share the last image of a size (compared with) and the spare buffers: a
+    # buffer another thread compares with must not be filled meanwhile.
+    from concurrent.futures import ThreadPoolExecutor
+
+    clear_cache()
+    images = [_noisy(64, 4 * BAND_ROWS, seed) for seed in range(6)]
+    expected = [_filtered_rows(img) for img in images]
+    order = [k % len(images) for k in range(120)]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda k: _rows_of(png_bytes(images[k])), order))
+    assert got == [expected[k] for k in order]
