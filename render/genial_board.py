@@ -200,21 +200,26 @@ def plain_board(mode: str, players: int, tiles: Sequence[tuple[str, Placement]])
     """
     lat = layout(mode, players).lattice
     texts = tuple(text for text, _ in tiles)
+    # A kept board is taken out while it is drawn on (no other call sees it half drawn),
+    # the new tiles pasted on it in place, and it is kept again under its new tiles: one
+    # copy of the board a turn (the one returned), not two. The board it was is gone: the
+    # next turn at that table starts from this one, and a board further back is drawn
+    # from an earlier one kept or from the empty board.
     base, done = None, 0
-    for done in range(len(texts), max(-1, len(texts) - 5), -1):
-        base = _plain_boards.get((mode, players, texts[:done]))
-        if base is not None:
-            break
+    with _plain_lock:
+        for done in range(len(texts), max(-1, len(texts) - 5), -1):
+            base = _plain_boards.pop((mode, players, texts[:done]), None)
+            if base is not None:
+                break
     if base is None:
-        base, done = background(mode, players), 0
-    img = base.copy()
+        base, done = background(mode, players).copy(), 0
     for _, p in tiles[done:]:
-        paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, PLAIN)
-    if done < len(texts):
-        with _plain_lock:
-            if len(_plain_boards) >= PLAIN_BOARDS:
-                _plain_boards.pop(next(iter(_plain_boards)), None)
-            _plain_boards[(mode, players, texts)] = img.copy()
+        paste_tile(base, lat, p.cell1, p.cell2, p.first, p.second, PLAIN)
+    img = base.copy()
+    with _plain_lock:
+        if len(_plain_boards) >= PLAIN_BOARDS:
+            _plain_boards.pop(next(iter(_plain_boards)), None)
+        _plain_boards[(mode, players, texts)] = base
     return img
 
 

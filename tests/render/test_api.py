@@ -147,3 +147,20 @@ def test_board_bytes_do_not_depend_on_the_boards_drawn_before(shared: Path) -> N
             genial_board.clear_cache()
             spezial_board.clear_cache()
             assert board_png(view) == expected
+
+
+def test_boards_drawn_at_once_in_threads_are_those_drawn_from_nothing(shared: Path) -> None:
+    # Threads draw boards of one game at once: each takes the kept board of plain tiles it
+    # starts from out of the cache while it draws on it, so none sees another half drawn.
+    from concurrent.futures import ThreadPoolExecutor
+
+    views = [genial_game(shared, "04-genial-standard-4p", n).view(None) for n in range(40, 52)]
+    expected = []
+    for view in views:
+        encode.clear_cache()
+        genial_board.clear_cache()
+        expected.append(board_png(view))
+    order = [k % len(views) for k in range(96)]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda k: board_png(views[k]), order))
+    assert got == [expected[k] for k in order]
