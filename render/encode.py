@@ -135,6 +135,12 @@ def _release(rows: _Rows) -> None:
             spare.append(rows)
 
 
+def _forget_kept(rows: _Rows) -> None:
+    """A buffer no longer holds the last image of its size: give it back if it is free."""
+    rows.kept = False
+    _release(rows)
+
+
 def adler32_combine(first: int, second: int, second_length: int) -> int:
     """The Adler-32 checksum of two byte strings one after the other, from the checksum of
     each and the length of the second (the zlib stream ends with the whole image's)."""
@@ -297,12 +303,9 @@ def png_bytes(
             if raw is rows.data:
                 old = _previous.pop(shape, None)
                 if old is not None:
-                    old[0].kept = False
-                    _release(old[0])
+                    _forget_kept(old[0])
                 if len(_previous) >= PREVIOUS_IMAGES:
-                    evicted = _previous.pop(next(iter(_previous)))[0]
-                    evicted.kept = False
-                    _release(evicted)
+                    _forget_kept(_previous.pop(next(iter(_previous)))[0])
                 if len(bands) == len(tops):
                     rows.kept = True
                     _previous[shape] = (rows, bands)
