@@ -28,7 +28,7 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 #: Outside libraries each top-level package may use.
 LIBRARIES = {
     "engine": set[str](),
-    "render": {"PIL", "zlib_ng"},
+    "render": {"PIL", "xxhash", "zlib_ng"},
     "bot": {
         "PIL",
         "openskill",
