@@ -49,7 +49,12 @@ from bot.config import Settings  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
 from bot.table import PLAYING  # noqa: E402
-from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, bot_texts  # noqa: E402
+from tests.bot.telegram.fake_api import (  # noqa: E402
+    BotRunner,
+    FakeBotAPI,
+    bot_texts,
+    told_moves,
+)
 
 TOKEN = "424242:AAHsoakTOKENnever-shown_0123456789"
 FIRST_GROUP = -1002000000000
@@ -66,22 +71,6 @@ def rss_mb(pid: int | str = "self") -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def told_moves(texts: list[str]) -> list[str]:
-    """The moves the group was told, in order, as the record writes them: a placement's
-    notation, ``swap`` or ``keep``."""
-    out = []
-    for text in texts:
-        for line in text.split("\n"):
-            if " placed " in line or " made a bonus placement, " in line:
-                head = line.split(":", 1)[0]
-                out.append(head.split(" placed ", 1)[-1].split(" bonus placement, ", 1)[-1])
-            elif line.endswith(" swapped all tiles."):
-                out.append("swap")
-            elif line.endswith(" kept the tiles."):
-                out.append("keep")
-    return out
 
 
 class _MallInfo(ctypes.Structure):

@@ -44,6 +44,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from bot.texts import letters
 from tests.patience import PATIENCE
 
 BOT_ID = 7_000_000_001
@@ -947,6 +948,24 @@ def announced(texts: list[str]) -> list[str]:
                 if pattern.match(line):
                     out.append(kind)
                     break
+    return out
+
+
+def told_moves(texts: list[str]) -> list[str]:
+    """The moves told in ``texts``, in order, as the record writes them (RECORD.md): a
+    placement's notation (its tile told as coloured squares, ``🟥🟩 A2 B3``, is the move
+    ``RG A2 B3``), ``swap`` or ``keep``."""
+    out = []
+    for text in texts:
+        for line in text.split("\n"):
+            if " placed " in line or " made a bonus placement, " in line:
+                head = line.split(":", 1)[0]
+                told = head.split(" placed ", 1)[-1].split(" bonus placement, ", 1)[-1]
+                out.append(letters(told))
+            elif line.endswith(" swapped all tiles."):
+                out.append("swap")
+            elif line.endswith(" kept the tiles."):
+                out.append("keep")
     return out
 
 

@@ -32,6 +32,7 @@ from tests.bot.telegram.fake_api import (
     announced,
     bot_texts,
     told_in,
+    told_moves,
 )
 from tests.bot.telegram.test_adapter import ADA, CAROL, DAN, GROUP, Room, start_bot
 
@@ -114,6 +115,10 @@ def test_a_whole_game_under_mixed_faults_announces_each_move_once(
     told = announced(texts)
     assert len(told) > 20
     assert told == expected(room)
+    # Each move as stored, in order: the notation the group read is the record's.
+    record = room.table().record
+    assert record is not None
+    assert told_moves(texts) == list(record["moves"])
     assert sum(t.startswith("Game over") for t in texts) == 1
 
 
