@@ -336,7 +336,9 @@ def mappings(runner: BotRunner) -> dict[str, int]:
     app = adapter.api.app
     return {
         "adapter.locks._locks": len(adapter.locks._locks),
-        "adapter.outbox.waiting": len(adapter.outbox.waiting),
+        "adapter.outbox.origins": len(adapter.outbox.origins),
+        "adapter.outbox.held": len(adapter.outbox.held),
+        "adapter.outbox.paused": len(adapter.outbox.paused),
         "adapter.admins._admins": len(adapter.admins._admins),
         "adapter.tables._moved": len(adapter.tables._moved),
         "service.locks": len(service.locks),
