@@ -113,7 +113,10 @@ def _table_key(track: tuple[int, ...], setup: Setup, weights: Weights) -> tuple[
 
 _PADDED: dict[tuple[object, ...], tuple[tuple[float, ...], ...]] = {}
 _MONOTONE: dict[tuple[object, ...], bool] = {}
-_KEPT = 65536  # tracks remembered (each a few references: the rows are shared)
+#: Tracks remembered (~350 bytes each: the rows are shared). A game meets some 240-300
+#: (expert, master), and a forgotten one is rebuilt from the shared rows in microseconds;
+#: 65,536 held ~23 MB in a long-running bot (its soak grew 30 % over 1,000 tables).
+_KEPT = 4096
 
 
 def padded_rows(
