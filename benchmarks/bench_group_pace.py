@@ -38,7 +38,7 @@ sys.path.insert(1, str(ROOT))
 import telegram.ext  # noqa: E402
 
 from bot import games  # noqa: E402
-from bot.config import Settings  # noqa: E402
+from bot.operator.config import Settings  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.pairing import Result, met, order, swiss_pairs, swiss_tables
+from bot.tournaments.pairing import Result, met, order, swiss_pairs, swiss_tables
 
 
 def run(players: int, rounds: int, size: int, rng: random.Random) -> tuple[float, int]:

@@ -50,12 +50,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot import games  # noqa: E402
-from bot import reviews as reviews_module  # noqa: E402
-from bot import tables as tables_module  # noqa: E402
-from bot.outbound import Chat, User  # noqa: E402
+from bot.community import reviews as reviews_module  # noqa: E402
+from bot.core import tables as tables_module  # noqa: E402
+from bot.core.outbound import Chat, User  # noqa: E402
+from bot.core.table import Table  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import open_store  # noqa: E402
-from bot.table import Table  # noqa: E402
 from tests.bot.pgserver import Server  # noqa: E402
 
 #: Distinct games dealt by the service; the stored tables are copies of them with their own

@@ -36,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.outbound import Chat, User  # noqa: E402
+from bot.core.outbound import Chat, User  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import open_store  # noqa: E402
 from bot.web.server import PAGE, SCRIPT, STYLE, Limits, WebBoard, _static  # noqa: E402

@@ -19,7 +19,7 @@ that grew in number between the baseline and the end, and the sizes of the bot's
 mappings; ``--trace 8`` traces the bot's allocations from the baseline on and prints those
 still held at the end by traceback (slow); ``--trim`` prints the bot's memory after glibc
 gave back the freed memory it held (``malloc_trim``). Like ``genial-bot telegram``, the bot
-gives freed memory back every minute (``bot/memory.py``); ``--no-give-back`` runs it
+gives freed memory back every minute (``bot/operator/memory.py``); ``--no-give-back`` runs it
 without, to see what that buys.
 """
 
@@ -44,11 +44,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot import games, memory  # noqa: E402
-from bot.config import Settings  # noqa: E402
+from bot import memory  # noqa: E402
+from bot.core import games  # noqa: E402
+from bot.core.table import PLAYING  # noqa: E402
+from bot.operator.config import Settings  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
-from bot.table import PLAYING  # noqa: E402
 from tests.bot.telegram.fake_api import (  # noqa: E402
     BotRunner,
     FakeBotAPI,
@@ -383,7 +384,7 @@ def main() -> int:
     parser.add_argument(
         "--no-give-back",
         action="store_true",
-        help="without the thread that gives freed memory back (bot/memory.py)",
+        help="without the thread that gives freed memory back (bot/operator/memory.py)",
     )
     parser.add_argument(
         "--baseline", type=int, default=BASELINE_TABLES, help="tables before the baseline"

@@ -18,10 +18,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from bot import memory, ops, tools
-from bot.config import ConfigError, Settings, WebSettings, load_settings
 from bot.console import Console
-from bot.outbound import User
+from bot.core.outbound import User
+from bot.operator import memory, ops, tools
+from bot.operator.config import ConfigError, Settings, WebSettings, load_settings
 from bot.service import Service
 from bot.store import StoreError, open_store
 
@@ -238,7 +238,8 @@ def run_platform(platform: str, settings: Settings) -> int:
         token = settings.token("telegram") if platform == "telegram" else None
         Service.on_start.append(lambda service: board.start_beside(service, settings, token))
     operator = start_operator(settings)
-    # A bot that runs for weeks: give the memory it frees back now and then (bot/memory.py).
+    # A bot that runs for weeks: give the memory it frees back now and then
+    # (bot/operator/memory.py).
     memory.keep_giving_back()
     try:
         status: int = adapter.main(settings)

@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
-from bot.outbound import Chat, Outbound, User
+from bot.core.outbound import Chat, Outbound, User
+from bot.core.table import PLAYING
 from bot.service import Service
 from bot.store import StoreError
-from bot.table import PLAYING
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 CHAT = Chat("console", "console")
 _SPEAKER = re.compile(r"([\w.-]{1,32})\s*:\s*(/.*)")

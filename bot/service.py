@@ -25,26 +25,9 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from bot import (
-    absence,
-    clock,
-    letters,
-    lobby,
-    messages,
-    ops,
-    pages,
-    places,
-    play,
-    privacy,
-    puzzles,
-    reviews,
-    show,
-    social,
-    takeback,
-    tournaments,
-    weblinks,
-)
-from bot.commands import (
+from bot.community import privacy, puzzles, reviews, social
+from bot.core import letters
+from bot.core.commands import (
     Abort,
     AddBot,
     Command,
@@ -56,13 +39,21 @@ from bot.commands import (
     Start,
     parse_command,
 )
-from bot.looks import PageLook, SeatLook
-from bot.messages import Scene
-from bot.outbound import Button, Chat, Outbound, Stored, User
+from bot.core.looks import PageLook, SeatLook
+from bot.core.outbound import Button, Chat, Outbound, Stored, User
+from bot.core.table import CLOSED, PLAYING, Options, Table
+from bot.core.tables import LETTER_LEASE, Context, Handler, Reject, Tables
+from bot.operator import ops
+from bot.pages import links as weblinks
+from bot.pages import looks as pages
+from bot.play import absence, clock, lobby, show, takeback
+from bot.play import moves as play
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
-from bot.table import CLOSED, PLAYING, Options, Table
-from bot.tables import LETTER_LEASE, Context, Handler, Reject, Tables
-from bot.texts import NAME_LIMIT, Texts, shown_name
+from bot.tournaments import cups as tournaments
+from bot.tournaments import places
+from bot.words import messages
+from bot.words.messages import Scene
+from bot.words.texts import NAME_LIMIT, Texts, shown_name
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +153,7 @@ class Service(Tables):
     on_start: ClassVar[list[Callable[[Service], None]]] = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """Takes the arguments of :class:`bot.tables.Tables`: the store, the settings, and
+        """Takes the arguments of :class:`bot.core.tables.Tables`: the store, the settings, and
         the clock, random source and pictures switch (injected so tests control them)."""
         super().__init__(*args, **kwargs)
         self._release_orphans()
@@ -422,7 +413,7 @@ class Service(Tables):
             out += step[0]
             if not step[1]:
                 break
-        # A game that ended with a command or just now: its review, once (bot.reviews).
+        # A game that ended with a command or just now: its review, once (bot.community.reviews).
         reviews.due(self, chat, now)
         out += puzzles.due(self, chat, now)
         return out

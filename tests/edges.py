@@ -15,9 +15,9 @@ import os
 import tempfile
 from functools import cache
 
-from bot import messages
-from bot.commands import CommandError, format_command, parse_command
-from bot.texts import Texts
+from bot.core.commands import CommandError, format_command, parse_command
+from bot.words import messages
+from bot.words.texts import Texts
 from engine.errors import (
     REASONS,
     EngineError,

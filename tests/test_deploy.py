@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.config import load_settings
+from bot.operator.config import load_settings
 from tests.patience import PATIENCE, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -306,7 +306,7 @@ def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
     """Every series an alert rule of deploy/alerts.yaml reads is one /metrics serves."""
     from prometheus_client.exposition import generate_latest
 
-    from bot import ops
+    from bot.operator import ops
     from bot.store import open_store
 
     rules = yaml.safe_load((ROOT / "deploy" / "alerts.yaml").read_text())
@@ -349,7 +349,7 @@ def test_the_step_by_step_config_is_one_the_bot_takes(tmp_path: Path) -> None:
     import textwrap
     import tomllib
 
-    from bot.tools import check_levels
+    from bot.operator.tools import check_levels
 
     section = doc_section("From nothing to two processes on PostgreSQL")
     blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.DOTALL)

@@ -23,11 +23,11 @@ from typing import Any
 
 import discord
 
+from bot.core.outbound import Outbound
 from bot.discord.lobby import IN_PLACE
 from bot.discord.messages import edit_kwargs, send_kwargs
 from bot.discord.parts import Part
 from bot.discord.private import Reply
-from bot.outbound import Outbound
 
 #: A note (kept in the store across restarts): the bot only answers interactions here.
 NOTE_ANSWERS = "discord.answers"

@@ -32,13 +32,13 @@ from typing import TextIO, TypeVar
 import aiohttp
 import discord
 
-from bot import logs
-from bot.config import ConfigError, Settings
+from bot.core.workers import Workers, run_loop
 from bot.discord.client import GenialClient
 from bot.discord.failures import why
+from bot.operator import logs
+from bot.operator.config import ConfigError, Settings
 from bot.service import Service
 from bot.store import open_store
-from bot.workers import Workers, run_loop
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +172,7 @@ async def serve(client: GenialClient, token: str, stop: Stop) -> None:
 
 def run(client: GenialClient, token: str, workers: Workers, stop: Stop) -> None:
     """:func:`serve` on an event loop of its own whose worker threads are ``workers``
-    (see :func:`bot.workers.run_loop`)."""
+    (see :func:`bot.core.workers.run_loop`)."""
     run_loop(serve(client, token, stop), workers)
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.commands import LANGUAGES, format_duration
-from bot.looks import SeatLook
-from bot.messages import timeout_text
-from bot.table import Table
-from bot.texts import Texts
+from bot.core.commands import LANGUAGES, format_duration
+from bot.core.looks import SeatLook
+from bot.core.table import Table
+from bot.words.messages import timeout_text
+from bot.words.texts import Texts
 
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100

@@ -31,6 +31,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.outbound import Outbound, User
+from bot.core.table import Table
 from bot.discord import commands as discord_commands
 from bot.discord.answers import Answers
 from bot.discord.clock import MAX_SLEEP, Clock
@@ -44,10 +46,8 @@ from bot.discord.shards import Shards
 from bot.discord.threads import Threads
 from bot.discord.translator import CatalogueTranslator
 from bot.discord.views import TableButton
-from bot.outbound import Outbound, User
 from bot.service import Service
-from bot.table import Table
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 log = logging.getLogger(__name__)
 

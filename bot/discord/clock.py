@@ -13,11 +13,11 @@ import logging
 
 import discord
 
+from bot.core.outbound import Outbound
 from bot.discord.delivery import Delivery
 from bot.discord.parts import Part
 from bot.discord.private import Reply
 from bot.discord.shards import Shards
-from bot.outbound import Outbound
 from bot.service import Service
 
 log = logging.getLogger(__name__)

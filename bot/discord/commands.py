@@ -1,4 +1,4 @@
-"""The slash commands: the chat commands (:mod:`bot.commands`) in Discord's idiom.
+"""The slash commands: the chat commands (:mod:`bot.core.commands`) in Discord's idiom.
 
 Each command writes the same command text a chat line would (``/play RG F7 F8``) and hands
 it to the client, which acknowledges the interaction at once and lets the table service
@@ -16,7 +16,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.commands import SOLUTION_WORDS
+from bot.core.commands import SOLUTION_WORDS
+from bot.core.looks import SeatLook
+from bot.core.table import PLAYING, Table
 from bot.discord import choices
 from bot.discord.translator import (
     command_key,
@@ -25,10 +27,8 @@ from bot.discord.translator import (
     setting_key,
     text,
 )
-from bot.looks import SeatLook
 from bot.service import Service
-from bot.table import PLAYING, Table
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 #: ``/option`` settings, by the word of the chat command (the names shown are the
 #: catalogue's ``discord.setting`` messages).

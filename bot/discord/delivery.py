@@ -24,17 +24,17 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.core.outbound import Chat, Outbound, User
+from bot.core.table import CLOSED
 from bot.discord.answers import Answers
 from bot.discord.failures import DROP, GONE, failure, why
 from bot.discord.links import Links
 from bot.discord.lobby import IN_PLACE, Lobby
 from bot.discord.parts import Part
 from bot.discord.private import Private, Reply
-from bot.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.store import StoreError
 from bot.store.base import CLAIM_BATCH
-from bot.table import CLOSED
 
 log = logging.getLogger(__name__)
 

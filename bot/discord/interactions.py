@@ -17,6 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.outbound import Chat, Outbound, User
+from bot.core.table import Table
 from bot.discord.clock import Clock
 from bot.discord.commands import Look
 from bot.discord.delivery import Delivery
@@ -26,11 +28,9 @@ from bot.discord.parts import Part, title
 from bot.discord.private import Private, Reply
 from bot.discord.shards import Shards
 from bot.discord.threads import Threads
-from bot.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.store import StoreError
-from bot.table import Table
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 log = logging.getLogger(__name__)
 

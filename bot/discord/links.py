@@ -9,9 +9,9 @@ from typing import Any
 
 import discord
 
+from bot.core.outbound import Outbound, with_links
 from bot.discord.messages import jump_url
 from bot.discord.parts import Part
-from bot.outbound import Outbound, with_links
 
 #: The table's latest turn (or result) message, for jump URLs to it (/games, turn pings):
 #: ``<guild id or @me>/<message id>``.

@@ -16,11 +16,11 @@ from typing import Any
 
 import discord
 
+from bot.core.outbound import Outbound
 from bot.discord.failures import why
 from bot.discord.messages import edit_kwargs
 from bot.discord.parts import Part
 from bot.discord.private import Reply
-from bot.outbound import Outbound
 
 log = logging.getLogger(__name__)
 

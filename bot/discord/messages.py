@@ -1,4 +1,4 @@
-"""An :class:`~bot.outbound.Outbound` in Discord's idiom: the keyword arguments of a send.
+"""An :class:`~bot.core.outbound.Outbound` in Discord's idiom: the keyword arguments of a send.
 
 A picture (the board, a rack, the result) goes as a plain attachment under the text, not
 as an embed's image: Discord shows an embed's image at about 400 by 300 pixels, an
@@ -16,9 +16,9 @@ from typing import Any
 
 import discord
 
+from bot.core.outbound import Outbound
 from bot.discord.views import outbound_view
-from bot.outbound import Outbound
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 #: Discord's limits on a message's content and an embed's description.
 MAX_CONTENT = 2000

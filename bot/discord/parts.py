@@ -13,11 +13,11 @@ from typing import Any
 
 import discord
 
+from bot.core.outbound import Outbound
 from bot.discord.messages import send_kwargs
-from bot.outbound import Outbound
 from bot.service import Service
 from bot.store import StoreError
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 log = logging.getLogger(__name__)
 

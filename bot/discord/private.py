@@ -17,11 +17,11 @@ from typing import Any
 
 import discord
 
+from bot.core.outbound import Outbound
 from bot.discord.failures import why
 from bot.discord.links import Links
 from bot.discord.messages import direct_kwargs, send_kwargs
 from bot.discord.parts import Part, title
-from bot.outbound import Outbound
 from bot.service import Service
 
 log = logging.getLogger(__name__)

@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-from bot import places
 from bot.discord.failures import why
 from bot.discord.parts import Part
 from bot.service import Service
+from bot.tournaments import places
 
 log = logging.getLogger(__name__)
 

@@ -11,16 +11,16 @@ from typing import Any, Final, Literal
 
 import discord
 
-from bot.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
+from bot.core.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
+from bot.core.outbound import Button, Outbound
+from bot.core.table import CLOSED, LOBBY, MAX_SEATS, Table
 from bot.discord.failures import why
 from bot.discord.lobby import NOTE_ANNOUNCE
 from bot.discord.parts import Part
 from bot.discord.views import view_for
-from bot.outbound import Button, Outbound
 from bot.service import Service
 from bot.store import StoreError
-from bot.table import CLOSED, LOBBY, MAX_SEATS, Table
-from bot.texts import Texts, shown_name
+from bot.words.texts import Texts, shown_name
 
 log = logging.getLogger(__name__)
 

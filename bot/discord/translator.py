@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextTypes, locale_str
 
-from bot.texts import DEFAULT_LANGUAGE, Texts
+from bot.words.texts import DEFAULT_LANGUAGE, Texts
 
 #: Discord's locales we have a catalogue for (English is the commands' own language).
 LOCALES: dict[discord.Locale, str] = {

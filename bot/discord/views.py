@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.outbound import Button, Outbound
+from bot.core.outbound import Button, Outbound
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.table import PLAYING, Table
+from bot.core.table import PLAYING, Table
 
 #: Tables one :meth:`Store.claim` takes at most: a process works through a backlog batch by
 #: batch, and others take the rest meanwhile.
@@ -22,7 +22,7 @@ class Letter:
     """A message in the outbox: what a command or the clock said for a chat, kept from the
     commit that made it until a platform has delivered it.
 
-    ``body`` is the message as JSON text (see :mod:`bot.outbound`), ``attachment`` its
+    ``body`` is the message as JSON text (see :mod:`bot.core.outbound`), ``attachment`` its
     file's bytes (a board image) if it has one; ``id`` and ``since`` are given by the store
     (``id`` grows with every letter, so letters go out in the order they were written).
     """
@@ -37,7 +37,7 @@ class Letter:
 @dataclass(frozen=True, slots=True)
 class SavedTournament:
     """A tournament as the store keeps it (issue 30): its ``data`` (JSON, see
-    :mod:`bot.tournaments`), its version (every change bumps it, so of two processes that
+    :mod:`bot.tournaments.cups`), its version (every change bumps it, so of two processes that
     change one tournament the second is told :class:`StaleTable`), its status, its team
     battle's invite code, when its due work is next, and the chats it is played from."""
 

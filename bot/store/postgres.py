@@ -19,6 +19,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from bot.core.table import STATUSES, Table
 from bot.store.base import (
     CLAIM_BATCH,
     Letter,
@@ -40,7 +41,6 @@ from bot.store.base import (
     to_json,
     without_secrets,
 )
-from bot.table import STATUSES, Table
 
 #: The schema step by step, as in the SQLite store (the same numbering, so "schema 3" means
 #: the same tables on both): ``MIGRATIONS[n]`` takes a database from version n to n + 1.

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.core.table import STATUSES, Table
 from bot.store.base import (
     CLAIM_BATCH,
     Letter,
@@ -35,8 +36,7 @@ from bot.store.base import (
     seated,
     to_json,
 )
-from bot.table import STATUSES, Table
-from bot.texts import shown
+from bot.words.texts import shown
 
 #: The schema step by step: ``MIGRATIONS[n]`` takes a database from version n to n + 1
 #: (``PRAGMA user_version``), so an older file is brought up to date when it is opened.
@@ -83,7 +83,7 @@ MIGRATIONS = (
     """,
     # Finished games, kept for good (issue 13): ratings, /top and /stats are rebuilt from
     # them, so a change of rating model loses nothing. ``data`` is the table's seats,
-    # options and record at the end (``Service`` writes it, ``bot.ratings`` reads it).
+    # options and record at the end (``Service`` writes it, ``bot.community.ratings`` reads it).
     """
     CREATE TABLE IF NOT EXISTS finished (
         id          INTEGER PRIMARY KEY AUTOINCREMENT,

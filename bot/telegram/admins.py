@@ -16,7 +16,7 @@ import time
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-from bot.commands import Abort, AddBot, Kick, SetOption, Start, Tournament
+from bot.core.commands import Abort, AddBot, Kick, SetOption, Start, Tournament
 from bot.service import Service
 from bot.store import StoreError
 from bot.telegram import limits as fmt

@@ -28,13 +28,13 @@ from urllib.parse import urlsplit
 from telegram.error import Conflict, InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 
-from bot import logs
-from bot.config import ConfigError, Settings, TelegramSettings
+from bot.core.workers import Workers, run_loop
+from bot.operator import logs
+from bot.operator.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
 from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
 from bot.telegram.pace import GROUP_PERIOD, GROUP_RATE
-from bot.workers import Workers, run_loop
 
 log = logging.getLogger(__name__)
 #: Why a second polling process stops (Telegram gives each update to one poller only).

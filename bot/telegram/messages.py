@@ -34,8 +34,8 @@ from telegram import (
 from telegram import User as TelegramUser
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
-from bot.commands import Abort, AddBot, Board, Command, Join, SetOption
-from bot.outbound import Button, Outbound, User, with_links
+from bot.core.commands import Abort, AddBot, Board, Command, Join, SetOption
+from bot.core.outbound import Button, Outbound, User, with_links
 from bot.service import Service
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import BotAPI
@@ -50,7 +50,7 @@ from bot.telegram.notes import (
     read_told,
 )
 from bot.telegram.tables import Tables
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 log = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from contextlib import asynccontextmanager
 
 from telegram.error import TelegramError
 
-from bot.outbound import Chat, Outbound, User
+from bot.core.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.store.base import CLAIM_BATCH
 from bot.telegram.botapi import AGAIN, GONE, PAUSED, UNKNOWN, BotAPI, failure

@@ -13,11 +13,11 @@ import asyncio
 import json
 import logging
 
+from bot.core.table import Table
 from bot.service import Service
-from bot.table import Table
 from bot.telegram import limits as fmt
 from bot.telegram.notes import NOTE_LATEST, NOTE_LIVE, NOTE_LOBBY, NOTE_MOVED, Notes
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 log = logging.getLogger(__name__)
 

@@ -28,10 +28,10 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.commands import Command, CommandError, Hand, Hint, Keep, Play, Swap, parse_command
-from bot.outbound import Chat, Outbound, User
+from bot.core.commands import Command, CommandError, Hand, Hint, Keep, Play, Swap, parse_command
+from bot.core.outbound import Chat, Outbound, User
+from bot.core.table import CLOSED, PLAYING
 from bot.service import Service
-from bot.table import CLOSED, PLAYING
 from bot.telegram import limits as fmt
 from bot.telegram.admins import ChatAdmins
 from bot.telegram.botapi import BotAPI
@@ -40,7 +40,7 @@ from bot.telegram.messages import Origin, as_reply
 from bot.telegram.notes import NOTE_TOPIC, Notes
 from bot.telegram.outbox import Outbox, TableLocks
 from bot.telegram.tables import Tables
-from bot.texts import Texts, shown_name
+from bot.words.texts import Texts, shown_name
 
 log = logging.getLogger(__name__)
 

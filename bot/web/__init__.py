@@ -9,12 +9,12 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from bot.config import Settings
-from bot.outbound import Outbound
+from bot.core.outbound import Outbound
+from bot.operator.config import Settings
+from bot.pages.links import LINKED
 from bot.service import Service
 from bot.store import open_store
 from bot.web.server import WebBoard
-from bot.weblinks import LINKED
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def main(settings: Settings) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     web = settings.web
     if not web.port:
-        from bot.config import ConfigError
+        from bot.operator.config import ConfigError
 
         raise ConfigError("genial-bot web needs [web] port (docs/web.md)")
     store = open_store(settings.storage)

@@ -38,12 +38,12 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
-from bot import places
-from bot.looks import PageLook
-from bot.outbound import Chat, Outbound, User
+from bot.core.looks import PageLook
+from bot.core.outbound import Chat, Outbound, User
+from bot.core.table import PLAYING
 from bot.service import Service
 from bot.store import StoreError
-from bot.table import PLAYING
+from bot.tournaments import places
 from bot.web.live import POLL, Live
 from bot.web.tokens import ID_CHAT, ID_LENGTH, BadToken, Signer, telegram_user, web_secret
 

@@ -1,4 +1,4 @@
-"""Who a page's player is: seat tokens and table ids (from :mod:`bot.weblinks`, shared
+"""Who a page's player is: seat tokens and table ids (from :mod:`bot.pages.links`, shared
 with the service, which puts links in its messages), and Telegram's Mini App ``initData``
 check."""
 
@@ -10,7 +10,7 @@ import json
 import time
 from urllib.parse import parse_qsl
 
-from bot.weblinks import (
+from bot.pages.links import (
     ID_CHAT,
     ID_LENGTH,
     MAX_TOKEN,

@@ -71,11 +71,11 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture(autouse=True)
 def quick_reviewer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every finished game is reviewed as due work (bot/reviews.py): with the expert's
+    """Every finished game is reviewed as due work (bot/community/reviews.py): with the expert's
     full budget that is seconds a game, so the service's tests review with the greedy
     player (the review itself is tested in tests/engine/test_review.py, its time measured
     by benchmarks/bench_review.py)."""
-    from bot import reviews
+    from bot.community import reviews
 
     monkeypatch.setattr(reviews, "LEVEL", "greedy")
     yield

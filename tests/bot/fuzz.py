@@ -13,13 +13,13 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from bot import games
-from bot.commands import COMMAND_WORDS
-from bot.outbound import Chat, Outbound, User
+from bot.core import games
+from bot.core.commands import COMMAND_WORDS
+from bot.core.outbound import Chat, Outbound, User
+from bot.core.table import PLAYING
 from bot.service import Service
 from bot.store import DamagedTable
-from bot.table import PLAYING
-from bot.texts import Texts
+from bot.words.texts import Texts
 
 #: Longest answer allowed, apart from the help and the rules texts.
 ANSWER_LIMIT = 1000
@@ -90,7 +90,7 @@ def _long_texts() -> set[str]:
     out = set()
     for lang in ("en", "de", "nl", "fr"):
         tx = Texts(lang)
-        # /rules tells the game's rules and then those of the clocks (bot/show.py).
+        # /rules tells the game's rules and then those of the clocks (bot/play/show.py).
         out |= {f"{tx(f'rules.{game}')}\n{tx('rules.clock')}" for game in ("genial", "spezial")}
     return out
 

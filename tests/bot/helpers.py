@@ -12,11 +12,11 @@ import random
 from collections.abc import Iterable
 from pathlib import Path
 
-from bot import games
-from bot.config import Settings
-from bot.outbound import Chat, Outbound, User
+from bot.core import games
+from bot.core.outbound import Chat, Outbound, User
+from bot.core.table import PLAYING, Table
+from bot.operator.config import Settings
 from bot.service import Service
-from bot.table import PLAYING, Table
 from tests.bot.backends import store_at
 
 START = 1_700_000_000.0

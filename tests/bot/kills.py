@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Generic, TypeVar
 
-from bot import games, players
+from bot.core import games, players
+from bot.core.table import PLAYING, Table
 from bot.store import Store, open_store
-from bot.table import PLAYING, Table
-from bot.texts import letters
+from bot.words.texts import letters
 from engine.record import Record, new_game
 from tests.patience import PATIENCE
 
@@ -67,7 +67,7 @@ COMMAND_MOMENTS = (AT_ONCE, DELAYED, DELAYED, AT_COMMIT, AT_COMMIT, AT_COMMIT)
 RESUME_KILLS = (True, False, False, False)
 POLL = 0.002
 
-# The narration of one move (bot/locales/en.toml, [turn]), after the message head or the
+# The narration of one move (bot/words/locales/en.toml, [turn]), after the message head or the
 # indent of a message's later lines.
 _LINE = re.compile(r"^(?:\[genial\] |    )(.*)$")
 # A tile is told in coloured squares (or letters); the record writes its letters.

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import render
-from bot import games
-from bot.table import Table
-from bot.texts import letters
+from bot.core import games
+from bot.core.table import Table
+from bot.words.texts import letters
 from engine.events import Kept, Placed, Swapped
 
 PERSON = "Ada"

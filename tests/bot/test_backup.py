@@ -14,12 +14,12 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bot import backup
 from bot.__main__ import main
-from bot.config import Settings
+from bot.core.table import PLAYING
+from bot.operator import backup
+from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import open_store
-from bot.table import PLAYING
 from tests.bot.backends import schema_url
 from tests.bot.helpers import Clock, Room, user
 

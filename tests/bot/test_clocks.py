@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import CommandError, format_clock, parse_clock
-from bot.deadlines import deadline
+from bot.core.commands import CommandError, format_clock, parse_clock
+from bot.core.deadlines import deadline
 from engine.record import Record, replay
 from tests.bot.helpers import START, Clock, Room, make_service
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands import (
+from bot.core.commands import (
     Abort,
     AddBot,
     Board,
@@ -206,20 +206,12 @@ def test_every_command_has_exactly_one_handler() -> None:
     """Each command the parser can make is handled in exactly one concern's module: a
     command left out would answer "unknown command", and one claimed by two modules
     would silently lose one handler when the service merges their tables."""
-    from bot import (
-        absence,
-        commands,
-        lobby,
-        play,
-        privacy,
-        puzzles,
-        reviews,
-        service,
-        show,
-        social,
-        takeback,
-        tournaments,
-    )
+    from bot import service
+    from bot.community import privacy, puzzles, reviews, social
+    from bot.core import commands
+    from bot.play import absence, lobby, show, takeback
+    from bot.play import moves as play
+    from bot.tournaments import cups as tournaments
 
     kinds = {
         obj
@@ -242,6 +234,6 @@ def test_every_command_has_exactly_one_handler() -> None:
     ]
     assert sum(len(t) for t in tables) == len(service.HANDLERS)
     assert set(service.HANDLERS) == kinds
-    # The 27 command classes of bot/commands.py, counted by hand, and Vote, Undo, Away,
+    # The 27 command classes of bot/core/commands.py, counted by hand, and Vote, Undo, Away,
     # Back (issue 26), Tournament (issue 30), Review, Puzzle and PuzzleDaily (issue 29).
     assert len(kinds) == 35

@@ -19,10 +19,12 @@ import pytest
 from openskill.models import PlackettLuce
 from PIL import Image
 
-from bot import community, games, ratings
-from bot.outbound import with_links
-from bot.table import LOBBY, PLAYING, Options, Seat, Table
-from bot.texts import Texts
+from bot.community import ladders as community
+from bot.community import ratings
+from bot.core import games
+from bot.core.outbound import with_links
+from bot.core.table import LOBBY, PLAYING, Options, Seat, Table
+from bot.words.texts import Texts
 from engine.events import TurnStarted
 from engine.record import Record, replay
 from tests.bot.helpers import Room, make_service

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot import community
-from bot.community import Community
-from bot.ratings import RatedGame, SeatResult
+from bot.community import ladders as community
+from bot.community.ladders import Community
+from bot.community.ratings import RatedGame, SeatResult
+from bot.core.table import Options, Seat, Table
 from bot.store import SQLiteStore
-from bot.table import Options, Seat, Table
-from bot.texts import Texts
+from bot.words.texts import Texts
 from engine.record import Record, replay
 from engine.tiles import Colour
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import games, players
-from bot.table import CLOSED, LOBBY
+from bot.core import games, players
+from bot.core.table import CLOSED, LOBBY
 from engine.genial import GenialGame
 from tests.bot.helpers import Room, make_service
 

@@ -103,10 +103,10 @@ def test_two_games_then_top_stats_history_and_replay(tmp_path: Path) -> None:
     import io
     import random
 
-    from bot import games
-    from bot.config import Settings
     from bot.console import Console
-    from bot.outbound import User
+    from bot.core import games
+    from bot.core.outbound import User
+    from bot.operator.config import Settings
     from bot.service import Service
     from bot.store.sqlite import SQLiteStore
     from engine.record import Record, replay
@@ -152,9 +152,9 @@ def test_games_in_the_console_names_the_table_without_a_link(tmp_path: Path) -> 
     import io
     import random
 
-    from bot.config import Settings
     from bot.console import Console
-    from bot.outbound import User
+    from bot.core.outbound import User
+    from bot.operator.config import Settings
     from bot.service import Service
     from bot.store.sqlite import SQLiteStore
 

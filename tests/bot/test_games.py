@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
-from bot.outbound import Outbound
-from bot.table import LOBBY
-from bot.texts import COLOUR_SQUARES as SQUARES
+from bot.core import games
+from bot.core.outbound import Outbound
+from bot.core.table import LOBBY
+from bot.words.texts import COLOUR_SQUARES as SQUARES
 from engine.record import Record, replay
 from engine.tiles import Colour
 from tests.bot.helpers import Room, make_service

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import games, players
-from bot.table import Seat, Table
+from bot.core import games, players
+from bot.core.table import Seat, Table
 from engine.errors import EngineError
 from engine.genial import GenialGame
 from tests.bot.backends import schema_url

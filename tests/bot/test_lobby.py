@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.table import CLOSED, LOBBY, PLAYING
+from bot.core.table import CLOSED, LOBBY, PLAYING
 from tests.bot.helpers import Room, make_service
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).

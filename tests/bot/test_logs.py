@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import logs, ops
-from bot.config import Settings
 from bot.discord.app import HideSecret
+from bot.operator import logs, ops
+from bot.operator.config import Settings
 
 
 @pytest.fixture

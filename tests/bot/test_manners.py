@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
 from bot.console import Console
-from bot.outbound import Chat, User
+from bot.core import games
+from bot.core.outbound import Chat, User
 from render import Told, board_png
 from tests.bot.helpers import START, Clock, Room, make_service
 from tests.patience import wait_until

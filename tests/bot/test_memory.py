@@ -11,14 +11,14 @@ import sys
 import threading
 from pathlib import Path
 
-from bot import memory
+from bot.operator import memory
 
 #: Run in a process of its own: a heap that has served a thousand tests before (hundreds of
 #: MB, some of it in huge pages the kernel made of it) does not show what one trim gives
 #: back, and the figures below are about a bot's heap, not pytest's.
 HOLES = """
 import gc, json, os
-from bot import memory
+from bot.operator import memory
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
-from bot.config import Settings
 from bot.console import Console
-from bot.outbound import User
+from bot.core import games
+from bot.core.outbound import User
+from bot.core.table import PLAYING, Table
+from bot.operator.config import Settings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
-from bot.table import PLAYING, Table
 from tests.bot import one_turn
 from tests.bot.helpers import Clock
 from tests.bot.one_turn import PERSON, PLANS, REPRO, REPRO_MOVE, Plan, Posted

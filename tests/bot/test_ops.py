@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import ops
 from bot.__main__ import main, start_operator
-from bot.config import ConfigError, Settings, parse_settings
-from bot.outbound import Outbound
+from bot.core.outbound import Outbound
+from bot.operator import ops
+from bot.operator.config import ConfigError, Settings, parse_settings
 from tests.bot.backends import location, store_at
 from tests.bot.helpers import START, Clock, Room, make_service
 from tests.patience import PATIENCE, wait_until

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.outbound import Attachment, Button, Outbound, User
+from bot.core.outbound import Attachment, Button, Outbound, User
+from bot.core.table import LOBBY, Table
 from bot.store import StaleTable
 from bot.store.base import Letter
-from bot.table import LOBBY, Table
 from tests.bot.backends import store_at
 from tests.bot.helpers import Clock, make_service
 
@@ -147,7 +147,7 @@ def test_what_the_platform_did_not_take_waits_for_any_process(tmp_path: Path) ->
 
 
 def test_letters_round_trip_every_field() -> None:
-    from bot import letters
+    from bot.core import letters
 
     out = Outbound(
         "c",

@@ -1,4 +1,4 @@
-"""Pairings and standings against rounds worked out by hand (bot/pairing.py)."""
+"""Pairings and standings against rounds worked out by hand (bot/tournaments/pairing.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from bot.pairing import (
+from bot.tournaments.pairing import (
     Result,
     order,
     places_from_scores,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
-from bot.table import PLAYING, Seat, Table
-from bot.texts import COLOUR_SQUARES, squared
+from bot.core import games
+from bot.core.table import PLAYING, Seat, Table
+from bot.words.texts import COLOUR_SQUARES, squared
 from engine.tiles import TILE_KINDS
 from tests.bot.helpers import Clock, Room, make_service, user
 
@@ -257,8 +257,8 @@ def test_a_long_run_of_moves_loses_middle_lines_not_its_board() -> None:
     turn message holds. The first line stays (the move that began the turn); the line
     saying what was left out is 61 characters with 11 lines counted, so 600 - 60 - 61 =
     479 remain for the latest lines: 7 of them (420). 11 - 7 = 4 lines are left out."""
-    from bot.play import PENDING_CHARS, shortened
-    from bot.texts import Texts
+    from bot.play.moves import PENDING_CHARS, shortened
+    from bot.words.texts import Texts
 
     assert PENDING_CHARS == 600
     lines = [f"{n:02d}" + "x" * 57 for n in range(12)]

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from bot.outbound import Outbound
-from bot.privacy import CONFIRM_WITHIN, FORMER_NAME
-from bot.table import PLAYING
+from bot.community.privacy import CONFIRM_WITHIN, FORMER_NAME
+from bot.core.outbound import Outbound
+from bot.core.table import PLAYING
 from tests.bot.helpers import Clock, Room, make_service
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).

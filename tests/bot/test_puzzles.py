@@ -1,4 +1,4 @@
-"""The puzzle in the service (bot/puzzles.py): chosen from reviewed finished games, shown
+"""The puzzle in the service (bot/community/puzzles.py): chosen from reviewed finished games, shown
 with the mover's own tiles only, answered privately, solved with /puzzle answer."""
 
 from __future__ import annotations

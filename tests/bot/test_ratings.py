@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.ratings import (
+from bot.community.ratings import (
     GLOBAL,
     Ladder,
     RatedGame,
@@ -28,7 +28,7 @@ from bot.ratings import (
     points,
     rebuild,
 )
-from bot.table import Options, Seat, Table
+from bot.core.table import Options, Seat, Table
 
 MU = 25.0
 SIGMA = 25.0 / 3
@@ -357,7 +357,7 @@ def test_one_level_at_two_seats_takes_the_mean_of_its_seats() -> None:
 
 # --- worked cases from Weng & Lin's Algorithm 4, arithmetic written out ------------------
 #
-# The model (bot/ratings.py): openskill's Plackett-Luce, mu 25, sigma 25/3, beta 25/6, tau
+# The model (bot/community/ratings.py): openskill's Plackett-Luce, mu 25, sigma 25/3, beta 25/6, tau
 # 25/300. For teams q with sigma_q^2 (tau^2 added to each player's variance first) and
 # ranks r(q):
 #   c = sqrt(sum_q (sigma_q^2 + beta^2)),  C_q = {s : r(s) >= r(q)},

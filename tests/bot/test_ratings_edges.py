@@ -1,7 +1,7 @@
 """Ratings at their edges, each the gap a surviving mutant showed (docs/mutation.md): the
 errors of a bad game, the ladder's counters, bests over several games and seats, tables of
 three players and of Genial Spezial, damaged archive rows, and the ``python -m
-bot.ratings`` script's options.
+bot.community.ratings`` script's options.
 
 Expected results come from the shared examples' expected files (places and lowest
 colours) and from the two-newcomer update worked out by hand in test_ratings (1086 for the
@@ -17,10 +17,17 @@ from typing import Any
 
 import pytest
 
-from bot import ratings
-from bot.ratings import Ladder, RatedGame, SeatResult, computer_key, from_archive, from_table
+from bot.community import ratings
+from bot.community.ratings import (
+    Ladder,
+    RatedGame,
+    SeatResult,
+    computer_key,
+    from_archive,
+    from_table,
+)
+from bot.core.table import Options, Seat, Table
 from bot.store import SQLiteStore
-from bot.table import Options, Seat, Table
 
 
 def _record(shared: Path, name: str) -> dict[str, Any]:
@@ -154,7 +161,7 @@ def test_damaged_and_older_archive_rows(shared: Path) -> None:
     assert rated.seats == (SeatResult("u1", 0, 1, 5), SeatResult("u2", 1, 2, 4))
 
 
-# --- python -m bot.ratings ---------------------------------------------------------------
+# --- python -m bot.community.ratings ------------------------------------------------------------
 
 
 def test_the_script_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,7 +169,7 @@ def test_the_script_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
         ratings.main(["--help"])
     assert info.value.code == 0
     out = capsys.readouterr().out
-    assert out.startswith("usage: python -m bot.ratings ")
+    assert out.startswith("usage: python -m bot.community.ratings ")
     flat = " ".join(out.split())
     assert (
         "rebuild the ratings from the stored finished games and print the top of a ladder" in flat

@@ -1,4 +1,4 @@
-"""The expert's review in the service (bot/reviews.py): due work after a game, stored with
+"""The expert's review in the service (bot/community/reviews.py): due work after a game, stored with
 the finished game, shown by /review at once, never worked out twice."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import reviews
+from bot.community import reviews
 from engine.record import Record
 from engine.review import GameReview, review_game
 from tests.bot.helpers import Room, make_service
@@ -124,7 +124,7 @@ def test_review_speaks_the_tables_language(tmp_path: Path) -> None:
 
 
 def test_the_web_pages_review_lines_follow_the_moves(tmp_path: Path) -> None:
-    from bot import pages
+    from bot.pages import looks as pages
 
     room = finished_room(tmp_path)
     [(row, data)] = room.service.store.reviews("chat-1")
@@ -149,7 +149,7 @@ def test_the_web_pages_review_lines_follow_the_moves(tmp_path: Path) -> None:
 def test_no_review_text_holds_a_rack_or_the_draw_order(tmp_path: Path) -> None:
     """The review names moves only: the played and the expert's best placement (tiles the
     mover held then), never a rack, and the stored review holds no draw order."""
-    from bot import pages
+    from bot.pages import looks as pages
 
     room = finished_room(tmp_path, pictures=True)
     [(row, data)] = room.service.store.reviews("chat-1")

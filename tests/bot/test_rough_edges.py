@@ -7,9 +7,9 @@ import json
 import random
 from pathlib import Path
 
-from bot import games
-from bot.outbound import User
-from bot.table import PLAYING, Seat, Table
+from bot.core import games
+from bot.core.outbound import User
+from bot.core.table import PLAYING, Seat, Table
 from tests.bot.helpers import Clock, Room, make_service, user
 
 
@@ -197,7 +197,7 @@ def test_stats_in_a_chat_without_a_table_speak_of_no_table(tmp_path: Path) -> No
 def test_which_table_names_no_group() -> None:
     """A table of a Telegram forum topic is not "the group": the private chat's question
     which table is meant says where the table is played, in every language."""
-    from bot.texts import Texts
+    from bot.words.texts import Texts
 
     for lang, group in (("en", "group"), ("de", "gruppe"), ("nl", "groep"), ("fr", "groupe")):
         text = Texts(lang)("telegram.which_table", tables="A, B")

@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from bot import games
+from bot.core import games
+from bot.core.table import Table
 from bot.service import LEASE, RETRIES, Service
 from bot.store import StaleTable, Store
 from bot.store.base import CLAIM_BATCH
-from bot.table import Table
-from bot.texts import Texts, squares
+from bot.words.texts import Texts, squares
 from tests.bot.backends import location
 from tests.bot.helpers import START, Clock, Room, make_service, user
 from tests.patience import PATIENCE

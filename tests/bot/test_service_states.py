@@ -37,13 +37,13 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from bot import games
-from bot.config import Settings
-from bot.outbound import KINDS, Chat, Outbound, User
+from bot.core import games
+from bot.core.outbound import KINDS, Chat, Outbound, User
+from bot.core.table import PLAYING
+from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import Store, open_store
 from bot.store.sqlite import SQLiteStore
-from bot.table import PLAYING
 from engine.genial import GenialGame
 from engine.record import Record, replay
 from engine.spezial import TILES_PER_PLAYER

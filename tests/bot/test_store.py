@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.store import SQLiteStore, StaleTable, StoreError
 from bot.store.base import CLAIM_BATCH, Letter
-from bot.table import LOBBY, PLAYING, Options, Seat, Table
 from tests.bot.backends import schema_url, store_at
 
 #: Runs a test on SQLite and on PostgreSQL.

@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from bot.outbound import Chat
+from bot.core.outbound import Chat
 from bot.service import Service
 from bot.store.postgres import PostgresStore
 from tests.bot.helpers import user

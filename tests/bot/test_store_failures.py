@@ -18,8 +18,8 @@ from typing import Any
 import psycopg
 import pytest
 
+from bot.core.table import PLAYING, Seat, Table
 from bot.store import DamagedTable, SQLiteStore, StoreBusy, StoreError
-from bot.table import PLAYING, Seat, Table
 from tests.bot import backends
 from tests.bot.backends import schema_url, store_at
 

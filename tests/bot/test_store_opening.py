@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.core.table import Table
 from bot.store import StoreError, open_store
 from bot.store.sqlite import SCHEMA_VERSION, SQLiteStore
-from bot.table import Table
 
 #: A port on this machine where nothing listens (port 1 needs root to serve).
 CLOSED = "127.0.0.1:1"

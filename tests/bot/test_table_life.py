@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
-from bot.outbound import User
+from bot.core import games
+from bot.core.outbound import User
+from bot.core.table import CLOSED, LOBBY, PLAYING
 from bot.store.sqlite import SQLiteStore
-from bot.table import CLOSED, LOBBY, PLAYING
-from bot.texts import COLOUR_SQUARES
+from bot.words.texts import COLOUR_SQUARES
 from tests.bot.helpers import START, Clock, Room, make_service, user
 from tests.patience import PATIENCE
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
+from bot.core import games
 from engine.genial import GenialGame
 from engine.record import Record, replay
 from tests.bot.helpers import Clock, Room, make_service

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import LANGUAGES
-from bot.texts import (
+from bot.core.commands import LANGUAGES
+from bot.words.texts import (
     Texts,
     _flatten,
     catalogue,

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from bot import games
-from bot.outbound import Chat, Outbound
+from bot.core import games
+from bot.core.outbound import Chat, Outbound
 from bot.service import Service
 from engine.ranking import places
 from tests.bot.helpers import Clock, make_service, user
@@ -557,7 +557,7 @@ def test_the_store_keeps_tournaments_with_versions_claims_and_codes(tmp_path: Pa
 def test_forget_me_leaves_no_trace_in_tournaments_and_keeps_the_results(tmp_path: Path) -> None:
     import json
 
-    from bot.privacy import FORMER_NAME
+    from bot.community.privacy import FORMER_NAME
 
     clock = Clock()
     service = make_service(tmp_path / "t.db", clock=clock)
@@ -602,7 +602,7 @@ def test_a_damaged_tournament_stops_no_other(tmp_path: Path) -> None:
 def test_a_bot_stopped_while_opening_a_round_opens_the_rest_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot import lobby
+    from bot.play import lobby
 
     clock = Clock()
     db = tmp_path / "t.db"

@@ -24,12 +24,12 @@ from typing import Any
 import discord
 import simcord
 
-from bot import games
-from bot.config import Settings
+from bot.core import games
+from bot.core.table import PLAYING, Table
 from bot.discord.client import GenialClient
+from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import Store
-from bot.table import PLAYING, Table
 from engine.moves import Placement, SwapChoice
 from tests.bot.backends import store_at
 

@@ -15,12 +15,12 @@ import discord
 import pytest
 import simcord
 
-from bot.config import ConfigError, parse_settings
+from bot.core.outbound import Button, Outbound
 from bot.discord.app import HIDDEN, configure_logging
 from bot.discord.clock import MAX_SLEEP
 from bot.discord.messages import direct_kwargs
-from bot.outbound import Button, Outbound
-from bot.texts import Texts
+from bot.operator.config import ConfigError, parse_settings
+from bot.words.texts import Texts
 from tests.bot.discord.support import (
     World,
     labels,
@@ -368,7 +368,7 @@ def test_a_swap_offer_by_direct_message_points_to_its_buttons() -> None:
 async def test_turn_pings_come_by_direct_message_once_and_never_to_closed_dms(
     tmp_path: Path,
 ) -> None:
-    from bot.outbound import User
+    from bot.core.outbound import User
 
     async with world(tmp_path, dm=False) as w:  # racks stay in the channel here
         ada, bob = w.person("Ada"), w.person("Bob")
@@ -399,7 +399,7 @@ async def test_turn_pings_come_by_direct_message_once_and_never_to_closed_dms(
 async def test_games_privately_and_the_replay_as_a_file(tmp_path: Path) -> None:
     import json as _json
 
-    from bot.table import LOBBY, Table
+    from bot.core.table import LOBBY, Table
     from tests.conftest import shared_dir
 
     async with world(tmp_path) as w:
@@ -476,7 +476,7 @@ async def test_games_jumps_to_each_tables_latest_message(tmp_path: Path) -> None
 
 @pytest.mark.asyncio
 async def test_a_turn_ping_jumps_to_the_new_turn_message(tmp_path: Path) -> None:
-    from bot.outbound import User
+    from bot.core.outbound import User
 
     async with world(tmp_path, dm=False) as w:
         ada, bob = w.person("Ada"), w.person("Bob")
@@ -494,7 +494,7 @@ async def test_a_turn_ping_jumps_to_the_new_turn_message(tmp_path: Path) -> None
 
 @pytest.mark.asyncio
 async def test_a_turn_ping_is_deleted_once_the_turn_has_passed(tmp_path: Path) -> None:
-    from bot.outbound import User
+    from bot.core.outbound import User
 
     async with world(tmp_path, dm=False) as w:
         ada, bob = w.person("Ada"), w.person("Bob")

@@ -10,7 +10,7 @@ import pytest
 
 from bot.discord.lobby import SCROLLED
 from bot.discord.views import custom_id, parse_custom_id
-from bot.texts import Texts, catalogue, placeholders
+from bot.words.texts import Texts, catalogue, placeholders
 from tests.bot.discord.support import (
     World,
     labels,

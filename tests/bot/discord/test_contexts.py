@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 import simcord
 
-from bot import games
+from bot.core import games
+from bot.core.table import CLOSED, PLAYING
 from bot.discord import commands as discord_commands
-from bot.table import CLOSED, PLAYING
 from engine.moves import Placement
 from tests.bot.discord import contexts
 from tests.bot.discord.support import World, move_options, only_answer, text, world

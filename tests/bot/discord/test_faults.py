@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from bot import games
+from bot.core import games
+from bot.core.table import CLOSED
 from bot.discord.delivery import RETRY_LONGEST
 from bot.store import StoreDown
-from bot.table import CLOSED
-from bot.texts import letters
+from bot.words.texts import letters
 from engine.moves import SwapChoice
 from tests.bot.discord.faults import (
     RETRY_AFTER,

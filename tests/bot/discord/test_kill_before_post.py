@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.tables import LETTER_LEASE
+from bot.core.tables import LETTER_LEASE
 from tests.bot.discord.faults import Faults, injecting
 from tests.bot.discord.support import world
 from tests.bot.discord.test_faults import (

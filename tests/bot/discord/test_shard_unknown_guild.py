@@ -16,8 +16,8 @@ from typing import Any
 
 import simcord
 
+from bot.core.outbound import User
 from bot.discord.shards import NOTE_GUILD
-from bot.outbound import User
 from tests.bot.discord.test_shards import GUILD_ON_SHARD_0, HALF, Process, said, seat_two
 
 #: A channel id that names no channel in this process's Discord (Discord answers 404).

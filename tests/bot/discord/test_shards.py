@@ -16,11 +16,11 @@ import pytest
 import simcord
 
 from bot.__main__ import build_parser, with_shards
-from bot.config import ConfigError, Settings
+from bot.core.outbound import User
 from bot.discord.app import ShardedClient, build
 from bot.discord.client import GenialClient
 from bot.discord.shards import DIRECT, NOTE_GUILD, shard_of
-from bot.outbound import User
+from bot.operator.config import ConfigError, Settings
 from bot.service import Service
 from bot.store import SQLiteStore
 from tests.bot.discord.support import SETTINGS, EnvClock, text
@@ -280,7 +280,7 @@ CHANNEL_ON_SHARD_1 = str((1 << 60) + 2)
 def test_one_process_of_several_does_a_tournaments_work_and_hands_each_place_its_letters(
     tmp_path: Path,
 ) -> None:
-    from bot.outbound import Outbound
+    from bot.core.outbound import Outbound
 
     db = tmp_path / "shared.sqlite3"
     services = [Service(SQLiteStore(db), rng=random.Random(k)) for k in range(2)]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.store.postgres import PostgresStore
-from bot.texts import Texts, letters
+from bot.words.texts import Texts, letters
 from engine.moves import Placement
 from tests.bot.discord.support import World, make_move, move_options, only_answer, text, world
 from tests.bot.pgserver import Server

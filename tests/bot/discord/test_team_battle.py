@@ -15,8 +15,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot import games
-from bot.config import Settings
+from bot.core import games
+from bot.operator.config import Settings
 from bot.service import Service
 from engine.moves import SwapChoice
 from tests.bot.backends import store_at

@@ -21,7 +21,7 @@ from bot.discord.translator import (
     setting_key,
     translation,
 )
-from bot.texts import catalogue
+from bot.words.texts import catalogue
 from tests.bot.discord.support import world
 
 #: Discord's rule for command and option names (its API reference, "Application Command

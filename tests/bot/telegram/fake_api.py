@@ -44,7 +44,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from bot.texts import letters
+from bot.words.texts import letters
 from tests.patience import PATIENCE
 
 BOT_ID = 7_000_000_001
@@ -998,7 +998,7 @@ class BotRunner:
         timeout: float | None = None,
         flood_retries: int = 3,
     ) -> None:
-        from bot.config import TelegramSettings
+        from bot.operator.config import TelegramSettings
 
         self.api = api
         self.db = db

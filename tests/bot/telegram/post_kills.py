@@ -26,10 +26,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import games, players
+from bot.core import games, players
+from bot.core.table import PLAYING, Table
 from bot.store import open_store
-from bot.table import PLAYING, Table
-from bot.texts import letters
+from bot.words.texts import letters
 from tests.bot.telegram.fake_api import Call, FakeBotAPI
 from tests.patience import PATIENCE, wait_until
 
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
 PEOPLE = {101: "Ada", 202: "Bob"}
-# A board's narration of a person's placement (bot/locales/en.toml, [turn]).
+# A board's narration of a person's placement (bot/words/locales/en.toml, [turn]).
 # A tile is told in coloured squares (or letters); the record writes its letters.
 _TILE = r"(?:[A-Z]{2}|[\U0001f7e5-\U0001f7ea]{2})"
 _PLACED = re.compile(rf"(?:placed|made a bonus placement,) ({_TILE} [A-Z]\d+ [A-Z]\d+):")

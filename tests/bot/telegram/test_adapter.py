@@ -29,13 +29,13 @@ from typing import Any
 
 import pytest
 
-from bot import games
-from bot.commands import COMMAND_WORDS, LANGUAGES
-from bot.config import ConfigError, Settings, TelegramSettings
+from bot.core import games
+from bot.core.commands import COMMAND_WORDS, LANGUAGES
+from bot.core.table import CLOSED, LOBBY, PLAYING, Table
+from bot.operator.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
-from bot.table import CLOSED, LOBBY, PLAYING, Table
-from bot.texts import squared
+from bot.words.texts import squared
 from tests.bot.helpers import Clock
 from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
@@ -602,7 +602,7 @@ def test_the_bot_process_runs_and_stops_on_sigterm(api: FakeBotAPI, tmp_path: Pa
     root = Path(__file__).resolve().parents[3]
     env = {**os.environ, "MY_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)}
     code = (
-        "from bot.config import load_settings; from bot.telegram import main; "
+        "from bot.operator.config import load_settings; from bot.telegram import main; "
         f"raise SystemExit(main(load_settings({str(config)!r})))"
     )
     process = subprocess.Popen(

@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings, TelegramSettings, load_settings, parse_settings
+from bot.operator.config import (
+    ConfigError,
+    Settings,
+    TelegramSettings,
+    load_settings,
+    parse_settings,
+)
 from bot.telegram.app import REDACTED, RedactingFormatter, Redactor, install_logging
 
 ROOT = Path(__file__).resolve().parents[3]

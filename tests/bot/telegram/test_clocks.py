@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
+from bot.core import games
 from tests.bot.helpers import Clock
 from tests.bot.telegram.fake_api import FakeBotAPI, buttons
 from tests.bot.telegram.test_adapter import (  # the fake server and the bot, as there

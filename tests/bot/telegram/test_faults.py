@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot import games
-from bot.table import CLOSED, LOBBY, PLAYING
-from bot.texts import squared
+from bot.core import games
+from bot.core.table import CLOSED, LOBBY, PLAYING
+from bot.words.texts import squared
 from tests.bot.helpers import Clock
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import (

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
-from bot.table import PLAYING
-from bot.texts import squared
+from bot.core import games
+from bot.core.table import PLAYING
+from bot.words.texts import squared
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import FLOOD, FakeBotAPI, announced, bot_texts
 from tests.bot.telegram.test_adapter import ADA, CAROL, GROUP

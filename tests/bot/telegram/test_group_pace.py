@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
+from bot.core import games
 from tests.bot.helpers import Clock
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import Call, FakeBotAPI, buttons

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.outbound import Chat, Outbound, Stored, User
+from bot.core.outbound import Chat, Outbound, Stored, User
 from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Origin
 from bot.telegram.outbox import Outbox

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import games
-from bot.config import Settings
+from bot.core import games
+from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import open_store
-from bot.texts import squared
+from bot.words.texts import squared
 from tests.bot.pgserver import Server
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, bot_texts

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from bot import games
-from bot.config import Settings
+from bot.core import games
+from bot.operator.config import Settings
 from bot.service import Service
 from tests.bot.backends import store_at
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI

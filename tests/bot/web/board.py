@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bot.outbound import Outbound, User
+from bot.core.outbound import Outbound, User
 from bot.service import Service
 from bot.web.server import Limits, WebBoard
 from tests.bot.helpers import Clock, Room, make_service

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.table import PLAYING
+from bot.core.table import PLAYING
 from tests.bot.web.board import Site, running, started_room
 from tests.bot.web.browser import PHONE, chromium, until
 from tests.patience import PATIENCE, wait_until

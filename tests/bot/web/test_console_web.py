@@ -12,12 +12,12 @@ from urllib.request import urlopen
 import pytest
 
 from bot.__main__ import _console_web
-from bot.config import ConfigError, Settings, WebSettings, parse_settings
 from bot.console import Console
-from bot.outbound import User
-from bot.texts import squares
+from bot.core.outbound import User
+from bot.operator.config import ConfigError, Settings, WebSettings, parse_settings
 from bot.web import links
 from bot.web.server import WebBoard
+from bot.words.texts import squares
 from tests.bot.helpers import make_service
 from tests.patience import PATIENCE, wait_until
 

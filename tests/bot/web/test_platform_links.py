@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from bot.config import Settings, WebSettings
-from bot.outbound import Outbound
+from bot.core.outbound import Outbound
+from bot.operator.config import Settings, WebSettings
+from bot.pages.links import Signer
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
-from bot.texts import squares
 from bot.web.server import Limits, WebBoard
-from bot.weblinks import Signer
+from bot.words.texts import squares
 from tests.bot.helpers import make_service
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
 from tests.patience import PATIENCE, wait_until

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings, WebSettings
+from bot.operator.config import Settings, WebSettings
 from tests.bot.helpers import Clock, make_service
 from tests.bot.test_tournaments import Cup, new_cup
 from tests.bot.web.board import path_of, running
@@ -62,7 +62,7 @@ def test_the_page_shows_the_standings_and_links_each_table(tmp_path: Path) -> No
 def test_names_are_escaped_on_the_page(tmp_path: Path) -> None:
     clock = Clock()
     cup = Cup(make_service(tmp_path / "t.db", clock=clock), clock)
-    from bot.outbound import User
+    from bot.core.outbound import User
 
     evil = User("id-evil", "<script>x</script>")
     tid = new_cup(cup, "swiss 1 round 2 players 1d", ["Ann"])

@@ -1,0 +1,207 @@
+"""A person's data on request: ``/mydata`` and ``/forget me``.
+
+What the bot keeps about a person: their seats (user id and name) at tables and in the
+finished games, the ladders' ratings built from those games, and their notes (turn pings
+on, a private chat that is closed). ``/mydata`` sends all of it to them privately as a
+JSON file. ``/forget me``, sent twice within :data:`CONFIRM_WITHIN` seconds, forgets them:
+in every finished game and every table their seats go to one new alias named "a former
+player", so the games stay whole and everyone else's ratings stay exactly what they were,
+while the alias is on no ladder; their notes go too.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import asdict
+from typing import Any
+
+from bot.community import ladders as community
+from bot.community import ratings
+from bot.core.commands import Forget, MyData
+from bot.core.outbound import Attachment, Outbound
+from bot.core.table import LOBBY, PLAYING, Seat, Table
+from bot.core.tables import Context, Handler, Reject, Tables
+from bot.store import DamagedTable, StaleTable
+from bot.tournaments import cups as tournaments
+from bot.tournaments import places
+
+#: Seconds within which a second ``/forget me`` confirms the first.
+CONFIRM_WITHIN = 600.0
+#: The note, under a person's user id, of when they first sent ``/forget me``.
+ASKED = "forget.asked"
+#: How a forgotten person's seats are named where the name is stored (a finished game,
+#: a table's last game); the ladders and /stats say it in the table's language.
+FORMER_NAME = "a former player"
+#: Tries at scrubbing one table that another command keeps changing meanwhile.
+_TRIES = 5
+
+
+def my_data(tables: Tables, ctx: Context, cmd: MyData) -> None:
+    assert ctx.user is not None
+    data = collect(tables, ctx.user.id, ctx.user.name, ctx.now)
+    body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+    ctx.out.append(
+        Outbound(
+            ctx.chat.id,
+            ctx.texts("privacy.mydata"),
+            "export",
+            user=ctx.user.id,
+            attachment=Attachment("mydata.json", body, "application/json"),
+        )
+    )
+
+
+def collect(tables: Tables, user: str, name: str, now: float) -> dict[str, Any]:
+    """Everything kept about ``user``, as plain JSON data."""
+    running = []
+    for chat in tables.store.playing(user):
+        try:
+            t = tables.store.load(chat)
+        except DamagedTable:
+            continue
+        if t is not None:
+            running.append(_at_table(t, user))
+    finished = []
+    for row in tables.store.archived():
+        seats = [n for n, s in enumerate(row.get("seats") or []) if _is(s, user)]
+        if seats:
+            finished.append(
+                {
+                    "chat": row["chat"],
+                    "title": row.get("title", ""),
+                    "finished_at": row["finished_at"],
+                    "my_seats": seats,
+                    "seats": row.get("seats"),
+                    "options": row.get("options"),
+                    "record": row.get("record"),
+                }
+            )
+    ladder = tables.community.ladder
+    rated = [
+        {
+            "ladder": "global" if scope == ratings.GLOBAL else scope,
+            "game": game,
+            "rating": s.points,
+            "mu": s.mu,
+            "sigma": s.sigma,
+            "games": s.games,
+            "wins": s.wins,
+            "history": ladder.history(user, game, scope),
+        }
+        for (scope, game), board in sorted(ladder.boards.items())
+        if (s := board.get(user)) is not None
+    ]
+    solo = [
+        {"ladder": "global" if scope == ratings.GLOBAL else scope, **asdict(best)}
+        for (scope, player), best in sorted(ladder.solo.items())
+        if player == user
+    ]
+    return {
+        "user": user,
+        "name": name,
+        "made_at": now,
+        "settings": tables.store.notes_of(user),
+        "running_tables": running,
+        "finished_games": finished,
+        "tournaments": places.tournaments_of_person(tables.store, user),
+        "ratings": rated,
+        "solo": solo,
+    }
+
+
+def _is(seat: Any, user: str) -> bool:
+    return isinstance(seat, dict) and user in (seat.get("user"), seat.get("left_user"))
+
+
+def _at_table(t: Table, user: str) -> dict[str, Any]:
+    return {
+        "chat": t.chat,
+        "title": t.title,
+        "status": t.status,
+        "my_seats": [n for n, s in enumerate(t.seats) if user in (s.user, s.left_user)],
+        "seats": [asdict(s) for s in t.seats],
+    }
+
+
+def forget(tables: Tables, ctx: Context, cmd: Forget) -> None:
+    assert ctx.user is not None
+    user = ctx.user.id
+    if tables.store.playing(user):
+        raise Reject("privacy.seated")
+    asked = tables.store.note(user, ASKED)
+    try:
+        confirmed = asked is not None and 0 <= ctx.now - float(asked) <= CONFIRM_WITHIN
+    except ValueError:
+        confirmed = False
+    if not confirmed:
+        tables.store.set_note(user, ASKED, repr(ctx.now))
+        minutes = str(int(CONFIRM_WITHIN // 60))
+        text = ctx.texts("privacy.forget_ask", minutes=minutes)
+        ctx.out.append(Outbound(ctx.chat.id, text, "info", user=user))
+        return
+    alias = f"{community.FORMER}{uuid.uuid4().hex[:12]}"
+    # Out of the tournaments they are in first (their remaining games lost), as a leaver.
+    ctx.out += tournaments.left_chat(tables, None, user, ctx.now)
+    tables.store.forget_player(user, alias, FORMER_NAME)
+    places.forget_in_tournaments(tables.store, user, alias, FORMER_NAME)
+    # This chat's table too: /forget changes no table of its own, so the service saves
+    # nothing after it and the stored table is scrubbed like any other.
+    for chat in tables.store.tables_with(json.dumps(user)):
+        _scrub_stored(tables, chat, user, alias)
+    # The ladders and names of this process, rebuilt from the archive as it is now.
+    tables.community = community.Community(tables.store)
+    ctx.out.append(Outbound(ctx.chat.id, ctx.texts("privacy.forgotten"), "info", user=user))
+
+
+def _scrub_stored(tables: Tables, chat: str, user: str, alias: str) -> None:
+    """Scrub the stored table of ``chat`` over its version (another command that got there
+    first makes it read again)."""
+    for _ in range(_TRIES):
+        try:
+            t = tables.store.load(chat)
+        except DamagedTable:
+            return
+        if t is None or not scrub(t, user, alias):
+            return
+        loaded = t.version
+        t.version += 1
+        try:
+            tables.store.save(t, loaded)
+            return
+        except StaleTable:
+            continue
+
+
+def scrub(t: Table, user: str, alias: str) -> bool:
+    """``t`` without ``user``: a lobby seat of theirs is given up, a seat of a game goes
+    to ``alias`` named "a former player", and they host no more. Whether anything
+    changed."""
+    changed = False
+    if t.status == LOBBY and any(s.user == user for s in t.seats):
+        t.seats = [s for s in t.seats if s.user != user]
+        changed = True
+    for seat in [*t.seats, *t.players]:
+        changed |= _forget_seat(seat, user, alias)
+    if t.host == user:
+        t.host, t.host_name = None, ""
+        changed = True
+    if t.status != PLAYING and t.seats and t.host is None:
+        first = next((s for s in t.seats if s.user is not None and s.user != alias), None)
+        if first is not None:
+            t.host, t.host_name = first.user, first.name
+    return changed
+
+
+def _forget_seat(seat: Seat, user: str, alias: str) -> bool:
+    changed = False
+    if seat.user == user:
+        seat.user, seat.name = alias, FORMER_NAME
+        changed = True
+    if seat.left_user == user:
+        seat.left_user, seat.name = alias, FORMER_NAME
+        changed = True
+    return changed
+
+
+HANDLERS: dict[type, Handler] = {MyData: my_data, Forget: forget}

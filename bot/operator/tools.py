@@ -1,0 +1,123 @@
+"""The operator's commands beside the bot: ``genial-bot backup FILE``, ``genial-bot restore
+FILE --db ...`` and ``genial-bot check-config [FILE]``.
+
+Each says what it did in one line on standard output, or what is wrong in one line on
+standard error with exit status 2, never a traceback nor a password.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+
+from bot.core import players
+from bot.operator import backup
+from bot.operator.config import ConfigError, Settings, load_settings
+from bot.store import URL_SCHEMES, StoreError
+from bot.store.base import safe_url
+
+#: What looks like a URL of some scheme (as :func:`bot.store.open_store` tells them).
+_URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
+
+TOOLS = ("backup", "restore", "check-config")
+
+
+def tool_of(argv: Sequence[str]) -> str | None:
+    """The tool ``argv`` asks for (its first word that is no option nor the value of
+    ``--config``), or ``None``: then it starts the bot."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--config":
+            skip = True
+        elif not word.startswith("-"):
+            return word if word in TOOLS else None
+    return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="genial-bot", description=__doc__)
+    parser.add_argument("--config", help="settings file (default: config.toml if present)")
+    tools = parser.add_subparsers(dest="tool", required=True)
+    save = tools.add_parser(
+        "backup", help="write every table of the store to FILE (JSON lines, one snapshot)"
+    )
+    save.add_argument("file", help="the backup file to write (- for standard output)")
+    save.add_argument("--db", help="SQLite file or postgresql:// URL (default: bot.storage)")
+    load = tools.add_parser("restore", help="load a backup FILE into an empty store")
+    load.add_argument("file", help="a file written by genial-bot backup")
+    load.add_argument("--db", required=True, help="the new store: SQLite file or postgresql:// URL")
+    check = tools.add_parser("check-config", help="check a config file without starting")
+    check.add_argument("file", nargs="?", help="the config file (default: config.toml)")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.tool == "check-config":
+            return check_config(args.file or args.config)
+        if args.tool == "backup":
+            location = args.db or load_settings(args.config).storage
+            counts = backup.backup_file(location, args.file)
+            if args.file != "-":
+                print(f"{args.file}: {_rows(counts)} from {backup.shown(location)}")
+            return 0
+        counts = backup.restore_file(args.file, args.db)
+        print(f"{backup.shown(args.db)}: {_rows(counts)} restored from {args.file}")
+        return 0
+    except (ConfigError, StoreError) as exc:
+        print(f"genial-bot: {exc}", file=sys.stderr)
+        return 2
+
+
+def _rows(counts: dict[str, int]) -> str:
+    parts = ", ".join(f"{table} {n}" for table, n in counts.items())
+    return f"{sum(counts.values())} rows ({parts})"
+
+
+def check_levels(settings: Settings) -> None:
+    """Every configured computer level must be one the engine offers.
+
+    Raises:
+        ConfigError: naming the first level that is not.
+    """
+    offered = players.levels()
+    for level in settings.levels:
+        if level not in offered:
+            raise ConfigError(
+                f"{settings.source}: computer.levels: {level!r} is not one of {', '.join(offered)}"
+            )
+
+
+def check_storage(settings: Settings) -> None:
+    """``bot.storage`` names a store the bot can open: a ``postgresql://`` URL or a file
+    path, never a URL of another scheme (the store refuses it at start too). Nothing is
+    opened or made.
+
+    Raises:
+        ConfigError: naming what it is instead.
+    """
+    location = settings.storage
+    scheme, sep, _ = location.partition("://")
+    if _URL_LIKE.match(location) and not (sep and f"{scheme.lower()}://" in URL_SCHEMES):
+        raise ConfigError(
+            f"{settings.source}: bot.storage {safe_url(location)!r} is not a storage location;"
+            " use a postgresql:// URL or a file path"
+        )
+
+
+def check_config(path: str | None) -> int:
+    """Check the settings at ``path`` as the bot does at start, without starting it.
+
+    Raises:
+        ConfigError: naming the first setting that is wrong.
+    """
+    settings = load_settings(path)
+    check_levels(settings)
+    check_storage(settings)
+    print(f"{settings.source}: ok")
+    return 0
