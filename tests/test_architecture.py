@@ -3,9 +3,13 @@
 - ``engine`` imports only itself and the standard library;
 - ``render`` imports only ``engine`` (and Pillow, and zlib-ng for its PNG writer);
 - the service (``bot`` outside its platforms) never imports a platform;
-- a platform (``bot.console``, ``bot.telegram``, ``bot.discord``) imports only the service's
-  public surface: never ``engine``, ``render``, another platform, or the service modules that
-  wrap the rules and the images;
+- the service's foundation (``bot.core``, ``bot.words``, ``bot.store``, ``bot.operator``)
+  imports no concern (``bot.play``, ``bot.community``, ``bot.tournaments``, ``bot.pages``):
+  each concern registers with the core, and only the builder (``bot.service``) imports them;
+- a concern imports another only along an arrow of :data:`CONCERNS`;
+- a platform (``bot.console``, ``bot.telegram``, ``bot.discord``, ``bot.web``) imports only
+  the service's public surface (:data:`PUBLIC_SURFACE`): never ``engine``, ``render``,
+  another platform, a concern or the core's internals;
 - discord.py and python-telegram-bot stay inside their own platform's package;
 - no import circles anywhere, counting imports inside functions and ``TYPE_CHECKING``.
 
@@ -45,30 +49,37 @@ LIBRARIES = {
 PLATFORMS = ("bot.console", "bot.telegram", "bot.discord", "bot.web")
 #: The one platform library each platform package may import.
 PLATFORM_LIBRARY = {"bot.telegram": "telegram", "bot.discord": "discord"}
-#: Service modules that wrap the rules, the computer players and the images, and the
-#: commands' handlers with what they share: a platform asks the service instead
-#: (``Service.handle``, ``Service.seat_look`` and the outbounds they return).
-SERVICE_INTERNALS = (
-    "bot.core.games",
-    "bot.core.players",
-    "bot.words.narrate",
-    "bot.core.images",
-    "bot.core.tables",
-    "bot.play.lobby",
-    "bot.play.moves",
-    "bot.play.show",
-    "bot.community.social",
-    "bot.community.privacy",
-    "bot.play.clock",
-    "bot.core.deadlines",
-    "bot.core.letters",
-    "bot.pages.looks",
-    "bot.core.timebank",
-    "bot.play.absence",
-    "bot.play.takeback",
-    "bot.community.reviews",
-    "bot.community.puzzles",
+#: What a platform may import of the service (docs/architecture.md): the service as built
+#: with its concerns, the plain values it speaks in, its texts, settings and logs, the
+#: store's errors, and the web board's signed links. Never a concern, the core's internals
+#: (its tables, the games, players and images), the engine or the renderer.
+PUBLIC_SURFACE = (
+    "bot.service",
+    "bot.core.commands",
+    "bot.core.table",
+    "bot.core.outbound",
+    "bot.core.looks",
+    "bot.core.workers",
+    "bot.words.texts",
+    "bot.words.messages",
+    "bot.operator.config",
+    "bot.operator.logs",
+    "bot.store",
+    "bot.pages.links",
 )
+#: The service's foundation: the core, its words, its store and the operator's side. It
+#: imports no concern: concerns plug into it through ``bot.core.tables.Concern``.
+FOUNDATION = ("bot.core", "bot.words", "bot.store", "bot.operator")
+#: The concerns, each a package that registers itself with the core, and the concerns each
+#: may import (the arrows docs/architecture.md draws); only the service's builder
+#: (``bot.service``) imports them all.
+CONCERNS = {
+    "bot.play": {"bot.community"},
+    "bot.community": set[str](),
+    "bot.tournaments": {"bot.play", "bot.community"},
+    "bot.pages": {"bot.community"},
+}
+BUILDER = "bot.service"
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"
 
@@ -154,6 +165,10 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
+def _concern_of(module: str) -> str | None:
+    return next((c for c in CONCERNS if _within(module, c)), None)
+
+
 def _platform_of(module: str) -> str | None:
     return next((p for p in PLATFORMS if _within(module, p)), None)
 
@@ -182,14 +197,20 @@ def violations(root: Path) -> list[str]:
         elif top == "render" and target_top not in ("engine", "render"):
             bad.append(f"{imp} (render imports only the engine)")
         elif top == "bot" and platform is None and imp.module != LAUNCHER:
+            concern, wanted = _concern_of(imp.module), _concern_of(imp.target)
             if _platform_of(imp.target) is not None:
                 bad.append(f"{imp} (the service never imports a platform)")
+            elif wanted is not None and imp.module != BUILDER:
+                if any(_within(imp.module, f) for f in FOUNDATION):
+                    bad.append(f"{imp} (the core imports no concern: it registers with the core)")
+                elif concern is not None and concern != wanted and wanted not in CONCERNS[concern]:
+                    bad.append(f"{imp} (no arrow from {concern} to {wanted})")
         elif platform is not None:
             if target_top in ("engine", "render"):
                 bad.append(f"{imp} (a platform asks the service, never {target_top})")
             elif (other := _platform_of(imp.target)) is not None and other != platform:
                 bad.append(f"{imp} (a platform never imports another platform)")
-            elif any(_within(imp.target, m) for m in SERVICE_INTERNALS):
+            elif other is None and not any(_within(imp.target, m) for m in PUBLIC_SURFACE):
                 bad.append(f"{imp} (a service internal; use the service's public surface)")
     for module, path in known.items():
         if _platform_of(module) is None:
@@ -291,6 +312,10 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
         ("bot/service.py", "def f():\n    import discord\n", "only its own platform"),
         ("bot/telegram/app.py", "import discord\n", "only its own platform"),
         ("bot/console.py", "def f(service):\n    return service.store.due(0)\n", "reads .store"),
+        ("bot/core/tables.py", "from bot.play import lobby\n", "the core imports no concern"),
+        ("bot/words/messages.py", "def f():\n    from bot.play import lobby\n", "no concern"),
+        ("bot/community/social.py", "from bot.tournaments import places\n", "no arrow from"),
+        ("bot/telegram/app.py", "from bot.core.tables import Tables\n", "a service internal"),
     ],
 )
 def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str, why: str) -> None:
@@ -301,7 +326,11 @@ def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str
         "bot/discord/__init__.py": "",
         "bot/console.py": "",
         "bot/core/games.py": "",
+        "bot/core/tables.py": "",
+        "bot/words/messages.py": "",
         "bot/play/lobby.py": "",
+        "bot/community/social.py": "",
+        "bot/tournaments/places.py": "",
         "bot/service.py": "",
         "engine/hexgrid.py": "",
         "render/board.py": "",
@@ -316,10 +345,17 @@ def test_the_checker_allows_what_the_rules_allow(tmp_path: Path) -> None:
         "engine/rules.py": "import json\nfrom engine import hexgrid\nfrom . import hexgrid\n",
         "engine/hexgrid.py": "",
         "render/board.py": "from PIL import Image\nfrom engine.rules import x\n",
-        "bot/service.py": "from engine import rules\nfrom render import board\n",
+        "bot/service.py": (
+            "from engine import rules\nfrom render import board\n"
+            "from bot.play import lobby\nfrom bot.tournaments import cups\n"
+        ),
         "bot/__main__.py": "import importlib\nimportlib.import_module('bot.telegram')\n",
         "bot/telegram/__init__.py": "",
         "bot/telegram/app.py": "import telegram\nfrom bot.service import Service\n",
+        "bot/core/tables.py": "from bot.store import Store\n",
+        "bot/play/lobby.py": "from bot.core import tables\nfrom bot.community import social\n",
+        "bot/community/social.py": "",
+        "bot/tournaments/cups.py": "from bot.play import lobby\n",
     }
     assert violations(_tree(tmp_path, files)) == []
 

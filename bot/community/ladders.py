@@ -20,6 +20,7 @@ from bot.core import games, timebank
 from bot.core.commands import LIVE_BANK
 from bot.core.games import Game
 from bot.core.table import Table
+from bot.core.tables import Tables
 from bot.store import Store
 from bot.words import narrate
 from bot.words.texts import Texts
@@ -35,9 +36,11 @@ NOTIFY = "notify"
 #: same round trip (:meth:`bot.store.Store.load_seated`).
 QUIET = "notify-quiet"
 ZONE = "notify-tz"
-TURN_NOTES = (NOTIFY, timebank.AWAY, QUIET, ZONE)
+TURN_NOTES = (NOTIFY, QUIET, ZONE)
 #: The note, under a table's chat, of the turn last pinged to a person (``ping:<user>``).
 PING = "ping:{user}"
+#: The name a service keeps its community under (:attr:`bot.core.tables.Tables.parts`).
+KEPT_AS = "community"
 #: How the alias of a person who asked to be forgotten (``/forget me``) begins: their
 #: seats in finished games keep the games whole, the alias is on no ladder.
 FORMER = "former:"
@@ -54,6 +57,19 @@ def archive_row(table: Table, finished_at: float) -> dict[str, Any]:
         "options": asdict(table.options),
         "record": table.record,
     }
+
+
+def of(tables: Tables) -> Community:
+    """The community a service keeps (set up by :func:`renew`)."""
+    kept = tables.parts[KEPT_AS]
+    assert isinstance(kept, Community)
+    return kept
+
+
+def renew(tables: Tables) -> None:
+    """The ladders and names of a service, rebuilt from the archive as it is now (when
+    the service starts, and after a person is forgotten)."""
+    tables.parts[KEPT_AS] = Community(tables.store)
 
 
 class Community:

@@ -23,8 +23,6 @@ from bot.core.outbound import Attachment, Outbound
 from bot.core.table import LOBBY, PLAYING, Seat, Table
 from bot.core.tables import Context, Handler, Reject, Tables
 from bot.store import DamagedTable, StaleTable
-from bot.tournaments import cups as tournaments
-from bot.tournaments import places
 
 #: Seconds within which a second ``/forget me`` confirms the first.
 CONFIRM_WITHIN = 600.0
@@ -77,7 +75,7 @@ def collect(tables: Tables, user: str, name: str, now: float) -> dict[str, Any]:
                     "record": row.get("record"),
                 }
             )
-    ladder = tables.community.ladder
+    ladder = community.of(tables).ladder
     rated = [
         {
             "ladder": "global" if scope == ratings.GLOBAL else scope,
@@ -104,7 +102,13 @@ def collect(tables: Tables, user: str, name: str, now: float) -> dict[str, Any]:
         "settings": tables.store.notes_of(user),
         "running_tables": running,
         "finished_games": finished,
-        "tournaments": places.tournaments_of_person(tables.store, user),
+        # What the other concerns keep (the tournaments that hold the person).
+        **{
+            key: value
+            for concern in tables.concerns
+            if concern.person is not None
+            for key, value in concern.person.report(tables, user).items()
+        },
         "ratings": rated,
         "solo": solo,
     }
@@ -141,16 +145,18 @@ def forget(tables: Tables, ctx: Context, cmd: Forget) -> None:
         ctx.out.append(Outbound(ctx.chat.id, text, "info", user=user))
         return
     alias = f"{community.FORMER}{uuid.uuid4().hex[:12]}"
-    # Out of the tournaments they are in first (their remaining games lost), as a leaver.
-    ctx.out += tournaments.left_chat(tables, None, user, ctx.now)
+    # The other concerns first (out of the tournaments, their remaining games lost, as a
+    # leaver; their entries named by the alias).
+    for concern in tables.concerns:
+        if concern.person is not None:
+            concern.person.forget(tables, ctx, user, alias, FORMER_NAME)
     tables.store.forget_player(user, alias, FORMER_NAME)
-    places.forget_in_tournaments(tables.store, user, alias, FORMER_NAME)
     # This chat's table too: /forget changes no table of its own, so the service saves
     # nothing after it and the stored table is scrubbed like any other.
     for chat in tables.store.tables_with(json.dumps(user)):
         _scrub_stored(tables, chat, user, alias)
     # The ladders and names of this process, rebuilt from the archive as it is now.
-    tables.community = community.Community(tables.store)
+    community.renew(tables)
     ctx.out.append(Outbound(ctx.chat.id, ctx.texts("privacy.forgotten"), "info", user=user))
 
 

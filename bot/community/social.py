@@ -20,7 +20,6 @@ from bot.core.outbound import Outbound
 from bot.core.table import PLAYING
 from bot.core.tables import Context, Handler, Reject, Tables
 from bot.store import DamagedTable
-from bot.tournaments import places
 from bot.words import messages
 
 
@@ -41,11 +40,11 @@ class RunningGame:
 
 def top(tables: Tables, ctx: Context, cmd: Top) -> None:
     scope = ratings.GLOBAL if cmd.everyone else ctx.chat.id
-    lines = community.top_lines(tables.community, scope, cmd.page, ctx.texts)
+    lines = community.top_lines(community.of(tables), scope, cmd.page, ctx.texts)
     if lines is None:
         if cmd.everyone:
             raise Reject("top.empty_global")
-        if community.top_lines(tables.community, ratings.GLOBAL, 1, ctx.texts) is not None:
+        if community.top_lines(community.of(tables), ratings.GLOBAL, 1, ctx.texts) is not None:
             # A private chat (or a new group) has no ladder of its own: say where one is.
             raise Reject("top.empty_here")
         raise Reject("top.empty")
@@ -56,18 +55,23 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
     assert ctx.user is not None
     player: str | None = ctx.user.id
     if cmd.player is not None:
-        player = tables.community.find(ctx.chat.id, cmd.player)
+        player = community.of(tables).find(ctx.chat.id, cmd.player)
         if player is None:
             raise Reject("stats.who", target=cmd.player)
     assert player is not None
     asker = ctx.user.name if player == ctx.user.id else None
-    head, per_game = community.stats(tables.community, ctx.chat.id, player, ctx.texts, asker)
-    turn = tables.community.median_turn(player)
+    head, per_game = community.stats(community.of(tables), ctx.chat.id, player, ctx.texts, asker)
+    turn = community.of(tables).median_turn(player)
     if turn is not None:
         median, count = turn
         head = [*head, ctx.texts("stats.turn_time", median=format_left(median), count=count)]
     # The finished tournaments the player played here (issue 30).
-    cups = places.finished_lines(tables.store, ctx.chat.id, player, ctx.texts)
+    cups = [
+        line
+        for concern in tables.concerns
+        if concern.stats_lines is not None
+        for line in concern.stats_lines(tables, ctx.chat.id, player, ctx.texts)
+    ]
     head = [*head, *puzzles.solved_lines(tables, player, ctx.texts)]
     if not per_game:
         ctx.out.append(ctx.scene.chat_message([*head, *cups]))
@@ -76,7 +80,8 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
         lines = [*(head if n == 0 else []), *part.lines]
         chart = None
         if ctx.pictures and part.history:
-            title = f"{tables.community.name(player, ctx.texts)} · {ctx.texts(f'game.{part.game}')}"
+            name = community.of(tables).name(player, ctx.texts)
+            title = f"{name} · {ctx.texts(f'game.{part.game}')}"
             chart = images.chart(part.history, title)
         ctx.out.append(ctx.scene.chat_message(lines, attachment=chart))
     if cups:

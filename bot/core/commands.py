@@ -43,6 +43,10 @@ class Command:
 
     #: Whether the command may change the table (so a stale version rejects it).
     changes = True
+    #: Whether the command is about the player's own seat at a running game: typed where
+    #: the player sees a table of theirs that is played elsewhere (a tournament's), it is
+    #: for that table.
+    at_seat = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,36 +85,43 @@ class Start(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Play(Command):
+    at_seat = True
     move: str
 
 
 @dataclass(frozen=True, kw_only=True)
 class Swap(Command):
+    at_seat = True
     pass
 
 
 @dataclass(frozen=True, kw_only=True)
 class Keep(Command):
+    at_seat = True
     pass
 
 
 @dataclass(frozen=True, kw_only=True)
 class Hand(Command):
+    at_seat = True
     changes = False
 
 
 @dataclass(frozen=True, kw_only=True)
 class Board(Command):
+    at_seat = True
     changes = False
 
 
 @dataclass(frozen=True, kw_only=True)
 class Score(Command):
+    at_seat = True
     changes = False
 
 
 @dataclass(frozen=True, kw_only=True)
 class Hint(Command):
+    at_seat = True
     changes = False
 
 

@@ -1,12 +1,12 @@
 """What every command handler works with: the command being handled (:class:`Context`), the
-way to refuse it (:class:`Reject`), who may do what (the ``need_*`` guards) and the tables a
-service keeps (:class:`Tables`: the store, the settings, the rebuilt games, the locks and
-the ladders).
+way to refuse it (:class:`Reject`), who may do what (the ``need_*`` guards), the tables a
+service keeps (:class:`Tables`: the store, the settings, the rebuilt games and the locks),
+and what a concern hands the core (:class:`Concern`).
 
-The handlers themselves live in one module per concern (:mod:`bot.play.lobby`,
-:mod:`bot.play.moves`, :mod:`bot.play.show`, :mod:`bot.community.social`,
-:mod:`bot.play.clock`); :mod:`bot.service` is the core that loads a table, hands the
-command to its handler and saves what changed.
+The handlers live in the concerns' packages (``bot/play``, ``bot/community``,
+``bot/tournaments``), each of which registers them with its hooks in one
+:class:`Concern`; :mod:`bot.core.service` loads a table, hands the command to its handler
+and saves what changed, and knows the concerns only through that interface.
 """
 
 from __future__ import annotations
@@ -18,20 +18,19 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.community import ladders as community
 from bot.core import games, letters, timebank
+from bot.core.commands import Command
 from bot.core.games import Game
 from bot.core.outbound import Chat, Outbound, Stored, User
 from bot.core.table import CLOSED, LOBBY, PLAYING, Table
 from bot.operator.config import Settings
 from bot.store import DamagedTable, StaleTable, Store
 from bot.store.base import seated
-from bot.tournaments import places
 from bot.words.messages import Scene
 from bot.words.texts import Texts, shown
 from engine.errors import EngineError
@@ -77,7 +76,7 @@ class Context:
     finished: dict[str, Any] | None = None
     #: Turn pings sent with this command: (chat, note key, turn), noted once saved.
     pinged: list[tuple[str, str, str]] = field(default_factory=list)
-    #: The notes a turn may need (:data:`community.TURN_NOTES`: turn pings asked for, a
+    #: The notes a turn may need (:attr:`Tables.turn_notes`: turn pings asked for, a
     #: vacation, quiet hours, time zone) of each person seated at the running game as
     #: loaded, read with the table; ``None``: not read.
     people: dict[str, dict[str, str]] | None = None
@@ -135,7 +134,7 @@ class TableLocks:
 
 class Tables:
     """The tables of one service: where they are stored, the games rebuilt from them (a
-    cache by table version), a lock per table and the ladders."""
+    cache by table version), a lock per table, and the concerns that handle commands."""
 
     def __init__(
         self,
@@ -145,6 +144,7 @@ class Tables:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         pictures: bool = True,
+        concerns: Sequence[Concern] = (),
     ) -> None:
         """
         Args:
@@ -153,6 +153,8 @@ class Tables:
             clock: seconds since the epoch (injected so tests control time).
             rng: for seat order and new games' bags (injected so tests control tiles).
             pictures: send board and rack images (off for a text-only console).
+            concerns: what handles the commands and the hooks at the core's moments (the
+                service's builder, :mod:`bot.service`, passes them).
         """
         self.store = store
         #: Who this service is among the processes sharing the store (claims of due work
@@ -171,14 +173,20 @@ class Tables:
         #: the due work after it does not load the table again only to find no puzzle.
         self.puzzle_times: dict[str, str] = {}
         self._games_lock = threading.Lock()
-        # The ladders, rebuilt from the archived finished games and kept up to date.
-        self.community = community.Community(store)
+        self.concerns = tuple(concerns)
+        #: What each concern keeps for this service, by its name (set up by its hook).
+        self.parts: dict[str, Any] = {}
+        #: The notes of a seated person that a turn may need, of every concern.
+        self.turn_notes = tuple(dict.fromkeys(n for c in concerns for n in c.turn_notes))
         # Each recent table's language, to answer in it while the store does not answer.
         self._languages: OrderedDict[str, str] = OrderedDict()
         #: Whether this process's platform delivers messages to a chat: set by a platform
         #: that shares its store with another platform's process (a team battle between a
         #: Telegram group and a Discord server, issue 30); every chat by default.
         self.delivers: Callable[[str], bool] = _everywhere
+        for concern in self.concerns:
+            if concern.setup is not None:
+                concern.setup(self)
 
     def note_language(self, chat: str, lang: str) -> None:
         """Remember the language ``chat``'s table speaks (the most recent tables only)."""
@@ -202,7 +210,7 @@ class Tables:
         Raises:
             DamagedTable: if the stored row cannot be read back as a table.
         """
-        table, notes = self.store.load_seated(chat, community.TURN_NOTES)
+        table, notes = self.store.load_seated(chat, self.turn_notes)
         if table is None or table.status != PLAYING:
             return table, None
         # The players index was saved with this very version: exactly these people.
@@ -210,9 +218,9 @@ class Tables:
 
     def person_note(self, ctx: Context, user: str, key: str) -> str | None:
         """One of ``user``'s notes: from what was read with the table for a note a turn
-        needs (:data:`community.TURN_NOTES`) of a person at its game, else from the store."""
+        needs (:attr:`turn_notes`) of a person at its game, else from the store."""
         known = ctx.people
-        if known is not None and user in known and key in community.TURN_NOTES:
+        if known is not None and user in known and key in self.turn_notes:
             return known[user].get(key)
         return self.store.note(user, key)
 
@@ -227,9 +235,8 @@ class Tables:
         transaction what the command says about it (the outbox: claimed by this process,
         which delivers it now); False if another process changed the table first (then
         nothing of this command happened, and nothing is said). A tournament's table says
-        it in its players' places (:mod:`bot.tournaments.places`)."""
-        if ctx.table.tournament:
-            ctx.out = places.fan_out(ctx.table, ctx.out)
+        it in its players' places (each concern's :attr:`Concern.fan_out`)."""
+        ctx.out = self.fan_out(ctx.table, ctx.out)
         sent = [letters.letter(out) for out in ctx.out]
         now = self.clock()
         try:
@@ -248,6 +255,13 @@ class Tables:
         self._after_save(ctx)
         return True
 
+    def fan_out(self, t: Table, outs: list[Outbound]) -> list[Outbound]:
+        """``outs`` of table ``t`` as the chats where it is seen receive them."""
+        for concern in self.concerns:
+            if concern.fan_out is not None:
+                outs = concern.fan_out(t, outs)
+        return outs
+
     def here(self, outs: list[Outbound]) -> list[Outbound]:
         """Of stored ``outs``, those this process's platform delivers (:attr:`delivers`);
         the others (a team battle's chats on another platform) are given up to the outbox,
@@ -265,14 +279,11 @@ class Tables:
             if ctx.table.tournament.get("home"):
                 # A tournament's game counts on the ladder of the chat it was made in.
                 ctx.finished["chat"] = str(ctx.table.tournament["home"])
-            # The game that just ended is at hand: rated without replaying its record.
-            self.community.finished(ctx.finished, ctx.game)
-            # And reviewed by the expert as due work (bot.community.reviews), once.
-            self.store.want_review(ctx.table.chat, float(ctx.finished["finished_at"]))
+            # The game that just ended is at hand: rated, reviewed, counted in its round.
+            for concern in self.concerns:
+                if concern.finished is not None:
+                    concern.finished(self, ctx)
             ctx.finished = None
-            if ctx.table.tournament.get("id"):
-                # The round may be over: the tournament looks now, not at its deadline.
-                places.poke(self.store, str(ctx.table.tournament["id"]), ctx.now)
         for chat, key, turn in ctx.pinged:
             self.store.set_note(chat, key, turn)
         ctx.pinged = []
@@ -365,6 +376,71 @@ def _everywhere(chat: str) -> bool:
 #: A command's handler: it changes the context's table and adds what to send, or raises
 #: :class:`Reject` before anything changed.
 Handler = Callable[[Tables, Context, Any], None]
+#: One step of a due table's work: what to say and whether more is due at once; ``None``
+#: if nothing could be done.
+TableStep = Callable[[Tables, str, float], tuple[list[Outbound], bool] | None]
+
+
+@dataclass(frozen=True)
+class OwnDue:
+    """Due work a concern keeps under keys of its own, which no table has (a tournament's
+    ``tournament:<id>``), claimed and done by the concern itself."""
+
+    #: Whether a due key is one of this concern's.
+    owns: Callable[[str], bool]
+    #: The keys due at a time, soonest first.
+    keys: Callable[[Tables, float], list[str]]
+    #: When the next one is due (``None``: nothing waits).
+    next_due: Callable[[Tables], float | None]
+    #: The work of one key at a time; what to say.
+    work: Callable[[Tables, str, float], list[Outbound]]
+
+
+@dataclass(frozen=True)
+class PersonData:
+    """What a concern keeps about a person: its part of ``/mydata`` and of ``/forget me``."""
+
+    #: The person's data as JSON values, by section name.
+    report: Callable[[Tables, str], dict[str, Any]]
+    #: Forget the person (``user``, in favour of ``alias`` named ``name``), in the context
+    #: of their ``/forget me``, before the store forgets their seats.
+    forget: Callable[[Tables, Context, str, str, str], None]
+
+
+@dataclass(frozen=True)
+class Concern:
+    """What one concern (a package: ``bot/play``, ``bot/community``, ``bot/tournaments``)
+    hands the core: the commands it handles and its hooks at the core's moments. The core
+    imports no concern; the service's builder (:mod:`bot.service`) passes them in."""
+
+    name: str
+    #: Each command's handler.
+    handlers: Mapping[type[Command], Handler] = field(default_factory=dict)
+    #: Sets up what the concern keeps for a new service (in :attr:`Tables.parts`).
+    setup: Callable[[Tables], None] | None = None
+    #: The notes of a seated person that a turn may need, read with the table.
+    turn_notes: tuple[str, ...] = ()
+    #: The chat a command typed where its player sees another table is for (a move typed
+    #: beside a tournament's table), or ``None``: ``(tables, chat, user, command)``.
+    route: Callable[[Tables, str, str, Command], str | None] | None = None
+    #: A table's stored messages as the chats where it is seen receive them.
+    fan_out: Callable[[Table, list[Outbound]], list[Outbound]] | None = None
+    #: A typed command's answers at table ``chat`` as the chats where it is seen receive
+    #: them: ``(tables, chat, outs)``.
+    fan_out_answers: Callable[[Tables, str, list[Outbound]], list[Outbound]] | None = None
+    #: A game ended with the saved change (``ctx.finished``, ``ctx.game``).
+    finished: Callable[[Tables, Context], None] | None = None
+    #: One step of a due table's work (a reminder, a computer's turn).
+    table_step: TableStep | None = None
+    #: Work at a due table after its steps (a review, the daily puzzle).
+    after_due: Callable[[Tables, str, float], list[Outbound]] | None = None
+    #: Due work under keys of the concern's own.
+    own_due: OwnDue | None = None
+    #: What the concern keeps about a person.
+    person: PersonData | None = None
+    #: Lines the concern adds to a person's ``/stats`` in a chat (their finished
+    #: tournaments there): ``(tables, chat, player, texts)``.
+    stats_lines: Callable[[Tables, str, str, Texts], list[str]] | None = None
 
 
 # --- who may do what ------------------------------------------------------------------

@@ -14,8 +14,7 @@ import discord
 
 from bot.discord.failures import why
 from bot.discord.parts import Part
-from bot.service import Service
-from bot.tournaments import places
+from bot.service import Service, is_tournament_table
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +62,7 @@ class Shards(Part):
         shards, count = self.running(), self.client.shard_count
         if shards is None or count is None:
             return True
-        if places.is_tournament_table(chat):
+        if is_tournament_table(chat):
             # A tournament (pairing its rounds, opening its tables) and its tables' due
             # work (their deadlines, computer players) belong to no guild: the process
             # running shard 0 does it (the store's claim keeps it to one anyway), and each

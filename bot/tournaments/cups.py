@@ -26,9 +26,9 @@ from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from bot.community import ratings
+from bot.community import ladders, ratings
 from bot.core import games, images, letters
-from bot.core.commands import Start, TournamentSpec, format_duration
+from bot.core.commands import Command, Start, TournamentSpec, format_duration
 from bot.core.commands import Tournament as TournamentCommand
 from bot.core.outbound import Attachment, Button, Chat, Outbound, Stored, User
 from bot.core.table import CLOSED, LOBBY, PLAYING, Options, Seat, Table
@@ -54,8 +54,6 @@ MAX_STEPS = 20
 DEFAULT_ROUNDS = 5
 #: Letters of tournament ids and invite codes: no 0/o or 1/l to misread.
 _ALPHABET = "".join(c for c in string.ascii_lowercase + string.digits if c not in "o0l1")
-#: Games whose moves reach a tournament's table from its players' places.
-_ROUTED = ("Play", "Swap", "Keep", "Hint", "Hand", "Board", "Score")
 
 
 @dataclass
@@ -547,7 +545,7 @@ def _points(value: Fraction) -> str:
 def _ratings(tables: Tables, cup: Cup) -> dict[str, int]:
     out = {}
     for e in cup.entrants:
-        standing = tables.community.ladder.standing(e.user, cup.game)
+        standing = ladders.of(tables).ladder.standing(e.user, cup.game)
         out[e.user] = standing.points if standing is not None else 0
     return out
 
@@ -1208,10 +1206,10 @@ def _move_places(
 # --- finding a tournament's table from a player's place -------------------------------
 
 
-def routed(tables: Tables, chat: str, user: str, command: Any) -> str | None:
+def routed(tables: Tables, chat: str, user: str, command: Command) -> str | None:
     """The tournament table a game command typed in ``chat`` is for: one of ``user``'s
     tournament tables seen there (the one where it is their turn, if several)."""
-    if type(command).__name__ not in _ROUTED:
+    if not command.at_seat:
         return None
     found = places.noted(tables.store.note(chat, places.AT.format(user=user)))
     if len(found) <= 1:

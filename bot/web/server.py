@@ -41,9 +41,8 @@ from aiohttp import web
 from bot.core.looks import PageLook
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.table import PLAYING
-from bot.service import Service
+from bot.service import TOURNAMENT_PREFIX, Service, is_tournament_table
 from bot.store import StoreError
-from bot.tournaments import places
 from bot.web.live import POLL, Live
 from bot.web.tokens import ID_CHAT, ID_LENGTH, BadToken, Signer, telegram_user, web_secret
 
@@ -286,14 +285,14 @@ class WebBoard:
 
     def tournament_link(self, tid: str) -> str:
         """The web page of tournament ``tid``'s standings (a keyed id, like a table's)."""
-        return f"{self.public_url}/c/{self.table_id(places.PREFIX + tid)}"
+        return f"{self.public_url}/c/{self.table_id(TOURNAMENT_PREFIX + tid)}"
 
     async def tournament_page(self, request: web.Request) -> web.Response:
         """A tournament's standings and the tables of its round, each linked to its table's
         page; the page looks again every minute."""
         self._limit_page(request)
         key = self.chat_of(request.match_info["cid"])
-        tid = key[len(places.PREFIX) :] if key and places.is_tournament_table(key) else ""
+        tid = key[len(TOURNAMENT_PREFIX) :] if key and is_tournament_table(key) else ""
         look = await asyncio.to_thread(self.service.tournament_look, tid) if tid else None
         if look is None:
             raise _refuse(404, "no such tournament")
