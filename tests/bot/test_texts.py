@@ -100,13 +100,17 @@ def test_every_id_in_the_code_is_in_the_catalogue() -> None:
     assert len(used) > 80  # the scan found the calls
     english = catalogue("en")
     # Module paths and file names match the shape too; they are not message ids.
-    not_messages = {i for i in used if i.endswith((".py", ".toml", ".png", ".json"))}
+    not_messages = {
+        i
+        for i in used
+        if i.endswith((".py", ".toml", ".png", ".json")) or i.startswith(("bot.", "engine."))
+    }
     known = set(english) | plural_ids(english)
     assert sorted(used - not_messages - known) == []
 
 
 def test_catalogue_files_are_the_languages() -> None:
-    files = {p.stem for p in (BOT / "locales").glob("*.toml")}
+    files = {p.stem for p in (BOT / "words" / "locales").glob("*.toml")}
     assert files == set(LANGUAGES)
 
 
