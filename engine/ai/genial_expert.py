@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai import kernel as _kernel
-from engine.ai.evaluation import KIND_COLOURS, Weights, _padded_row, track_value
+from engine.ai.evaluation import KIND_COLOURS, Weights, track_value
 from engine.ai.genial_greedy import greedy_spot, tile_order
 from engine.ai.genial_strong import DEFAULT_STRONG, StrongConfig
+from engine.ai.tracks import _padded_row
 from engine.genial import KIND_OF, GenialGame, PlacementSpot, Setup
 from engine.ranking import rank
 from engine.tiles import Bag
