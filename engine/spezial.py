@@ -1,28 +1,18 @@
 """Genial Spezial (RULES.md section 3): chains of one's own tiles connecting towers.
 
-The board layout is read from ``engine/data/spezial_board.json``, a copy of the project's
-shared board file (a test keeps the two equal).
-
-Inside, cells are indexes into the board's :class:`~engine.hexgrid.Area` and towers are
-numbered in the board file's order (unused tower spaces skipped), so that a set of towers
-is an ``int`` bit mask. Chains are kept in a union-find forest over the cells: each root
-holds what its chain touches, has scored and has been paid the tall bonus for, so a
-placement costs a few neighbour look-ups, never a flood fill.
+This module holds the game's moves, its views and its records; :class:`SpezialGame` is built
+on :class:`~engine.spezial_chains.SpezialChains` (the chains and what a placement scores).
+The board and its tables are in :mod:`engine.spezial_board`, the score tokens in
+:mod:`engine.spezial_tokens`.
 """
 
 from __future__ import annotations
 
-import json
 import random
-from bisect import bisect_left
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from typing import NamedTuple
 
-from engine.errors import GameOver, IllegalMove, InvalidRecord, NotYourTurn, at_move
+from engine.errors import GameOver, IllegalMove, NotYourTurn, at_move
 from engine.events import (
     Event,
     GameEnded,
@@ -38,57 +28,28 @@ from engine.hexgrid import Area, Hex
 from engine.moves import SpezialPlacement
 from engine.notation import format_spezial_placement, parse_spezial_placement
 from engine.ranking import rank
+from engine.spezial_board import EMPTY as EMPTY
+from engine.spezial_board import SHORT as SHORT
+from engine.spezial_board import TALL as TALL
+from engine.spezial_board import TOWER as TOWER
+from engine.spezial_board import BoardLayout as BoardLayout
+from engine.spezial_board import TowerSpace as TowerSpace
+from engine.spezial_board import _bits, _tables
+from engine.spezial_board import board_layout as board_layout
+from engine.spezial_chains import SpezialChains, _Outcome
+from engine.spezial_tokens import PLAYER_COUNTS as PLAYER_COUNTS
+from engine.spezial_tokens import SCORE_COLOURS as SCORE_COLOURS
+from engine.spezial_tokens import TOKEN_COUNTS as TOKEN_COUNTS
+from engine.spezial_tokens import TOKENS as TOKENS
+from engine.spezial_tokens import Token as Token
+from engine.spezial_tokens import check_players as check_players
+from engine.spezial_tokens import parse_tokens as parse_tokens
+from engine.spezial_tokens import token_set as token_set
 from engine.tiles import Colour
 
-#: The four score colours, in the order that breaks ties for the golden default (RULES 3.3).
-SCORE_COLOURS: tuple[Colour, ...] = (Colour.BLUE, Colour.GREEN, Colour.ORANGE, Colour.PURPLE)
 TILES_PER_PLAYER = 20
-TALL = "tall"
-SHORT = "short"
-PLAYER_COUNTS = (2, 3, 4)
-#: Light tokens per score colour after the removal of RULES 3.1: players -> (1s, 2s).
-TOKEN_COUNTS: dict[int, tuple[int, int]] = {2: (2, 2), 3: (3, 2), 4: (3, 3)}
-
-# Cell contents on the internal board; a tile cell holds its seat (0..3).
-EMPTY = -1
-TOWER = -2
 
 _SCORE_INDEX: dict[Colour, int] = {c: k for k, c in enumerate(SCORE_COLOURS)}
-
-
-@dataclass(frozen=True, slots=True)
-class TowerSpace:
-    """A printed tower space: the tower stands there when at least ``players`` play."""
-
-    cell: Hex
-    height: str  # "tall" or "short"
-    players: int
-
-
-@dataclass(frozen=True, slots=True)
-class BoardLayout:
-    """The Genial Spezial board: its cells, tower spaces (in file order) and golden spaces."""
-
-    area: Area
-    tower_spaces: tuple[TowerSpace, ...]
-    golden: frozenset[Hex]
-
-    def towers_for(self, players: int) -> tuple[TowerSpace, ...]:
-        """The towers in use with that many players, in the board file's order."""
-        return tuple(t for t in self.tower_spaces if t.players <= players)
-
-
-@cache
-def board_layout() -> BoardLayout:
-    """The board, read once from the packaged copy of ``spezial_board.json``."""
-    text = resources.files("engine").joinpath("data/spezial_board.json").read_text("utf-8")
-    data = json.loads(text)
-    area = Area(Hex(q, r) for q, r in data["cells"])
-    towers = tuple(
-        TowerSpace(Hex(*t["cell"]), t["height"], int(t["players"])) for t in data["towers"]
-    )
-    golden = frozenset(Hex(q, r) for q, r in data["bonus"])
-    return BoardLayout(area, towers, golden)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,150 +91,7 @@ class SpezialView:
         return board_layout().area
 
 
-# --- score tokens ---------------------------------------------------------------------------
-
-
-class Token(NamedTuple):
-    """A score token by its light side: ``Token(Colour.BLUE, 1)`` is ``B1`` (dark side 2)."""
-
-    colour: Colour
-    light: int
-
-    @property
-    def name(self) -> str:
-        return f"{self.colour.value}{self.light}"
-
-    @property
-    def dark_value(self) -> int:
-        """The value of the dark side: one more than the light side (RULES 3.1)."""
-        return self.light + 1
-
-
-#: Every token by its record name (``B1``, ``B2``, ``G1``, ...).
-TOKENS: dict[str, Token] = {f"{c.value}{v}": Token(c, v) for c in SCORE_COLOURS for v in (1, 2)}
-
-
-def token_set(players: int) -> list[Token]:
-    """The tokens in play for that many players after the removal of RULES 3.1.
-
-    Raises:
-        ValueError: for a player count Genial Spezial is not played with.
-    """
-    check_players(players)
-    ones, twos = TOKEN_COUNTS[players]
-    return [Token(c, v) for c in SCORE_COLOURS for v, n in ((1, ones), (2, twos)) for _ in range(n)]
-
-
-def parse_tokens(players: int, names: Iterable[str]) -> tuple[Token, ...]:
-    """The tokens of a record's ``tokens`` list, checked against the set in play.
-
-    Raises:
-        InvalidRecord: naming the first bad token, or how the counts differ from RULES 3.1.
-    """
-    tokens: list[Token] = []
-    for n, name in enumerate(names, 1):
-        token = TOKENS.get(name) if isinstance(name, str) else None
-        if token is None:
-            raise InvalidRecord(f'"tokens" entry {n} is {name!r}, not one of {", ".join(TOKENS)}')
-        tokens.append(token)
-    expected = token_set(players)
-    if Counter(tokens) != Counter(expected):
-        ones, twos = TOKEN_COUNTS[players]
-        have = Counter(t.name for t in tokens)
-        counts = ", ".join(f"{name} x{have[name]}" for name in TOKENS)
-        raise InvalidRecord(
-            f'"tokens" for {players} players must be {len(expected)} tokens, per colour '
-            f"{ones} showing 1 and {twos} showing 2 (got {len(tokens)}: {counts})"
-        )
-    return tuple(tokens)
-
-
-def check_players(players: int) -> None:
-    """Check that Genial Spezial can be played by ``players``.
-
-    Raises:
-        ValueError: for any count but 2, 3 or 4.
-    """
-    if players not in PLAYER_COUNTS:
-        raise ValueError(f"Genial Spezial is played by 2 to 4 players, not {players}")
-
-
-# --- fixed tables per player count ----------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Tables:
-    """Everything about the board that depends only on the number of players."""
-
-    spaces: tuple[TowerSpace, ...]  # the towers in use, in file order
-    tower_cells: tuple[int, ...]
-    tall_mask: int  # bit k set when tower k is tall
-    near: tuple[int, ...]  # per cell: bit mask of the towers next to it
-    golden: tuple[bool, ...]  # per cell: a golden space?
-    board: tuple[int, ...]  # the empty board: TOWER on tower cells, else EMPTY
-    cell_edges: tuple[tuple[int, ...], ...]  # per cell: the area's edges at it
-    free_edges: tuple[int, ...]  # edges with no tower at either end, ascending
-    #: per edge: its placement (canonical, golden left to the default), made once
-    placements: tuple[SpezialPlacement, ...]
-
-
-@cache
-def _tables(players: int) -> _Tables:
-    layout = board_layout()
-    area = layout.area
-    spaces = layout.towers_for(players)
-    tower_cells = tuple(area.index[t.cell] for t in spaces)
-    near = [0] * len(area)
-    for k, c in enumerate(tower_cells):
-        for j in area.neighbours[c]:
-            if j >= 0:
-                near[j] |= 1 << k
-    board = [EMPTY] * len(area)
-    for c in tower_cells:
-        board[c] = TOWER
-    cell_edges: list[list[int]] = [[] for _ in area.cells]
-    for e, (i, j) in enumerate(area.edges):
-        cell_edges[i].append(e)
-        cell_edges[j].append(e)
-    return _Tables(
-        spaces=spaces,
-        tower_cells=tower_cells,
-        tall_mask=sum(1 << k for k, t in enumerate(spaces) if t.height == TALL),
-        near=tuple(near),
-        golden=tuple(h in layout.golden for h in area.cells),
-        board=tuple(board),
-        cell_edges=tuple(tuple(x) for x in cell_edges),
-        free_edges=tuple(
-            e for e, (i, j) in enumerate(area.edges) if board[i] == EMPTY and board[j] == EMPTY
-        ),
-        placements=tuple(SpezialPlacement(area.cells[i], area.cells[j]) for i, j in area.edges),
-    )
-
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of a mask, lowest first (towers in file order)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-class _Outcome(NamedTuple):
-    """What a placement would do, worked out without changing the game."""
-
-    roots: tuple[int, ...]  # the chains the new tile joins
-    touched: int  # towers the resulting chain touches
-    scored: int  # towers it has scored afterwards
-    paid: int  # tall towers it has been paid for afterwards
-    new_towers: int  # towers scoring now
-    new_tall: int  # tall towers paid now
-    golden: tuple[tuple[int, int, bool], ...]  # (cell, score colour index, chosen)
-    points: tuple[int, int, int, int]  # in SCORE_COLOURS order
-
-
-class SpezialGame:
+class SpezialGame(SpezialChains):
     """A game of Genial Spezial in progress.
 
     Moves go through :meth:`play`, which checks them against the rules and returns the
@@ -406,27 +224,6 @@ class SpezialGame:
         """Each seat's result: its lowest colour (RULES.md 3.4)."""
         return [min(s) for s in self.scores]
 
-    def chain_of(self, cell: Hex) -> tuple[frozenset[Hex], frozenset[Hex], frozenset[Hex]]:
-        """For the chain holding ``cell``: the towers it touches, has scored and has been
-        paid the tall bonus for, as cells.
-
-        Raises:
-            KeyError: if no tile covers ``cell``.
-        """
-        c = self.area.index[cell]
-        if self.board[c] < 0:
-            raise KeyError(cell)
-        root = self._find(c)
-        return (
-            self._tower_cells(self._touched[root]),
-            self._tower_cells(self._scored[root]),
-            self._tower_cells(self._paid[root]),
-        )
-
-    def _tower_cells(self, mask: int) -> frozenset[Hex]:
-        spaces = self._t.spaces
-        return frozenset(spaces[k].cell for k in _bits(mask))
-
     def legal_moves(self) -> list[SpezialPlacement]:
         """Every placement the player to move may make, once per pair of cells, in reading
         order and canonical form, with the golden colour left to the default (``play``
@@ -436,70 +233,6 @@ class SpezialGame:
         return self._open.copy()
 
     legal_placements = legal_moves
-
-    def placements_with_points(self) -> list[tuple[SpezialPlacement, tuple[int, ...]]]:
-        """Every legal placement (as :meth:`legal_moves`) with the points it would score,
-        per colour in the order B, G, O, P (golden points to the default colour)."""
-        if self.over:
-            return []
-        return list(zip(self._open, self._open_points(), strict=True))
-
-    def _open_points(self) -> list[tuple[int, int, int, int]]:
-        """The points of every legal placement, in the order of :meth:`legal_moves`: what
-        :meth:`_outcome` gives each with golden points to the default, worked out for all
-        at once. The chain a tile would make touches, has scored and has been paid for
-        the towers of the own chains beside either of its cells (and those its cells are
-        next to), so those are gathered once per cell, and a placement's are two ORs."""
-        t = self._t
-        seat = self.to_move
-        board, nbrs, find = self.board, self.area.neighbours, self._find
-        near, golden, tall_mask = t.near, t.golden, t.tall_mask
-        touched_of, scored_of, paid_of = self._touched, self._scored, self._paid
-        per_cell: dict[int, tuple[int, int, int]] = {}
-        for c in {c for e in self._open_edges for c in self.area.edges[e]}:
-            touched, scored, paid = near[c], 0, 0
-            for n in nbrs[c]:
-                if n >= 0 and board[n] == seat:
-                    r = find(n)
-                    touched |= touched_of[r]
-                    scored |= scored_of[r]
-                    paid |= paid_of[r]
-            per_cell[c] = (touched, scored, paid)
-        tokens, dark, colour = self.tokens, self.dark, self._colour
-        track = self.scores[seat]
-        known: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
-        out = []
-        edges = self.area.edges
-        for e in self._open_edges:
-            i, j = edges[e]
-            ti, si, pi = per_cell[i]
-            tj, sj, pj = per_cell[j]
-            touched = ti | tj
-            key = (touched, si | sj, pi | pj)
-            pts4 = known.get(key)
-            if pts4 is None:
-                pts = [0, 0, 0, 0]
-                if touched.bit_count() >= 2:
-                    for k in _bits(touched & ~key[1]):
-                        tok = tokens[k]
-                        pts[colour[k]] += tok.dark_value if dark[k] else tok.light
-                tall = touched & tall_mask
-                if tall.bit_count() >= 2:
-                    bonus = (tall & ~key[2]).bit_count()
-                    if bonus:
-                        pts = [p + bonus for p in pts]
-                pts4 = known[key] = (pts[0], pts[1], pts[2], pts[3])
-            if golden[i] or golden[j]:
-                pts = list(pts4)
-                for c in (i, j):
-                    if golden[c]:
-                        # The lowest colour after the other points, B G O P on ties.
-                        totals = [track[x] + pts[x] for x in range(4)]
-                        pts[totals.index(min(totals))] += 1
-                out.append((pts[0], pts[1], pts[2], pts[3]))
-            else:
-                out.append(pts4)
-        return out
 
     def points_of(self, placement: SpezialPlacement) -> dict[Colour, int]:
         """The points a legal placement would score now for the player to move, per colour
@@ -671,74 +404,6 @@ class SpezialGame:
                 ) from None
         return i, j, golden
 
-    def _find(self, c: int) -> int:
-        parent = self._parent
-        while parent[c] != c:
-            parent[c] = parent[parent[c]]  # path halving keeps the trees flat
-            c = parent[c]
-        return c
-
-    def _outcome(self, seat: int, i: int, j: int, golden: tuple[int, ...]) -> _Outcome:
-        """Score placing ``seat``'s tile on the empty cells ``i`` and ``j`` (RULES 3.3)
-        without changing the position; ``golden`` holds the chosen colours in cell order.
-        Golden points left to the default go to the lowest colour after the placement's
-        tower and tall-bonus points (RULES 3.3 lists the golden bonus last)."""
-        board, nbrs, find = self.board, self.area.neighbours, self._find
-        roots = []
-        for c in (i, j):
-            for n in nbrs[c]:
-                if n >= 0 and board[n] == seat:
-                    r = find(n)
-                    if r not in roots:
-                        roots.append(r)
-        t = self._t
-        touched = t.near[i] | t.near[j]
-        scored = paid = 0
-        for r in roots:
-            touched |= self._touched[r]
-            scored |= self._scored[r]
-            paid |= self._paid[r]
-        pts = [0, 0, 0, 0]
-        new_towers = 0
-        if touched.bit_count() >= 2:
-            new_towers = touched & ~scored
-            tokens, dark = self.tokens, self.dark
-            for k in _bits(new_towers):
-                tok = tokens[k]
-                pts[self._colour[k]] += tok.dark_value if dark[k] else tok.light
-            scored = touched
-        new_tall = 0
-        tall = touched & t.tall_mask
-        if tall.bit_count() >= 2:
-            new_tall = tall & ~paid
-            bonus = new_tall.bit_count()
-            if bonus:
-                pts = [p + bonus for p in pts]
-            paid = tall
-        chosen: list[tuple[int, int, bool]] = []
-        for c in (i, j):
-            if t.golden[c]:
-                if len(chosen) < len(golden):
-                    k = golden[len(chosen)]
-                    chosen.append((c, k, True))
-                else:
-                    # The lowest colour after this placement's other points, B G O P on ties.
-                    track = self.scores[seat]
-                    totals = [track[x] + pts[x] for x in range(4)]
-                    k = totals.index(min(totals))
-                    chosen.append((c, k, False))
-                pts[k] += 1
-        return _Outcome(
-            tuple(roots),
-            touched,
-            scored,
-            paid,
-            new_towers,
-            new_tall,
-            tuple(chosen),
-            (pts[0], pts[1], pts[2], pts[3]),
-        )
-
     def _apply(self, seat: int, i: int, j: int, outcome: _Outcome, events: list[Event]) -> None:
         """Put the tile down, join its chains, score, flip tokens; narrate into ``events``."""
         self._cover(i, seat)
@@ -770,35 +435,6 @@ class SpezialGame:
                 track[k] += p
             points = {c: p for c, p in zip(SCORE_COLOURS, outcome.points, strict=True) if p}
             events.append(Scored(seat, seat, points, dict(points), self.score(seat)))
-
-    def _cover(self, c: int, seat: int) -> None:
-        """Put one hex of ``seat``'s tile on cell ``c`` and join it to the chains beside it."""
-        board = self.board
-        board[c] = seat
-        self.cell_order.append(c)
-        pos, empty, open_edges = self._edge_pos, self.empty_edges, self._open_edges
-        for e in self._t.cell_edges[c]:
-            p = pos[e]
-            if p >= 0:
-                last = empty.pop()
-                if last != e:
-                    empty[p] = last
-                    pos[last] = p
-                pos[e] = -1
-                k = bisect_left(open_edges, e)
-                del open_edges[k]
-                del self._open[k]
-        parent, touched = self._parent, self._touched
-        scored, paid = self._scored, self._paid
-        touched[c] = self._t.near[c]
-        for n in self.area.neighbours[c]:
-            if n >= 0 and board[n] == seat:
-                r = self._find(n)
-                if r != c:
-                    parent[r] = c
-                    touched[c] |= touched[r]
-                    scored[c] |= scored[r]
-                    paid[c] |= paid[r]
 
     def _end(self, reason: str) -> list[Event]:
         self.over = True

@@ -1,0 +1,198 @@
+"""The expert Genial player's play-outs (the levels are described in
+:mod:`engine.ai.genial_players`): the tiles a seat has not seen dealt anew (:func:`redeal`),
+greedy play for every seat from a candidate placement to the end of the game or a fixed
+depth (:func:`play_out`, in C where the kernel is built), and the value of where a play-out
+stopped. The master player's play-outs are these too."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.ai import kernel as _kernel
+from engine.ai.evaluation import KIND_COLOURS, Weights, track_value
+from engine.ai.genial_greedy import greedy_spot, tile_order
+from engine.ai.genial_strong import DEFAULT_STRONG, StrongConfig
+from engine.ai.tracks import _padded_row
+from engine.genial import KIND_OF, GenialGame, PlacementSpot, Setup
+from engine.ranking import rank
+from engine.tiles import Bag
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertConfig:
+    """The budget and weights of the expert player. The budget is counted in simulated
+    placements, not seconds, so that a view and a seed always give the same move."""
+
+    #: How many of the strong player's best candidates are played out.
+    candidates: int = 5
+    #: Simulated placements per move, shared among the candidates and their play-outs.
+    budget: int = 1200
+    #: Each play-out stops after this many placements (or at the end of the game).
+    depth: int = 60
+    #: Play-outs per candidate, at least and at most.
+    min_samples: int = 4
+    max_samples: int = 64
+    #: What a finished game won is worth over one lost, in units of the track value.
+    win: float = 4.0
+    #: Weight of the strong player's own value of each candidate beside the play-outs.
+    prior: float = 0.0
+    #: Play out only when at most this many cells are empty (else the strong player's
+    #: best candidate is played).
+    endgame: int = 40
+    strong: StrongConfig = DEFAULT_STRONG
+
+
+DEFAULT_EXPERT = ExpertConfig()
+
+
+def redeal(base: GenialGame, seat: int, rng: random.Random) -> GenialGame:
+    """A copy of ``base`` with every tile ``seat`` has not seen (the other racks and the
+    bag) dealt anew at random: one determinisation. The tiles are put in a fixed order
+    before shuffling, so where they lay in ``base`` does not matter."""
+    g = base.copy()
+    pool = [t for s, r in enumerate(g.racks) if s != seat for t in r] + g.bag.order()
+    pool.sort(key=tile_order)
+    rng.shuffle(pool)
+    for s, r in enumerate(g.racks):
+        if s != seat:
+            k = len(r)
+            g.racks[s] = pool[:k]
+            del pool[:k]
+    g.bag = Bag(pool)
+    return g
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """Where a play-out stopped, as far as its leaf value reads it (what :func:`play_out`
+    returns, from the C loop or from a game played out in Python)."""
+
+    setup: Setup
+    #: By side, each colour's points.
+    scores: list[list[int]]
+    over: bool
+    #: The side that reached the cap in every colour, if one did.
+    winner: int | None
+
+    @property
+    def sides(self) -> int:
+        return self.setup.sides
+
+    def ranking(self) -> list[list[int]] | None:
+        """As :meth:`GenialGame.ranking`: places, best first; None if not over."""
+        return rank(self.scores, self.winner) if self.over else None
+
+
+def play_out(
+    world: GenialGame, spot: PlacementSpot, steps: int, rng: random.Random, weights: Weights
+) -> Ending:
+    """``world`` (left as it is) after ``spot`` and then greedy play (swapping whenever offered) for
+    up to ``steps`` placements. The C loop plays the part after every seat has placed (the
+    first-round limit stays in Python); it makes the same placements and the same draws of
+    ``rng`` as the Python loop, which is used where the C loops are not built."""
+    fast = _kernel.kernel
+    if fast is not None and all(world.has_placed) and world.awaiting != "swap":
+        first = (spot.cell1, spot.cell2, spot.first, spot.second)
+        return _play_out_fast(fast, world, first, steps, rng, weights)[1]
+    g = world.copy()
+    g.play_spot(spot)
+    made = 0
+    while not g.over and made < steps and (fast is None or not all(g.has_placed)):
+        if g.awaiting == "swap":
+            g.swap_quietly(True)
+            continue
+        g.play_spot(greedy_spot(g, weights, rng))
+        made += 1
+    if fast is not None and not g.over and made < steps:
+        return _play_out_fast(fast, g, None, steps - made, rng, weights)[1]
+    return Ending(g.setup, g.scores, g.over, g.winner)
+
+
+#: The C loop's tables of each playing area (by radius), and of each setup's and weights'
+#: padded rows (fetched from :mod:`engine.ai.evaluation` as the loop first needs each).
+_LAYOUT_TABLES: dict[int, object] = {}
+_ROW_TABLES: dict[tuple[Setup, Weights], object] = {}
+
+
+def _play_out_fast(
+    fast: object,
+    g: GenialGame,
+    first: tuple[int, int, int, int] | None,
+    steps: int,
+    rng: random.Random,
+    weights: Weights,
+    trace: list[tuple[int, int, int, int]] | None = None,
+) -> tuple[int, Ending]:
+    """The C loop from ``g`` (left as it is): the placements it made after ``first`` and
+    where it stopped; with a list as ``trace``, every placement (cell, cell, colour,
+    colour) is appended to it."""
+    setup = g.setup
+    c: Any = fast
+    tables = _LAYOUT_TABLES.get(setup.radius)
+    if tables is None:
+        layout = g._layout
+        tables = _LAYOUT_TABLES[setup.radius] = c.layout(
+            layout.low_cells,
+            layout.high_cells,
+            layout.cell_edges,
+            [ray for six in g.area.rays for ray in six],
+            KIND_COLOURS,
+        )
+    rows = _ROW_TABLES.get((setup, weights))
+    if rows is None:
+        if len(_ROW_TABLES) >= 64:
+            _ROW_TABLES.clear()
+
+        def row_of(old: int, low: int) -> tuple[float, ...]:
+            return _padded_row(old, low, setup, weights)
+
+        rows = _ROW_TABLES[(setup, weights)] = c.rows(row_of, setup.cap)
+    made, scores, over, winner = c.play_out(
+        tables,
+        rows,
+        g.board,
+        g._points,
+        g.empty_edges,
+        [[KIND_OF[t] for t in r] for r in g.racks],
+        [KIND_OF[t] for t in g.bag.order()],
+        g.scores,
+        (
+            setup.players,
+            setup.mode == "team",
+            setup.cap,
+            setup.marks,
+            setup.bonus_placements,
+            setup.swaps,
+            setup.rack_size,
+        ),
+        (g.to_move, g.bonus_owed, g.awaiting == "swap"),
+        first,
+        steps,
+        rng.randrange,
+        trace,
+    )
+    return made, Ending(setup, scores, over, winner)
+
+
+def _standing(game: GenialGame | Ending, side: int, weights: Weights) -> float:
+    """How well ``side`` stands: its track value minus the best other side's (just its own
+    in the solo game)."""
+    own = track_value(game.scores[side], game.setup, weights)
+    others = [
+        track_value(game.scores[s], game.setup, weights) for s in range(game.sides) if s != side
+    ]
+    return own - max(others) if others else own
+
+
+def _leaf(game: GenialGame | Ending, side: int, config: ExpertConfig) -> float:
+    value = _standing(game, side, config.strong.weights)
+    if game.over and game.sides > 1:
+        ranking = game.ranking()
+        assert ranking is not None
+        if side in ranking[0]:
+            value += config.win if len(ranking[0]) == 1 else 0.0
+        else:
+            value -= config.win
+    return value

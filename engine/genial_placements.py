@@ -1,0 +1,148 @@
+"""The legal placements of the player to move in a Genial game, listed: in canonical form
+(the one list of what may be placed), in groups by kind of tile and way round, as spots
+with their cells and colours as indexes (for search), with the points each would make, or
+one drawn at random (for play-outs)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import NamedTuple, TypeVar
+
+from engine.genial_board import _KIND_COLOURS, KIND_OF, GenialBoard, PlacementSpot
+from engine.moves import Placement
+from engine.tiles import Tile
+
+T = TypeVar("T")
+
+
+class PlacementGroup(NamedTuple):
+    """The legal placements of one kind of tile laid one way round, for search: placement
+    ``spots[n]`` puts colour ``first`` on cell ``cells1[n]`` and ``second`` on
+    ``cells2[n]``. With :meth:`GenialGame.colour_points`, the points of a whole group can
+    be looked up at once (``map``), without a Python step per placement."""
+
+    first: int
+    second: int
+    cells1: tuple[int, ...]
+    cells2: tuple[int, ...]
+    spots: tuple[PlacementSpot, ...]
+
+
+class GenialPlacements(GenialBoard):
+    """The listings of :class:`~engine.genial.GenialGame`'s legal placements."""
+
+    # Kept by GenialGame (engine.genial).
+    racks: list[list[Tile]]
+    to_move: int
+    has_placed: list[bool]
+    over: bool
+    awaiting: str | None
+
+    def _candidate_edges(self) -> list[tuple[int, int]]:
+        edges = self._edge_cells
+        pairs = [edges[e] for e in self.empty_edges]
+        if not self.has_placed[self.to_move]:
+            allowed = self._first_round_cells()
+            pairs = [(i, j) for i, j in pairs if i in allowed or j in allowed]
+        return pairs
+
+    def _candidate_edges_getter(self) -> Callable[[Sequence[T]], tuple[T, ...]] | None:
+        """What picks out, from a table by edge, the entries of the empty edges the player to
+        move may cover (in the order they are kept); None if there are none."""
+        edges = self.empty_edges
+        if not self.has_placed[self.to_move]:
+            allowed = self._first_round_cells()
+            cells = self._edge_cells
+            edges = [e for e in edges if cells[e][0] in allowed or cells[e][1] in allowed]
+        if len(edges) > 1:
+            # One C-level call per table instead of a Python step per edge.
+            return itemgetter(*edges)
+        if edges:
+            only = edges[0]
+            return lambda table: (table[only],)
+        return None
+
+    def _rack_kinds(self) -> list[int]:
+        """The kinds of tile on the rack of the player to move, each once, in rack order."""
+        return [KIND_OF[t] for t in dict.fromkeys(self.racks[self.to_move])]
+
+    def legal_placements(self) -> list[Placement]:
+        """Every legal placement, each once in canonical form: pair of cells by pair of
+        cells, and on each pair the rack's kinds of tile in rack order, each both ways."""
+        if self.over or self.awaiting != "place":
+            return []
+        pick = self._candidate_edges_getter()
+        if pick is None:
+            return []
+        moves = self._layout.moves
+        picked = [pick(table) for k in self._rack_kinds() for table in moves[k]]
+        if not picked:
+            return []  # an empty rack (only in positions set up by hand)
+        # Interleaved by edge with strided slice assignments (C-level copies): the same
+        # order as going through the edges one by one, at the cost of copying by table.
+        step = len(picked)
+        out: list[Placement] = [*picked[0]] * step
+        for n, entries in enumerate(picked):
+            out[n::step] = entries
+        return out
+
+    def placement_groups(self) -> list[PlacementGroup]:
+        """Every legal placement, in groups by kind of tile and way round (the same
+        placements as :meth:`legal_placements`, in another order)."""
+        if self.over or self.awaiting != "place":
+            return []
+        pick = self._candidate_edges_getter()
+        if pick is None:
+            return []
+        layout = self._layout
+        spots = layout.spots
+        low = pick(layout.low_cells)
+        high = pick(layout.high_cells)
+        out = []
+        for k in self._rack_kinds():
+            x, y = _KIND_COLOURS[k]
+            ways = spots[k]
+            out.append(PlacementGroup(x, y, low, high, pick(ways[0])))
+            if len(ways) > 1:
+                out.append(PlacementGroup(x, y, high, low, pick(ways[1])))
+        return out
+
+    def placement_spots(self) -> list[PlacementSpot]:
+        """Every legal placement with its cells and colours as indexes, group by group of
+        :meth:`placement_groups`."""
+        out: list[PlacementSpot] = []
+        for group in self.placement_groups():
+            out += group.spots
+        return out
+
+    def placements_with_points(self) -> list[tuple[Placement, tuple[int, ...]]]:
+        """Every legal placement with the points it would make, per colour in colour order
+        (before caps), group by group of :meth:`placement_groups`."""
+        points = self._points
+        out: list[tuple[Placement, tuple[int, ...]]] = []
+        for x, y, cells1, cells2, spots in self.placement_groups():
+            px = points[x]
+            py = points[y]
+            firsts = map(px.__getitem__, cells1)
+            seconds = map(py.__getitem__, cells2)
+            for p, a, b in zip(spots, firsts, seconds, strict=True):
+                pts = [0, 0, 0, 0, 0, 0]
+                pts[x] += a
+                pts[y] += b
+                out.append((p.placement, tuple(pts)))
+        return out
+
+    def random_placement(self, rng: random.Random) -> Placement:
+        """A random legal placement, drawn without listing them all (for playouts)."""
+        rack = self.racks[self.to_move]
+        if self.has_placed[self.to_move]:
+            i, j = self._edge_cells[self.empty_edges[rng.randrange(len(self.empty_edges))]]
+        else:
+            i, j = rng.choice(self._candidate_edges())
+        first, second = rack[rng.randrange(len(rack))]
+        if rng.random() < 0.5:
+            i, j = j, i
+        cells = self.area.cells
+        return Placement(first, second, cells[i], cells[j])
