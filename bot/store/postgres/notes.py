@@ -1,0 +1,35 @@
+"""What adapters note beside a chat's table (a lobby's message id, a thread; a person's
+settings under their user id), outside its version: a note never makes a button stale."""
+
+from __future__ import annotations
+
+from bot.store.postgres.connection import PostgresConnection
+
+
+class PostgresNotes(PostgresConnection):
+    """Notes by chat and key."""
+
+    def note(self, chat: str, key: str) -> str | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT value FROM notes WHERE chat = %s AND key = %s", (chat, key)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_note(self, chat: str, key: str, value: str | None) -> None:
+        with self._connection() as conn:
+            if value is None:
+                conn.execute("DELETE FROM notes WHERE chat = %s AND key = %s", (chat, key))
+            else:
+                conn.execute(
+                    "INSERT INTO notes (chat, key, value) VALUES (%s, %s, %s)"
+                    " ON CONFLICT (chat, key) DO UPDATE SET value = excluded.value",
+                    (chat, key, value),
+                )
+
+    def notes_of(self, chat: str) -> dict[str, str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT key, value FROM notes WHERE chat = %s ORDER BY key", (chat,)
+            ).fetchall()
+        return {str(k): str(v) for k, v in rows}
