@@ -21,7 +21,8 @@ import pytest
 
 from bot.core import games
 from bot.core.table import Table
-from bot.service import LEASE, RETRIES, Service
+from bot.core.service import LEASE, RETRIES
+from bot.service import Service
 from bot.store import StaleTable, Store
 from bot.store.base import CLAIM_BATCH
 from bot.words.texts import Texts, squares
