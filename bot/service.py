@@ -26,8 +26,9 @@ from bot.pages import looks as pages
 from bot.play import show
 from bot.play.concern import PLAY
 from bot.store import StoreBusy, StoreDown
-from bot.tournaments import cups as tournaments
+from bot.tournaments import chats as tournament_chats
 from bot.tournaments import places
+from bot.tournaments import standings as tournament_standings
 from bot.tournaments.concern import TOURNAMENTS
 from bot.tournaments.places import PREFIX as TOURNAMENT_PREFIX
 from bot.tournaments.places import is_tournament_table
@@ -67,7 +68,7 @@ class Service(TableService):
         """``user`` left all of ``chats`` at once (a Discord server's channels and
         threads): they leave the tournaments they joined from any of them."""
         try:
-            return tournaments.left_chat(self, chats, user, self.clock())
+            return tournament_chats.left_chat(self, chats, user, self.clock())
         except (StoreBusy, StoreDown) as exc:
             log.warning("a leaver's tournaments wait: %s", exc)
             return []
@@ -85,14 +86,15 @@ class Service(TableService):
         return social.running_games(self, user, self.clock())
 
     def tournament_look(self, tid: str) -> dict[str, Any] | None:
-        """Tournament ``tid`` as its web page shows it (:func:`tournaments.page_look`)."""
-        return tournaments.page_look(self, tid)
+        """Tournament ``tid`` as its web page shows it
+        (:func:`bot.tournaments.standings.page_look`)."""
+        return tournament_standings.page_look(self, tid)
 
     def move_tournaments(self, old: str, new: str, separator: str) -> list[str]:
         """Chat ``old`` became ``new`` (a Telegram group that became a supergroup, with
         its topics ``old`` + ``separator`` + thread): the tournaments played from it follow
         (issue 30). Returns their ids."""
-        return tournaments.moved_chat(self, old, new, separator)
+        return tournament_chats.moved_chat(self, old, new, separator)
 
     def page_look(self, chat: str, user: str | None = None) -> PageLook | None:
         """The web page of ``chat``'s table for ``user``: a seated player's page holds their

@@ -347,7 +347,7 @@ def test_the_checker_allows_what_the_rules_allow(tmp_path: Path) -> None:
         "render/board.py": "from PIL import Image\nfrom engine.rules import x\n",
         "bot/service.py": (
             "from engine import rules\nfrom render import board\n"
-            "from bot.play import lobby\nfrom bot.tournaments import cups\n"
+            "from bot.play import lobby\nfrom bot.tournaments import commands\n"
         ),
         "bot/__main__.py": "import importlib\nimportlib.import_module('bot.telegram')\n",
         "bot/telegram/__init__.py": "",
@@ -355,7 +355,7 @@ def test_the_checker_allows_what_the_rules_allow(tmp_path: Path) -> None:
         "bot/core/tables.py": "from bot.store import Store\n",
         "bot/play/lobby.py": "from bot.core import tables\nfrom bot.community import social\n",
         "bot/community/social.py": "",
-        "bot/tournaments/cups.py": "from bot.play import lobby\n",
+        "bot/tournaments/commands.py": "from bot.play import lobby\n",
     }
     assert violations(_tree(tmp_path, files)) == []
 

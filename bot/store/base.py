@@ -37,7 +37,7 @@ class Letter:
 @dataclass(frozen=True, slots=True)
 class SavedTournament:
     """A tournament as the store keeps it (issue 30): its ``data`` (JSON, see
-    :mod:`bot.tournaments.cups`), its version (every change bumps it, so of two processes that
+    :mod:`bot.tournaments.cup`), its version (every change bumps it, so of two processes that
     change one tournament the second is told :class:`StaleTable`), its status, its team
     battle's invite code, when its due work is next, and the chats it is played from."""
 

@@ -11,7 +11,7 @@ from bot.core.outbound import Outbound
 from bot.core.table import Table
 from bot.core.tables import Concern, Context, OwnDue, PersonData, Tables
 from bot.store import DamagedTable
-from bot.tournaments import cups, places
+from bot.tournaments import chats, commands, places, rounds
 
 
 def _owns(key: str) -> bool:
@@ -29,7 +29,7 @@ def _next_due(tables: Tables) -> float | None:
 
 
 def _work(tables: Tables, key: str, now: float) -> list[Outbound]:
-    return cups.work(tables, key[len(places.PREFIX) :], now)
+    return rounds.work(tables, key[len(places.PREFIX) :], now)
 
 
 def _answers(tables: Tables, chat: str, outs: list[Outbound]) -> list[Outbound]:
@@ -65,14 +65,14 @@ def _report(tables: Tables, user: str) -> dict[str, Any]:
 
 def _forget(tables: Tables, ctx: Context, user: str, alias: str, name: str) -> None:
     # Out of the tournaments they are in (their remaining games lost), as a leaver.
-    ctx.out += cups.left_chat(tables, None, user, ctx.now)
+    ctx.out += chats.left_chat(tables, None, user, ctx.now)
     places.forget_in_tournaments(tables.store, user, alias, name)
 
 
 TOURNAMENTS = Concern(
     name="tournaments",
-    handlers=cups.HANDLERS,
-    route=cups.routed,
+    handlers=commands.HANDLERS,
+    route=chats.routed,
     fan_out=_fan_out,
     fan_out_answers=_answers,
     finished=_finished,

@@ -211,7 +211,7 @@ def test_every_command_has_exactly_one_handler() -> None:
     from bot.core import commands
     from bot.play import absence, lobby, show, takeback
     from bot.play import moves as play
-    from bot.tournaments import cups as tournaments
+    from bot.tournaments import commands as tournaments
 
     kinds = {
         obj
