@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
 from bot.core.commands import (
@@ -202,38 +205,26 @@ def test_read_only_commands_do_not_change_the_table() -> None:
     assert all(c.changes for c in changing)
 
 
-def test_every_command_has_exactly_one_handler() -> None:
-    """Each command the parser can make is handled in exactly one concern's module: a
-    command left out would answer "unknown command", and one claimed by two modules
-    would silently lose one handler when the service merges their tables."""
-    from bot import service
-    from bot.community import privacy, puzzles, reviews, social
-    from bot.core import commands
-    from bot.play import absence, lobby, show, takeback
-    from bot.play import moves as play
-    from bot.tournaments import commands as tournaments
+def test_every_command_has_exactly_one_handler(tmp_path: Path) -> None:
+    """Each command the parser can make is handled by exactly one concern: a command left
+    out would answer "unknown command", and one claimed by two concerns would make the
+    service refuse to start (the core checks it)."""
+    from bot.core.commands import Command
+    from bot.service import CONCERNS, Service
+    from tests.bot.helpers import store_at
 
-    kinds = {
-        obj
-        for obj in vars(commands).values()
-        if isinstance(obj, type)
-        and issubclass(obj, commands.Command)
-        and obj is not commands.Command
-    }
-    tables = [
-        lobby.HANDLERS,
-        play.HANDLERS,
-        show.HANDLERS,
-        social.HANDLERS,
-        privacy.HANDLERS,
-        absence.HANDLERS,
-        takeback.HANDLERS,
-        tournaments.HANDLERS,
-        reviews.HANDLERS,
-        puzzles.HANDLERS,
-    ]
-    assert sum(len(t) for t in tables) == len(service.HANDLERS)
-    assert set(service.HANDLERS) == kinds
+    kinds = set(Command.__subclasses__())
+    claimed = [kind for concern in CONCERNS for kind in concern.handlers]
+    assert len(claimed) == len(set(claimed))
+    assert set(claimed) == kinds
     # The 27 command classes of bot/core/commands.py, counted by hand, and Vote, Undo, Away,
     # Back (issue 26), Tournament (issue 30), Review, Puzzle and PuzzleDaily (issue 29).
     assert len(kinds) == 35
+    # Two concerns that claim one command: the service refuses them, naming it.
+    twice = CONCERNS[0].handlers
+    doubled = (
+        *CONCERNS,
+        replace(CONCERNS[0], name="again", handlers=dict(list(twice.items())[:1])),
+    )
+    with pytest.raises(ValueError, match="two concerns handle"):
+        Service(store_at(tmp_path / "t.db"), concerns=doubled)

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from bot.core import games
-from bot.core.table import Table
 from bot.core.service import LEASE, RETRIES
+from bot.core.table import Table
 from bot.service import Service
 from bot.store import StaleTable, Store
 from bot.store.base import CLAIM_BATCH
