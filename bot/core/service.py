@@ -36,9 +36,9 @@ from bot.core.commands import (
     Rules,
     SetOption,
     Start,
-    parse_command,
 )
 from bot.core.outbound import Chat, Outbound, Stored, User
+from bot.core.parsing import parse_command
 from bot.core.table import CLOSED, PLAYING, Options, Table
 from bot.core.tables import LETTER_LEASE, Context, Handler, OwnDue, Reject, Tables
 from bot.operator import ops

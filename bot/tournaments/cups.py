@@ -28,8 +28,9 @@ from typing import Any
 
 from bot.community import ladders, ratings
 from bot.core import games, images, letters
-from bot.core.commands import Command, Start, TournamentSpec, format_duration
+from bot.core.commands import Command, Start, TournamentSpec
 from bot.core.commands import Tournament as TournamentCommand
+from bot.core.durations import format_duration
 from bot.core.outbound import Attachment, Button, Chat, Outbound, Stored, User
 from bot.core.table import CLOSED, LOBBY, PLAYING, Options, Seat, Table
 from bot.core.tables import LETTER_LEASE, Context, Handler, Reject, Tables
