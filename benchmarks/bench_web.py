@@ -39,7 +39,9 @@ sys.path.insert(0, str(ROOT))
 from bot.core.outbound import Chat, User  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import open_store  # noqa: E402
-from bot.web.server import PAGE, SCRIPT, STYLE, Limits, WebBoard, _static  # noqa: E402
+from bot.web.base import PAGE, SCRIPT, STYLE, _static  # noqa: E402
+from bot.web.guard import Limits  # noqa: E402
+from bot.web.server import WebBoard  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.core.commands import COMMAND_WORDS  # noqa: E402
+from bot.core.parsing import COMMAND_WORDS  # noqa: E402
 from engine.tiles import tile_set  # noqa: E402
 from tests.edges import check_command, check_notation, check_record  # noqa: E402
 

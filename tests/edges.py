@@ -15,7 +15,8 @@ import os
 import tempfile
 from functools import cache
 
-from bot.core.commands import CommandError, format_command, parse_command
+from bot.core.commands import CommandError
+from bot.core.parsing import format_command, parse_command
 from bot.words import messages
 from bot.words.texts import Texts
 from engine.errors import (

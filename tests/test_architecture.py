@@ -56,6 +56,8 @@ PLATFORM_LIBRARY = {"bot.telegram": "telegram", "bot.discord": "discord"}
 PUBLIC_SURFACE = (
     "bot.service",
     "bot.core.commands",
+    "bot.core.parsing",
+    "bot.core.durations",
     "bot.core.table",
     "bot.core.outbound",
     "bot.core.looks",

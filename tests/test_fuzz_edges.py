@@ -12,7 +12,7 @@ import string
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.core.commands import COMMAND_WORDS
+from bot.core.parsing import COMMAND_WORDS
 from engine.genial import GenialGame
 from tests.edges import check_command, check_notation, check_record, check_record_file
 

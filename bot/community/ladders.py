@@ -17,7 +17,7 @@ from typing import Any
 from bot.community import ratings
 from bot.community.ratings import Ladder, Standing
 from bot.core import games, timebank
-from bot.core.commands import LIVE_BANK
+from bot.core.durations import LIVE_BANK
 from bot.core.games import Game
 from bot.core.table import Table
 from bot.core.tables import Tables

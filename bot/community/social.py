@@ -14,7 +14,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.community import ladders as community
 from bot.community import puzzles, ratings
 from bot.core import deadlines, images
-from bot.core.commands import Games, Notify, Stats, Top, format_left
+from bot.core.commands import Games, Notify, Stats, Top
+from bot.core.durations import format_left
 from bot.core.games import Game
 from bot.core.outbound import Outbound
 from bot.core.table import PLAYING

@@ -48,7 +48,7 @@ class User:
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """A button that sends ``command`` (a command text, see :mod:`bot.core.commands`) for the user
+    """A button that sends ``command`` (a command text, see :mod:`bot.core.parsing`) for the user
     who presses it. Commands that change the table carry the table's version (``#12``) so a
     press on an old message is rejected. A button with a ``url`` opens that address instead
     (the web board's pages) and sends no command."""

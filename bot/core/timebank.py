@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.commands import LIVE_BANK
+from bot.core.durations import LIVE_BANK
 from bot.core.table import Table
 from bot.store import Store
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.core.commands import LANGUAGES, format_duration
+from bot.core.commands import LANGUAGES
+from bot.core.durations import format_duration
 from bot.core.looks import SeatLook
 from bot.core.table import Table
 from bot.words.messages import timeout_text

@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.core.commands import SOLUTION_WORDS
 from bot.core.looks import SeatLook
+from bot.core.parsing import SOLUTION_WORDS
 from bot.core.table import PLAYING, Table
 from bot.discord import choices
 from bot.discord.translator import (

@@ -11,8 +11,9 @@ from typing import Any, Final, Literal
 
 import discord
 
-from bot.core.commands import AddBot, Command, CommandError, Join, SetOption, parse_command
+from bot.core.commands import AddBot, Command, CommandError, Join, SetOption
 from bot.core.outbound import Button, Outbound
+from bot.core.parsing import parse_command
 from bot.core.table import CLOSED, LOBBY, MAX_SEATS, Table
 from bot.discord.failures import why
 from bot.discord.lobby import NOTE_ANNOUNCE

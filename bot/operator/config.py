@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core.commands import LANGUAGES, CommandError, parse_duration
+from bot.core.commands import LANGUAGES, CommandError
+from bot.core.durations import parse_duration
 
 DEFAULT_PATH = "config.toml"
 _SECTIONS: dict[str, frozenset[str]] = {

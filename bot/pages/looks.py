@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.community import ladders as community
 from bot.core import games, timebank
-from bot.core.commands import format_left
+from bot.core.durations import format_left
 from bot.core.games import Game
 from bot.core.looks import PageLook, RackTile, SideLook
 from bot.core.table import PLAYING, Table

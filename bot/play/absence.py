@@ -14,8 +14,9 @@ import time
 from collections import Counter
 
 from bot.core import timebank
-from bot.core.commands import Away, Back, Vote, format_left
+from bot.core.commands import Away, Back, Vote
 from bot.core.deadlines import schedule
+from bot.core.durations import format_left
 from bot.core.outbound import Button, Outbound
 from bot.core.table import PLAYING, Seat, Table
 from bot.core.tables import Context, Handler, Reject, Tables, need_running, need_table

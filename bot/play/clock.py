@@ -13,8 +13,8 @@ from typing import Any
 
 from bot.community import social
 from bot.core import games, players, timebank
-from bot.core.commands import format_left
 from bot.core.deadlines import reminder_at, schedule
+from bot.core.durations import format_left
 from bot.core.games import Game
 from bot.core.outbound import Outbound
 from bot.core.table import PLAYING, Seat

@@ -45,8 +45,9 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, MessageHandler, TypeHandler, filters
 
-from bot.core.commands import COMMAND_WORDS, LANGUAGES
+from bot.core.commands import LANGUAGES
 from bot.core.outbound import Outbound, User
+from bot.core.parsing import COMMAND_WORDS
 from bot.service import Service
 from bot.telegram import limits as fmt
 from bot.telegram.admins import ChatAdmins
@@ -199,7 +200,7 @@ class TelegramAdapter:
         default language for the rest), so Telegram clients complete commands with a
         description in the player's language. Each menu is set only when it differs from
         what Telegram has (a restart with nothing changed sets nothing): the list comes from
-        :data:`~bot.core.commands.COMMAND_WORDS` and the catalogues, so a new command appears in
+        :data:`~bot.core.parsing.COMMAND_WORDS` and the catalogues, so a new command appears in
         the menus without a change here."""
         default = self.service.settings.language
         for scope in MENU_SCOPES:
@@ -251,7 +252,7 @@ MENU_SCOPES: tuple[BotCommandScope, ...] = (
 
 def menu(texts: Texts) -> list[BotCommand]:
     """The command menu in ``texts``' language: every command word that has a description
-    in the catalogue, in the order of :data:`~bot.core.commands.COMMAND_WORDS`."""
+    in the catalogue, in the order of :data:`~bot.core.parsing.COMMAND_WORDS`."""
     return [
         BotCommand(word, texts(f"telegram.commands.{word}"))
         for word in COMMAND_WORDS

@@ -28,8 +28,9 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.core.commands import Command, CommandError, Hand, Hint, Keep, Play, Swap, parse_command
+from bot.core.commands import Command, CommandError, Hand, Hint, Keep, Play, Swap
 from bot.core.outbound import Chat, Outbound, User
+from bot.core.parsing import parse_command
 from bot.core.table import CLOSED, PLAYING
 from bot.service import Service
 from bot.telegram import limits as fmt

@@ -9,7 +9,8 @@ from __future__ import annotations
 import string
 
 from bot.core.commands import Tournament as TournamentCommand
-from bot.core.commands import TournamentSpec, format_duration
+from bot.core.commands import TournamentSpec
+from bot.core.durations import format_duration
 from bot.core.outbound import Button, Outbound
 from bot.core.tables import Context, Handler, Reject, Tables
 from bot.tournaments.chats import withdraw

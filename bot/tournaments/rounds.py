@@ -19,7 +19,8 @@ from dataclasses import asdict
 
 from bot.community import ratings
 from bot.core import games
-from bot.core.commands import Start, format_duration
+from bot.core.commands import Start
+from bot.core.durations import format_duration
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.core.tables import Context, Reject, Tables

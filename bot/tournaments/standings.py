@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.community import ladders
 from bot.core import images
-from bot.core.commands import format_duration
+from bot.core.durations import format_duration
 from bot.core.outbound import Attachment, Outbound
 from bot.core.tables import Tables
 from bot.tournaments import pairing, places

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core import games, images, timebank
-from bot.core.commands import LANGUAGES, format_clock, format_duration, format_left
+from bot.core.commands import LANGUAGES
+from bot.core.durations import format_clock, format_duration, format_left
 from bot.core.games import Game
 from bot.core.outbound import Attachment, Button, Outbound
 from bot.core.table import PLAYING, Seat, Table

@@ -14,8 +14,8 @@ import traceback
 from dataclasses import dataclass, field
 
 from bot.core import games
-from bot.core.commands import COMMAND_WORDS
 from bot.core.outbound import Chat, Outbound, User
+from bot.core.parsing import COMMAND_WORDS
 from bot.core.table import PLAYING
 from bot.service import Service
 from bot.store import DamagedTable

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands import CommandError, format_clock, parse_clock
+from bot.core.commands import CommandError
 from bot.core.deadlines import deadline
+from bot.core.durations import format_clock, parse_clock
 from engine.record import Record, replay
 from tests.bot.helpers import START, Clock, Room, make_service
 

@@ -31,11 +31,9 @@ from bot.core.commands import (
     Start,
     Swap,
     Top,
-    format_command,
-    format_duration,
-    parse_command,
-    parse_duration,
 )
+from bot.core.durations import format_duration, parse_duration
+from bot.core.parsing import format_command, parse_command
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands import CommandError, Notify, parse_command
+from bot.core.commands import CommandError, Notify
+from bot.core.parsing import parse_command
 from tests.bot.helpers import START, Clock, Room, make_service
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).

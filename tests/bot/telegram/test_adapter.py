@@ -30,7 +30,8 @@ from typing import Any
 import pytest
 
 from bot.core import games
-from bot.core.commands import COMMAND_WORDS, LANGUAGES
+from bot.core.commands import LANGUAGES
+from bot.core.parsing import COMMAND_WORDS
 from bot.core.table import CLOSED, LOBBY, PLAYING, Table
 from bot.operator.config import ConfigError, Settings, TelegramSettings
 from bot.service import Service

@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 
 from bot.core.outbound import Outbound, User
 from bot.service import Service
-from bot.web.server import Limits, WebBoard
+from bot.web.guard import Limits
+from bot.web.server import WebBoard
 from tests.bot.helpers import Clock, Room, make_service
 from tests.patience import PATIENCE
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.web.server import Limits
+from bot.web.guard import Limits
 from bot.web.tokens import TOKEN_LIFE
 from tests.bot.web.board import Events, Site, path_of, running, started_room
 

@@ -20,7 +20,8 @@ from bot.operator.config import Settings, WebSettings
 from bot.pages.links import Signer
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
-from bot.web.server import Limits, WebBoard
+from bot.web.guard import Limits
+from bot.web.server import WebBoard
 from bot.words.texts import squares
 from tests.bot.helpers import make_service
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons

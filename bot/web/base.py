@@ -1,0 +1,141 @@
+"""What every route of the web board shares: the service, the signer of seat tokens, the
+limits, the table ids and their links, the page's static files, and the request's table
+and seat (:class:`BoardBase`, which the pages and the seat's actions extend).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from importlib import resources
+
+from aiohttp import web
+
+from bot.core.outbound import Outbound
+from bot.service import TOURNAMENT_PREFIX, Service
+from bot.web.guard import Buckets, Limits, _refuse
+from bot.web.live import POLL, Live
+from bot.web.tokens import ID_CHAT, ID_LENGTH, BadToken, Signer, web_secret
+
+_ID = re.compile(rf"[A-Za-z0-9_-]{{{ID_LENGTH}}}")
+Deliver = Callable[[list[Outbound]], None]
+
+#: The page's one HTML file, its script and its style sheet, in ``static/``.
+PAGE, SCRIPT, STYLE = "page.html", "app.js", "app.css"
+
+
+def _static(name: str) -> bytes:
+    return resources.files(__package__ or "").joinpath("static", name).read_bytes()
+
+
+class BoardBase:
+    """The state of a web board and the helpers its routes share (the routes are in
+    :class:`bot.web.pages.Pages` and :class:`bot.web.actions.SeatActions`)."""
+
+    def __init__(
+        self,
+        service: Service,
+        public_url: str,
+        *,
+        deliver: Deliver | None = None,
+        telegram_token: str | None = None,
+        secret: bytes | None = None,
+        limits: Limits | None = None,
+        poll: float = POLL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.service = service
+        self.public_url = public_url.rstrip("/")
+        self.deliver = deliver
+        self.telegram_token = telegram_token
+        self.signer = Signer(secret or web_secret(service), clock=service.clock)
+        self.limits = limits or Limits()
+        self.live = Live(self._version_of, poll)
+        #: Set when the board stops: open live pages end at once (a browser keeps its
+        #: event stream open, and would hold the shutdown up).
+        self._closing = False
+        self._pages = Buckets(self.limits.pages_burst, self.limits.pages_rate, clock)
+        self._moves = Buckets(self.limits.moves_burst, self.limits.moves_rate, clock)
+        self._open: dict[str, int] = {}
+        self._chats: dict[str, str] = {}
+        self._looks: OrderedDict[str, tuple[int, dict[str | None, bytes]]] = OrderedDict()
+        self._building: dict[tuple[str, int, str | None], asyncio.Future[bytes]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        #: The port it listens on, once started.
+        self.port = 0
+        self._page = _static(PAGE).decode("utf-8")
+
+    # --- links -------------------------------------------------------------------------
+
+    def table_id(self, chat: str) -> str:
+        """The table's id, noted in the store so every process finds its chat."""
+        tid = self.signer.table_id(chat)
+        if self._chats.get(tid) != chat:
+            if self.service.note(ID_CHAT + tid, "chat") != chat:
+                self.service.set_note(ID_CHAT + tid, "chat", chat)
+            self._chats[tid] = chat
+        return tid
+
+    def table_link(self, chat: str) -> str:
+        return f"{self.public_url}/t/{self.table_id(chat)}"
+
+    def seat_link(self, chat: str, user: str) -> str:
+        return f"{self.public_url}/s/{self.signer.seat_token(self.table_id(chat), user)}"
+
+    def chat_of(self, tid: str) -> str | None:
+        if not _ID.fullmatch(tid):
+            return None
+        chat = self._chats.get(tid)
+        if chat is None:
+            chat = self.service.note(ID_CHAT + tid, "chat")
+            if chat is None or self.signer.table_id(chat) != tid:
+                return None
+            self._chats[tid] = chat
+        return chat
+
+    def tournament_link(self, tid: str) -> str:
+        """The web page of tournament ``tid``'s standings (a keyed id, like a table's)."""
+        return f"{self.public_url}/c/{self.table_id(TOURNAMENT_PREFIX + tid)}"
+
+    # --- what the routes share ---------------------------------------------------------
+
+    async def _version_of(self, chat: str) -> int | None:
+        table = await asyncio.to_thread(self.service.table, chat)
+        return None if table is None else table.version
+
+    def _seat(self, request: web.Request, tid: str) -> str | None:
+        """The player a request's ``seat`` token names (``None``: a watcher).
+
+        Raises:
+            web.HTTPForbidden: for a forged, expired or other table's token.
+        """
+        token = request.query.get("seat", "")
+        if not token:
+            return None
+        try:
+            seat = self.signer.check(token)
+        except BadToken as exc:
+            raise _refuse(403, f"seat token {exc}") from None
+        if seat.table != tid:
+            raise _refuse(403, "seat token of another table")
+        return seat.user
+
+    def _address(self, request: web.Request) -> str:
+        return request.remote or "?"
+
+    def _limit_page(self, request: web.Request) -> None:
+        if not self._pages.allow(self._address(request)):
+            raise _refuse(429, "too many requests: wait a little")
+
+    def _table(self, request: web.Request) -> tuple[str, str]:
+        tid = request.match_info["tid"]
+        chat = self.chat_of(tid)
+        if chat is None:
+            raise _refuse(404, "no such table")
+        return tid, chat

@@ -1,0 +1,240 @@
+"""The web board's pages and what they show: a table's page and a seat's, the Telegram
+Mini App, a tournament's standings, the static files, the table's look (built once per
+table version and seat) and its live updates, and a finished game's replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+from dataclasses import asdict
+from typing import Any
+
+from aiohttp import web
+
+from bot.core.looks import PageLook
+from bot.core.table import PLAYING
+from bot.service import TOURNAMENT_PREFIX, is_tournament_table
+from bot.web.base import SCRIPT, STYLE, BoardBase, _static
+from bot.web.guard import _headers, _refuse
+from bot.web.tokens import BadToken
+
+#: Tables whose looks are kept ready to send (each table's latest version only: the
+#: watchers' look and each seat's).
+LOOKS_KEPT = 256
+
+
+def look_json(look: PageLook) -> dict[str, Any]:
+    data = asdict(look)
+    data["cells"] = {k: list(v) for k, v in look.cells.items()}
+    return data
+
+
+class Pages(BoardBase):
+    """The routes anyone with a link may ask: the pages, the looks and the replay."""
+
+    # --- the looks ---------------------------------------------------------------------
+
+    async def _look(self, chat: str, user: str | None) -> tuple[int, bytes] | None:
+        """The look of ``chat`` for ``user`` as JSON bytes, built once per table version and
+        seat however many pages ask at once."""
+        table = await asyncio.to_thread(self.service.table, chat)
+        if table is None:
+            return None
+        if user is not None and (table.status != PLAYING or table.seat_of(user) is None):
+            user = None  # no seat: the watcher's look, shared
+        key = (chat, table.version, user)
+        version, kept = self._looks.get(chat, (None, {}))
+        if version == table.version and user in kept:
+            return table.version, kept[user]
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.get_running_loop().create_future()
+            self._building[key] = building
+            try:
+                look = await asyncio.to_thread(self.service.page_look, chat, user)
+                data = b"null" if look is None else json.dumps(look_json(look)).encode()
+                building.set_result(data)
+            except BaseException as exc:
+                building.set_exception(exc)
+                building.exception()  # retrieved: the asker raises it
+                raise
+            finally:
+                del self._building[key]
+            version, kept = self._looks.pop(chat, (None, {}))
+            if version is not None and version > table.version:
+                self._looks[chat] = (version, kept)  # a newer one came meanwhile: kept
+            else:
+                if version != table.version:
+                    kept = {}  # an older version's looks are never sent again
+                kept[user] = data
+                self._looks[chat] = (table.version, kept)
+            while len(self._looks) > LOOKS_KEPT:
+                self._looks.popitem(last=False)
+            return table.version, data
+        return table.version, await asyncio.shield(building)
+
+    # --- handlers ----------------------------------------------------------------------
+
+    async def page(self, request: web.Request) -> web.Response:
+        self._limit_page(request)
+        tid, seat = request.match_info.get("tid", ""), ""
+        if "token" in request.match_info:
+            seat = request.match_info["token"]
+            try:
+                tid = self.signer.check(seat).table
+            except BadToken as exc:
+                raise _refuse(403, f"seat token {exc}") from None
+        if tid and self.chat_of(tid) is None:
+            raise _refuse(404, "no such table")
+        text = self._page.replace("{table}", html.escape(tid)).replace("{seat}", html.escape(seat))
+        return web.Response(text=text, content_type="text/html", charset="utf-8")
+
+    async def tournament_page(self, request: web.Request) -> web.Response:
+        """A tournament's standings and the tables of its round, each linked to its table's
+        page; the page looks again every minute."""
+        self._limit_page(request)
+        key = self.chat_of(request.match_info["cid"])
+        tid = key[len(TOURNAMENT_PREFIX) :] if key and is_tournament_table(key) else ""
+        look = await asyncio.to_thread(self.service.tournament_look, tid) if tid else None
+        if look is None:
+            raise _refuse(404, "no such tournament")
+        tables = {
+            t["chat"]: f"/t/{self.table_id(t['chat'])}"
+            for t in (look["round"] or {}).get("tables", [])
+        }
+        text = tournament_html(look, tables)
+        return web.Response(text=text, content_type="text/html", charset="utf-8")
+
+    async def telegram_page(self, request: web.Request) -> web.Response:
+        self._limit_page(request)
+        text = self._page.replace("{table}", "").replace("{seat}", "")
+        return web.Response(text=text, content_type="text/html", charset="utf-8")
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        kinds = {SCRIPT: "text/javascript", STYLE: "text/css"}
+        if name not in kinds:
+            raise _refuse(404, "no such file")
+        return web.Response(
+            body=_static(name),
+            content_type=kinds[name],
+            charset="utf-8",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
+
+    async def state(self, request: web.Request) -> web.Response:
+        self._limit_page(request)
+        tid, chat = self._table(request)
+        found = await self._look(chat, self._seat(request, tid))
+        if found is None:
+            raise _refuse(404, "no such table")
+        return web.Response(
+            body=found[1], content_type="application/json", headers={"Cache-Control": "no-store"}
+        )
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        self._limit_page(request)
+        tid, chat = self._table(request)
+        user = self._seat(request, tid)
+        address = self._address(request)
+        if self._open.get(address, 0) >= self.limits.live_per_address:
+            raise _refuse(429, "too many open pages from this address")
+        found = await self._look(chat, user)
+        if found is None:
+            raise _refuse(404, "no such table")
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        _headers(response)
+        await response.prepare(request)
+        self._open[address] = self._open.get(address, 0) + 1
+        event = self.live.join(chat, found[0])
+        shown = found[0]
+        try:
+            await response.write(b"data: " + found[1] + b"\n\n")
+            while True:
+                if self._closing:
+                    break
+                try:
+                    await asyncio.wait_for(event.wait(), 20.0)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")  # keeps proxies from closing it
+                    continue
+                if self._closing:
+                    break
+                event.clear()
+                found = await self._look(chat, user)
+                if found is None:
+                    break
+                if found[0] != shown:
+                    shown = found[0]
+                    await response.write(b"data: " + found[1] + b"\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.live.leave(chat, event)
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]
+        return response
+
+    async def replay(self, request: web.Request) -> web.Response:
+        self._limit_page(request)
+        _, chat = self._table(request)
+        try:
+            placed = int(request.match_info["n"])
+        except ValueError:
+            raise _refuse(400, "not a move number") from None
+        svg = await asyncio.to_thread(self.service.replay_board, chat, placed)
+        if svg is None:
+            raise _refuse(409, "no finished game to replay")
+        review = await asyncio.to_thread(self.service.review_of_move, chat, placed)
+        return web.json_response({"board": svg, "review": review})
+
+
+def tournament_html(look: dict[str, Any], tables: dict[str, str]) -> str:
+    """A tournament's page as HTML, from :meth:`Service.tournament_look` (every text
+    escaped); ``tables``: the path of each round table's page, by its chat."""
+    e = html.escape
+    rows = []
+    for r in look["rows"]:
+        name = e(r["name"]) + (e(look["out_mark"]) if r["out"] else "")
+        cells = (str(r["rank"]), name, e(r["points"]), e(r["buchholz"]), e(r["sb"]))
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{e(c)}</th>" for c in look["columns"])
+    body = [
+        f"<h1>{e(look['title'])}</h1>",
+        f"<p>{e(look['head'])}</p>",
+        f"<p class=status>{e(look['status'])}</p>",
+        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        if rows
+        else f"<p>{e(look['nobody'])}</p>",
+    ]
+    if look["teams"]:
+        items = "".join(f"<li>{e(t['name'])}: {e(t['points'])}</li>" for t in look["teams"])
+        body.append(f"<ul class=teams>{items}</ul>")
+    current = look["round"]
+    if current:
+        body.append(f"<h2>{e(current['title'])}</h2><ul class=round>")
+        body += [f"<li>{e(b)}</li>" for b in current["byes"]]
+        for t in current["tables"]:
+            path = tables.get(t["chat"])
+            link = f' <a href="{e(path)}">{e(look["watch"])}</a>' if path and not t["done"] else ""
+            body.append(f"<li>{e(t['text'])}{link}</li>")
+        body.append("</ul>")
+    return (
+        f'<!doctype html><html lang="{e(look["lang"])}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta http-equiv="refresh" content="60">'
+        f"<title>{e(look['title'])}</title><style>"
+        "body{font-family:system-ui,sans-serif;margin:1em auto;max-width:40em;padding:0 1em;"
+        "background:#efe6d2;color:#2b2118}table{border-collapse:collapse;width:100%}"
+        "td,th{padding:.3em .5em;text-align:left;border-bottom:1px solid #cbb99a}"
+        "a{color:#b0205f}</style></head><body>" + "".join(body) + "</body></html>"
+    )
