@@ -144,7 +144,7 @@ class TableService(Outbox):
         #: forum topic, a thread): ``(chat, name)`` in, the new place's chat id out, or
         #: ``None`` where it cannot (then the table is played in the chat itself).
         self.place_opener: Callable[[str, str], str | None] | None = None
-        for start in TableService.on_start:
+        for start in type(self).on_start:
             start(self)
 
     def set_page_runner(self, run: PageRunner | None) -> None:
