@@ -56,7 +56,7 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
 @pytest.fixture
 def server() -> Iterator[Server]:
     """A PostgreSQL server of the test's own, which it may restart and stop
-    (``tests/bot/test_store_down.py``)."""
+    (``tests/bot/store/test_store_down.py``)."""
     try:
         srv = Server()
     except FileNotFoundError as exc:

@@ -2,7 +2,7 @@
 legal and illegal moves, buttons of old versions, unicode, huge and hostile inputs) to
 several tables while the clock moves; every answer is checked.
 
-Used by ``tests/bot/test_fuzz.py`` (a few thousand commands, text only) and by
+Used by ``tests/bot/core/test_fuzz.py`` (a few thousand commands, text only) and by
 ``benchmarks/fuzz_commands.py`` (20,000 and more, with images).
 """
 

@@ -15,7 +15,7 @@ commit, or while the computer players think), the moment the commit shows in the
 (between the commit and the print), and while a restarted bot resumes (its clock plays the
 computer turns left due).
 
-Used by ``tests/bot/test_kills.py`` (20 and more kills, text only) and by
+Used by ``tests/bot/store/test_kills.py`` (20 and more kills, text only) and by
 ``benchmarks/kills.py`` (hundreds). The store is named by ``db``: a file path (SQLite) or
 whatever else ``bot.store.open_store`` and ``--db`` accept.
 """

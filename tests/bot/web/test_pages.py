@@ -492,7 +492,7 @@ def test_the_panel_shows_each_players_time_bank(tmp_path: Path) -> None:
 
 def test_the_replay_slider_shows_the_experts_review_of_each_move(tmp_path: Path) -> None:
     from engine.review import GameReview
-    from tests.bot.test_reviews import finished_room
+    from tests.bot.community.test_reviews import finished_room
 
     room = finished_room(tmp_path)
     [(row, data)] = room.service.store.reviews("chat-1")

@@ -12,7 +12,7 @@ import pytest
 
 from bot.operator.config import Settings, WebSettings
 from tests.bot.helpers import Clock, make_service
-from tests.bot.test_tournaments import Cup, new_cup
+from tests.bot.tournaments.test_tournaments import Cup, new_cup
 from tests.bot.web.board import path_of, running
 
 pytestmark = pytest.mark.usefixtures("backend")

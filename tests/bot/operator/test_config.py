@@ -12,7 +12,7 @@ import pytest
 from bot.operator.config import ConfigError, Settings, load_settings, parse_settings
 from tests.patience import PATIENCE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_example_documents_the_defaults() -> None:

@@ -44,7 +44,7 @@ print(json.dumps({"before": before, "after": after, "trimmed": trimmed, "kept": 
 
 def test_glibc_gives_the_holes_of_its_heap_back() -> None:
     assert platform.libc_ver()[0] == "glibc"  # the machines this bot is run and tested on
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     done = subprocess.run(
         [sys.executable, "-c", HOLES],
         capture_output=True,

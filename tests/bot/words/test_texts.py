@@ -22,7 +22,7 @@ from engine.genial import GenialGame
 from engine.spezial import SpezialGame
 from engine.tiles import COLOURS, Tile
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
+BOT = Path(__file__).resolve().parents[3] / "bot"
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 # Message families whose ids the code builds from a value (f"end.{reason}").
 FAMILIES = {

@@ -27,8 +27,8 @@ from bot.core.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.words.texts import Texts
 from engine.events import TurnStarted
 from engine.record import Record, replay
+from tests.bot.community.test_ratings import two_sides_equal
 from tests.bot.helpers import Room, make_service
-from tests.bot.test_ratings import two_sides_equal
 
 ADA = "id-ada"
 COMPUTER = ratings.computer_key("random")

@@ -18,7 +18,7 @@ from bot.store.postgres import PostgresStore
 from tests.bot.helpers import user
 from tests.bot.pgserver import Server
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 #: The longest any wait here may take on a busy machine.
 CEILING = 300.0
 DOWN = "The game store is not answering; please send that again in a minute."

@@ -23,7 +23,7 @@ from bot.words.texts import COLOUR_SQUARES
 from tests.bot.helpers import START, Clock, Room, make_service, user
 from tests.patience import PATIENCE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 INVALID = "The stored game cannot be read back"
 
 
