@@ -84,7 +84,7 @@ def serve(db: str, tables: int) -> None:
     board = WebBoard(
         service,
         "http://127.0.0.1",
-        deliver=lambda out: None,
+        deliver=lambda table, out: None,
         secret=b"bench",
         limits=Limits(pages_burst=1e9, moves_burst=1e9, live_per_address=1_000_000),
     )

@@ -121,9 +121,9 @@ class Console:
         board) and computer players may be due."""
         self._typed.put("")
 
-    def told_elsewhere(self, sent: list[Outbound]) -> None:
-        """What a command made elsewhere (the web board) says in the room; then the room
-        looks at the clock."""
+    def told_elsewhere(self, table: str, sent: list[Outbound]) -> None:
+        """What a command made elsewhere (the web board) at ``table`` says in the room;
+        then the room looks at the clock at once (computer players may answer it)."""
         for outbound in sent:
             self.show(outbound)
         self.wake()

@@ -50,14 +50,15 @@ def start_beside(service: Service, settings: Settings, telegram_token: str | Non
     _BESIDE.append(board)
 
 
-def through_outbox(service: Service) -> Callable[[list[Outbound]], None]:
+def through_outbox(service: Service) -> Callable[[str, list[Outbound]], None]:
     """Delivery for a board in a process without a chat platform: what a page's move says
     (and what computer players then do) is left in the stored outbox, where the bot's own
     processes find it and post it in the chat: the nudge wakes their clocks at once."""
 
-    def hand_over(outs: list[Outbound]) -> None:
+    def hand_over(table: str, outs: list[Outbound]) -> None:
         service.undelivered(outs)
-        for chat in dict.fromkeys(o.chat for o in outs):
+        # The computer players answer now (what they say waits in the outbox with it).
+        for chat in dict.fromkeys([table, *(o.chat for o in outs)]):
             service.undelivered(service.due(chat=chat))
         service.nudge()
 

@@ -94,8 +94,10 @@ class SeatActions(BoardBase):
         else:
             out = self.service.handle(Chat(chat, title), User(user, name), text)
             told = [o for o in out if o.kind != "error"]
-            if told and self.deliver is not None:
-                self.deliver(told)
+            if self.deliver is not None and (told or not out):
+                # Said nothing yet: a move that computer players answer, in one message
+                # with it, at once, as a typed one is answered.
+                self.deliver(chat, told)
         for o in out:
             if o.kind == "error" and o.stored is not None:
                 self.service.delivered(o)  # told on the page, never in the chat

@@ -22,7 +22,10 @@ from bot.web.live import POLL, Live
 from bot.web.tokens import ID_CHAT, ID_LENGTH, BadToken, Signer, web_secret
 
 _ID = re.compile(rf"[A-Za-z0-9_-]{{{ID_LENGTH}}}")
-Deliver = Callable[[list[Outbound]], None]
+#: Where what a page's command at a table said goes in a process without a chat platform's
+#: own way (``page_runner``): ``(table, outs)``, called after every accepted command, also
+#: when it said nothing yet (a move the computer players answer in one message with it).
+Deliver = Callable[[str, list[Outbound]], None]
 
 #: The page's one HTML file, its script and its style sheet, in ``static/``.
 PAGE, SCRIPT, STYLE = "page.html", "app.js", "app.css"

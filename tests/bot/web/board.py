@@ -133,7 +133,7 @@ def started_room(
 @contextmanager
 def running(room: Room, limits: Limits | None = None, **kw: Any) -> Iterator[Site]:
     delivered: list[Outbound] = []
-    kw.setdefault("deliver", delivered.extend)
+    kw.setdefault("deliver", lambda table, outs: delivered.extend(outs))
     board = WebBoard(
         room.service,
         "http://board.example",

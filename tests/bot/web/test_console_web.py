@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 from urllib.request import urlopen
@@ -110,6 +111,58 @@ def test_console_links_open_the_pages_and_a_page_move_is_told_in_the_room(tmp_pa
         )
     finally:
         board.stop_thread()
+
+
+def test_a_page_move_is_answered_by_the_computer_at_once(tmp_path: Path) -> None:
+    """A page's move that passes the turn to a computer player wakes the room's clock: the
+    computer answers as it answers a typed move, not after the room's longest sleep (an
+    hour here, so a room that only looked at its clock then would fail the wait)."""
+    import queue
+    import threading
+    from urllib.request import Request
+
+    service = make_service(tmp_path / "t.db")
+    out = io.StringIO()
+    console = Console(service, User("ann", "ann"), None, out, max_wait=3600.0)
+    board = WebBoard(service, "http://placeholder", deliver=console.told_elsewhere, secret=b"k")
+    console.links = links(board)
+    port = board.start_in_thread("127.0.0.1", 0)
+    board.public_url = f"http://127.0.0.1:{port}"
+    typed: queue.Queue[str | None] = queue.Queue()
+
+    def lines() -> Iterator[str]:
+        while (line := typed.get()) is not None:
+            yield line
+
+    room = threading.Thread(target=console.run, args=(lines(),), daemon=True)
+    room.start()
+    try:
+        for line in ("/join", "/addbot greedy", "/start"):
+            typed.put(line)
+        wait_until(lambda: _links(out.getvalue(), "s", "ann"), "ann's rack with her link")
+        seat = urlsplit(_links(out.getvalue(), "s", "ann")[-1]).path.rsplit("/", 1)[1]
+        tid = urlsplit(_links(out.getvalue(), "t")[0]).path.rsplit("/", 1)[1]
+        with urlopen(f"{board.public_url}/api/t/{tid}/state?seat={seat}", timeout=PATIENCE) as r:
+            look = json.loads(r.read())
+        assert look["my_turn"]  # ann joined first: she moves first, the computer next
+        first, seconds = next(iter(look["cells"].items()))
+        move = {"seat": seat, "command": "play", "move": f"1 {first} {seconds[0]}"}
+        body = json.dumps({**move, "version": look["version"]}).encode()
+        headers = {"Content-Type": "application/json"}
+        req = Request(f"{board.public_url}/api/t/{tid}/command", body, headers)
+        with urlopen(req, timeout=PATIENCE) as r:
+            assert json.loads(r.read()) == {"ok": True, "said": []}
+        # Ann's placement and the computer's answer, told in the room.
+        wait_until(
+            lambda: out.getvalue().count(" placed ") >= 2, "the computer's answer in the room"
+        )
+        assert f"ann placed {squares(look['rack'][0]['name'])} {first} {seconds[0]}" in (
+            out.getvalue()
+        )
+    finally:
+        typed.put(None)
+        board.stop_thread()
+        room.join(PATIENCE)
 
 
 def test_the_launcher_hook_starts_the_board_on_each_new_service(

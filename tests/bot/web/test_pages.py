@@ -426,6 +426,29 @@ def test_a_board_of_its_own_leaves_a_moves_messages_for_the_bot(tmp_path: Path) 
         assert [(o.kind, o.user) for o in told if o.user] == [("rack", room.person("Bob").id)]
 
 
+def test_a_board_of_its_own_lets_the_computer_answer_a_move_at_once(tmp_path: Path) -> None:
+    """In a web board's own process (``genial-bot web``), a page's move that passes the turn
+    to a computer player is answered there and then: the computer's placement waits in the
+    outbox with the move, for the bot's processes to post, without waiting for their clock."""
+    from bot.web import through_outbox
+    from tests.bot.helpers import Clock, Room, make_service
+
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    for line in ("/join", "/addbot greedy", "/start"):
+        room.say("Ann", line)
+    bot_side = make_service(tmp_path / "t.db", clock=Clock())
+    for waiting in room.service.waiting(room.chat.id):  # what the start said: posted
+        room.service.delivered(waiting)
+    with running(room, deliver=through_outbox(room.service)) as site:
+        status, answer = site.command("Ann", "play", _first_move(site, "Ann"))
+        assert status == 200 and answer == {"ok": True, "said": []}
+        public = [o for o in bot_side.waiting(room.chat.id) if o.user is None]
+        # One message with one board: Ann's placement and the computer's answer.
+        assert len(public) == 1 and public[0].text.startswith("Ann placed")
+        assert public[0].text.count(" placed ") == 2
+        assert site.state("Ann")["my_turn"]  # the computer has moved: Ann's turn again
+
+
 def _golden_placement(site: Site, name: str) -> tuple[str, str] | None:
     """A legal placement of ``name`` now whose second cell is a free golden space."""
     mine = site.state(name)
