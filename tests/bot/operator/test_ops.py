@@ -147,13 +147,13 @@ def test_log_lines_name_their_table(tmp_path: Path, caplog: pytest.LogCaptureFix
     room.ok("Ada", "/option timeout 1h")
     room.ok("Ada", "/start")
 
-    def broken(chat: str, now: float) -> None:
+    def broken(chat: str, now: float, *rest: object) -> None:
         raise RuntimeError("a table that cannot be read")
 
     service._due_table = broken  # type: ignore[assignment,method-assign]
-    with caplog.at_level(logging.ERROR, logger="bot.service"):
+    with caplog.at_level(logging.ERROR, logger="bot.core.service"):
         assert service.due(START + 1800) == []
-    (record,) = [r for r in caplog.records if r.name == "bot.service"]
+    (record,) = [r for r in caplog.records if r.name == "bot.core.service"]
     assert record.getMessage() == "[table chat-7] the due work failed"
     assert record.table == "chat-7"  # type: ignore[attr-defined]
     logging.getLogger("bot.service").warning("outside any table")
