@@ -62,6 +62,7 @@ PUBLIC_SURFACE = (
     "bot.core.outbound",
     "bot.core.looks",
     "bot.core.workers",
+    "bot.core.stepping",
     "bot.words.texts",
     "bot.words.messages",
     "bot.operator.config",

@@ -22,8 +22,8 @@ import os
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, NamedTuple
 
 from bot.core.commands import (
     Abort,
@@ -64,6 +64,22 @@ RETRIES = 3
 #: Seconds a process holds its claim on a table's due work: another process takes it over
 #: when the claimer was killed. Renewed while a long computer game is being played.
 LEASE = 60.0
+
+
+class Step(NamedTuple):
+    """What steps of a table's due work said, whether more is due there at once, and
+    whether anything could be done (else another process holds the table's due work, or
+    the table changed while a computer player thought)."""
+
+    out: list[Outbound]
+    more: bool
+    done: bool
+
+
+@dataclass
+class _Progress:
+    more: bool = False
+    done: bool = False
 
 
 class _Routed(Exception):
@@ -335,11 +351,26 @@ class TableService(Outbox):
         Each due table is claimed in the store first, so with several processes on one
         store each table's due work is done by one of them; the work is a batch of claims
         and then each claimed table once, linear in the number of due tables."""
-        now = self.clock() if now is None else now
+        return self._due(self.clock() if now is None else now, chat, None, _Progress())
+
+    def step(self, chat: str, now: float | None = None, *, steps: int = 1) -> Step:
+        """A platform's clock: ``steps`` steps of what is due at ``chat`` (a computer
+        player's turn, a reminder, a timeout each), and whether more is due there at once
+        (the next computer player). A clock that takes a step at each due table in turn,
+        and the next one at a table once its chat has been told, plays a table of computer
+        players at the pace its chat is told, and no other table waits behind it."""
+        progress = _Progress()
+        out = self._due(self.clock() if now is None else now, chat, steps, progress)
+        return Step(out, progress.more, progress.done)
+
+    def _due(
+        self, now: float, chat: str | None, steps: int | None, progress: _Progress
+    ) -> list[Outbound]:
         out: list[Outbound] = []
         own = self._own_due(chat)
         if chat is not None and own is not None:
             try:
+                progress.done = True
                 return own.work(self, chat, now)
             except (StoreBusy, StoreDown) as exc:
                 log.warning("%s waits: %s", chat, exc)
@@ -363,7 +394,7 @@ class TableService(Outbox):
                             continue  # a damaged table: looked at again later
                         with ops.at_table(c):
                             try:
-                                out += self._due_table(c, now)
+                                out += self._due_table(c, now, steps, progress)
                             except (StoreBusy, StoreDown):
                                 raise
                             except Exception:
@@ -378,11 +409,14 @@ class TableService(Outbox):
                 log.warning("due work waits: %s", exc)
             return out  # the clock comes back: what is due stays due
 
-    def _due_table(self, chat: str, now: float) -> list[Outbound]:
-        """Everything due at one claimed table, step by step until a person must act."""
+    def _due_table(
+        self, chat: str, now: float, steps: int | None, progress: _Progress
+    ) -> list[Outbound]:
+        """What is due at one claimed table, step by step until a person must act (or
+        ``steps`` steps were taken: the rest stays due, and ``progress`` says so)."""
         out: list[Outbound] = []
         renewed = time.monotonic()
-        for _ in range(MAX_STEPS):
+        for _ in range(MAX_STEPS if steps is None else steps):
             if time.monotonic() - renewed > LEASE / 3:  # a long computer game: keep the claim
                 if not self.store.claim(now, self.owner, self.clock(), LEASE, chat=chat):
                     break
@@ -390,9 +424,13 @@ class TableService(Outbox):
             step = self._table_step(chat, now)
             if step is None:
                 break
+            progress.done = True
             out += step[0]
             if not step[1]:
                 break
+        else:
+            progress.more = True
+            return out  # more is due at once: what follows the steps comes after them
         # What follows the steps (a game that ended: its review, once; the daily puzzle).
         for concern in self.concerns:
             if concern.after_due is not None:
@@ -458,7 +496,8 @@ class TableService(Outbox):
         none while the store does not answer (the clock looks again, :meth:`next_due`)."""
         try:
             now = self.clock() if now is None else now
-            due = self.store.due(now)
+            # Not a damaged table before it may be tried again (:meth:`next_due` says when).
+            due = [c for c in self.store.due(now) if self.stuck.get(c, 0.0) <= now]
             return due + [key for own in self._own_dues() for key in own.keys(self, now)]
         except (StoreBusy, StoreDown) as exc:
             log.warning("due work waits: %s", exc)
@@ -468,14 +507,15 @@ class TableService(Outbox):
         """Every chat with a table (a Telegram group's topics are chats of their own)."""
         return self.store.chats()
 
-    def next_due(self) -> float | None:
+    def next_due(self, after: float | None = None) -> float | None:
         """When :meth:`due` next has something to do (``None``: nothing is waiting), so an
-        adapter's clock can sleep until then."""
+        adapter's clock can sleep until then; ``after``: the first time later than that
+        (a clock whose tables due now are all being told asks what comes next)."""
         try:
-            when = self.store.next_due()
+            when = self.store.next_due(after)
             for own in self._own_dues():
                 theirs = own.next_due(self)
-                if theirs is not None:
+                if theirs is not None and (after is None or theirs > after):
                     when = theirs if when is None else min(when, theirs)
             if when is None or not self.stuck:
                 return when

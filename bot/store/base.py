@@ -366,9 +366,10 @@ class Store(Protocol):
         """The chats whose tables have something due at or before ``now``, soonest first."""
         ...
 
-    def next_due(self) -> float | None:
-        """The earliest moment any table has something due, ``None`` if none has: an
-        adapter's clock sleeps until then instead of polling."""
+    def next_due(self, after: float | None = None) -> float | None:
+        """The earliest moment any table has something due (later than ``after``, if
+        given), ``None`` if none has: an adapter's clock sleeps until then instead of
+        polling."""
         ...
 
     def note(self, chat: str, key: str) -> str | None:

@@ -113,9 +113,14 @@ class PostgresTables(PostgresConnection):
             ).fetchall()
         return [r[0] for r in rows]
 
-    def next_due(self) -> float | None:
+    def next_due(self, after: float | None = None) -> float | None:
         with self._connection() as conn:
-            row = conn.execute("SELECT MIN(due_at) FROM tables").fetchone()
+            if after is None:
+                row = conn.execute("SELECT MIN(due_at) FROM tables").fetchone()
+            else:
+                row = conn.execute(
+                    "SELECT MIN(due_at) FROM tables WHERE due_at > %s", (after,)
+                ).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     def tables_with(self, text: str) -> list[str]:

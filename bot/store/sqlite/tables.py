@@ -85,9 +85,14 @@ class SQLiteTables(SQLiteConnection):
             ).fetchall()
         return [r[0] for r in rows]
 
-    def next_due(self) -> float | None:
+    def next_due(self, after: float | None = None) -> float | None:
         with self._lock, _busy():
-            row = self._db.execute("SELECT MIN(due_at) FROM tables").fetchone()
+            if after is None:
+                row = self._db.execute("SELECT MIN(due_at) FROM tables").fetchone()
+            else:
+                row = self._db.execute(
+                    "SELECT MIN(due_at) FROM tables WHERE due_at > ?", (after,)
+                ).fetchone()
         return None if row[0] is None else float(row[0])
 
     def tables_with(self, text: str) -> list[str]:

@@ -194,6 +194,10 @@ class FakeBotAPI:
         #: requests cut so far.
         self.cut: tuple[Callable[[Call], bool], Callable[[], None]] | None = None
         self.cuts: list[Call] = []
+        #: Chats whose requests get no answer until released (see :meth:`stall`), and the
+        #: requests held so far.
+        self.stalled: set[int] = set()
+        self.held: list[Call] = []
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, Iterator[int]] = {}
@@ -402,6 +406,19 @@ class FakeBotAPI:
         was killed before it reached Telegram. Once."""
         with self._cond:
             self.cut = (matches, then)
+
+    def stall(self, chat: int) -> None:
+        """Requests for ``chat`` get no answer until :meth:`release`: a chat whose posts
+        take as long as a group over its budget, or a slow connection to it."""
+        with self._cond:
+            self.stalled.add(chat)
+
+    def release(self, chat: int) -> None:
+        """The requests held for ``chat`` are carried out and answered, and later ones at
+        once."""
+        with self._cond:
+            self.stalled.discard(chat)
+            self._cond.notify_all()
 
     def kick(self, chat: int) -> None:
         """The bot is removed from group ``chat``: everything it sends there is refused."""
@@ -834,6 +851,11 @@ class FakeBotAPI:
             cut[1]()
             request.close_connection = True
             return
+        with self._cond:
+            if call.chat in self.stalled:
+                self.held.append(call)
+            while call.chat in self.stalled and not self._closing:
+                self._cond.wait()
         try:
             if prefix != f"/bot{self.token}":
                 raise ApiError(401, "Unauthorized")
