@@ -11,13 +11,14 @@ import shutil
 import sqlite3
 import sys
 import tempfile
+import urllib.parse
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
 from bot.core.table import Table
-from bot.store import StoreError, open_store
+from bot.store import StoreDown, StoreError, open_store
 from bot.store.sqlite import SCHEMA_VERSION, SQLiteStore
 
 #: A port on this machine where nothing listens (port 1 needs root to serve).
@@ -113,6 +114,36 @@ def test_a_storage_value_is_a_server_url_in_any_case_or_a_path(
     else:
         assert "not a storage location" in str(caught.value)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("url", "down"),
+    [
+        (f"postgresql://bob@{CLOSED}/genial", True),  # refused
+        ("postgresql://bob@genial-db.invalid:5432/genial", True),  # the name is not known
+        ("postgresql://bob@127.0.0.1:99999/genial", False),  # no port
+        (f"postgresql://bob@{CLOSED}/genial?sslmode=sometimes", False),
+        (f"postgresql://bob@{CLOSED}/genial?no_such_option=1", False),
+        (f"postgresql://bob:pass word@{CLOSED}/genial", False),
+    ],
+)
+def test_a_server_not_there_is_down_a_url_that_is_wrong_is_not(url: str, down: bool) -> None:
+    """Down (waited for): refused, an unknown host (a container's database not started yet
+    has no name either). Not down (exit status 2): what libpq refuses before it asks any
+    server."""
+    with pytest.raises(StoreError) as caught:
+        open_store(url)
+    assert isinstance(caught.value, StoreDown) is down, caught.value
+
+
+def test_a_database_not_made_yet_is_waited_for(postgres_url: str) -> None:
+    """A server that answers but does not know the database (or the role, or the password)
+    may be set up after the bot starts (an init job, an operator running createdb): down,
+    waited for, each try's line saying what the server said."""
+    parts = urllib.parse.urlsplit(postgres_url)
+    url = urllib.parse.urlunsplit(parts._replace(path="/no_such_database"))
+    with pytest.raises(StoreDown, match='database "no_such_database" does not exist'):
+        open_store(url)
 
 
 def test_a_windows_drive_is_a_path_not_a_scheme(
