@@ -144,8 +144,13 @@ def test_the_dockerfiles_steps_run_as_a_script(tmp_path: Path) -> None:
         assert bot.stderr.readline().startswith("health and metrics: http://127.0.0.1:")
         check = exec_form(one("HEALTHCHECK").split(" CMD ", 1)[1])
         check = [a.replace(":9464/", f":{port}/") for a in check]
-        result = subprocess.run(check, env=env, capture_output=True, timeout=PATIENCE)
-        assert result.returncode == 0, result.stderr
+
+        def healthy() -> bool:
+            run = subprocess.run(check, env=env, capture_output=True, timeout=PATIENCE)
+            return run.returncode == 0
+
+        # /healthz answers from the start, 503 until the store is open (issue 43).
+        wait_until(healthy, "the HEALTHCHECK's command passing", interval=0.2)
         assert (data / "genial.sqlite3").is_file()
     finally:
         _, err = bot.communicate("", timeout=PATIENCE)

@@ -112,8 +112,10 @@ def assert_stopped_cleanly(bot: Bot, status: int, said: str = "stopping") -> Non
 
 def test_sigterm_while_the_store_is_opened(tmp_path: Path, bots: list[Bot]) -> None:
     """A PostgreSQL server that takes the connection and never answers: the store waits
-    10 s for it, then the bot would stop with status 2."""
+    10 s for it, then the launcher would try again and again (issue 43). SIGTERM in the
+    middle of the connection attempt stops it."""
     sock, port = silent_port()
+    sock.settimeout(PATIENCE)
     try:
         gateway = f"ws://127.0.0.1:{closed_port()}/gateway"
         env = {
@@ -121,8 +123,11 @@ def test_sigterm_while_the_store_is_opened(tmp_path: Path, bots: list[Bot]) -> N
             "GENIAL_TEST_DISCORD_GATEWAY": gateway,
         }
         bot = start(tmp_path, bots, env, f"postgresql://postgres@127.0.0.1:{port}/genial")
-        bot.wait_for("opening the store")
-        assert_stopped_cleanly(bot, bot.stop(), "stopped while starting")
+        attempt, _ = sock.accept()  # the bot connected, and waits for an answer
+        try:
+            assert_stopped_cleanly(bot, bot.stop(), "stopped while waiting for the store")
+        finally:
+            attempt.close()
     finally:
         sock.close()
 
