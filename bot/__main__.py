@@ -23,7 +23,7 @@ from pathlib import Path
 from bot.console import Console
 from bot.core.outbound import User
 from bot.operator import logs, memory, ops, tools, waiting
-from bot.operator.config import ConfigError, Settings, WebSettings, load_settings
+from bot.operator.config import ConfigError, Settings, Unreachable, WebSettings, load_settings
 from bot.service import Service
 from bot.store import StoreDown, StoreError, open_store
 
@@ -352,9 +352,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_platform(platform, settings)
     except waiting.Stopped:
         return 0
-    except StoreDown as exc:
-        # The store went away again while the platform started: not a setting to fix, a
-        # service manager's restart waits for it anew.
+    except (StoreDown, Unreachable) as exc:
+        # The store went away again while the platform started, or the platform is not
+        # reachable: not a setting to fix; a service manager's restart tries again.
         print(f"genial-bot: {exc}", file=sys.stderr)
         return 1
     except (ConfigError, StoreError) as exc:
