@@ -1,7 +1,7 @@
 # genial-bot in a container: a slim Python, the bot installed from this checkout into a
 # virtual environment, run as a user of its own, the SQLite store on a volume.
 #   docker build -t genial-bot .
-#   docker run -d -v genial:/var/lib/genial -e GENIAL_TELEGRAM_TOKEN=... genial-bot
+#   docker run -d --restart unless-stopped -v genial:/var/lib/genial -e GENIAL_TELEGRAM_TOKEN=... genial-bot
 # Every setting can be given as GENIAL_<SECTION>__<KEY> (docs/operating.md); compose.yaml
 # runs two processes on PostgreSQL.
 FROM python:3.12-slim
@@ -31,7 +31,12 @@ ENV PATH=/opt/genial-bot/bin:$PATH \
     GENIAL_METRICS__PORT=9464
 EXPOSE 9464
 # The operator's view answers on 127.0.0.1 inside the container; a scraper in another
-# container needs GENIAL_METRICS__LISTEN=0.0.0.0 (and the port published).
+# container needs GENIAL_METRICS__LISTEN=0.0.0.0 (and the port published). It answers from
+# the start: 503 while the bot waits for a store not reachable yet (the container is then
+# unhealthy but running), 200 once it serves.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:9464/healthz', timeout=4)"]
+# The exec form: genial-bot is the container's first process and gets `docker stop`'s
+# SIGTERM itself (a clean stop, exit status 0). Status 2 is a setting to fix, 1 a failure
+# that may mend (docs/operating.md: What restarts what); choose the restart policy by it.
 CMD ["genial-bot"]

@@ -1,8 +1,10 @@
 """``genial-bot``: start the bot on a chat platform, or in the terminal.
 
 ``genial-bot`` with no platform configured (no token in the environment) opens the console
-chat; ``genial-bot console|telegram|discord`` chooses. A missing or invalid setting is
-explained in one line and the exit status is 2.
+chat; ``genial-bot console|telegram|discord`` chooses. A store that cannot be reached yet is
+waited for (one log line each try). The exit status: 0 after a stop (SIGTERM, Ctrl-C, the
+end of the console's input); 2 for a setting to fix, explained in one line; 1 for any other
+failure, which a service manager may retry (docs/operating.md: What restarts what).
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from pathlib import Path
 
 from bot.console import Console
 from bot.core.outbound import User
-from bot.operator import memory, ops, tools
-from bot.operator.config import ConfigError, Settings, WebSettings, load_settings
+from bot.operator import logs, memory, ops, tools, waiting
+from bot.operator.config import ConfigError, Settings, Unreachable, WebSettings, load_settings
 from bot.service import Service
-from bot.store import StoreError, open_store
+from bot.store import StoreDown, StoreError, open_store
 
 WEB = "web"
 PLATFORMS = ("console", "telegram", "discord", WEB)
@@ -135,16 +137,15 @@ def with_metrics(args: argparse.Namespace, settings: Settings) -> Settings:
 def run_console(args: argparse.Namespace, settings: Settings) -> int:
     name = args.name or settings.name or _login_name()
     settings = with_metrics(args, settings)
-    operator = start_operator(settings)
-    if operator is not None:
-        where = f"http://{settings.metrics_listen}:{operator.port}"
-        print(f"health and metrics: {where}/healthz {where}/metrics", file=sys.stderr)
+    operator = serve_operator(settings)
     try:
+        if operator is not None:
+            where = f"http://{settings.metrics_listen}:{operator.port}"
+            print(f"health and metrics: {where}/healthz {where}/metrics", file=sys.stderr)
+        wait_for_store(settings, operator)
         return _console(args, settings, name)
     finally:
-        if operator is not None:
-            operator.close()
-            operator.store.close()
+        close_operator(operator)
 
 
 def _console(args: argparse.Namespace, settings: Settings, name: str) -> int:
@@ -222,6 +223,7 @@ def _login_name() -> str:
 def run_platform(platform: str, settings: Settings) -> int:
     """A chat platform's adapter: the module ``bot.<platform>`` with ``main(settings)``."""
     if platform == WEB:
+        wait_for_store(settings, None)
         web: int = importlib.import_module(f"bot.{platform}").main(settings)
         return web
     if not settings.token(platform):
@@ -244,38 +246,91 @@ def run_platform(platform: str, settings: Settings) -> int:
     try:
         status: int = adapter.main(settings)
     finally:
-        if operator is not None:
-            operator.close()
-            operator.store.close()
+        close_operator(operator)
     return status
 
 
 def start_operator(settings: Settings) -> ops.Operator | None:
     """The operator's view (``/healthz``, ``/metrics``) if ``[metrics] port`` is set, with a
-    store connection of its own; log lines name their table either way.
+    store connection of its own, once the store can be reached (:func:`wait_for_store`);
+    log lines name their table either way.
 
     Raises:
         ConfigError: the port cannot be bound.
-        StoreError: the store cannot be opened.
+        StoreError: the store cannot be opened, and waiting would not help.
+        waiting.Stopped: SIGTERM or Ctrl-C while waiting for the store.
+    """
+    operator = serve_operator(settings)
+    try:
+        wait_for_store(settings, operator)
+    except BaseException:
+        close_operator(operator)
+        raise
+    return operator
+
+
+def close_operator(operator: ops.Operator | None) -> None:
+    if operator is not None:
+        operator.close()
+        if operator.store is not None:
+            operator.store.close()
+
+
+def wait_for_store(settings: Settings, operator: ops.Operator | None) -> None:
+    """Wait until the store can be opened (bot/operator/waiting.py), the operator's view
+    meanwhile answering that it is not reachable yet; then hand the store to the operator
+    (or close it: each platform opens its own). The log lines of the wait go to standard
+    error as ``[log]`` says, before a platform has set up its own log.
+
+    Raises:
+        StoreError: the store cannot be opened, and waiting would not help.
+        waiting.Stopped: SIGTERM or Ctrl-C meanwhile.
+    """
+    root = logging.getLogger()
+    level = root.level
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(logs.apply(handler, settings))
+    try:
+        with waiting.stop_on_signals():
+            store = waiting.wait_for_store(
+                settings.storage, told=operator.waiting if operator is not None else None
+            )
+    except waiting.Stopped:
+        logging.getLogger(__name__).info("stopped while waiting for the store")
+        raise
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    if operator is None:
+        store.close()
+    else:
+        operator.ready(store)
+
+
+def serve_operator(settings: Settings) -> ops.Operator | None:
+    """The operator's view if ``[metrics] port`` is set, with no store yet: it answers 503
+    until :func:`wait_for_store` hands it one. Log lines name their table either way.
+
+    Raises:
+        ConfigError: the port cannot be bound.
     """
     ops.install_table_ids()
     if not settings.metrics_port:
         return None
-    store = open_store(settings.storage)
     first = settings.metrics_port
     last = max(first, settings.metrics_port_last)
     failure: OSError | None = None
     for port in range(first, last + 1):
         # Several processes with one config: each takes the first port still free.
         try:
-            operator = ops.Operator(store, settings.metrics_listen, port)
+            operator = ops.Operator(None, settings.metrics_listen, port)
         except OSError as exc:
             failure = exc
             continue
         if last > first:
             logging.getLogger(__name__).info("health and metrics on port %d", port)
         return operator
-    store.close()
     ports = str(first) if last == first else f"{first}-{last}"
     where = f"{settings.metrics_listen}:{ports}"
     why = failure.strerror if failure is not None else "no port"
@@ -295,6 +350,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if platform == "console":
             return run_console(args, settings)
         return run_platform(platform, settings)
+    except waiting.Stopped:
+        return 0
+    except (StoreDown, Unreachable) as exc:
+        # The store went away again while the platform started, or the platform is not
+        # reachable: not a setting to fix; a service manager's restart tries again.
+        print(f"genial-bot: {exc}", file=sys.stderr)
+        return 1
     except (ConfigError, StoreError) as exc:
         print(f"genial-bot: {exc}", file=sys.stderr)
         return 2

@@ -36,7 +36,7 @@ from bot.core.workers import Workers, run_loop
 from bot.discord.client import GenialClient
 from bot.discord.failures import why
 from bot.operator import logs
-from bot.operator.config import ConfigError, Settings
+from bot.operator.config import ConfigError, Settings, Unreachable
 from bot.service import Service
 from bot.store import open_store
 
@@ -180,7 +180,8 @@ def main(settings: Settings) -> int:
     """Run the bot until it is stopped (SIGTERM, Ctrl-C); the exit status: 0.
 
     Raises:
-        ConfigError: if the token is missing, Discord rejects it or cannot be reached.
+        ConfigError: if the token is missing or Discord rejects it.
+        Unreachable: if Discord cannot be reached.
     """
     token = settings.token("discord")
     if not token:
@@ -224,9 +225,12 @@ def _main(settings: Settings, token: str) -> int:
             ) from None
         except (OSError, aiohttp.ClientError) as exc:
             # No network at start (or Discord away): one line, not discord.py's traceback.
-            raise ConfigError(f"cannot reach Discord ({type(exc).__name__})") from None
+            raise Unreachable(f"cannot reach Discord ({type(exc).__name__})") from None
+        except discord.DiscordServerError as exc:
+            # Discord answered a 5xx at start, after discord.py's retries.
+            raise Unreachable(f"cannot reach Discord ({why(exc)})") from None
         except discord.HTTPException as exc:
-            # Discord answered an error at start (a 5xx after discord.py's retries).
+            # Discord refused the start otherwise (a 4xx): nothing a restart would change.
             raise ConfigError(f"cannot reach Discord ({why(exc)})") from None
         if not workers.finish(stop.left()):
             # A command or a computer game in a worker thread, past the grace: given up as

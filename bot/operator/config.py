@@ -46,6 +46,12 @@ class ConfigError(ValueError):
     """A setting is missing or invalid; the message is one line naming it."""
 
 
+class Unreachable(Exception):
+    """Something the bot needs at start did not answer (Discord, the Bot API server), after
+    the platform's own retries: no setting to fix, so not a :class:`ConfigError`. The
+    launcher says so in one line with exit status 1, which a service manager restarts."""
+
+
 @dataclass(frozen=True)
 class TelegramSettings:
     """How the Telegram adapter reaches the Bot API: ``base_url`` is the server's address

@@ -24,7 +24,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
-from bot.store import Store
+from bot.store import Store, StoreDown
 
 #: Every figure of this process (its own registry: nothing of the library's defaults).
 REGISTRY = CollectorRegistry()
@@ -112,14 +112,17 @@ class PlatformErrors(logging.Handler):
 
 
 class _StoreFigures(Collector):
-    """Open tables and the due backlog, read from the store when scraped."""
+    """Open tables and the due backlog, read from the operator's store when scraped."""
 
-    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
-        self.store = store
+    def __init__(self, operator: Operator, clock: Callable[[], float]) -> None:
+        self.operator = operator
         self.clock = clock
 
     def collect(self) -> Iterator[Metric]:
-        census = self.store.census(self.clock())
+        store = self.operator.store
+        if store is None:
+            raise StoreDown(self.operator.not_ready)
+        census = store.census(self.clock())
         tables = GaugeMetricFamily("genial_tables", "Tables by status.", labels=["status"])
         for status in ("lobby", "playing", "closed"):
             tables.add_metric([status], census[status])
@@ -140,10 +143,15 @@ class _StoreFigures(Collector):
 
 
 class Operator:
-    """The HTTP server of ``/healthz`` and ``/metrics`` (threads of its own)."""
+    """The HTTP server of ``/healthz`` and ``/metrics`` (threads of its own).
+
+    Started with no store (``None``) while the launcher waits for one, it answers both with
+    503 and :attr:`not_ready` (a process alive but not ready, to a container's health check)
+    until :meth:`ready` hands it the store.
+    """
 
     def __init__(
-        self, store: Store, listen: str, port: int, clock: Callable[[], float] = time.time
+        self, store: Store | None, listen: str, port: int, clock: Callable[[], float] = time.time
     ) -> None:
         """Start serving.
 
@@ -151,7 +159,9 @@ class Operator:
             OSError: the port cannot be bound.
         """
         self.store = store
-        self._figures = _StoreFigures(store, clock)
+        #: What ``/healthz`` says while there is no store (the waiting's progress).
+        self.not_ready = "store not reachable yet"
+        self._figures = _StoreFigures(self, clock)
         REGISTRY.register(self._figures)
         self._errors = PlatformErrors()
         logging.getLogger().addHandler(self._errors)
@@ -182,9 +192,13 @@ class Operator:
     def answer(self, path: str) -> tuple[int, str, bytes]:
         """Status, content type and body for a GET of ``path``."""
         path = path.split("?", 1)[0]
+        store = self.store
+        if store is None and path in ("/healthz", "/metrics"):
+            return 503, "text/plain", f"{self.not_ready}\n".encode()
         if path == "/healthz":
+            assert store is not None
             try:
-                self.store.next_due()
+                store.next_due()
             except Exception as exc:  # whatever the backend raises: the store is not there
                 return 503, "text/plain", f"store unreachable: {type(exc).__name__}\n".encode()
             return 200, "text/plain", b"ok\n"
@@ -194,6 +208,14 @@ class Operator:
             except Exception as exc:
                 return 503, "text/plain", f"store unreachable: {type(exc).__name__}\n".encode()
         return 404, "text/plain", b"not found: try /healthz or /metrics\n"
+
+    def waiting(self, why: str) -> None:
+        """While there is no store: ``why`` is what ``/healthz`` answers."""
+        self.not_ready = why
+
+    def ready(self, store: Store) -> None:
+        """The store, reachable now: from here on the figures are read from it."""
+        self.store = store
 
     def close_figures(self) -> None:
         REGISTRY.unregister(self._figures)

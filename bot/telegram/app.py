@@ -25,12 +25,19 @@ from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from telegram.error import Conflict, InvalidToken, NetworkError, TelegramError
+from telegram.error import (
+    BadRequest,
+    Conflict,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 
 from bot.core.workers import Workers, run_loop
 from bot.operator import logs
-from bot.operator.config import ConfigError, Settings, TelegramSettings
+from bot.operator.config import ConfigError, Settings, TelegramSettings, Unreachable
 from bot.service import Service
 from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
@@ -278,8 +285,9 @@ def main(settings: Settings) -> int:
     stop, 1 after an unexpected error (logged, redacted).
 
     Raises:
-        ConfigError: no token, a token the server rejects, or a server that cannot be
-            reached (in one line, without the token).
+        ConfigError: no token, or a token or request the server rejects (in one line,
+            without the token).
+        Unreachable: a server that cannot be reached.
     """
     env = settings.telegram_token_env
     token = settings.token("telegram")
@@ -309,9 +317,11 @@ def main(settings: Settings) -> int:
             f"the Bot API server at {settings.telegram.base_url} rejected the token in {env}"
         ) from None
     except TelegramError as exc:
-        raise ConfigError(
-            f"cannot reach the Bot API server at {settings.telegram.base_url}: {redact(str(exc))}"
-        ) from None
+        why = f"cannot reach the Bot API server at {settings.telegram.base_url}: {redact(str(exc))}"
+        if isinstance(exc, NetworkError | RetryAfter) and not isinstance(exc, BadRequest):
+            # The network or the server, still away after the retries: a restart tries again.
+            raise Unreachable(why) from None
+        raise ConfigError(why) from None
     except Exception:
         # Through the redacting log, not as a bare traceback on standard error.
         log.exception("the Telegram bot stopped on an error")

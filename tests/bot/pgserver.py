@@ -41,8 +41,10 @@ def free_port() -> int:
 class Server:
     """One running throw-away server; :attr:`url` names its database ``genial``."""
 
-    def __init__(self, *, fast: bool = True, max_connections: int = 100) -> None:
-        """Start it.
+    def __init__(
+        self, *, fast: bool = True, max_connections: int = 100, port: int | None = None
+    ) -> None:
+        """Start it, on ``port`` if given (else a free one).
 
         Raises:
             FileNotFoundError: no PostgreSQL server is installed.
@@ -53,7 +55,7 @@ class Server:
             raise FileNotFoundError(f"no PostgreSQL server binaries in {BIN_GLOB}")
         self.bin = binaries
         self.dir = Path(tempfile.mkdtemp(prefix="genial-pg-"))
-        self.port = free_port()
+        self.port = port or free_port()
         self._as: list[str] = []
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")

@@ -30,6 +30,10 @@ POOL_SIZE = 8
 WAIT = 5.0
 #: Seconds a new connection may take to be made while the bot runs.
 CONNECT_TIMEOUT = 5
+#: How psycopg begins the error of a connection libpq would not even start: the URL's
+#: settings are wrong (a port that is no number, an unknown ``sslmode``), no server was
+#: asked, and asking again cannot help.
+_BAD_SETTINGS = "connection is bad:"
 
 
 def _check(conn: psycopg.Connection[Any]) -> None:
@@ -73,14 +77,23 @@ class PostgresConnection:
                 its own (and, failing that, the store counts as down).
 
         Raises:
-            StoreError: if the server cannot be reached, or the database was made by a
-                newer genial-bot.
+            StoreDown: if the server cannot be reached or does not let this connection
+                in (yet): refused, an unknown host, a timeout, a server starting up or
+                shutting down, a role or database it does not know (yet).
+            StoreError: if the URL's settings are wrong, or the database was made by a
+                newer genial-bot, or the schema cannot be made.
         """
         self.url = url
         try:
             with psycopg.connect(url, connect_timeout=10) as conn:
                 self._migrate(conn)
-        except psycopg.Error as exc:
+        except psycopg.OperationalError as exc:
+            if str(exc).startswith(_BAD_SETTINGS):
+                raise StoreError(_failure(url, exc)) from None
+            # Whatever the server said (or nothing at all): the launcher waits for a server
+            # that may come, or be fixed, later (bot/operator/waiting.py).
+            raise StoreDown(_failure(url, exc)) from None
+        except psycopg.Error as exc:  # a URL libpq cannot read, a schema it cannot make
             raise StoreError(_failure(url, exc)) from None
         # Autocommit: a read is one round trip; what must be atomic is one statement or
         # an explicit transaction.

@@ -253,7 +253,8 @@ def test_the_console_serves_health_and_metrics(tmp_path: Path) -> None:
         assert line == (
             f"health and metrics: http://127.0.0.1:{port}/healthz http://127.0.0.1:{port}/metrics\n"
         )
-        assert get(port, "/healthz") == (200, "ok\n")
+        # Served from before the store is open (503 while it is not reachable yet, issue 43).
+        wait_until(lambda: get(port, "/healthz") == (200, "ok\n"), "the store open, /healthz ok")
         proc.stdin.write("/join\n/join\n/addbot random\n")
         proc.stdin.flush()
 

@@ -1,7 +1,8 @@
 """Opening a store, as an operator's mistakes and a boot's races would (issue 23): several
 processes opening one new SQLite file at once, storage values that are no store, passwords
 that must never reach an error line, and files the bot cannot use. Every start-up failure
-is one line and exit status 2."""
+is one line and exit status 2, but for a server that is not there (yet): that is waited for
+(tests/bot/operator/test_waiting.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ import shutil
 import sqlite3
 import sys
 import tempfile
+import urllib.parse
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
 from bot.core.table import Table
-from bot.store import StoreError, open_store
+from bot.operator import waiting
+from bot.store import StoreDown, StoreError, open_store
 from bot.store.sqlite import SCHEMA_VERSION, SQLiteStore
 
 #: A port on this machine where nothing listens (port 1 needs root to serve).
@@ -66,26 +69,44 @@ def test_eight_processes_opening_one_new_file_all_end_on_the_newest_schema(
 
 
 @pytest.mark.parametrize(
-    "url",
+    ("url", "waited"),
     [
-        f"postgresql://bob:{PASSWORD}@{CLOSED}/genial",
-        f"postgresql://bob@{CLOSED}/genial?password={PASSWORD}",
-        f"postgresql://bob@{CLOSED}/genial?sslmode=disable&PASSWORD={PASSWORD}",
-        f"postgresql://bob:{PASSWORD}%ZZ@{CLOSED}/genial",  # a bad percent escape
-        f"postgresql://bob:{PASSWORD[:3]} {PASSWORD[3:]}@{CLOSED}/genial",  # a space
-        f"postgresql://bob:{PASSWORD[:3]}%20{PASSWORD[3:]}@{CLOSED}/genial",
-        f"POSTGRESQL://bob:{PASSWORD}@{CLOSED}/genial",
-        f"postgresql:/bob:{PASSWORD}@{CLOSED}/genial",
-        f"pgsql://bob:{PASSWORD}@{CLOSED}/genial",
+        (f"postgresql://bob:{PASSWORD}@{CLOSED}/genial", True),
+        (f"postgresql://bob@{CLOSED}/genial?password={PASSWORD}", True),
+        (f"postgresql://bob@{CLOSED}/genial?sslmode=disable&PASSWORD={PASSWORD}", False),
+        (f"postgresql://bob:{PASSWORD}%ZZ@{CLOSED}/genial", False),  # a bad percent escape
+        (f"postgresql://bob:{PASSWORD[:3]} {PASSWORD[3:]}@{CLOSED}/genial", False),  # a space
+        (f"postgresql://bob:{PASSWORD[:3]}%20{PASSWORD[3:]}@{CLOSED}/genial", True),
+        (f"POSTGRESQL://bob:{PASSWORD}@{CLOSED}/genial", True),
+        (f"postgresql:/bob:{PASSWORD}@{CLOSED}/genial", False),
+        (f"pgsql://bob:{PASSWORD}@{CLOSED}/genial", False),
     ],
 )
 def test_no_error_line_holds_a_password(
-    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    url: str,
+    waited: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """A URL the bot cannot use stops it in one line with status 2; a server that is not
+    there (the closed port) is waited for, a line each try (issue 43; stopped here after
+    the first, as SIGTERM would stop it). Neither kind of line holds the password."""
+    tries: list[float] = []
+
+    def stop(seconds: float) -> None:
+        tries.append(seconds)
+        raise waiting.Stopped
+
+    monkeypatch.setattr(waiting, "pause", stop)
     monkeypatch.chdir(tmp_path)
-    assert main(["console", "--db", url, "--no-images"]) == 2
+    assert main(["console", "--db", url, "--no-images"]) == (0 if waited else 2)
     err = capsys.readouterr().err
-    assert err.startswith("genial-bot: ") and err.count("\n") == 1
+    if waited:
+        assert tries == [1.0]
+        assert "the store is not reachable yet (postgresql://bob@127.0.0.1:1/genial" in err
+    else:
+        assert err.startswith("genial-bot: ") and err.count("\n") == 1
     for part in (PASSWORD, PASSWORD[:3], PASSWORD[3:]):
         assert part not in err
     # Neither a file nor a folder named after the URL: nothing was taken for a path.
@@ -113,6 +134,36 @@ def test_a_storage_value_is_a_server_url_in_any_case_or_a_path(
     else:
         assert "not a storage location" in str(caught.value)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("url", "down"),
+    [
+        (f"postgresql://bob@{CLOSED}/genial", True),  # refused
+        ("postgresql://bob@genial-db.invalid:5432/genial", True),  # the name is not known
+        ("postgresql://bob@127.0.0.1:99999/genial", False),  # no port
+        (f"postgresql://bob@{CLOSED}/genial?sslmode=sometimes", False),
+        (f"postgresql://bob@{CLOSED}/genial?no_such_option=1", False),
+        (f"postgresql://bob:pass word@{CLOSED}/genial", False),
+    ],
+)
+def test_a_server_not_there_is_down_a_url_that_is_wrong_is_not(url: str, down: bool) -> None:
+    """Down (waited for): refused, an unknown host (a container's database not started yet
+    has no name either). Not down (exit status 2): what libpq refuses before it asks any
+    server."""
+    with pytest.raises(StoreError) as caught:
+        open_store(url)
+    assert isinstance(caught.value, StoreDown) is down, caught.value
+
+
+def test_a_database_not_made_yet_is_waited_for(postgres_url: str) -> None:
+    """A server that answers but does not know the database (or the role, or the password)
+    may be set up after the bot starts (an init job, an operator running createdb): down,
+    waited for, each try's line saying what the server said."""
+    parts = urllib.parse.urlsplit(postgres_url)
+    url = urllib.parse.urlunsplit(parts._replace(path="/no_such_database"))
+    with pytest.raises(StoreDown, match='database "no_such_database" does not exist'):
+        open_store(url)
 
 
 def test_a_windows_drive_is_a_path_not_a_scheme(

@@ -33,7 +33,7 @@ from bot.core import games
 from bot.core.commands import LANGUAGES
 from bot.core.parsing import COMMAND_WORDS
 from bot.core.table import CLOSED, LOBBY, PLAYING, Table
-from bot.operator.config import ConfigError, Settings, TelegramSettings
+from bot.operator.config import ConfigError, Settings, TelegramSettings, Unreachable
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from bot.words.texts import squared
@@ -490,6 +490,38 @@ def test_rejected_token_is_reported_without_it(
     captured = capsys.readouterr()
     assert "WRONGtoken" not in captured.out + captured.err
     assert api.of("getMe")[0].status == 401  # the server was asked, and said no
+
+
+def test_a_bot_api_server_not_there_is_no_setting_to_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A server still unreachable after the retries ends the start as :class:`Unreachable`
+    (exit status 1, which a service manager restarts), not as a setting to fix (status 2:
+    the unit would never restart it). Issue 43."""
+    from bot import telegram
+    from bot.__main__ import main
+    from bot.telegram import app
+
+    monkeypatch.setattr(app, "START_RETRIES", 0)  # the retries are tested above
+    closed = f"http://127.0.0.1:{free_port()}/bot"
+    monkeypatch.setenv("GENIAL_TELEGRAM_TOKEN", "999999:NOTaTOKENnotAtoken-abc")
+    settings = Settings(storage=str(tmp_path / "t.db"), telegram=TelegramSettings(base_url=closed))
+    with pytest.raises(Unreachable, match=rf"^cannot reach the Bot API server at {closed}: "):
+        telegram.main(settings)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[bot]\nstorage = "{tmp_path / "t.db"}"\n[telegram]\nbase_url = "{closed}"\n'
+    )
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        assert main(["--config", str(config), "telegram"]) == 1
+    finally:  # the bot's log handler goes with it
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith("genial-bot: cannot reach the Bot API server at ")
+    assert "NOTaTOKEN" not in err
 
 
 def test_game_against_a_computer_player_in_the_private_chat(
@@ -1368,7 +1400,7 @@ def test_a_turn_ping_links_back_to_the_new_board(api: FakeBotAPI, tmp_path: Path
 def test_sigterm_while_the_bot_retries_an_unreachable_server_stops_it(tmp_path: Path) -> None:
     """At start the bot retries a Bot API server it cannot reach for about half a minute;
     SIGTERM then stops it cleanly (status 0) instead of being ignored until the retries
-    run out (which would end in "cannot reach the Bot API server", status 2)."""
+    run out (which would end in "cannot reach the Bot API server", status 1)."""
     closed = f"http://127.0.0.1:{free_port()}/bot"  # nothing listens: refused at once
     config = tmp_path / "config.toml"
     config.write_text(
