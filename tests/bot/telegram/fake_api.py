@@ -38,7 +38,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -982,6 +982,21 @@ def buttons(message: dict[str, Any]) -> list[dict[str, str]]:
     return [b for row in rows for b in row]
 
 
+def _sleep_on(clock: Any) -> Callable[[float], Awaitable[None]]:
+    """A sleep of ``clock``'s seconds: a clock a test moves by hand (``advance``) is moved
+    on by the wait (a 429's, the only one the runner's own limiter makes); the wall clock
+    is slept on."""
+    advance = getattr(clock, "advance", None)
+    if advance is None:
+        return asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        advance(seconds)
+        await asyncio.sleep(0)
+
+    return sleep
+
+
 class BotRunner:
     """The real bot (Application, adapter, service, SQLite store) in a thread of its own."""
 
@@ -997,6 +1012,7 @@ class BotRunner:
         sleep: Any = None,
         timeout: float | None = None,
         flood_retries: int = 3,
+        rate_limiter: Any = None,
     ) -> None:
         from bot.operator.config import TelegramSettings
 
@@ -1012,6 +1028,10 @@ class BotRunner:
         #: How often the rate limiter sends a request again after a 429 (0: never, so the
         #: adapter's own handling of a flood wait is what the test sees).
         self.flood_retries = flood_retries
+        #: The bot's rate limiter; ``None``: the bot's own (bot.telegram.limiter) on the
+        #: service's clock, counting each chat's messages but holding none back (the fake
+        #: has no flood limits unless told), and waiting out a 429 in its chat.
+        self.rate_limiter = rate_limiter
         self.handled: set[int] = set()
         self.service: Any = None
         self.adapter: Any = None
@@ -1076,10 +1096,10 @@ class BotRunner:
             self._ready.set()
 
     async def _serve(self) -> None:
-        from telegram.ext import AIORateLimiter
-
         from bot.telegram.adapter import TelegramAdapter
         from bot.telegram.app import build_application, serve
+        from bot.telegram.limiter import ChatRateLimiter
+        from bot.telegram.pace import Pace
 
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
@@ -1091,10 +1111,15 @@ class BotRunner:
             on_handled=self._on_handled,
             sleep=self.sleep,
         )
-        # Flood limits off (the fake has none), retries after a 429 on (unless told not to).
-        limiter = AIORateLimiter(
-            overall_max_rate=0, group_max_rate=0, max_retries=self.flood_retries
-        )
+        limiter = self.rate_limiter
+        if limiter is None:
+            clock = self.service.clock
+            limiter = ChatRateLimiter(
+                Pace(clock),
+                sleep=_sleep_on(clock),
+                max_retries=self.flood_retries,
+                pacing=False,
+            )
         app = build_application(
             self.token, self.telegram, rate_limiter=limiter, timeout=self.timeout
         )
