@@ -1,9 +1,10 @@
 """``genial-bot telegram``: the bot in Telegram groups (python-telegram-bot 22).
 
-Builds the Application (rate limiter, the Bot API server from ``telegram.base_url``),
-attaches the :class:`~bot.telegram.adapter.TelegramAdapter` and runs it by long polling or,
-with ``telegram.mode = "webhook"``, behind a webhook. Pending updates are never dropped at
-start, so what players sent while the bot was down is answered when it is back.
+Builds the Application (the per-chat rate limiter, the Bot API server from
+``telegram.base_url``), attaches the :class:`~bot.telegram.adapter.TelegramAdapter` and
+runs it by long polling or, with ``telegram.mode = "webhook"``, behind a webhook. Pending
+updates are never dropped at start, so what players sent while the bot was down is
+answered when it is back.
 
 The token comes only from the environment variable the config names. It is part of every
 Bot API address, so log lines and error messages pass through :class:`Redactor` before
@@ -33,7 +34,7 @@ from telegram.error import (
     RetryAfter,
     TelegramError,
 )
-from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
+from telegram.ext import Application, BaseRateLimiter
 
 from bot.core.workers import Workers, run_loop
 from bot.operator import logs
@@ -41,7 +42,7 @@ from bot.operator.config import ConfigError, Settings, TelegramSettings, Unreach
 from bot.service import Service
 from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter
-from bot.telegram.pace import GROUP_PERIOD, GROUP_RATE
+from bot.telegram.limiter import ChatRateLimiter
 
 log = logging.getLogger(__name__)
 #: Why a second polling process stops (Telegram gives each update to one poller only).
@@ -56,8 +57,6 @@ POLL_TIMEOUT = 30
 STOP_GRACE = 1.5
 #: How often Telegram's requests that failed on the network are retried at start.
 START_RETRIES = 5
-#: Retries after a flood wait (Telegram's 429), done by the rate limiter.
-FLOOD_RETRIES = 3
 REDACTED = "[token]"
 
 
@@ -122,8 +121,10 @@ def build_application(
     """The python-telegram-bot Application, pointed at ``settings.base_url``.
 
     Updates are handled concurrently (the adapter keeps each table's in order), and the
-    rate limiter keeps within Telegram's flood limits and waits out a 429. ``timeout``:
-    how long a request may wait for its answer (python-telegram-bot's defaults if None).
+    rate limiter (:class:`~bot.telegram.limiter.ChatRateLimiter` unless one is given)
+    paces each chat within Telegram's flood limits and waits out a 429 in that chat
+    alone. ``timeout``: how long a request may wait for its answer (python-telegram-bot's
+    defaults if None).
     """
     base = settings.base_url.rstrip("/")
     builder = Application.builder()
@@ -138,14 +139,7 @@ def build_application(
         builder.token(token)
         .base_url(f"{base}/bot")
         .base_file_url(f"{base}/file/bot")
-        .rate_limiter(
-            rate_limiter
-            or AIORateLimiter(
-                group_max_rate=GROUP_RATE,
-                group_time_period=GROUP_PERIOD,
-                max_retries=FLOOD_RETRIES,
-            )
-        )
+        .rate_limiter(rate_limiter or ChatRateLimiter())
         .concurrent_updates(True)
         .build()
     )

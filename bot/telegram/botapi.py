@@ -4,7 +4,8 @@ the message it carried.
 The Bot API has no idempotency key, so a new message whose request went out but whose
 answer was lost (a timeout, a connection dropped) may have been posted: it is not sent
 again. Edits and button answers are repeated freely. Flood waits (429) are the rate
-limiter's to retry; Telegram's own answers (bad request, forbidden) are final.
+limiter's to retry (:mod:`bot.telegram.limiter`), and each chat's budget is the one it
+keeps (:attr:`BotAPI.pace`); Telegram's own answers (bad request, forbidden) are final.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import httpx
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.ext import Application
 
+from bot.telegram.limiter import ChatRateLimiter
 from bot.telegram.pace import Pace, chat_of
 
 log = logging.getLogger(__name__)
@@ -55,13 +57,29 @@ class BotAPI:
         Args:
             send_retries: how often a request that failed on the network is sent again.
             backoff: seconds before the first retry; doubled for each further one.
-            clock: the service's clock, for the count of each group's requests per minute.
+            clock: the service's clock, for a budget of our own when the Application's
+                rate limiter keeps none (see :attr:`pace`).
         """
         self.send_retries = send_retries
         self.backoff = backoff
-        #: Each group's requests of the last minute (every request made here counts).
-        self.pace = Pace(clock)
+        # Used only under a rate limiter that keeps no budget: every request made here
+        # counts in it.
+        self._own_pace = Pace(clock)
         self.app: Application[Any, Any, Any, Any, Any, Any] | None = None
+
+    @property
+    def pace(self) -> Pace:
+        """Each chat's budget: the rate limiter's (:class:`ChatRateLimiter`), so the
+        outbox's choices read the windows that hold messages back; under another limiter
+        (or before the adapter is attached) one of our own, counting every request."""
+        limiter = self._limiter()
+        return limiter.pace if limiter is not None else self._own_pace
+
+    def _limiter(self) -> ChatRateLimiter | None:
+        if self.app is None:
+            return None
+        limiter = self.app.bot.rate_limiter
+        return limiter if isinstance(limiter, ChatRateLimiter) else None
 
     @property
     def bot(self) -> Any:
@@ -90,10 +108,11 @@ class BotAPI:
             TelegramError: the last failure, when the call did not go through.
         """
         delay = self.backoff
-        chat = chat_of(call, args, kwargs)
+        # The rate limiter counts what it sends; only without one do we count here.
+        chat = chat_of(call, args, kwargs) if self._limiter() is None else None
         for attempt in range(self.send_retries + 1):
             if chat is not None:
-                self.pace.note(chat)
+                self._own_pace.note(chat)
             try:
                 return await call(*args, **kwargs)
             except BadRequest:

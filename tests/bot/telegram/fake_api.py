@@ -10,7 +10,10 @@ Faults (:meth:`FakeBotAPI.inject` for the next calls of a method, :meth:`FakeBot
 at a seeded rate): a 429 with ``retry_after``, a 502, a timeout (the request is carried
 out, the client's read of the answer times out: see :data:`LATE`), a dropped connection
 (carried out, then the connection closes without an answer), "message is not modified"
-and "message to edit not found" (someone deleted it) for edits. The world can turn
+and "message to edit not found" (someone deleted it) for edits. With
+:meth:`FakeBotAPI.flood_limits` it refuses, as Telegram does, a message past its flood
+limits (20 in any 60 s in a group, one a second in a private chat, 30 a second in all),
+with a 429 and the ``retry_after`` until one fits, on a clock the test moves. The world can turn
 against the bot too: :meth:`FakeBotAPI.kick` removes it from a group,
 :meth:`FakeBotAPI.block` has a user block it, both answered 403 as Telegram does.
 
@@ -32,13 +35,14 @@ import email.parser
 import email.policy
 import itertools
 import json
+import math
 import random
 import re
 import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -71,6 +75,19 @@ DELETED = "deleted"
 EDITS = frozenset(
     {"editMessageText", "editMessageReplyMarkup", "editMessageCaption", "deleteMessage"}
 )
+#: What Telegram counts against its flood limits: messages posted, and messages changed.
+COUNTED = frozenset(
+    {
+        "sendMessage",
+        "sendPhoto",
+        "sendDocument",
+        "sendAnimation",
+        "sendMediaGroup",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+    }
+)
 #: Faults any call may meet, and those only an edit may.
 ANY_CALL = (FLOOD, SERVER, TIMEOUT, DROP)
 EDIT_ONLY = (SAME, DELETED)
@@ -84,6 +101,8 @@ class Call:
     params: dict[str, Any]
     files: dict[str, tuple[str, bytes]] = field(default_factory=dict)
     status: int = 200
+    #: When it arrived, by the flood limits' clock (``None`` while they are off).
+    at: float | None = None
 
     @property
     def chat(self) -> int | None:
@@ -149,6 +168,58 @@ class ApiError(Exception):
         self.parameters = parameters
 
 
+class _Server(ThreadingHTTPServer):
+    #: Connections waiting to be accepted: a bot sending 30 messages at once opens as many
+    #: (the standard library's 5 would reset some).
+    request_queue_size = 128
+
+
+class FloodLimits:
+    """Telegram's flood limits, strictly: each chat's messages and all of them together as
+    rolling windows on ``clock`` (a message refused for any reason does not count). Its
+    own code, not the bot's: it checks the bot's limiter from outside. Call with the
+    fake's lock held."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        group: tuple[int, float],
+        private: tuple[int, float],
+        overall: tuple[int, float],
+    ) -> None:
+        self.clock = clock
+        self.group = group
+        self.private = private
+        self.overall = overall
+        #: When each message went out, by chat (``None``: all chats).
+        self.sent: dict[int | None, list[float]] = {}
+
+    def _windows(self, chat: int) -> list[tuple[int | None, tuple[int, float]]]:
+        return [(chat, self.group if chat < 0 else self.private), (None, self.overall)]
+
+    def take(self, chat: int) -> tuple[float, float]:
+        """A message to ``chat`` now: ``(0, stamp)`` if it fits (then it counts, at
+        ``stamp``), else ``(seconds until it would, 0)``."""
+        now = self.clock()
+        wait = 0.0
+        for key, (rate, period) in self._windows(chat):
+            times = [t for t in self.sent.get(key, []) if t > now - period]
+            self.sent[key] = times
+            if len(times) + 1 > rate:
+                wait = max(wait, times[len(times) - rate] + period - now)
+        if wait > 0:
+            return wait, 0.0
+        for key, _limit in self._windows(chat):
+            self.sent.setdefault(key, []).append(now)
+        return 0.0, now
+
+    def give_back(self, chat: int, stamp: float) -> None:
+        """The message taken at ``stamp`` was refused after all: it does not count."""
+        for key, _limit in self._windows(chat):
+            with contextlib.suppress(ValueError):
+                self.sent.get(key, []).remove(stamp)
+
+
 class FakeBotAPI:
     """The Bot API of one bot, with a small world of users, groups and messages."""
 
@@ -190,6 +261,8 @@ class FakeBotAPI:
         self._chaos: tuple[float, random.Random, tuple[str, ...], frozenset[str] | None] | None = (
             None
         )
+        #: Telegram's flood limits, once :meth:`flood_limits` switched them on.
+        self.limits: FloodLimits | None = None
         #: What happens to the next request that matches (see :meth:`cut_at`), and the
         #: requests cut so far.
         self.cut: tuple[Callable[[Call], bool], Callable[[], None]] | None = None
@@ -204,7 +277,7 @@ class FakeBotAPI:
         self._query_ids = itertools.count(1)
         self._cond = threading.Condition()
         self._closing = False
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server = _Server(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
         self._server.block_on_close = False
         self._thread = threading.Thread(
@@ -399,6 +472,34 @@ class FakeBotAPI:
         fault only on edits); ``rate=0`` ends it."""
         with self._cond:
             self._chaos = (rate, random.Random(seed), faults, methods) if rate > 0 else None
+
+    def flood_limits(
+        self,
+        clock: Callable[[], float],
+        *,
+        group: tuple[int, float] = (20, 60.0),
+        private: tuple[int, float] = (1, 1.0),
+        overall: tuple[int, float] = (30, 1.0),
+    ) -> None:
+        """From now on messages (:data:`COUNTED`) past Telegram's flood limits are refused
+        as Telegram refuses them: 429, "Too Many Requests: retry after N", with
+        ``retry_after`` N, the whole seconds until the message would fit. ``group``,
+        ``private``, ``overall``: how many messages per how many seconds of ``clock`` a
+        group, a private chat and all chats together take."""
+        with self._cond:
+            self.limits = FloodLimits(clock, group, private, overall)
+
+    def busy(self, chat: int, count: int, *, spread: float = 0.0) -> None:
+        """``count`` messages went to ``chat`` that the bot does not know of (it sent them
+        before a restart, or another process of it did), evenly over the last ``spread``
+        seconds, the last just now: they count against the chat's flood limit (see
+        :meth:`flood_limits`)."""
+        with self._cond:
+            assert self.limits is not None, "switch the flood limits on first"
+            now = self.limits.clock()
+            step = spread / (count - 1) if count > 1 else 0.0
+            times = [now - spread + n * step for n in range(count)]
+            self.limits.sent[chat] = sorted([*self.limits.sent.get(chat, []), *times])
 
     def cut_at(self, matches: Callable[[Call], bool], then: Callable[[], None]) -> None:
         """The next request that ``matches`` is cut off: ``then`` runs (it kills the bot
@@ -608,7 +709,23 @@ class FakeBotAPI:
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
             raise ApiError(404, "Not Found: method not found")
-        result = handler(params, files)
+        chat = params.get("chat_id")
+        stamp = None
+        if self.limits is not None and method in COUNTED and chat is not None:
+            with self._cond:
+                wait, stamp = self.limits.take(int(chat))
+            if wait > 0:
+                seconds = max(1, math.ceil(wait))
+                raise ApiError(
+                    429, f"Too Many Requests: retry after {seconds}", retry_after=seconds
+                )
+        try:
+            result = handler(params, files)
+        except ApiError:
+            if stamp is not None and self.limits is not None:
+                with self._cond:
+                    self.limits.give_back(int(chat), stamp)
+            raise
         if fault == TIMEOUT:
             raise _Late(result)
         if fault == DROP:
@@ -839,6 +956,9 @@ class FakeBotAPI:
         body = request.rfile.read(length) if length else b""
         params, files = _parse_body(request.headers.get("Content-Type", ""), body)
         call = Call(method, params, files)
+        limits = self.limits
+        if limits is not None:
+            call.at = limits.clock()
         late = dropped = False
         with self._cond:
             cut = self.cut
@@ -1004,6 +1124,21 @@ def buttons(message: dict[str, Any]) -> list[dict[str, str]]:
     return [b for row in rows for b in row]
 
 
+def _sleep_on(clock: Any) -> Callable[[float], Awaitable[None]]:
+    """A sleep of ``clock``'s seconds: a clock a test moves by hand (``advance``) is moved
+    on by the wait (a 429's, the only one the runner's own limiter makes); the wall clock
+    is slept on."""
+    advance = getattr(clock, "advance", None)
+    if advance is None:
+        return asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        advance(seconds)
+        await asyncio.sleep(0)
+
+    return sleep
+
+
 class BotRunner:
     """The real bot (Application, adapter, service, SQLite store) in a thread of its own."""
 
@@ -1019,6 +1154,7 @@ class BotRunner:
         sleep: Any = None,
         timeout: float | None = None,
         flood_retries: int = 3,
+        rate_limiter: Any = None,
     ) -> None:
         from bot.operator.config import TelegramSettings
 
@@ -1034,6 +1170,10 @@ class BotRunner:
         #: How often the rate limiter sends a request again after a 429 (0: never, so the
         #: adapter's own handling of a flood wait is what the test sees).
         self.flood_retries = flood_retries
+        #: The bot's rate limiter; ``None``: the bot's own (bot.telegram.limiter) on the
+        #: service's clock, counting each chat's messages but holding none back (the fake
+        #: has no flood limits unless told), and waiting out a 429 in its chat.
+        self.rate_limiter = rate_limiter
         self.handled: set[int] = set()
         self.service: Any = None
         self.adapter: Any = None
@@ -1098,10 +1238,10 @@ class BotRunner:
             self._ready.set()
 
     async def _serve(self) -> None:
-        from telegram.ext import AIORateLimiter
-
         from bot.telegram.adapter import TelegramAdapter
         from bot.telegram.app import build_application, serve
+        from bot.telegram.limiter import ChatRateLimiter
+        from bot.telegram.pace import Pace
 
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
@@ -1113,10 +1253,15 @@ class BotRunner:
             on_handled=self._on_handled,
             sleep=self.sleep,
         )
-        # Flood limits off (the fake has none), retries after a 429 on (unless told not to).
-        limiter = AIORateLimiter(
-            overall_max_rate=0, group_max_rate=0, max_retries=self.flood_retries
-        )
+        limiter = self.rate_limiter
+        if limiter is None:
+            clock = self.service.clock
+            limiter = ChatRateLimiter(
+                Pace(clock),
+                sleep=_sleep_on(clock),
+                max_retries=self.flood_retries,
+                pacing=False,
+            )
         app = build_application(
             self.token, self.telegram, rate_limiter=limiter, timeout=self.timeout
         )

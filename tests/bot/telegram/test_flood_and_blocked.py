@@ -1,6 +1,6 @@
 """Two paths of the Telegram adapter the mutation run of issue 22 found untested.
 
-A 429 that gets past python-telegram-bot's rate limiter: the limiter here sends nothing
+A 429 that gets past the rate limiter (bot.telegram.limiter): the limiter here sends nothing
 again (``flood_retries=0``), so the flood wait reaches the adapter itself, which must keep
 the message (Telegram surely did not take it) until the clock's next look, not count it as
 "maybe delivered" and drop it. And a player who blocked the bot: their private chat

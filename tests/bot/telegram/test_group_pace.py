@@ -2,8 +2,9 @@
 
 A fast game (a move every 4 s, 15 moves in a minute) through the real bot and the fake Bot
 API: the requests into the group, counted in every minute of the service's clock (which
-the test moves by hand), stay within Telegram's 20, so python-telegram-bot's rate limiter
-holds none of them back and every board goes out with its move. The buttons of older
+the test moves by hand), stay within Telegram's 20, so the rate limiter (bot.telegram.limiter,
+which paces each group to its rolling minute: tests/bot/telegram/test_chat_pacing.py) would
+hold none of them back and every board goes out with its move. The buttons of older
 turn messages come off once the pace slows down.
 """
 
@@ -84,7 +85,7 @@ def test_fifteen_moves_in_a_minute_send_every_board_at_once(
             pinged += 1
     assert pinged >= 3  # the turn passed from Ada to Carol in 15 moves
     assert boards == 15
-    # Within Telegram's limit in every minute: the rate limiter never had to wait.
+    # Within Telegram's limit in every minute: the rate limiter would never have to wait.
     assert busiest_minute(stamped) <= LIMIT, [(t, c.method) for t, c in stamped]
     # Fewer than two requests per move: most button removals waited.
     moves = [(t, c) for t, c in stamped if t > stamped[0][0]]
