@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from bot.core import outage
 from bot.core.commands import (
     Abort,
     AddBot,
@@ -144,6 +145,7 @@ class TableService(Outbox):
         #: forum topic, a thread): ``(chat, name)`` in, the new place's chat id out, or
         #: ``None`` where it cannot (then the table is played in the chat itself).
         self.place_opener: Callable[[str, str], str | None] | None = None
+        outage.start(self)
         for start in type(self).on_start:
             start(self)
 
@@ -168,6 +170,7 @@ class TableService(Outbox):
 
     # --- the two entry points -------------------------------------------------------
 
+    @outage.looked
     def handle(
         self, chat: Chat | str, user: User, command: str | Command, *, admin: bool = False
     ) -> list[Outbound]:
@@ -327,6 +330,7 @@ class TableService(Outbox):
         scene = Scene(closed, texts, self.pictures)
         return [scene.chat_message([texts("lobby.closed", name=user.name)])]
 
+    @outage.first
     def due(self, now: float | None = None, *, chat: str | None = None) -> list[Outbound]:
         """Do everything due at ``now`` (default: the clock): computer players' turns, one
         after another until a person must act, reminders at half time and moves made for
@@ -452,6 +456,7 @@ class TableService(Outbox):
             game = self.seat_game(chat, user)
             return None if game is None else game[0].view(game[1])
 
+    @outage.looked
     def due_tables(self, now: float | None = None) -> list[str]:
         """The tables with something due at ``now`` (default: the clock), soonest first,
         for adapters that work through them one table at a time (each with :meth:`due`);
