@@ -110,7 +110,9 @@ class Heartbeat:
                 return found
             # Another process found it first: credited as it recorded it (or done).
             return Outage.read(self.store.note(CHAT, CREDIT))
-        if last is None or abs(now - last) >= self.refresh:
+        # Never back: a process on a machine whose clock is behind another's (by more than
+        # the threshold) would make that one find a gap at every look.
+        if last is None or now - last >= self.refresh:
             self.store.set_note(CHAT, BEAT, repr(now))
             last = now
         self._seen = last

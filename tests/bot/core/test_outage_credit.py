@@ -248,6 +248,24 @@ def test_a_bot_restarted_while_another_process_kept_looking_credits_nothing(
 
 
 @both
+def test_a_process_whose_clock_is_behind_finds_no_outage(tmp_path: Path) -> None:
+    """Two machines on one store, one's clock five minutes behind the other's: the beat
+    never goes back, so neither takes the skew for an outage."""
+    clock = Clock()
+    db = tmp_path / "t.db"
+    room = two_at(db, clock, "timeout 24h")
+    behind = Service(
+        store_at(db), Settings(), clock=lambda: clock.now - 300, pictures=False, heartbeat=True
+    )
+    out: list[Outbound] = []
+    for _ in range(10):
+        clock.advance(MINUTE)
+        out += behind.due() + room.service.due()
+    assert told(out) == []
+    assert room.table().deadline == START + DAY
+
+
+@both
 def test_two_processes_back_at_once_give_the_time_back_once(tmp_path: Path) -> None:
     clock = Clock()
     db = tmp_path / "t.db"
