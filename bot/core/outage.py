@@ -147,10 +147,9 @@ def _table(tables: Tables, chat: str, since: float, until: float, told: bool) ->
 
 def start(tables: Tables) -> None:
     """A service starts: a bot that was away gives the time back before anything else
-    (what the tables are told waits in the outbox, claimed by this process, for its first
-    delivery)."""
+    (what the tables are told waits in the outbox for the first delivery)."""
     try:
-        look(tables)
+        _hand_over(tables, look(tables))
     except StoreError as exc:
         log.warning("the heartbeat waits: %s", exc)
     except Exception:
@@ -185,9 +184,9 @@ def looked(
     method: Callable[Concatenate[S, P], R],
 ) -> Callable[Concatenate[S, P], R]:
     """A look at what is due, or a command, after a look at the heartbeat: what the tables
-    are told of an outage waits in the outbox (claimed by this process) for the next
-    delivery; the call itself goes on even while the store does not answer (and says so
-    in its own way)."""
+    are told of an outage waits in the outbox for the next delivery (by any process); the
+    call itself goes on even while the store does not answer (and says so in its own
+    way)."""
 
     @functools.wraps(method)
     def call(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -196,7 +195,7 @@ def looked(
         # clock's next look finds the outage.
         if beat is not None and not beat.failed_lately():
             try:
-                look(self)
+                _hand_over(self, look(self))
             except StoreError as exc:
                 log.warning("the heartbeat waits: %s", exc)
             except Exception:
@@ -204,6 +203,15 @@ def looked(
         return method(self, *args, **kwargs)
 
     return call
+
+
+def _hand_over(tables: Tables, outs: list[Outbound]) -> None:
+    """What the tables are told, when the caller does not deliver it, is left in the
+    outbox for any process (another Discord shard's chats, another platform's) to take at
+    its next look, not held for this one's."""
+    ids = [o.stored.id for o in outs if o.stored is not None]
+    if ids:
+        tables.store.unclaim(tables.owner, ids)
 
 
 def _look_twice(tables: Tables) -> list[Outbound]:
