@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
+from bot.core import outage
 from bot.core.commands import (
     Abort,
     AddBot,
@@ -160,6 +161,7 @@ class TableService(Outbox):
         #: forum topic, a thread): ``(chat, name)`` in, the new place's chat id out, or
         #: ``None`` where it cannot (then the table is played in the chat itself).
         self.place_opener: Callable[[str, str], str | None] | None = None
+        outage.start(self)
         for start in type(self).on_start:
             start(self)
 
@@ -184,6 +186,7 @@ class TableService(Outbox):
 
     # --- the two entry points -------------------------------------------------------
 
+    @outage.looked
     def handle(
         self, chat: Chat | str, user: User, command: str | Command, *, admin: bool = False
     ) -> list[Outbound]:
@@ -343,6 +346,7 @@ class TableService(Outbox):
         scene = Scene(closed, texts, self.pictures)
         return [scene.chat_message([texts("lobby.closed", name=user.name)])]
 
+    @outage.first
     def due(self, now: float | None = None, *, chat: str | None = None) -> list[Outbound]:
         """Do everything due at ``now`` (default: the clock): computer players' turns, one
         after another until a person must act, reminders at half time and moves made for
@@ -490,6 +494,7 @@ class TableService(Outbox):
             game = self.seat_game(chat, user)
             return None if game is None else game[0].view(game[1])
 
+    @outage.looked
     def due_tables(self, now: float | None = None) -> list[str]:
         """The tables with something due at ``now`` (default: the clock), soonest first,
         for adapters that work through them one table at a time (each with :meth:`due`);

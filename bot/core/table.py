@@ -122,6 +122,9 @@ class Table:
     #: The seat of each of those placements (one per two cells), so the board numbers
     #: them in order in their seats' colours (a table stored before has none: plain marks).
     pending_seats: list[int] = field(default_factory=list)
+    #: The start of the last outage of the bot whose time this table's clocks got back
+    #: (:mod:`bot.core.outage`): each outage is given back, and told, once.
+    credited: float | None = None
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

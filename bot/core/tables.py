@@ -26,6 +26,7 @@ from typing import Any
 from bot.core import games, letters, timebank
 from bot.core.commands import Command
 from bot.core.games import Game
+from bot.core.heartbeat import Heartbeat
 from bot.core.outbound import Chat, Outbound, Stored, User
 from bot.core.table import CLOSED, LOBBY, PLAYING, Table
 from bot.operator.config import Settings
@@ -145,6 +146,7 @@ class Tables:
         rng: random.Random | None = None,
         pictures: bool = True,
         concerns: Sequence[Concern] = (),
+        heartbeat: bool | None = None,
     ) -> None:
         """
         Args:
@@ -155,6 +157,10 @@ class Tables:
             pictures: send board and rack images (off for a text-only console).
             concerns: what handles the commands and the hooks at the core's moments (the
                 service's builder, :mod:`bot.service`, passes them).
+            heartbeat: whether this service keeps the store's heartbeat and gives the
+                time of the bot's outages back (:mod:`bot.core.outage`); by default only
+                on the machine's clock (``time.time``): a test's injected clock jumps
+                days ahead while the bot is up all along.
         """
         self.store = store
         #: Who this service is among the processes sharing the store (claims of due work
@@ -184,6 +190,11 @@ class Tables:
         #: that shares its store with another platform's process (a team battle between a
         #: Telegram group and a Discord server, issue 30); every chat by default.
         self.delivers: Callable[[str], bool] = _everywhere
+        #: When the bot last showed it could act, kept in the store (an outage's length);
+        #: ``None`` where outages are not given back.
+        self.heartbeat: Heartbeat | None = None
+        if clock is time.time if heartbeat is None else heartbeat:
+            self.heartbeat = Heartbeat(store, clock, float(self.settings.outage_credit))
         for concern in self.concerns:
             if concern.setup is not None:
                 concern.setup(self)
@@ -246,6 +257,8 @@ class Tables:
         except StaleTable:
             ctx.game = None
             return False
+        if self.heartbeat is not None:
+            self.heartbeat.alive()
         ctx.out = [
             replace(out, stored=Stored(id_, letters.key_of(kept), now))
             for out, kept, id_ in zip(ctx.out, sent, ids, strict=True)
@@ -436,6 +449,13 @@ class Concern:
     after_due: Callable[[Tables, str, float], list[Outbound]] | None = None
     #: Due work under keys of the concern's own.
     own_due: OwnDue | None = None
+    #: The bot was away from ``since`` until ``until`` (:mod:`bot.core.outage`): the
+    #: clocks of the running table in ``ctx`` (loaded, its lock held) get that time back;
+    #: whether a clock that runs for a person moved (then the table is told, once).
+    credit_table: Callable[[Tables, Context, float, float], bool] | None = None
+    #: Likewise the concern's own clocks (a tournament's round deadlines): ``(tables,
+    #: since, until)``; the tables whose players those clocks run for (each told, once).
+    credit_own: Callable[[Tables, float, float], list[str]] | None = None
     #: What the concern keeps about a person.
     person: PersonData | None = None
     #: Lines the concern adds to a person's ``/stats`` in a chat (their finished

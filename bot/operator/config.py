@@ -22,7 +22,7 @@ from bot.core.durations import parse_duration
 
 DEFAULT_PATH = "config.toml"
 _SECTIONS: dict[str, frozenset[str]] = {
-    "bot": frozenset({"storage", "language", "timeout", "away_days"}),
+    "bot": frozenset({"storage", "language", "timeout", "away_days", "outage_credit"}),
     "computer": frozenset({"levels", "default"}),
     "console": frozenset({"images", "name"}),
     "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
@@ -89,6 +89,10 @@ class Settings:
     timeout: int = 0
     #: ``[bot] away_days``: the days of vacation (``/away``) a person may take a month.
     away_days: int = 14
+    #: ``[bot] outage_credit``: seconds the bot may be away (its processes down, its store
+    #: not answering) before every running clock gets the time back (bot.core.outage);
+    #: 0: never.
+    outage_credit: int = 120
     levels: tuple[str, ...] = ("random", "greedy", "strong", "expert", "master")
     level: str = "greedy"
     images: str = "out"
@@ -190,6 +194,10 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
             if not isinstance(days, int) or isinstance(days, bool) or not 0 <= days <= 31:
                 raise ConfigError("bot.away_days must be a whole number of days from 0 to 31")
             out["away_days"] = days
+        if "outage_credit" in bot:
+            out["outage_credit"] = _duration(
+                "bot.outage_credit", bot["outage_credit"], MIN_OUTAGE, _OUTAGE_HOW
+            )
         if "levels" in computer:
             levels = computer["levels"]
             if not isinstance(levels, list) or not levels:
@@ -438,6 +446,10 @@ def load_settings(
 _TIMEOUT_HOW = (
     'a duration with its unit from 1 minute to 14 days, like "30m", "24h", "2d", or "off"'
 )
+#: The shortest ``bot.outage_credit``: the platforms' clocks look at least once a minute,
+#: so a shorter gap is no outage.
+MIN_OUTAGE = 120
+_OUTAGE_HOW = 'a duration with its unit from 2 minutes to 14 days, like "2m", "10m", or "off"'
 
 
 def _timeout(raw: object) -> int:
@@ -447,24 +459,36 @@ def _timeout(raw: object) -> int:
     Raises:
         ConfigError: saying what was wrong, the unit and the bounds.
     """
+    return _duration("bot.timeout", raw, 60, _TIMEOUT_HOW)
+
+
+def _duration(name: str, raw: object, least: int, how: str) -> int:
+    """Seconds of setting ``name``: a duration with its unit (a bare number is refused, not
+    taken silently as hours), ``least`` seconds to 14 days, or off (0).
+
+    Raises:
+        ConfigError: saying what was wrong, the unit and the bounds (``how``).
+    """
     if isinstance(raw, bool) or not isinstance(raw, str | int):
-        raise ConfigError(f"bot.timeout must be {_TIMEOUT_HOW}")
+        raise ConfigError(f"{name} must be {how}")
     text = str(raw).strip().lower()
     if isinstance(raw, int) or re.fullmatch(r"[0-9]{1,9}", text):
         if int(text) == 0:
             return 0
         raise ConfigError(
-            f'bot.timeout {raw!r} has no unit: write "{int(text)}m" or "{int(text)}h"'
-            f" ({_TIMEOUT_HOW})"
+            f'{name} {raw!r} has no unit: write "{int(text)}m" or "{int(text)}h" ({how})'
         )
     try:
-        return parse_duration(text)
+        seconds = parse_duration(text)
     except CommandError:
-        pass
+        seconds = -1
+    if seconds == 0 or seconds >= least:
+        return seconds
     size = re.fullmatch(r"([0-9]{1,6})\s*([smhd])", text)
     if size is not None:
         seconds = int(size.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[size.group(2)]
-        bound = "shorter than 1 minute" if seconds < 60 else "longer than 14 days"
-        raise ConfigError(f"bot.timeout {raw!r} is {bound}: it must be {_TIMEOUT_HOW}")
+        least_text = "1 minute" if least == 60 else f"{least // 60} minutes"
+        bound = f"shorter than {least_text}" if seconds < least else "longer than 14 days"
+        raise ConfigError(f"{name} {raw!r} is {bound}: it must be {how}")
     quoted = str(raw) if len(str(raw)) <= 20 else str(raw)[:20] + "…"
-    raise ConfigError(f"bot.timeout {quoted!r} is not {_TIMEOUT_HOW}")
+    raise ConfigError(f"{name} {quoted!r} is not {how}")

@@ -381,6 +381,12 @@ class Store(Protocol):
         """Note ``value`` for a chat under ``key``; ``None`` forgets it."""
         ...
 
+    def swap_note(self, chat: str, key: str, old: str | None, new: str | None) -> bool:
+        """Note ``new`` for a chat under ``key`` (``None``: forget it) only if the note is
+        ``old`` now (``None``: there is none), in one statement: of processes racing to
+        change one note, one does. Whether this one did."""
+        ...
+
     def notes_of(self, chat: str) -> dict[str, str]:
         """Every note under ``chat`` (a person's settings are noted under their user id)."""
         ...

@@ -1,7 +1,8 @@
 """What tournaments hand the core: ``/tournament``, a tournament's due work under its own
 keys (``tournament:<id>``), where a tournament's tables are seen (its players' chats) and
 the moves typed there, a finished table counted in its round at once, the tournaments in
-a person's ``/mydata`` and ``/forget me``, and their finished tournaments in ``/stats``."""
+a person's ``/mydata`` and ``/forget me``, their finished tournaments in ``/stats``, and the
+round's deadline given back after an outage."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from bot.core.outbound import Outbound
 from bot.core.table import Table
 from bot.core.tables import Concern, Context, OwnDue, PersonData, Tables
 from bot.store import DamagedTable
-from bot.tournaments import chats, commands, places, rounds
+from bot.tournaments import chats, commands, credit, places, rounds
 
 
 def _owns(key: str) -> bool:
@@ -77,6 +78,7 @@ TOURNAMENTS = Concern(
     fan_out_answers=_answers,
     finished=_finished,
     own_due=OwnDue(owns=_owns, keys=_keys, next_due=_next_due, work=_work),
+    credit_own=credit.credit_own,
     person=PersonData(report=_report, forget=_forget),
     stats_lines=lambda tables, chat, player, texts: places.finished_lines(
         tables.store, chat, player, texts

@@ -90,6 +90,9 @@ class Cup:
     #: (:func:`bot.tournaments.places.finished_lines` reads them without the standings' work).
     final: dict[str, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
+    #: The start of the last outage of the bot whose time the round got back
+    #: (:mod:`bot.tournaments.credit`).
+    credited: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

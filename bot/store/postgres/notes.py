@@ -27,6 +27,31 @@ class PostgresNotes(PostgresConnection):
                     (chat, key, value),
                 )
 
+    def swap_note(self, chat: str, key: str, old: str | None, new: str | None) -> bool:
+        with self._connection() as conn:
+            if old is None and new is None:
+                row = conn.execute(
+                    "SELECT 1 FROM notes WHERE chat = %s AND key = %s", (chat, key)
+                ).fetchone()
+                return row is None
+            if old is None:
+                cur = conn.execute(
+                    "INSERT INTO notes (chat, key, value) VALUES (%s, %s, %s)"
+                    " ON CONFLICT (chat, key) DO NOTHING",
+                    (chat, key, new),
+                )
+            elif new is None:
+                cur = conn.execute(
+                    "DELETE FROM notes WHERE chat = %s AND key = %s AND value = %s",
+                    (chat, key, old),
+                )
+            else:
+                cur = conn.execute(
+                    "UPDATE notes SET value = %s WHERE chat = %s AND key = %s AND value = %s",
+                    (new, chat, key, old),
+                )
+            return bool(cur.rowcount == 1)
+
     def notes_of(self, chat: str) -> dict[str, str]:
         with self._connection() as conn:
             rows = conn.execute(

@@ -27,6 +27,32 @@ class SQLiteNotes(SQLiteConnection):
                     (chat, key, value),
                 )
 
+    def swap_note(self, chat: str, key: str, old: str | None, new: str | None) -> bool:
+        with self._lock, _busy():
+            db = self._db
+            if old is None and new is None:
+                row = db.execute(
+                    "SELECT 1 FROM notes WHERE chat = ? AND key = ?", (chat, key)
+                ).fetchone()
+                return row is None
+            if old is None:
+                cur = db.execute(
+                    "INSERT INTO notes (chat, key, value) VALUES (?, ?, ?)"
+                    " ON CONFLICT (chat, key) DO NOTHING",
+                    (chat, key, new),
+                )
+            elif new is None:
+                cur = db.execute(
+                    "DELETE FROM notes WHERE chat = ? AND key = ? AND value = ?",
+                    (chat, key, old),
+                )
+            else:
+                cur = db.execute(
+                    "UPDATE notes SET value = ? WHERE chat = ? AND key = ? AND value = ?",
+                    (new, chat, key, old),
+                )
+            return bool(cur.rowcount == 1)
+
     def notes_of(self, chat: str) -> dict[str, str]:
         with self._lock, _busy():
             rows = self._db.execute(

@@ -38,6 +38,9 @@ def test_settings_are_read() -> None:
         }
     )
     assert (s.storage, s.language, s.timeout) == ("/var/lib/genial.db", "fr", 86400)
+    assert Settings().outage_credit == 120
+    for text, seconds in (("10m", 600), ("off", 0), ("1h", 3600)):
+        assert parse_settings({"bot": {"outage_credit": text}}).outage_credit == seconds
     assert (s.levels, s.level, s.images, s.name) == (("greedy", "strong"), "strong", "pics", "ada")
     assert s.token("telegram", {"TG": "123:abc"}) == "123:abc"
     assert s.token("discord", {"TG": "123:abc"}) is None
@@ -87,6 +90,13 @@ def test_settings_are_read() -> None:
             ' unit from 1 minute to 14 days, like "30m", "24h", "2d", or "off"',
         ),
         ({"bot": {"timeout": "15d"}}, "bot.timeout '15d' is longer than 14 days: it must be"),
+        (
+            {"bot": {"outage_credit": "1m"}},
+            "bot.outage_credit '1m' is shorter than 2 minutes: it must be a duration with its"
+            ' unit from 2 minutes to 14 days, like "2m", "10m", or "off"',
+        ),
+        ({"bot": {"outage_credit": 5}}, "bot.outage_credit 5 has no unit"),
+        ({"bot": {"outage_credit": "soon"}}, "bot.outage_credit 'soon' is not a duration"),
         ({"bot": {"storage": ""}}, "bot.storage must be a non-empty text"),
         ({"computer": {"levels": []}}, "computer.levels must be a list"),
         ({"computer": {"default": "strong", "levels": ["greedy"]}}, "computer.default 'strong'"),

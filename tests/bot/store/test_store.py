@@ -117,6 +117,25 @@ def test_notes_are_kept_per_chat_and_key_outside_the_version(tmp_path: Path) -> 
 
 
 @both
+def test_a_note_is_swapped_only_from_the_value_it_has(tmp_path: Path) -> None:
+    """Of processes racing to change one note (the heartbeat's outage to credit), one does."""
+    store = store_at(tmp_path / "t.db")
+    assert store.swap_note("bot", "k", None, None) is True  # none there, as expected
+    assert store.swap_note("bot", "k", None, "1") is True
+    assert store.swap_note("bot", "k", None, "2") is False  # one is there now
+    assert store.swap_note("bot", "k", None, None) is False
+    assert store.swap_note("bot", "k", "2", "3") is False  # it is not 2
+    assert store.note("bot", "k") == "1"
+    assert store.swap_note("bot", "k", "1", "3") is True
+    assert store.swap_note("bot", "k", "1", None) is False
+    assert store.note("bot", "k") == "3"
+    assert store.swap_note("bot", "k", "3", None) is True
+    assert store.note("bot", "k") is None
+    assert store.swap_note("bot", "k", "3", "4") is False  # gone: nothing to change
+    assert store.note("bot", "k") is None
+
+
+@both
 def test_move_carries_the_table_and_its_notes_to_the_new_chat(tmp_path: Path) -> None:
     store = store_at(tmp_path / "t.db")
     store.save(sample("old", version=5, due_at=20.0), None)
