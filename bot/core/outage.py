@@ -166,18 +166,26 @@ def first(
 
     @functools.wraps(method)
     def due(self: S, /, *args: P.args, **kwargs: P.kwargs) -> list[Outbound]:
-        try:
-            told = _look_twice(self)
-        except StoreError as exc:
-            log.warning("due work waits: %s", exc)
+        told = before_due(self)
+        if told is None:
             return []
-        except Exception:
-            # A fault of the credit itself must not stop the clock.
-            log.exception("the look at the heartbeat failed")
-            told = []
         return told + method(self, *args, **kwargs)
 
     return due
+
+
+def before_due(tables: Tables) -> list[Outbound] | None:
+    """The look at the heartbeat before a due pass (or a step of one): what the tables
+    are told of an outage; ``None`` while the store does not answer (no due pass then)."""
+    try:
+        return _look_twice(tables)
+    except StoreError as exc:
+        log.warning("due work waits: %s", exc)
+        return None
+    except Exception:
+        # A fault of the credit itself must not stop the clock.
+        log.exception("the look at the heartbeat failed")
+        return []
 
 
 def looked(

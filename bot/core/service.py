@@ -363,9 +363,12 @@ class TableService(Outbox):
         (the next computer player). A clock that takes a step at each due table in turn,
         and the next one at a table once its chat has been told, plays a table of computer
         players at the pace its chat is told, and no other table waits behind it."""
+        told = outage.before_due(self)  # an outage's credit comes before the due work
+        if told is None:
+            return Step([], False, False)
         progress = _Progress()
         out = self._due(self.clock() if now is None else now, chat, steps, progress)
-        return Step(out, progress.more, progress.done)
+        return Step(told + out, progress.more, progress.done or bool(told))
 
     def _due(
         self, now: float, chat: str | None, steps: int | None, progress: _Progress
