@@ -40,7 +40,7 @@ sys.path.insert(0, os.environ.get("PYTHONPATH") or str(ROOT))
 sys.path.insert(1, str(ROOT))
 
 from bot.core import games  # noqa: E402
-from bot.operator.config import Settings  # noqa: E402
+from bot.core.config import Settings  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
 from bot.telegram.limiter import ChatRateLimiter  # noqa: E402

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.operator.config import Settings  # noqa: E402
+from bot.core.config import Settings  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
 from tests.bot.fuzz import ANSWER_LIMIT, Fuzz  # noqa: E402

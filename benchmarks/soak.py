@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from bot import memory  # noqa: E402
 from bot.core import games  # noqa: E402
+from bot.core.config import Settings  # noqa: E402
 from bot.core.table import PLAYING  # noqa: E402
-from bot.operator.config import Settings  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
 from tests.bot.telegram.fake_api import (  # noqa: E402

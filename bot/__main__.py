@@ -21,9 +21,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bot.console import Console
+from bot.core import metrics
+from bot.core.config import ConfigError, Settings, Unreachable, WebSettings, load_settings
 from bot.core.outbound import User
 from bot.operator import logs, memory, ops, tools, waiting
-from bot.operator.config import ConfigError, Settings, Unreachable, WebSettings, load_settings
 from bot.service import Service
 from bot.store import StoreDown, StoreError, open_store
 
@@ -315,7 +316,7 @@ def serve_operator(settings: Settings) -> ops.Operator | None:
     Raises:
         ConfigError: the port cannot be bound.
     """
-    ops.install_table_ids()
+    metrics.install_table_ids()
     if not settings.metrics_port:
         return None
     first = settings.metrics_port

@@ -7,6 +7,7 @@
   imports no concern (``bot.play``, ``bot.community``, ``bot.tournaments``, ``bot.pages``):
   each concern registers with the core, and only the builder (``bot.service``) imports them;
 - a concern imports another only along an arrow of :data:`CONCERNS`;
+- the core, its words and the store never import the operator's room (``bot.operator``);
 - a platform (``bot.console``, ``bot.telegram``, ``bot.discord``, ``bot.web``) imports only
   the service's public surface (:data:`PUBLIC_SURFACE`): never ``engine``, ``render``,
   another platform, a concern or the core's internals;
@@ -65,7 +66,7 @@ PUBLIC_SURFACE = (
     "bot.core.stepping",
     "bot.words.texts",
     "bot.words.messages",
-    "bot.operator.config",
+    "bot.core.config",
     "bot.operator.logs",
     "bot.store",
     "bot.pages.links",
@@ -83,6 +84,10 @@ CONCERNS = {
     "bot.pages": {"bot.community"},
 }
 BUILDER = "bot.service"
+#: What the operator runs and reads (logs, the health page, backups, the tools): it uses the
+#: core and the store, and they never use it.
+OPERATOR = "bot.operator"
+BELOW = ("bot.core", "bot.words", "bot.store")
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"
 
@@ -208,6 +213,8 @@ def violations(root: Path) -> list[str]:
                     bad.append(f"{imp} (the core imports no concern: it registers with the core)")
                 elif concern is not None and concern != wanted and wanted not in CONCERNS[concern]:
                     bad.append(f"{imp} (no arrow from {concern} to {wanted})")
+            elif _within(imp.target, OPERATOR) and any(_within(imp.module, f) for f in BELOW):
+                bad.append(f"{imp} (the operator's room stands above the core)")
         elif platform is not None:
             if target_top in ("engine", "render"):
                 bad.append(f"{imp} (a platform asks the service, never {target_top})")
@@ -319,6 +326,7 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
         ("bot/words/messages.py", "def f():\n    from bot.play import lobby\n", "no concern"),
         ("bot/community/social.py", "from bot.tournaments import places\n", "no arrow from"),
         ("bot/telegram/app.py", "from bot.core.tables import Tables\n", "a service internal"),
+        ("bot/core/tables.py", "from bot.operator import ops\n", "stands above the core"),
     ],
 )
 def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str, why: str) -> None:
@@ -330,6 +338,7 @@ def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str
         "bot/console.py": "",
         "bot/core/games.py": "",
         "bot/core/tables.py": "",
+        "bot/operator/ops.py": "",
         "bot/words/messages.py": "",
         "bot/play/lobby.py": "",
         "bot/community/social.py": "",

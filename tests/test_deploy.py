@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.operator.config import load_settings
+from bot.core.config import load_settings
 from tests.patience import PATIENCE, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -314,6 +314,7 @@ def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
     """Every series an alert rule of deploy/alerts.yaml reads is one /metrics serves."""
     from prometheus_client.exposition import generate_latest
 
+    from bot.core import metrics
     from bot.operator import ops
     from bot.store import open_store
 
@@ -321,11 +322,11 @@ def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
     (group,) = rules["groups"]
     exprs = {rule["alert"]: rule["expr"] for rule in group["rules"]}
     assert len(exprs) == 6 and all(rule["for"] for rule in group["rules"])
-    ops.record_command("play", 0.01)  # so the counters have a sample to show
+    metrics.record_command("play", 0.01)  # so the counters have a sample to show
     store = open_store(tmp_path / "t.db")
     operator = ops.Operator(store, "127.0.0.1", 0)
     try:
-        served = generate_latest(ops.REGISTRY).decode()
+        served = generate_latest(metrics.REGISTRY).decode()
     finally:
         operator.close()
         store.close()
@@ -341,7 +342,7 @@ def test_the_alert_rules_name_series_the_bot_serves(tmp_path: Path) -> None:
     }
     # Platform errors have no sample until one is counted; the family is registered.
     assert wanted - {"genial_platform_errors_total"} <= series
-    families = {(m.name, m.type) for m in ops.REGISTRY.collect()}
+    families = {(m.name, m.type) for m in metrics.REGISTRY.collect()}
     assert ("genial_platform_errors", "counter") in families
 
 

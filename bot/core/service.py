@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
-from bot.core import outage
+from bot.core import metrics, outage
 from bot.core.commands import (
     Abort,
     AddBot,
@@ -42,7 +42,6 @@ from bot.core.outbox import Outbox
 from bot.core.parsing import parse_command
 from bot.core.table import CLOSED, PLAYING, Options, Table
 from bot.core.tables import Context, Handler, OwnDue, Reject
-from bot.operator import ops
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
 from bot.words import messages
 from bot.words.messages import Scene
@@ -202,12 +201,12 @@ class TableService(Outbox):
         chat = Chat(chat.id, shown_name(chat.title))
         user = User(user.id, shown_name(user.name) or user.id[:NAME_LIMIT])
         start = time.perf_counter()
-        with ops.at_table(chat.id):
+        with metrics.at_table(chat.id):
             try:
                 for attempt in range(1, RETRIES + 1):
                     out = self._handle_once(chat, user, command, admin, retry=attempt < RETRIES)
                     if out is not None:
-                        ops.record_command(_word(command), time.perf_counter() - start)
+                        metrics.record_command(_word(command), time.perf_counter() - start)
                         return out
                     log.info("another process changed the table first; trying again")
             except StoreBusy:
@@ -399,7 +398,7 @@ class TableService(Outbox):
                         done.add(c)
                         if self.stuck.get(c, 0.0) > now:
                             continue  # a damaged table: looked at again later
-                        with ops.at_table(c):
+                        with metrics.at_table(c):
                             try:
                                 out += self._due_table(c, now, steps, progress)
                             except (StoreBusy, StoreDown):

@@ -25,11 +25,11 @@ from typing import Any
 
 from bot.core import games, letters, timebank
 from bot.core.commands import Command
+from bot.core.config import Settings
 from bot.core.games import Game
 from bot.core.heartbeat import Heartbeat
 from bot.core.outbound import Chat, Outbound, Stored, User
 from bot.core.table import CLOSED, LOBBY, PLAYING, Table
-from bot.operator.config import Settings
 from bot.store import DamagedTable, StaleTable, Store
 from bot.store.base import seated
 from bot.words.messages import Scene

@@ -32,11 +32,11 @@ from typing import TextIO, TypeVar
 import aiohttp
 import discord
 
+from bot.core.config import ConfigError, Settings, Unreachable
 from bot.core.workers import Workers, run_loop
 from bot.discord.client import GenialClient
 from bot.discord.failures import why
 from bot.operator import logs
-from bot.operator.config import ConfigError, Settings, Unreachable
 from bot.service import Service
 from bot.store import open_store
 

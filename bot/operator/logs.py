@@ -3,7 +3,7 @@
 A platform makes its handler (standard error, its token taken out of every line) and hands
 it to :func:`apply`, which sets the level and, for ``format = "json"``, makes each line one
 JSON object for a log collector: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``table``
-(the chat id of the table the line is about, :func:`bot.operator.ops.at_table`, or null) and
+(the chat id of the table the line is about, :func:`bot.core.metrics.at_table`, or null) and
 ``message`` (a traceback included), the token taken out as in text lines.
 """
 
@@ -14,7 +14,7 @@ import datetime
 import json
 import logging
 
-from bot.operator.config import Settings
+from bot.core.config import Settings
 
 LEVELS = {
     "debug": logging.DEBUG,

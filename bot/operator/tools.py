@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from bot.core import players
+from bot.core.config import ConfigError, Settings, load_settings
 from bot.operator import backup
-from bot.operator.config import ConfigError, Settings, load_settings
 from bot.store import URL_SCHEMES, StoreError
 from bot.store.base import safe_url
 

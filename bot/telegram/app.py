@@ -36,9 +36,9 @@ from telegram.error import (
 )
 from telegram.ext import Application, BaseRateLimiter
 
+from bot.core.config import ConfigError, Settings, TelegramSettings, Unreachable
 from bot.core.workers import Workers, run_loop
 from bot.operator import logs
-from bot.operator.config import ConfigError, Settings, TelegramSettings, Unreachable
 from bot.service import Service
 from bot.store import open_store
 from bot.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter

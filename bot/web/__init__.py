@@ -9,8 +9,8 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from bot.core.config import Settings
 from bot.core.outbound import Outbound
-from bot.operator.config import Settings
 from bot.pages.links import LINKED
 from bot.service import Service
 from bot.store import open_store
@@ -72,7 +72,7 @@ def main(settings: Settings) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     web = settings.web
     if not web.port:
-        from bot.operator.config import ConfigError
+        from bot.core.config import ConfigError
 
         raise ConfigError("genial-bot web needs [web] port (docs/web.md)")
     store = open_store(settings.storage)

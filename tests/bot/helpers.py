@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bot.core import games
+from bot.core.config import Settings
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.table import PLAYING, Table
-from bot.operator.config import Settings
 from bot.service import Service
 from tests.bot.backends import store_at
 

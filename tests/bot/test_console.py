@@ -105,8 +105,8 @@ def test_two_games_then_top_stats_history_and_replay(tmp_path: Path) -> None:
 
     from bot.console import Console
     from bot.core import games
+    from bot.core.config import Settings
     from bot.core.outbound import User
-    from bot.operator.config import Settings
     from bot.service import Service
     from bot.store.sqlite import SQLiteStore
     from engine.record import Record, replay
@@ -153,8 +153,8 @@ def test_games_in_the_console_names_the_table_without_a_link(tmp_path: Path) -> 
     import random
 
     from bot.console import Console
+    from bot.core.config import Settings
     from bot.core.outbound import User
-    from bot.operator.config import Settings
     from bot.service import Service
     from bot.store.sqlite import SQLiteStore
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.operator.config import Settings
+from bot.core.config import Settings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from tests.bot.fuzz import ANSWER_LIMIT, Fuzz

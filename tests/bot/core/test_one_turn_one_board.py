@@ -19,9 +19,9 @@ import pytest
 
 from bot.console import Console
 from bot.core import games
+from bot.core.config import Settings
 from bot.core.outbound import User
 from bot.core.table import PLAYING, Table
-from bot.operator.config import Settings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from tests.bot import one_turn

@@ -25,8 +25,8 @@ from typing import IO, Any
 import pytest
 
 from bot.core import heartbeat, outage, timebank
+from bot.core.config import Settings
 from bot.core.outbound import Outbound
-from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import StoreDown, open_store
 from tests.bot.backends import schema_url, store_at

@@ -38,9 +38,9 @@ from hypothesis.stateful import (
 )
 
 from bot.core import games
+from bot.core.config import Settings
 from bot.core.outbound import KINDS, Chat, Outbound, User
 from bot.core.table import PLAYING
-from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import Store, open_store
 from bot.store.sqlite import SQLiteStore

@@ -25,9 +25,9 @@ import discord
 import simcord
 
 from bot.core import games
+from bot.core.config import Settings
 from bot.core.table import PLAYING, Table
 from bot.discord.client import GenialClient
-from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import Store
 from engine.moves import Placement, SwapChoice

@@ -15,11 +15,11 @@ import discord
 import pytest
 import simcord
 
+from bot.core.config import ConfigError, parse_settings
 from bot.core.outbound import Button, Outbound
 from bot.discord.app import HIDDEN, configure_logging
 from bot.discord.clock import MAX_SLEEP
 from bot.discord.messages import direct_kwargs
-from bot.operator.config import ConfigError, parse_settings
 from bot.words.texts import Texts
 from tests.bot.discord.support import (
     World,

@@ -14,8 +14,8 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.core.config import Settings
 from bot.core.table import PLAYING, Table
-from bot.operator.config import Settings
 from tests.bot import one_turn
 from tests.bot.discord.support import World, make_move, text, world
 from tests.bot.one_turn import PERSON, PLANS, REPRO, REPRO_MOVE, Plan, Posted

@@ -16,11 +16,11 @@ import pytest
 import simcord
 
 from bot.__main__ import build_parser, with_shards
+from bot.core.config import ConfigError, Settings
 from bot.core.outbound import User
 from bot.discord.app import ShardedClient, build
 from bot.discord.client import GenialClient
 from bot.discord.shards import DIRECT, NOTE_GUILD, shard_of
-from bot.operator.config import ConfigError, Settings
 from bot.service import Service
 from bot.store import SQLiteStore
 from tests.bot.discord.support import SETTINGS, EnvClock, text

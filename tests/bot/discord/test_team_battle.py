@@ -16,7 +16,7 @@ import discord
 import pytest
 
 from bot.core import games
-from bot.operator.config import Settings
+from bot.core.config import Settings
 from bot.service import Service
 from engine.moves import SwapChoice
 from tests.bot.backends import store_at

@@ -79,7 +79,7 @@ async def test_a_tournament_plays_each_table_in_a_thread_of_its_own(tmp_path: Pa
 async def test_a_member_who_leaves_the_server_forfeits_their_game(
     tmp_path: Path, members: bool
 ) -> None:
-    from bot.operator.config import Settings
+    from bot.core.config import Settings
     from tests.bot.discord.support import SETTINGS
 
     settings = Settings(**{**SETTINGS.__dict__, "discord_members": members})

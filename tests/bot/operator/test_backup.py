@@ -15,9 +15,9 @@ import psycopg
 import pytest
 
 from bot.__main__ import main
+from bot.core.config import Settings
 from bot.core.table import PLAYING
 from bot.operator import backup
-from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import open_store
 from tests.bot.backends import schema_url

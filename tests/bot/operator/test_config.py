@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.operator.config import ConfigError, Settings, load_settings, parse_settings
+from bot.core.config import ConfigError, Settings, load_settings, parse_settings
 from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -10,9 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.core import metrics
+from bot.core.config import Settings
 from bot.discord.app import HideSecret
-from bot.operator import logs, ops
-from bot.operator.config import Settings
+from bot.operator import logs
 
 
 @pytest.fixture
@@ -22,7 +23,7 @@ def stream() -> Iterator[io.StringIO]:
     handler.setFormatter(HideSecret("s3cret-token"))
     root = logging.getLogger()
     level = root.level
-    ops.install_table_ids()
+    metrics.install_table_ids()
     logs.apply(handler, Settings(log_format="json", log_level="warning"))
     root.addHandler(handler)
     try:
@@ -34,7 +35,7 @@ def stream() -> Iterator[io.StringIO]:
 
 def test_a_table_line_as_json(stream: io.StringIO) -> None:
     log = logging.getLogger("bot.test")
-    with ops.at_table("-100777"):
+    with metrics.at_table("-100777"):
         log.warning("sending with s3cret-token failed: %s", "Forbidden")
     log.info("not written: below the level")
     log.error("outside any table")

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main, start_operator
+from bot.core import metrics
+from bot.core.config import ConfigError, Settings, parse_settings
 from bot.core.outbound import Outbound
 from bot.operator import ops
-from bot.operator.config import ConfigError, Settings, parse_settings
 from tests.bot.backends import location, store_at
 from tests.bot.helpers import START, Clock, Room, make_service
 from tests.patience import PATIENCE, wait_until
@@ -36,7 +37,7 @@ def get(port: int, path: str) -> tuple[int, str]:
 
 
 def sample_value(name: str, **labels: str) -> float:
-    value = ops.REGISTRY.get_sample_value(name, labels)
+    value = metrics.REGISTRY.get_sample_value(name, labels)
     return 0.0 if value is None else value
 
 
@@ -138,7 +139,7 @@ def test_health_is_refused_when_the_store_is_gone(tmp_path: Path) -> None:
 
 
 def test_log_lines_name_their_table(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    ops.install_table_ids()
+    metrics.install_table_ids()
     clock = Clock()
     service = make_service(tmp_path / "t.db", clock=clock)
     room = Room(service, "chat-7")

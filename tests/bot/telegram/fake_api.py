@@ -1156,7 +1156,7 @@ class BotRunner:
         flood_retries: int = 3,
         rate_limiter: Any = None,
     ) -> None:
-        from bot.operator.config import TelegramSettings
+        from bot.core.config import TelegramSettings
 
         self.api = api
         self.db = db

@@ -31,9 +31,9 @@ import pytest
 
 from bot.core import games
 from bot.core.commands import LANGUAGES
+from bot.core.config import ConfigError, Settings, TelegramSettings, Unreachable
 from bot.core.parsing import COMMAND_WORDS
 from bot.core.table import CLOSED, LOBBY, PLAYING, Table
-from bot.operator.config import ConfigError, Settings, TelegramSettings, Unreachable
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from bot.words.texts import squared
@@ -635,7 +635,7 @@ def test_the_bot_process_runs_and_stops_on_sigterm(api: FakeBotAPI, tmp_path: Pa
     root = Path(__file__).resolve().parents[3]
     env = {**os.environ, "MY_TELEGRAM_TOKEN": TOKEN, "PYTHONPATH": str(root)}
     code = (
-        "from bot.operator.config import load_settings; from bot.telegram import main; "
+        "from bot.core.config import load_settings; from bot.telegram import main; "
         f"raise SystemExit(main(load_settings({str(config)!r})))"
     )
     process = subprocess.Popen(

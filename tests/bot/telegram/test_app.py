@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.operator.config import (
+from bot.core.config import (
     ConfigError,
     Settings,
     TelegramSettings,

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.core import games
+from bot.core.config import Settings
 from bot.core.table import PLAYING
-from bot.operator.config import Settings
 from bot.service import Service
 from bot.store import SQLiteStore
 from tests.bot.helpers import Clock

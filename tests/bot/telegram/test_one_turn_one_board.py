@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.core import games
+from bot.core.config import Settings
 from bot.core.table import PLAYING, Table
-from bot.operator.config import Settings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from tests.bot import one_turn

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.operator.config import Settings
+from bot.core.config import Settings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from tests.bot.helpers import Clock

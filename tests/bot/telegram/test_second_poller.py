@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.operator.config import ConfigError, Settings, TelegramSettings
+from bot.core.config import ConfigError, Settings, TelegramSettings
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.app import SECOND_POLLER
 from tests.bot.telegram.fake_api import FakeBotAPI

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.core import games
-from bot.operator.config import Settings
+from bot.core.config import Settings
 from bot.service import Service
 from bot.store import open_store
 from bot.words.texts import squared

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.core import games
-from bot.operator.config import Settings
+from bot.core.config import Settings
 from bot.service import Service
 from tests.bot.backends import store_at
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.operator.config import Settings, TelegramSettings
+from bot.core.config import Settings, TelegramSettings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from bot.telegram.app import webhook_secret

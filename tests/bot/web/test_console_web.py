@@ -14,8 +14,8 @@ import pytest
 
 from bot.__main__ import _console_web
 from bot.console import Console
+from bot.core.config import ConfigError, Settings, WebSettings, parse_settings
 from bot.core.outbound import User
-from bot.operator.config import ConfigError, Settings, WebSettings, parse_settings
 from bot.web import links
 from bot.web.server import WebBoard
 from bot.words.texts import squares

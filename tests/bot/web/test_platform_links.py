@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from bot.core.config import Settings, WebSettings
 from bot.core.outbound import Outbound
-from bot.operator.config import Settings, WebSettings
 from bot.pages.links import Signer
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore

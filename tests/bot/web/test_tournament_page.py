@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.operator.config import Settings, WebSettings
+from bot.core.config import Settings, WebSettings
 from tests.bot.helpers import Clock, make_service
 from tests.bot.tournaments.test_tournaments import Cup, new_cup
 from tests.bot.web.board import path_of, running
