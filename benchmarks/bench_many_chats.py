@@ -12,7 +12,8 @@ once:
   (``/option timeout 1m``): a reminder at 30 s and a timeout at 60 s each turn;
 - the rest: two people, on one-minute clocks, each moving ``--every`` seconds (jittered)
   after they got the board of the move before; the benchmark reads the mover's legal moves
-  from the service and types ``/play ...`` as that person.
+  from the service and types ``/play ...`` as that person, and ``/rematch`` when a game
+  ends.
 
 The last group (``--busy``) starts with 20 messages Telegram counted in the last half minute that
 the bot does not know of (as after a restart): its first post draws a 429, and the benchmark
