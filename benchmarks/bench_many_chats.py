@@ -64,9 +64,9 @@ sys.path.insert(1, str(ROOT))
 from telegram.error import RetryAfter  # noqa: E402
 
 from bot.core import games  # noqa: E402
+from bot.core.config import Settings  # noqa: E402
 from bot.core.service import Step  # noqa: E402
 from bot.core.table import PLAYING  # noqa: E402
-from bot.operator.config import Settings  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
 from bot.telegram.limiter import ChatRateLimiter, _seconds  # noqa: E402
