@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tests.bot import backends
+from tests.bot import backends, known_reviews
 from tests.bot.pgserver import Server
 
 BACKENDS = ("sqlite", "postgres")
@@ -69,13 +70,29 @@ def server() -> Iterator[Server]:
         srv.stop()
 
 
+@pytest.fixture(scope="session")
+def known_reviews_dir(run_dir: Path) -> Path:
+    folder = run_dir / "reviews"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 @pytest.fixture(autouse=True)
-def quick_reviewer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def quick_reviewer(monkeypatch: pytest.MonkeyPatch, known_reviews_dir: Path) -> Iterator[None]:
     """Every finished game is reviewed as due work (bot/reviews.py): with the expert's
     full budget that is seconds a game, so the service's tests review with the greedy
     player (the review itself is tested in tests/engine/test_review.py, its time measured
-    by benchmarks/bench_review.py)."""
+    by benchmarks/bench_review.py). The same seeded games are played again and again:
+    each record's review and puzzles are worked out once a test run
+    (``tests/bot/known_reviews.py``)."""
     from bot import reviews
 
     monkeypatch.setattr(reviews, "LEVEL", "greedy")
+    folder = known_reviews_dir
+    monkeypatch.setattr(
+        reviews, "review_game", known_reviews.review_game(folder, reviews.review_game)
+    )
+    monkeypatch.setattr(
+        reviews, "find_puzzles", known_reviews.find_puzzles(folder, reviews.find_puzzles)
+    )
     yield
