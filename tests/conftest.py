@@ -50,3 +50,14 @@ def run_folder(factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_folder(tmp_path_factory)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The controller of a test run in several processes stops the PostgreSQL server they
+    shared (``tests/bot/pgserver.py``), once every worker is done."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if hasattr(session.config, "workerinput") or factory is None:
+        return
+    from tests.bot.pgserver import stop_shared
+
+    stop_shared(factory.getbasetemp())

@@ -4,6 +4,10 @@
 sets it); without it a throw-away server is started for the session from the installed
 PostgreSQL binaries. In CI no server is a failure, never a skip; on a machine without
 PostgreSQL (a newcomer with only Python) the PostgreSQL half is skipped, saying why.
+
+A run in several processes (pytest-xdist) shares one server: ``GENIAL_TEST_POSTGRES``'s, or
+one the first worker starts (``tests/bot/pgserver.py``); each worker works in a database
+of its own on it (``genial_gw0``, ...).
 """
 
 from __future__ import annotations
@@ -14,21 +18,25 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot import backends, known_reviews
+from tests.bot import backends, known_reviews, pgserver
 from tests.bot.pgserver import Server
 
 BACKENDS = ("sqlite", "postgres")
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
+def postgres_url(run_dir: Path) -> Iterator[str]:
     url = os.environ.get("GENIAL_TEST_POSTGRES")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
     if url:
-        yield url
+        yield pgserver.database_for(url, worker) if worker else url
         return
     if os.environ.get("CI") == "true":
         pytest.fail("CI: GENIAL_TEST_POSTGRES is not set (.ci/run starts the server)")
     try:
+        if worker:  # the run's one server, stopped by its controller (tests/conftest.py)
+            yield pgserver.database_for(pgserver.shared(run_dir), worker)
+            return
         server = Server()
     except FileNotFoundError as exc:
         # A newcomer with only Python runs the README's test command: the PostgreSQL half
