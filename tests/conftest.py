@@ -1,8 +1,10 @@
-"""Shared test fixtures: where the project's shared files (rules, examples) live; and
-Hypothesis settings that hold on a busy machine."""
+"""Shared test fixtures: where the project's shared files (rules, examples) live; a
+folder the processes of one test run share; and Hypothesis settings that hold on a busy
+machine."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -36,3 +38,26 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def shared() -> Path:
     return shared_dir()
+
+
+def run_folder(factory: pytest.TempPathFactory) -> Path:
+    """A folder every process of this test run shares: the run's temporary folder, in which
+    each pytest-xdist worker has its own (``popen-gw0``, ...)."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return run_folder(tmp_path_factory)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The controller of a test run in several processes stops the PostgreSQL server they
+    shared (``tests/bot/pgserver.py``), once every worker is done."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if hasattr(session.config, "workerinput") or factory is None:
+        return
+    from tests.bot.pgserver import stop_shared
+
+    stop_shared(factory.getbasetemp())

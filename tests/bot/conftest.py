@@ -4,30 +4,39 @@
 sets it); without it a throw-away server is started for the session from the installed
 PostgreSQL binaries. In CI no server is a failure, never a skip; on a machine without
 PostgreSQL (a newcomer with only Python) the PostgreSQL half is skipped, saying why.
+
+A run in several processes (pytest-xdist) shares one server: ``GENIAL_TEST_POSTGRES``'s, or
+one the first worker starts (``tests/bot/pgserver.py``); each worker works in a database
+of its own on it (``genial_gw0``, ...).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from tests.bot import backends
+from tests.bot import backends, known_reviews, pgserver
 from tests.bot.pgserver import Server
 
 BACKENDS = ("sqlite", "postgres")
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
+def postgres_url(run_dir: Path) -> Iterator[str]:
     url = os.environ.get("GENIAL_TEST_POSTGRES")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
     if url:
-        yield url
+        yield pgserver.database_for(url, worker) if worker else url
         return
     if os.environ.get("CI") == "true":
         pytest.fail("CI: GENIAL_TEST_POSTGRES is not set (.ci/run starts the server)")
     try:
+        if worker:  # the run's one server, stopped by its controller (tests/conftest.py)
+            yield pgserver.database_for(pgserver.shared(run_dir), worker)
+            return
         server = Server()
     except FileNotFoundError as exc:
         # A newcomer with only Python runs the README's test command: the PostgreSQL half
@@ -69,13 +78,29 @@ def server() -> Iterator[Server]:
         srv.stop()
 
 
+@pytest.fixture(scope="session")
+def known_reviews_dir(run_dir: Path) -> Path:
+    folder = run_dir / "reviews"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 @pytest.fixture(autouse=True)
-def quick_reviewer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def quick_reviewer(monkeypatch: pytest.MonkeyPatch, known_reviews_dir: Path) -> Iterator[None]:
     """Every finished game is reviewed as due work (bot/community/reviews.py): with the expert's
     full budget that is seconds a game, so the service's tests review with the greedy
     player (the review itself is tested in tests/engine/test_review.py, its time measured
-    by benchmarks/bench_review.py)."""
+    by benchmarks/bench_review.py). The same seeded games are played again and again:
+    each record's review and puzzles are worked out once a test run
+    (``tests/bot/known_reviews.py``)."""
     from bot.community import reviews
 
     monkeypatch.setattr(reviews, "LEVEL", "greedy")
+    folder = known_reviews_dir
+    monkeypatch.setattr(
+        reviews, "review_game", known_reviews.review_game(folder, reviews.review_game)
+    )
+    monkeypatch.setattr(
+        reviews, "find_puzzles", known_reviews.find_puzzles(folder, reviews.find_puzzles)
+    )
     yield

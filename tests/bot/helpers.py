@@ -114,10 +114,10 @@ class Room:
     def playing(self) -> bool:
         return self.table().status == PLAYING
 
-    def to_move(self) -> str:
-        """The name of the person to move."""
+    def to_move(self, game: games.Game | None = None) -> str:
+        """The name of the person to move (``game``: the table's game, if already rebuilt)."""
         t = self.table()
-        seat = t.seats[self.game().to_move]
+        seat = t.seats[(self.game() if game is None else game).to_move]
         assert seat.user is not None, "a computer player is to move"
         return next(n for n, u in self.people.items() if u.id == seat.user)
 
@@ -127,7 +127,7 @@ class Room:
         move = rng.choice(game.legal_moves())
         text = games.format_move(game, move)
         command = f"/{text}" if text in ("swap", "keep") else f"/play {text}"
-        return self.ok(self.to_move(), command)
+        return self.ok(self.to_move(game), command)
 
     def play_out(self, rng: random.Random, limit: int = 1000) -> int:
         """Play random legal moves for the people until the game ends; the number played."""

@@ -4,17 +4,31 @@ folder, listening on 127.0.0.1 at a free port, removed when stopped.
 PostgreSQL refuses to run as root, so as root the server runs as the ``postgres`` system
 user. ``.ci/run`` starts one the same way in shell and hands its URL over in
 ``GENIAL_TEST_POSTGRES``.
+
+A test run in several processes (pytest-xdist's workers) shares one server
+(:func:`shared`): the first worker that needs it starts it, the run's controller stops it
+(:func:`stop_shared`); each worker works in a database of its own (:func:`database_for`).
 """
 
 from __future__ import annotations
 
+import fcntl
 import glob
+import json
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg import errors, sql
 
 from tests.patience import PATIENCE
 
@@ -136,3 +150,86 @@ class Server:
             self._run("pg_ctl", "-D", str(self.dir / "data"), "-m", "immediate", "stop")
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+    def describe(self) -> dict[str, Any]:
+        """What another process needs to stop this server (:meth:`described`)."""
+        return {"url": self.url, "dir": str(self.dir), "bin": str(self.bin), "as": self._as}
+
+    @classmethod
+    def described(cls, data: dict[str, Any]) -> Server:
+        """The running server that :meth:`describe` described, to stop it."""
+        server = cls.__new__(cls)
+        server.url = str(data["url"])
+        server.dir = Path(data["dir"])
+        server.bin = Path(data["bin"])
+        server._as = [str(a) for a in data["as"]]
+        return server
+
+
+# --- one server for the processes of a test run -------------------------------------------
+
+#: The file in a test run's shared folder that describes its server.
+SHARED = "postgres.json"
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def shared(folder: Path) -> str:
+    """The URL of the one server of the test run whose processes share ``folder``,
+    started by the first process that asks.
+
+    Raises:
+        FileNotFoundError: no PostgreSQL server is installed.
+    """
+    described = folder / SHARED
+    with _locked(folder / "postgres.lock"):
+        if described.exists():
+            return str(json.loads(described.read_text())["url"])
+        server = Server()
+        described.write_text(json.dumps(server.describe()))
+        return server.url
+
+
+def stop_shared(folder: Path) -> None:
+    """Stop the server :func:`shared` started for ``folder``'s test run, if it did."""
+    described = folder / SHARED
+    if described.exists():
+        Server.described(json.loads(described.read_text())).stop()
+        described.unlink()
+
+
+def database_for(url: str, name: str) -> str:
+    """The URL of a database of its own on ``url``'s server for one process of a test run
+    (``genial_gw0`` beside ``genial``), made if it is not there yet; ``url`` itself where
+    no database may be made (its schemas keep the tests apart there too)."""
+    parts = urlsplit(url)
+    if not parts.scheme.startswith("postgres"):
+        return url
+    database = f"{parts.path.lstrip('/') or 'postgres'}_{name}"
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                found = conn.execute(
+                    "SELECT 1 FROM pg_database WHERE datname = %s", (database,)
+                ).fetchone()
+                if found is None:
+                    conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+            break
+        except errors.DuplicateDatabase:  # another process made it meanwhile
+            break
+        except errors.InsufficientPrivilege:
+            return url
+        except errors.ObjectInUse:  # someone is connected to the template database
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+    return urlunsplit(parts._replace(path=f"/{database}"))

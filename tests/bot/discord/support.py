@@ -110,8 +110,9 @@ class World:
     def playing(self) -> bool:
         return self.table().status == PLAYING
 
-    def to_move(self) -> simcord.MemberActor:
-        seat = self.table().seats[self.game().to_move]
+    def to_move(self, game: games.Game | None = None) -> simcord.MemberActor:
+        """The person to move (``game``: the table's game, if already rebuilt)."""
+        seat = self.table().seats[(self.game() if game is None else game).to_move]
         assert seat.user is not None, "a computer player is to move"
         return next(p for p in self.people.values() if str(p.id) == seat.user)
 
@@ -185,14 +186,18 @@ def move_options(game: games.Game, move: Placement) -> dict[str, str]:
 
 async def play_turn(world: World, rng: random.Random) -> simcord.InteractionResult:
     """The person to move makes a random legal move."""
-    return await make_move(world, rng.choice(world.game().legal_moves()))
-
-
-async def make_move(world: World, move: Placement | SwapChoice) -> simcord.InteractionResult:
-    """The person to move makes ``move``: ``/play`` with the tile and cells filled in, or
-    the swap decision by a button on the turn message."""
     game = world.game()
-    person = world.to_move()
+    return await make_move(world, rng.choice(game.legal_moves()), game)
+
+
+async def make_move(
+    world: World, move: Placement | SwapChoice, game: games.Game | None = None
+) -> simcord.InteractionResult:
+    """The person to move makes ``move``: ``/play`` with the tile and cells filled in, or
+    the swap decision by a button on the turn message (``game``: the table's game, if
+    already rebuilt)."""
+    game = world.game() if game is None else game
+    person = world.to_move(game)
     if isinstance(move, SwapChoice):
         label = "Swap" if games.format_move(game, move) == "swap" else "Keep"
         return await person.click(world.last_public(), label=label)

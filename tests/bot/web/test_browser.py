@@ -4,23 +4,15 @@ pages too; screenshots at phone size go to ``out/web/`` for a person to look at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bot.core.table import PLAYING
 from tests.bot.web.board import Site, running, started_room
-from tests.bot.web.browser import PHONE, chromium, until
+from tests.bot.web.browser import PHONE, until
 from tests.patience import PATIENCE, wait_until
 
 SHOTS = Path(__file__).resolve().parents[3] / "out" / "web"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
 
 
 def _open(browser: Any, url: str) -> Any:

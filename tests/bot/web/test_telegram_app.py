@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -17,7 +16,7 @@ import pytest
 from bot.web.tokens import INIT_DATA_LIFE, BadToken, telegram_user
 from tests.bot.helpers import START
 from tests.bot.web.board import running, started_room
-from tests.bot.web.browser import PHONE, chromium, until
+from tests.bot.web.browser import PHONE, until
 
 BOT_TOKEN = "123456:TEST-token-of-this-test"
 
@@ -63,11 +62,6 @@ def test_bad_init_data_is_refused(change: str, why: str) -> None:
         now = START + INIT_DATA_LIFE + 1
     with pytest.raises(BadToken, match=why):
         telegram_user(data, BOT_TOKEN, now)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
 
 
 def test_the_mini_app_opens_the_players_seat_and_refuses_a_forgery(
