@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,10 +73,15 @@ def _data(tg: BotRunner, tid: str) -> dict[str, Any]:
     return found[1]
 
 
-async def _discord_looks(w: Any) -> None:
-    """Discord's process looks at the store (its clock, woken as a command would)."""
-    w.client.wake()
-    await w.env.advance_time(1)
+async def _discord_looks(w: Any, until: Callable[[], bool]) -> None:
+    """Discord's process looks at the store (its clock, woken as a command would), a
+    second of its time at a time, until ``until`` holds (at most a minute: a table whose
+    due work another process held rests a few seconds before its next look)."""
+    for _ in range(60):
+        w.client.wake()
+        await w.env.advance_time(1)
+        if until():
+            return
 
 
 async def _battle(w: Any, api: FakeBotAPI, tg: BotRunner) -> None:
@@ -100,7 +106,9 @@ async def _battle(w: Any, api: FakeBotAPI, tg: BotRunner) -> None:
     team = {str(ADA): "tg", str(BOB): "tg", str(cy.id): "dc", str(dee.id): "dc"}
     assert all(team[a] != team[b] for a, b in (p["players"] for p in r["pairings"]))
     # Discord's process posts its channel's share of what Telegram's process said.
-    await _discord_looks(w)
+    await _discord_looks(
+        w, lambda: len([m for m in w.public() if "The game begins" in text(m)]) >= 2
+    )
     paired = [m for m in w.public() if "round 1 of 1 is paired" in text(m)]
     assert len(paired) == 1
     assert len([c for c in api.sent(GROUP) if "round 1 of 1 is paired" in c.text]) == 1
@@ -132,7 +140,7 @@ async def _battle(w: Any, api: FakeBotAPI, tg: BotRunner) -> None:
     await w.env.advance_time(DAY + 60)
     await asyncio.to_thread(tg.tick)
     assert _data(tg, tid)["status"] == "finished"
-    await _discord_looks(w)
+    await _discord_looks(w, lambda: any("Winner:" in text(m) for m in w.public()))
     assert len([m for m in w.public() if "Winner:" in text(m)]) == 1
     assert len([c for c in api.sent(GROUP) if "Winner:" in c.text]) == 1
     # Nothing was ever sent to a chat of the other platform.
