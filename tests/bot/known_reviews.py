@@ -8,18 +8,21 @@ most of the time of the tests that play many games). Both are pure functions of 
 game on SQLite and on PostgreSQL, the same games in the console, on Telegram and on
 Discord. So the answer for a record is kept in a folder the test run's processes share
 (pytest-xdist's workers), and a record seen before gets the very answer the engine gave
-for it; a record not seen yet is worked out by the engine, and a record that does not
-replay raises as it does there. What the engine's review and puzzles say is tested in
+for it; a record not seen yet is worked out by the engine (once: a process that asks for
+a record another is working out waits for its answer), and a record that does not replay
+raises as it does there. What the engine's review and puzzles say is tested in
 ``tests/engine/test_review.py``, on the engine itself.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,17 @@ def _load(folder: Path, key: str) -> Any:
         return None
 
 
+@contextmanager
+def _alone(folder: Path, key: str) -> Iterator[None]:
+    """While no other process of the run works out the answer for ``key``."""
+    with open(folder / f"{key}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def _save(folder: Path, key: str, data: Any) -> None:
     """Written whole or not at all: another process may read it at any moment."""
     fd, name = tempfile.mkstemp(dir=folder, prefix=".part-")
@@ -53,15 +67,16 @@ def review_game(folder: Path, real: Callable[..., GameReview]) -> Callable[..., 
 
     def known(record: Record, *, level: str = "expert") -> GameReview:
         key = _key("review", record, level)
-        data = _load(folder, key)
-        if data is not None:
-            return GameReview.from_dict(data)
-        review = real(record, level=level)
-        data = review.to_dict()
-        # What is kept reads back as the same review, or it is not kept.
-        if GameReview.from_dict(json.loads(json.dumps(data))) == review:
-            _save(folder, key, data)
-        return review
+        with _alone(folder, key):
+            data = _load(folder, key)
+            if data is not None:
+                return GameReview.from_dict(data)
+            review = real(record, level=level)
+            data = review.to_dict()
+            # What is kept reads back as the same review, or it is not kept.
+            if GameReview.from_dict(json.loads(json.dumps(data))) == review:
+                _save(folder, key, data)
+            return review
 
     return known
 
@@ -74,13 +89,14 @@ def find_puzzles(folder: Path, real: Callable[..., list[Puzzle]]) -> Callable[..
 
     def known(record: Record, *args: Any, **kw: Any) -> list[Puzzle]:
         key = _key("puzzles", record, args, sorted(kw.items()))
-        data = _load(folder, key)
-        if data is not None:
-            return [read(p) for p in data]
-        puzzles = real(record, *args, **kw)
-        data = [asdict(p) for p in puzzles]
-        if [read(p) for p in json.loads(json.dumps(data))] == puzzles:
-            _save(folder, key, data)
-        return puzzles
+        with _alone(folder, key):
+            data = _load(folder, key)
+            if data is not None:
+                return [read(p) for p in data]
+            puzzles = real(record, *args, **kw)
+            data = [asdict(p) for p in puzzles]
+            if [read(p) for p in json.loads(json.dumps(data))] == puzzles:
+                _save(folder, key, data)
+            return puzzles
 
     return known

@@ -22,6 +22,7 @@ from bot.core.table import PLAYING, Seat, Table
 from bot.store import DamagedTable, SQLiteStore, StoreBusy, StoreError
 from tests.bot import backends
 from tests.bot.backends import schema_url, store_at
+from tests.patience import PATIENCE, wait_until
 
 #: Runs a test on SQLite and on PostgreSQL.
 both = pytest.mark.usefixtures("backend")
@@ -217,10 +218,19 @@ def test_postgres_a_table_made_at_the_target_meanwhile_stops_a_move(pg_url: str)
         result: list[bool] = []
         mover = threading.Thread(target=lambda: result.append(store.move("old", "new")))
         mover.start()
-        time.sleep(0.5)  # the move is waiting on the other's row
+
+        def waiting() -> bool:  # the move waits on the other's row (a lock, not a sleep)
+            with psycopg.connect(pg_url, autocommit=True) as admin:
+                row = admin.execute(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                ).fetchone()
+            return row is not None and row[0] > 0
+
+        wait_until(waiting, "the move waiting on the other's row")
         other.commit()
         other.close()
-        mover.join(10)
+        mover.join(PATIENCE)
         assert result == [False]
         assert store.chats() == ["new", "old"]
         assert store.load("old") == sample("old")
