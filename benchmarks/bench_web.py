@@ -86,7 +86,13 @@ def serve(db: str, tables: int) -> None:
         "http://127.0.0.1",
         deliver=lambda table, out: None,
         secret=b"bench",
-        limits=Limits(pages_burst=1e9, moves_burst=1e9, live_per_address=1_000_000),
+        limits=Limits(
+            pages_burst=1e9,
+            seat_burst=1e9,
+            moves_burst=1e9,
+            live_per_address=1_000_000,
+            live_per_seat=1_000_000,
+        ),
     )
     info: dict[str, Any] = {"tables": []}
     late = _table(service, "late4", 4)

@@ -110,8 +110,8 @@ class Signer:
         Raises:
             BadToken: for a token that is forged, damaged or expired.
         """
-        if not token or len(token) > MAX_TOKEN or token.count(".") != 1:
-            raise BadToken("malformed")
+        if not token or len(token) > MAX_TOKEN or token.count(".") != 1 or not token.isascii():
+            raise BadToken("malformed")  # a token is base64url: ASCII only
         body, mac = token.split(".")
         if not hmac.compare_digest(_b64(self._mac("seat", body)[:18]), mac):
             raise BadToken("forged")

@@ -13,7 +13,8 @@ from aiohttp import web
 
 from bot.core.outbound import Chat, Outbound, User
 from bot.web.base import BoardBase
-from bot.web.guard import _refuse
+from bot.web.edge import read_json
+from bot.web.guard import Refused, _refuse
 from bot.web.tokens import BadToken, telegram_user
 
 #: A move as the page sends it: a rack slot or colour letters and two cells.
@@ -28,12 +29,13 @@ class SeatActions(BoardBase):
     """The routes a seat's token opens: the preview, the move, the Mini App's session."""
 
     async def preview(self, request: web.Request) -> web.Response:
-        self._limit_page(request)
-        tid, chat = self._table(request)
+        tid = request.match_info["tid"]
         user = self._seat(request, tid)
-        move = request.query.get("move", "")
+        self._limit(request, tid, user)
         if user is None:
             raise _refuse(403, "a seat's page only")
+        _, chat = self._chat(tid)
+        move = request.query.get("move", "")
         if not _MOVE.fullmatch(move.strip()):
             raise _refuse(400, "not a placement")
         points = await asyncio.to_thread(self.service.preview, chat, user, move.strip())
@@ -42,45 +44,40 @@ class SeatActions(BoardBase):
         return web.json_response(points, headers={"Cache-Control": "no-store"})
 
     async def command(self, request: web.Request) -> web.Response:
-        tid, chat = self._table(request)
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            raise _refuse(400, "the body is not JSON") from None
-        if not isinstance(body, dict):
-            raise _refuse(400, "the body is not a JSON object")
-        token, word = body.get("seat"), body.get("command")
-        version, move = body.get("version"), body.get("move", "")
-        if not isinstance(token, str) or not token:
-            raise _refuse(403, "a seat's page only")
-        try:
-            seat = self.signer.check(token)
-        except BadToken as exc:
-            raise _refuse(403, f"seat token {exc}") from None
-        if seat.table != tid:
-            raise _refuse(403, "seat token of another table")
-        if not self._moves.allow("u:" + seat.user) or not self._moves.allow(
-            "a:" + self._address(request)
-        ):
+        tid = request.match_info["tid"]
+        try:  # what has no seat yet is counted by address
+            body = await read_json(request, self.limits)
+            if not isinstance(body, dict):
+                raise _refuse(400, "the body is not a JSON object")
+            token = body.get("seat")
+            if not isinstance(token, str) or not token:
+                raise _refuse(403, "a seat's page only")
+        except Refused:
+            self._limit(request)
+            raise
+        user = self._check_seat(request, token, tid)
+        if not self._moves.allow(self._seat_key(tid, user)):
             raise _refuse(429, "too many moves: wait a little")
-        if word not in COMMANDS:
+        word, version, move = body.get("command"), body.get("version"), body.get("move", "")
+        if not isinstance(word, str) or word not in COMMANDS:
             raise _refuse(400, "unknown command")
         if not isinstance(version, int) or isinstance(version, bool) or version < 0:
             raise _refuse(400, "no table version")
         if word == "play" and (not isinstance(move, str) or not _MOVE.fullmatch(move.strip())):
             raise _refuse(400, "not a placement")
+        _, chat = self._chat(tid)
         if self.deliver is None and self.service.page_runner is None:
             raise _refuse(503, "moves are taken by the bot's own process")
         text = COMMANDS[word]
         if word == "play":
             text += " " + " ".join(str(move).split())
         text += f" #{version}"
-        out = await asyncio.to_thread(self._handle, chat, seat.user, text)
+        out = await asyncio.to_thread(self._handle, chat, user, text)
         self.live.poke(chat)
         errors = [o.text for o in out if o.kind == "error"]
         if errors:
             return web.json_response({"error": errors[0]}, status=409)
-        said = [o.text for o in out if o.user == seat.user and o.kind == "hint"]
+        said = [o.text for o in out if o.user == user and o.kind == "hint"]
         return web.json_response({"ok": True, "said": said})
 
     def _handle(self, chat: str, user: str, text: str) -> list[Outbound]:
@@ -104,11 +101,8 @@ class SeatActions(BoardBase):
         return out
 
     async def telegram_session(self, request: web.Request) -> web.Response:
-        self._limit_page(request)
-        try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            raise _refuse(400, "the body is not JSON") from None
+        self._limit(request)
+        body = await read_json(request, self.limits)
         data = body.get("init_data") if isinstance(body, dict) else None
         if not isinstance(data, str) or self.telegram_token is None:
             raise _refuse(400, "no initData")

@@ -61,8 +61,12 @@ class BoardBase:
         #: Set when the board stops: open live pages end at once (a browser keeps its
         #: event stream open, and would hold the shutdown up).
         self._closing = False
-        self._pages = Buckets(self.limits.pages_burst, self.limits.pages_rate, clock)
-        self._moves = Buckets(self.limits.moves_burst, self.limits.moves_rate, clock)
+        limits = self.limits
+        #: Requests without a seat, by address; a seat's looks, and its moves, by seat.
+        self._pages = Buckets(limits.pages_burst, limits.pages_rate, clock)
+        self._seat_pages = Buckets(limits.seat_burst, limits.seat_rate, clock)
+        self._moves = Buckets(limits.moves_burst, limits.moves_rate, clock)
+        #: Open live pages by address (a watcher's) or by seat.
         self._open: dict[str, int] = {}
         self._chats: dict[str, str] = {}
         self._looks: OrderedDict[str, tuple[int, dict[str | None, bytes]]] = OrderedDict()
@@ -116,28 +120,52 @@ class BoardBase:
         """The player a request's ``seat`` token names (``None``: a watcher).
 
         Raises:
-            web.HTTPForbidden: for a forged, expired or other table's token.
+            Refused: 403 for a forged, expired or other table's token.
         """
         token = request.query.get("seat", "")
-        if not token:
-            return None
+        return self._check_seat(request, token, tid) if token else None
+
+    def _check_seat(self, request: web.Request, token: str, tid: str) -> str:
+        """The player ``token`` names at table ``tid``.
+
+        Raises:
+            Refused: 403 for a forged, expired or other table's token (counted against
+                the address, as what has no seat is: 429 once it is spent).
+        """
         try:
             seat = self.signer.check(token)
         except BadToken as exc:
+            self._limit(request)
             raise _refuse(403, f"seat token {exc}") from None
         if seat.table != tid:
+            self._limit(request)
             raise _refuse(403, "seat token of another table")
         return seat.user
 
     def _address(self, request: web.Request) -> str:
         return request.remote or "?"
 
-    def _limit_page(self, request: web.Request) -> None:
-        if not self._pages.allow(self._address(request)):
+    @staticmethod
+    def _seat_key(tid: str, user: str) -> str:
+        return f"{tid}:{user}"
+
+    def _limit(self, request: web.Request, tid: str = "", user: str | None = None) -> None:
+        """Count a request against its seat (``user`` at table ``tid``), or its address
+        when it has none.
+
+        Raises:
+            Refused: 429 when that budget is spent.
+        """
+        if user is not None:
+            if not self._seat_pages.allow(self._seat_key(tid, user)):
+                raise _refuse(429, "too many requests from this seat: wait a little")
+        elif not self._pages.allow(self._address(request)):
             raise _refuse(429, "too many requests: wait a little")
 
     def _table(self, request: web.Request) -> tuple[str, str]:
-        tid = request.match_info["tid"]
+        return self._chat(request.match_info["tid"])
+
+    def _chat(self, tid: str) -> tuple[str, str]:
         chat = self.chat_of(tid)
         if chat is None:
             raise _refuse(404, "no such table")

@@ -5,6 +5,7 @@ answer and turns every refusal into a short JSON error.
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.store import StoreError
+
+log = logging.getLogger("bot.web")
 
 #: Largest request body read (a command is a few dozen bytes).
 MAX_BODY = 4096
@@ -25,14 +28,35 @@ CSP = (
 
 @dataclass(frozen=True)
 class Limits:
-    """Requests allowed: a burst and a steady rate (per second), per address and per
-    player; open live pages per address."""
+    """What the board allows (docs/web.md, Limits): requests as token buckets (a burst and
+    a steady rate per second), open live pages, and how long a client may take.
 
-    pages_burst: float = 60
-    pages_rate: float = 2.0
+    Whatever carries a valid seat token is counted per seat (a table's player), so players
+    behind one address (a club, a school) never share a budget; what has no seat (a
+    watcher's page and look, a replay, a Mini App's session, a bad token) per address,
+    high enough for a club or a school behind one.
+    """
+
+    #: Requests without a seat, per address.
+    pages_burst: float = 300
+    pages_rate: float = 5.0
+    #: A seat's page, looks and previews, per seat.
+    seat_burst: float = 60
+    seat_rate: float = 2.0
+    #: Moves (and hints), per seat.
     moves_burst: float = 20
     moves_rate: float = 2.0
-    live_per_address: int = 64
+    #: Open live pages: a watcher's per address, a seat's per seat.
+    live_per_address: int = 256
+    live_per_seat: int = 8
+    #: Seconds a connection may stay without a whole request head: since it opened, or
+    #: since its last answer (aiohttp's ``keepalive_timeout``; also the idle timeout).
+    idle_timeout: float = 15.0
+    #: Seconds a request's body may take to arrive once its head is in.
+    body_timeout: float = 10.0
+    #: Seconds the rest of a body nobody read is still taken after the answer, before the
+    #: connection closes (aiohttp's ``lingering_time``).
+    linger: float = 2.0
 
 
 class Buckets:
@@ -82,8 +106,21 @@ async def _guard(
         response = error(exc.status, exc.reason.lower())
     except StoreError:
         response = error(503, "the store does not answer: try again soon")
+    except ConnectionResetError:  # aiohttp's ClientConnectionResetError too
+        # The client left mid-request (mid-body): nobody to answer, one line to log.
+        log.info("a client left in the middle of its request (%s)", _route(request))
+        response = error(400, "the connection was lost")
+    except Exception:  # a fault of ours: the traceback for the operator, JSON for the page
+        log.exception("the web board failed on a request (%s)", _route(request))
+        response = error(500, "something went wrong here: try again")
     _headers(response)
     return response
+
+
+def _route(request: web.Request) -> str:
+    """The route a request took, without its ids or tokens."""
+    resource = request.match_info.route.resource
+    return f"{request.method} {resource.canonical if resource is not None else '?'}"
 
 
 def _headers(response: web.StreamResponse) -> None:

@@ -78,14 +78,16 @@ class Pages(BoardBase):
     # --- handlers ----------------------------------------------------------------------
 
     async def page(self, request: web.Request) -> web.Response:
-        self._limit_page(request)
-        tid, seat = request.match_info.get("tid", ""), ""
+        tid, seat, user = request.match_info.get("tid", ""), "", None
         if "token" in request.match_info:
             seat = request.match_info["token"]
             try:
-                tid = self.signer.check(seat).table
+                named = self.signer.check(seat)
             except BadToken as exc:
+                self._limit(request)
                 raise _refuse(403, f"seat token {exc}") from None
+            tid, user = named.table, named.user
+        self._limit(request, tid, user)
         if tid and self.chat_of(tid) is None:
             raise _refuse(404, "no such table")
         text = self._page.replace("{table}", html.escape(tid)).replace("{seat}", html.escape(seat))
@@ -94,7 +96,7 @@ class Pages(BoardBase):
     async def tournament_page(self, request: web.Request) -> web.Response:
         """A tournament's standings and the tables of its round, each linked to its table's
         page; the page looks again every minute."""
-        self._limit_page(request)
+        self._limit(request)
         key = self.chat_of(request.match_info["cid"])
         tid = key[len(TOURNAMENT_PREFIX) :] if key and is_tournament_table(key) else ""
         look = await asyncio.to_thread(self.service.tournament_look, tid) if tid else None
@@ -108,7 +110,7 @@ class Pages(BoardBase):
         return web.Response(text=text, content_type="text/html", charset="utf-8")
 
     async def telegram_page(self, request: web.Request) -> web.Response:
-        self._limit_page(request)
+        self._limit(request)
         text = self._page.replace("{table}", "").replace("{seat}", "")
         return web.Response(text=text, content_type="text/html", charset="utf-8")
 
@@ -125,9 +127,11 @@ class Pages(BoardBase):
         )
 
     async def state(self, request: web.Request) -> web.Response:
-        self._limit_page(request)
-        tid, chat = self._table(request)
-        found = await self._look(chat, self._seat(request, tid))
+        tid = request.match_info["tid"]
+        user = self._seat(request, tid)
+        self._limit(request, tid, user)
+        _, chat = self._chat(tid)
+        found = await self._look(chat, user)
         if found is None:
             raise _refuse(404, "no such table")
         return web.Response(
@@ -135,12 +139,16 @@ class Pages(BoardBase):
         )
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        self._limit_page(request)
-        tid, chat = self._table(request)
+        tid = request.match_info["tid"]
         user = self._seat(request, tid)
-        address = self._address(request)
-        if self._open.get(address, 0) >= self.limits.live_per_address:
-            raise _refuse(429, "too many open pages from this address")
+        self._limit(request, tid, user)
+        _, chat = self._chat(tid)
+        if user is None:  # a watcher's page: counted by address, a seat's by seat
+            opener, most = "a:" + self._address(request), self.limits.live_per_address
+        else:
+            opener, most = "s:" + self._seat_key(tid, user), self.limits.live_per_seat
+        if self._open.get(opener, 0) >= most:
+            raise _refuse(429, f"too many open pages from this {'seat' if user else 'address'}")
         found = await self._look(chat, user)
         if found is None:
             raise _refuse(404, "no such table")
@@ -153,7 +161,7 @@ class Pages(BoardBase):
         )
         _headers(response)
         await response.prepare(request)
-        self._open[address] = self._open.get(address, 0) + 1
+        self._open[opener] = self._open.get(opener, 0) + 1
         event = self.live.join(chat, found[0])
         shown = found[0]
         try:
@@ -179,13 +187,13 @@ class Pages(BoardBase):
             pass
         finally:
             self.live.leave(chat, event)
-            self._open[address] -= 1
-            if not self._open[address]:
-                del self._open[address]
+            self._open[opener] -= 1
+            if not self._open[opener]:
+                del self._open[opener]
         return response
 
     async def replay(self, request: web.Request) -> web.Response:
-        self._limit_page(request)
+        self._limit(request)
         _, chat = self._table(request)
         try:
             placed = int(request.match_info["n"])

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from aiohttp import web
 
 from bot.web.actions import SeatActions
+from bot.web.edge import Runner
 from bot.web.guard import MAX_BODY, _guard
 from bot.web.pages import Pages
 
@@ -72,7 +73,7 @@ class WebBoard(Pages, SeatActions):
     async def start(self, host: str, port: int) -> int:
         """Serve in the running loop; the port it listens on (``0``: any free one)."""
         self._loop = asyncio.get_running_loop()
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
+        self._runner = Runner(self.app(), self.limits, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()

@@ -54,7 +54,8 @@ def telegram_user(init_data: str, bot_token: str, now: float | None = None) -> t
     check = "\n".join(f"{k}={fields[k]}" for k in sorted(fields))
     key = hmac.new(b"WebAppData", bot_token.encode(), hashlib.sha256).digest()
     want = hmac.new(key, check.encode(), hashlib.sha256).hexdigest()
-    if not given or not hmac.compare_digest(want, given):
+    # A hash is hex: anything else (a non-ASCII one too) is forged, never compared.
+    if not given or not given.isascii() or not hmac.compare_digest(want, given):
         raise BadToken("forged")
     try:
         signed_at = int(fields.get("auth_date", ""))

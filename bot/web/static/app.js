@@ -394,13 +394,15 @@
       body: JSON.stringify({ seat: seat, command: command, move: move || "", version: look.version }),
     });
     const data = await res.json().catch(() => ({ error: res.statusText }));
-    reset();
     if (!res.ok) {
+      // Refused: the selection stays for another press (load() drops it only when the
+      // table has moved on, as a new position may not allow it).
       haptic({ type: "notification", notification_type: "error" });
       say(data.error);
       await load();
       return;
     }
+    reset();
     say("");
     const said = $("said");
     said.replaceChildren();

@@ -138,7 +138,7 @@ def running(room: Room, limits: Limits | None = None, **kw: Any) -> Iterator[Sit
         room.service,
         "http://board.example",
         secret=SECRET,
-        limits=limits or Limits(pages_burst=10_000, moves_burst=10_000),
+        limits=limits or Limits(pages_burst=10_000, seat_burst=10_000, moves_burst=10_000),
         **kw,
     )
     port = board.start_in_thread("127.0.0.1", 0)

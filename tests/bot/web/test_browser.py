@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.table import PLAYING
+from bot.web.guard import Limits
 from tests.bot.web.board import Site, running, started_room
 from tests.bot.web.browser import PHONE, until
 from tests.patience import PATIENCE, wait_until
@@ -172,3 +173,39 @@ def test_a_golden_space_s_colour_is_chosen_by_a_tap(tmp_path: Path, browser: Any
         assert table.record["moves"][-1] == f"{first} {second} {other}"
         assert page.errors == []
         page.context.close()  # the page's live stream ends before the board stops
+
+
+def test_a_refused_place_keeps_the_selection(tmp_path: Path, browser: Any) -> None:
+    # Issue 45: a refused Place dropped the tile and both cells (4 taps to redo). Here the
+    # seat's move budget is spent (a burst of one, the clock standing still): Place is
+    # refused with 429, the selection stays, and once the budget is back one more press of
+    # Place makes the move.
+    room = started_room(tmp_path)
+    now = [0.0]
+    limits = Limits(pages_burst=10_000, seat_burst=10_000, moves_burst=1, moves_rate=1.0)
+    with running(room, limits, clock=lambda: now[0]) as site:
+        page = _open(browser, f"http://127.0.0.1:{site.port}/s/{site.token('Ann')}")
+        version = _version(site)
+        _shown(page, version, "the look")
+        assert site.command("Ann", "hint")[0] != 429  # the one move of the burst spent
+        first, second = _tap_a_move(page).split()
+        refused = until(page, "() => document.getElementById('status').textContent", "refusal")
+        assert refused == "too many moves: wait a little"
+        assert _version(site) == version
+        chosen = "() => [document.querySelector('.rack button.chosen')?.dataset.slot,"
+        chosen += " document.querySelector('.cell.first')?.dataset.cell,"
+        chosen += " document.querySelector('.cell.second')?.dataset.cell,"
+        chosen += " document.getElementById('confirm').hidden]"
+        assert page.evaluate(chosen) == ["1", first, second, False]
+        now[0] += 1.0  # a second later: one move again
+        page.click("#confirm")
+        wait_until(lambda: _version(site) > version, "the move taken", interval=0.02)
+        table = site.service.table(site.chat)
+        assert table is not None and table.record is not None
+        assert len(table.record["moves"]) == 1
+        assert first in table.record["moves"][0] and second in table.record["moves"][0]
+        # Chromium's own line for the refused request, and nothing else.
+        assert page.errors == [
+            "Failed to load resource: the server responded with a status of 429 (Too Many Requests)"
+        ]
+        page.context.close()

@@ -182,12 +182,48 @@ def test_page_loads_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert [site.request("GET", f"/t/{site.tid}")[0] for _ in range(3)] == [200, 200, 429]
 
 
-def test_moves_are_rate_limited_per_player(tmp_path: Path) -> None:
+def test_moves_are_limited_per_seat_not_per_address(tmp_path: Path) -> None:
     room = started_room(tmp_path)
     limits = Limits(pages_burst=1000, moves_burst=3, moves_rate=1.0)
     with running(room, limits, clock=lambda: 0.0) as site:
-        codes = [site.command("Bob", "hint")[0] for _ in range(4)]
-        assert codes[:3] != [429] * 3 and codes[3] == 429
+        # Two players behind one address (127.0.0.1): each has a burst of 3 of its own.
+        ann = [site.command("Ann", "hint")[0] for _ in range(3)]
+        bob = [site.command("Bob", "hint")[0] for _ in range(3)]
+        assert 429 not in ann + bob
+        assert site.command("Ann", "hint")[0] == 429
+        assert site.command("Bob", "hint")[0] == 429
+
+
+def test_two_players_behind_one_address_play_fast_within_the_default_limits(
+    tmp_path: Path,
+) -> None:
+    # Issue 45: two players at a club sent 40 commands in 10 s and got 429 from the budget
+    # their address shared (a burst of 20, then 2 a second: 20 + 2 * 9.75 = 39.5 tokens).
+    # Per seat, each has 20 commands in 10 s against a burst of 20: never refused.
+    room = started_room(tmp_path)
+    now = [0.0]
+    with running(room, Limits(), clock=lambda: now[0]) as site:
+        codes = []
+        for n in range(40):
+            codes.append(site.command(("Ann", "Bob")[n % 2], "hint")[0])
+            now[0] += 0.25
+        assert 429 not in codes
+
+
+def test_a_seats_looks_have_their_own_budget(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room, Limits(pages_burst=2, seat_burst=2), clock=lambda: 0.0) as site:
+        watch = f"/api/t/{site.tid}/state"
+        assert [site.get(watch)[0] for _ in range(3)] == [200, 200, 429]
+        # The address's budget is spent; each seat still has its own two.
+        for name in ("Ann", "Bob"):
+            seat = f"{watch}?seat={site.token(name)}"
+            assert [site.get(seat)[0] for _ in range(3)] == [200, 200, 429]
+        # A forged token has no seat: it counts against the spent address.
+        token = site.token("Ann")
+        forged = token[:-1] + ("A" if token[-1] != "A" else "B")
+        status, answer = site.get(f"{watch}?seat={forged}")
+        assert status == 429 and answer["error"] == "too many requests: wait a little"
 
 
 def test_every_answer_has_a_policy_without_inline_script(tmp_path: Path) -> None:
@@ -371,15 +407,23 @@ def test_a_finished_game_replays_from_the_empty_board(tmp_path: Path) -> None:
         assert status == 400
 
 
-def test_open_pages_are_limited_per_address(tmp_path: Path) -> None:
+def test_open_pages_are_limited_per_address_and_per_seat(tmp_path: Path) -> None:
     room = started_room(tmp_path)
-    with running(room, Limits(pages_burst=100, live_per_address=2)) as site:
-        streams = [Events(site.port, f"/api/t/{site.tid}/events") for _ in range(2)]
+    with running(room, Limits(pages_burst=100, live_per_address=2, live_per_seat=1)) as site:
+        watch = f"/api/t/{site.tid}/events"
+        streams = [Events(site.port, watch) for _ in range(2)]
         for s in streams:
             s.next()
-        status, answer = site.get(f"/api/t/{site.tid}/events")
+        status, answer = site.get(watch)
         assert status == 429 and answer["error"] == "too many open pages from this address"
-        for s in streams:
+        # A seat's live page is counted by its seat: the address's are all open.
+        ann = Events(site.port, f"{watch}?seat={site.token('Ann')}")
+        ann.next()
+        status, answer = site.get(f"{watch}?seat={site.token('Ann')}")
+        assert status == 429 and answer["error"] == "too many open pages from this seat"
+        bob = Events(site.port, f"{watch}?seat={site.token('Bob')}")
+        assert bob.next()["seat"] == 1
+        for s in (*streams, ann, bob):
             s.close()
 
 

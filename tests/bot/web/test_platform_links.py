@@ -31,7 +31,7 @@ SECRET = "links test secret"
 WEB = WebSettings(public_url="https://genial.example", telegram_app="board")
 #: The board beside the platform in its process (a port): seat links too.
 BESIDE = WebSettings(port=8080, public_url="https://genial.example", telegram_app="board")
-UNLIMITED = Limits(pages_burst=10**6, moves_burst=10**6)
+UNLIMITED = Limits(pages_burst=10**6, seat_burst=10**6, moves_burst=10**6)
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 GROUP = -1001234567890
 ADA, BOB = 101, 202
@@ -122,7 +122,9 @@ def test_a_page_move_at_a_telegram_table_is_told_in_the_group(
         return Service(SQLiteStore(path), Settings(web=BESIDE), rng=random.Random(3))
 
     runner = BotRunner(api, tmp_path / "t.db", make_service=service).start()
-    board = WebBoard(runner.service, "http://127.0.0.1", limits=Limits(pages_burst=1000))
+    board = WebBoard(
+        runner.service, "http://127.0.0.1", limits=Limits(pages_burst=1000, seat_burst=1000)
+    )
     assert board.deliver is None  # no delivery of its own: Telegram's adapter carries it out
     port = board.start_in_thread("127.0.0.1", 0)
     try:
@@ -194,7 +196,9 @@ async def test_a_page_move_at_a_discord_table_is_posted_in_the_channel(tmp_path:
             if (c.get("url") if isinstance(c, dict) else getattr(c, "url", None))
         ]
         assert len(urls) == 1 and urls[0].startswith("https://genial.example/s/")
-        board = WebBoard(w.service, "http://127.0.0.1", limits=Limits(pages_burst=1000))
+        board = WebBoard(
+            w.service, "http://127.0.0.1", limits=Limits(pages_burst=1000, seat_burst=1000)
+        )
         port = await asyncio.to_thread(board.start_in_thread, "127.0.0.1", 0)
         try:
             tid = board.table_id(w.chat)
