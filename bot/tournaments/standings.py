@@ -152,16 +152,7 @@ def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | No
     """The standings as a picture: ranks, names, points and tie-breaks, teams' scores,
     and the tables of the round being played."""
     table = standings(tables, cup)
-    rows = [
-        (
-            str(x.rank),
-            cup.name_of(x.player),
-            _points(x.points),
-            _points(x.buchholz),
-            _points(x.sonneborn),
-        )
-        for x in table
-    ]
+    rows = picture_rows(cup, table, texts)
     head = (
         texts("tournament.col_rank"),
         texts("tournament.col_name"),
@@ -176,6 +167,28 @@ def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | No
     if cup.status == RUNNING and cup.played:
         lines += round_lines(cup, cup.played[-1], texts)
     return images.standings(cup.title, describe(cup, texts), head, rows, lines)
+
+
+def picture_rows(cup: Cup, table: list[pairing.Line], texts: Texts) -> list[tuple[str, ...]]:
+    """The standings picture's rows: rank, name (marked if they left, as in the text),
+    points and tie-breaks. Before any game or bye counts there is no rank (the picture
+    marks rank 1 with a medal: nobody has won anything yet)."""
+    results, byes = cup.results()
+    begun = bool(results or byes)
+    rows = []
+    for x in table:
+        e = cup.entrant(x.player)
+        mark = texts("tournament.out_mark") if e is not None and e.out else ""
+        rows.append(
+            (
+                str(x.rank) if begun else "–",
+                cup.name_of(x.player) + mark,
+                _points(x.points),
+                _points(x.buchholz),
+                _points(x.sonneborn),
+            )
+        )
+    return rows
 
 
 def page_look(tables: Tables, tid: str) -> dict[str, Any] | None:

@@ -101,8 +101,8 @@ def test_a_tournament_in_a_forum_group_plays_each_table_in_a_topic_of_its_own(
     # Each table got a forum topic named after it, and its game begins there.
     topics = [c for c in api.of("createForumTopic")]
     assert [c.params["name"] for c in topics] == [
-        "Tournament of Game club, round 1, table 1",
-        "Tournament of Game club, round 1, table 2",
+        f"Tournament of Game club ({tid}), round 1, table 1",
+        f"Tournament of Game club ({tid}), round 1, table 2",
     ]
     threads = []
     for p in r["pairings"]:
@@ -148,7 +148,7 @@ def test_in_a_group_without_topics_the_tables_play_in_the_group(
     assert p["seen_at"] == {str(ADA): str(GROUP), str(BOB): str(GROUP)}
     begins = [c for c in api.sent(GROUP) if "The game begins" in c.text]
     assert len(begins) == 1
-    assert begins[0].text.startswith("Tournament of Genial night, round 1, table 1\n")
+    assert begins[0].text.startswith(f"Tournament of Genial night ({tid}), round 1, table 1\n")
     # The racks go privately to each player.
     assert any(c.text.startswith("Your tiles at Tournament of Genial night") for c in api.sent(ADA))
     play_in_place(api, runner, p["chat"], GROUP, None)
