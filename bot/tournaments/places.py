@@ -66,7 +66,7 @@ def fan_out(t: Table, outs: list[Outbound]) -> list[Outbound]:
             # player may be of another platform, whose id means nothing here (the text
             # names them).
             mentions = tuple(u for u in out.mentions if places.get(u, place) == place)
-            fanned.append(replace(out, chat=place, text=text, mentions=mentions))
+            fanned.append(replace(out, chat=place, text=text, mentions=mentions, source=t.chat))
     return fanned
 
 

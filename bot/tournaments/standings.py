@@ -122,8 +122,9 @@ def round_lines(cup: Cup, r: Round, texts: Texts) -> list[str]:
 
 def table_places(cup: Cup, r: Round, chat: str) -> tuple[str, ...]:
     """Where each table of round ``r`` is seen from ``chat`` (its topic or thread, or the
-    chat itself), in the order of :func:`round_lines`' table lines: a platform links each
-    line to the latest message there (as ``/games`` does)."""
+    table itself where it is played in a community's chat among others), in the order of
+    :func:`round_lines`' table lines: a platform links each line to the latest message
+    there (as ``/games`` does)."""
     where = []
     for p in r.pairings:
         ours = [
@@ -131,7 +132,10 @@ def table_places(cup: Cup, r: Round, chat: str) -> tuple[str, ...]:
             for user, place in p.seen_at.items()
             if (e := cup.entrant(user)) is not None and e.chat == chat
         ]
-        where.append(ours[0] if ours else next(iter(p.seen_at.values()), chat))
+        place = ours[0] if ours else next(iter(p.seen_at.values()), chat)
+        # A community's own chat holds every table played there: the table itself names
+        # its latest message there (noted under it as it is posted).
+        where.append(p.chat if place in cup.chats else place)
     return tuple(where)
 
 
