@@ -179,7 +179,7 @@ def picture_rows(cup: Cup, table: list[pairing.Line], texts: Texts) -> list[tupl
     marks rank 1 with a medal: nobody has won anything yet)."""
     results, byes = cup.results()
     begun = bool(results or byes)
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for x in table:
         e = cup.entrant(x.player)
         mark = texts("tournament.out_mark") if e is not None and e.out else ""
