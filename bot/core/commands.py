@@ -27,6 +27,9 @@ class Command:
     """Base of all commands. ``version``: the table version a button was made for."""
 
     version: int | None = None
+    #: For a command about the player's seat (:attr:`at_seat`): the tournament whose table
+    #: it is for (its id), when a player has several tables in one chat; "" for none named.
+    table: str = ""
 
     #: Whether the command may change the table (so a stale version rejects it).
     changes = True

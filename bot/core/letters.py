@@ -26,6 +26,7 @@ def letter(out: Outbound) -> Letter:
         "mentions": list(out.mentions),
         "tables": list(out.tables),
         **({"about": out.about} if out.about else {}),
+        **({"source": out.source} if out.source else {}),
         "key": secrets.randbits(63),
     }
     data = None
@@ -62,6 +63,7 @@ def outbound(letter: Letter) -> Outbound:
             mentions=tuple(str(m) for m in body["mentions"]),
             tables=tuple(str(t) for t in body["tables"]),
             about=str(body.get("about", "")),
+            source=str(body.get("source", "")),
             stored=Stored(letter.id, int(body["key"]), letter.since),
         )
     except (KeyError, TypeError, AttributeError) as exc:

@@ -116,6 +116,10 @@ class Outbound:
     #: What else the message is about, for a link to its web page (a tournament's key,
     #: ``tournament:<id>``: its standings page, when the web board runs); "" for nothing.
     about: str = ""
+    #: The table a message seen in another chat comes from (a tournament's table, its
+    #: message fanned out to its players' chat): a platform notes its latest turn under
+    #: that table too, so a link to the table (the standings') finds it; "" for none.
+    source: str = ""
     #: Not part of what the message says: two outbounds saying the same are equal.
     stored: Stored | None = field(default=None, compare=False)
 

@@ -67,6 +67,10 @@ from bot.core.durations import (
 from bot.core.tournament_spec import _format_tournament, _parse_tournament
 
 _VERSION = re.compile(r"#([0-9]{1,9})")
+#: A tournament's id (its letters: no 0/o or 1/l), naming the table a seat's command is
+#: for: ``/play k7xq RG F7 F8``, ``/swap k7xq``. Four characters are never a tile, a slot
+#: or a cell, so no move's first word is one.
+_TABLE_ID = re.compile(r"[a-km-np-z2-9]{4}")
 _ON = {"on", "yes", "true", "1", "an", "ja", "aan", "oui"}
 
 #: What ``/forget`` must be followed by (so a stray ``/forget`` forgets nobody).
@@ -267,6 +271,8 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if word in ("option", "options"):
         return _parse_option(args)
     if word in ("play", "p"):
+        if len(args) > 1 and _TABLE_ID.fullmatch(args[0].lower()):
+            return Play(table=args[0].lower(), move=" ".join(args[1:]))
         if not args:
             raise CommandError("usage.play")
         return Play(move=" ".join(args))
@@ -311,6 +317,8 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     cls = _SIMPLE.get(word)
     if cls is None:
         raise CommandError("command.unknown", command=raw)
+    if cls.at_seat and len(args) == 1 and _TABLE_ID.fullmatch(args[0].lower()):
+        return cls(table=args[0].lower())
     return cls()
 
 
@@ -408,7 +416,7 @@ def _format_plain(cmd: Command) -> str:
             return f"/option grace {'default' if grace < 0 else format_duration(grace)}"
         return f"/option {cmd.name} {cmd.value}"
     if isinstance(cmd, Play):
-        return f"/play {cmd.move}"
+        return f"/play {cmd.table} {cmd.move}" if cmd.table else f"/play {cmd.move}"
     if isinstance(cmd, Kick):
         return f"/kick {cmd.target}"
     if isinstance(cmd, Top):
@@ -443,5 +451,5 @@ def _format_plain(cmd: Command) -> str:
         return "/puzzle" + number + (f" {cmd.move}" if cmd.move else "")
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
-            return f"/{word}"
+            return f"/{word} {cmd.table}" if cmd.table else f"/{word}"
     raise TypeError(f"not a command: {cmd!r}")

@@ -268,11 +268,16 @@ class TableService(Outbox):
                 if key == "usage.play" and _plays_spezial(table):
                     key = "usage.play_spezial"  # no tile to name: just two cells
                 return [messages.error(chat.id, texts, key, dict(exc.params))]
-        if table is None or table.status != PLAYING or table.seat_of(user.id) is None:
+        # A command naming another tournament's table than this one is for that table.
+        elsewhere = cmd.table and (table is None or table.tournament.get("id") != cmd.table)
+        if elsewhere or table is None or table.status != PLAYING or table.seat_of(user.id) is None:
             for concern in self.concerns:
                 if concern.route is None:
                     continue
-                target = concern.route(self, chat.id, user.id, cmd)
+                try:
+                    target = concern.route(self, chat.id, user.id, cmd)
+                except Reject as exc:  # which table is meant is not clear
+                    return [messages.error(chat.id, texts, exc.key, exc.params)]
                 if target is not None:
                     raise _Routed(target)
         loaded = table.version if table else None

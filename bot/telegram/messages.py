@@ -128,6 +128,8 @@ class Messages:
         if out.kind in ("turn", "result"):
             await self._retire_buttons(self.tables.current(out.chat), sent)
             await self.notes.note_latest(self.tables.current(out.chat), sent)
+            if out.source:  # a table seen in this chat among others: its own latest too
+                await self.notes.note_latest(out.source, sent, self.tables.current(out.chat))
 
     async def with_ping(self, rack: Outbound, ping: Outbound) -> Outbound:
         """A player's rack with their turn ping said first: one private message, with the

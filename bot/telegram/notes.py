@@ -74,10 +74,13 @@ class Notes:
         live.append((message.chat.id, message.message_id))
         await self.set_note(table, NOTE_LIVE, json.dumps([list(e) for e in live]))
 
-    async def note_latest(self, table: str, sent: Message) -> None:
+    async def note_latest(self, table: str, sent: Message, chat: str | None = None) -> None:
         """Keep the table's newest turn message (and the group's public username, which
-        makes a nicer link) for the links that lead back to the table."""
+        makes a nicer link) for the links that lead back to the table; ``chat``: where it
+        was posted, when that is not the table's own chat (a tournament's table)."""
         latest = {"message": sent.message_id, "username": sent.chat.username}
+        if chat is not None:
+            latest["chat"] = chat
         await self.set_note(table, NOTE_LATEST, json.dumps(latest))
 
     async def latest_link(self, table: str) -> str | None:
@@ -88,12 +91,13 @@ class Notes:
             latest = json.loads(raw) if raw else None
             message_id = int(latest["message"]) if latest else None
             username = str(latest["username"]) if latest and latest.get("username") else None
+            where = str(latest.get("chat") or table) if latest else table
         except (ValueError, TypeError, KeyError, AttributeError):  # not a note we wrote
             return None
         if message_id is None:
             return None
         try:
-            return fmt.message_link(table, message_id, username)
+            return fmt.message_link(where, message_id, username)
         except ValueError:
             return None
 

@@ -12,13 +12,13 @@ from collections.abc import Callable, Collection
 from bot.core.commands import Command
 from bot.core.outbound import Outbound
 from bot.core.table import CLOSED, PLAYING
-from bot.core.tables import Tables
+from bot.core.tables import Reject, Tables
 from bot.play import lobby
 from bot.store import StaleTable
 from bot.tournaments import places
 from bot.tournaments.cup import OPEN, RUNNING, Cup, Entrant, Pairing, _load, _store
-from bot.tournaments.rounds import work
-from bot.words.texts import Texts
+from bot.tournaments.rounds import _unnote, work
+from bot.words.texts import Said, Texts
 
 
 def withdraw(tables: Tables, cup: Cup, who: Entrant, texts: Texts, now: float) -> list[Outbound]:
@@ -39,6 +39,40 @@ def withdraw(tables: Tables, cup: Cup, who: Entrant, texts: Texts, now: float) -
     cup.due_at = now
     text = texts("tournament.left", name=who.name, id=cup.id)
     return [*(Outbound(chat, text) for chat in cup.chats), *out]
+
+
+def end_tables(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound]:
+    """The running tables of a cancelled tournament: their games end here, each told so
+    (no round's deadline is left to end them), and moves typed beside them go nowhere."""
+    out: list[Outbound] = []
+    if not cup.played:
+        return out
+    for p in cup.played[-1].pairings:
+        if p.places is not None or not p.opened:
+            continue
+        out += _close(tables, p.chat, texts("tournament.cancelled_table", id=cup.id), now)
+        _unnote(tables, p)
+    return out
+
+
+def _close(tables: Tables, chat: str, text: str, now: float) -> list[Outbound]:
+    """Tournament table ``chat``'s game ends where it stands, saying ``text``."""
+    with tables.locks.hold(chat):
+        t = tables.store.load(chat)
+        if t is None or t.status != PLAYING:
+            return []
+        ctx = tables.clock_context(t, now)
+        t.version += 1
+        t.players = list(t.seats)
+        t.status = CLOSED
+        t.seats = []
+        t.due_at = t.turn_started = None
+        t.pending, t.pending_cells = [], []
+        ctx.out.append(ctx.scene.chat_message([text]))
+        if not tables.save(ctx):
+            return []
+        tables.forget(chat)
+        return ctx.out
 
 
 def _forfeit_at_table(
@@ -194,18 +228,39 @@ def _move_places(
 
 
 def routed(tables: Tables, chat: str, user: str, command: Command) -> str | None:
-    """The tournament table a game command typed in ``chat`` is for: one of ``user``'s
-    tournament tables seen there (the one where it is their turn, if several)."""
+    """The tournament table a game command typed in ``chat`` is for: the one it names (by
+    its tournament's id), else one of ``user``'s tournament tables seen there, the one
+    where it is their turn if several.
+
+    Raises:
+        Reject: ``tournament.no_table`` for a named table that is none of theirs here,
+            ``tournament.which_table`` (naming them) when it is their turn at several.
+    """
     if not command.at_seat:
         return None
     found = places.noted(tables.store.note(chat, places.AT.format(user=user)))
+    if command.table:
+        named = [c for c in found if places.tournament_of(c) == command.table]
+        if not named:  # typed where the table is not seen (the private chat)
+            mine = tables.store.playing(user)
+            named = [c for c in mine if places.tournament_of(c) == command.table]
+        if not named or named[-1] == chat:
+            raise Reject("tournament.no_table", id=command.table)
+        return named[-1]
     if len(found) <= 1:
         return found[0] if found else None
+    waiting: list[tuple[str, str]] = []
     for table_chat in found:
         t = tables.store.load(table_chat)
         if t is None or t.status != PLAYING or t.record is None:
             continue
         facts = tables.game_facts(t)
         if facts is not None and t.seats[facts[1]].user == user:
-            return table_chat
+            waiting.append((table_chat, str(t.tournament.get("name") or t.title)))
+    if len(waiting) == 1:
+        return waiting[0][0]
+    if waiting:
+        names = "; ".join(name for _, name in waiting)
+        first = places.tournament_of(waiting[0][0])
+        raise Reject("tournament.which_table", tables=Said(names), id=first)
     return found[0]

@@ -13,7 +13,7 @@ from bot.core.commands import TournamentSpec
 from bot.core.durations import format_duration
 from bot.core.outbound import Button, Outbound
 from bot.core.tables import Context, Handler, Reject, Tables
-from bot.tournaments.chats import withdraw
+from bot.tournaments.chats import end_tables, withdraw
 from bot.tournaments.cup import (
     CANCELLED,
     FINISHED,
@@ -182,7 +182,10 @@ def _cancel(tables: Tables, ctx: Context, cup: Cup) -> list[Outbound]:
     cup.due_at = None
     cup.finished_at = ctx.now
     text = ctx.texts("tournament.cancelled", id=cup.id, name=ctx.user.name)
-    return [Outbound(chat, text) for chat in cup.chats]
+    return [
+        *(Outbound(chat, text) for chat in cup.chats),
+        *end_tables(tables, cup, Texts(cup.lang), ctx.now),
+    ]
 
 
 def _invite(tables: Tables, ctx: Context, cup: Cup) -> list[Outbound]:

@@ -128,14 +128,16 @@ class Cup:
         return self.rounds or DEFAULT_ROUNDS
 
     def results(self) -> tuple[list[pairing.Result], list[str]]:
-        """Every finished table and every bye so far."""
+        """Every finished table and every bye of a round that is over (a bye's point
+        counts with its round's games, not before anyone played them)."""
         results = [
             pairing.Result(tuple(p.players), tuple(p.places))
             for r in self.played
             for p in r.pairings
             if p.places is not None and len(p.players) > 1
         ]
-        return results, [b for r in self.played for b in r.byes]
+        over = [r for r in self.played if all(p.places is not None for p in r.pairings)]
+        return results, [b for r in over for b in r.byes]
 
     def name_of(self, user: str) -> str:
         e = self.entrant(user)
@@ -159,7 +161,12 @@ def _of_chat(tables: Tables, chat: str) -> list[tuple[int, Cup]]:
 
 
 def _store(tables: Tables, cup: Cup, version: int | None, outs: list[Outbound], now: float) -> bool:
-    sent = [letters.letter(out) for out in outs]
+    """Store ``cup`` over ``version`` with what it says (``outs``, each stored with it but
+    those a table stored already, as a leaver's table says its game ended); False if it
+    changed meanwhile."""
+    told = [out for out in outs if out.stored is not None]
+    fresh = [out for out in outs if out.stored is None]
+    sent = [letters.letter(out) for out in fresh]
     try:
         ids = tables.store.save_tournament(
             places.saved(cup.to_dict(), (version or 0) + 1),
@@ -171,11 +178,14 @@ def _store(tables: Tables, cup: Cup, version: int | None, outs: list[Outbound], 
         )
     except StaleTable:
         return False
-    outs[:] = tables.here(
-        [
-            _stored(out, id_, letters.key_of(kept), now)
-            for out, kept, id_ in zip(outs, sent, ids, strict=True)
-        ]
+    outs[:] = (
+        tables.here(
+            [
+                _stored(out, id_, letters.key_of(kept), now)
+                for out, kept, id_ in zip(fresh, sent, ids, strict=True)
+            ]
+        )
+        + told
     )
     return True
 

@@ -35,10 +35,16 @@ def is_tournament_table(chat: str) -> bool:
     return chat.startswith(PREFIX)
 
 
+def tournament_of(chat: str) -> str:
+    """The id of the tournament whose table ``chat`` is ("" for another chat)."""
+    return chat.split(":")[1] if is_tournament_table(chat) and chat.count(":") == 3 else ""
+
+
 def fan_out(t: Table, outs: list[Outbound]) -> list[Outbound]:
     """``outs`` of tournament table ``t`` as its players' places receive them: a public
     message once to each place, a private one to its player's place; in a place shared
-    with other tables (a community's own chat) a public text starts with the table's name."""
+    with other tables (a community's own chat) a public text starts with the table's name.
+    A place's message mentions only the players who see the table there."""
     info = t.tournament
     places: dict[str, str] = dict(info.get("places") or {})
     shared = set(info.get("shared") or [])
@@ -56,7 +62,11 @@ def fan_out(t: Table, outs: list[Outbound]) -> list[Outbound]:
             # A private message names its table already (the rack "at" it).
             named = place in shared and out.text and out.user is None
             text = f"{name}\n{out.text}" if named else out.text
-            fanned.append(replace(out, chat=place, text=text))
+            # Only the players seen in this place are mentioned here: another community's
+            # player may be of another platform, whose id means nothing here (the text
+            # names them).
+            mentions = tuple(u for u in out.mentions if places.get(u, place) == place)
+            fanned.append(replace(out, chat=place, text=text, mentions=mentions, source=t.chat))
     return fanned
 
 

@@ -238,7 +238,7 @@ def _open(
     started with its players seated. Stored step by step, so a restart opens what was
     not opened yet and nothing twice."""
     n = r.pairings.index(p) + 1
-    name = texts("tournament.table_name", title=cup.title, round=r.number, number=n)
+    name = texts("tournament.table_name", title=cup.title, id=cup.id, round=r.number, number=n)
     if not p.seen_at:
         opener = getattr(tables, "place_opener", None)
         where: dict[str, str] = {}
@@ -404,12 +404,14 @@ def _finish(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound
     cup.winners = winners
     out = []
     for chat in cup.chats:
-        lines = [texts("tournament.winner", title=cup.title, names=", ".join(winners))]
+        lines = [texts("tournament.winner", title=cup.title, id=cup.id, names=", ".join(winners))]
         teams = team_scores(cup, table)
-        if teams:
-            lines.append(
-                texts("tournament.winner_team", team=cup.team_names.get(teams[0][0], teams[0][0]))
-            )
+        # Teams on the best score share the win, as tied persons do.
+        best = [cup.team_names.get(t, t) for t, score in teams if score == teams[0][1]]
+        if len(best) > 1:
+            lines.append(texts("tournament.winner_teams_tied", teams=", ".join(best)))
+        elif best:
+            lines.append(texts("tournament.winner_team", team=best[0]))
         lines += standings_lines(tables, cup, texts, chat)[1:]
         picture = standings_picture(tables, cup, texts) if tables.pictures else None
         out.append(Outbound(chat, "\n".join(lines), "result", attachment=picture))

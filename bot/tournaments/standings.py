@@ -122,8 +122,9 @@ def round_lines(cup: Cup, r: Round, texts: Texts) -> list[str]:
 
 def table_places(cup: Cup, r: Round, chat: str) -> tuple[str, ...]:
     """Where each table of round ``r`` is seen from ``chat`` (its topic or thread, or the
-    chat itself), in the order of :func:`round_lines`' table lines: a platform links each
-    line to the latest message there (as ``/games`` does)."""
+    table itself where it is played in a community's chat among others), in the order of
+    :func:`round_lines`' table lines: a platform links each line to the latest message
+    there (as ``/games`` does)."""
     where = []
     for p in r.pairings:
         ours = [
@@ -131,7 +132,10 @@ def table_places(cup: Cup, r: Round, chat: str) -> tuple[str, ...]:
             for user, place in p.seen_at.items()
             if (e := cup.entrant(user)) is not None and e.chat == chat
         ]
-        where.append(ours[0] if ours else next(iter(p.seen_at.values()), chat))
+        place = ours[0] if ours else next(iter(p.seen_at.values()), chat)
+        # A community's own chat holds every table played there: the table itself names
+        # its latest message there (noted under it as it is posted).
+        where.append(p.chat if place in cup.chats else place)
     return tuple(where)
 
 
@@ -152,16 +156,7 @@ def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | No
     """The standings as a picture: ranks, names, points and tie-breaks, teams' scores,
     and the tables of the round being played."""
     table = standings(tables, cup)
-    rows = [
-        (
-            str(x.rank),
-            cup.name_of(x.player),
-            _points(x.points),
-            _points(x.buchholz),
-            _points(x.sonneborn),
-        )
-        for x in table
-    ]
+    rows = picture_rows(cup, table, texts)
     head = (
         texts("tournament.col_rank"),
         texts("tournament.col_name"),
@@ -176,6 +171,28 @@ def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | No
     if cup.status == RUNNING and cup.played:
         lines += round_lines(cup, cup.played[-1], texts)
     return images.standings(cup.title, describe(cup, texts), head, rows, lines)
+
+
+def picture_rows(cup: Cup, table: list[pairing.Line], texts: Texts) -> list[tuple[str, ...]]:
+    """The standings picture's rows: rank, name (marked if they left, as in the text),
+    points and tie-breaks. Before any game or bye counts there is no rank (the picture
+    marks rank 1 with a medal: nobody has won anything yet)."""
+    results, byes = cup.results()
+    begun = bool(results or byes)
+    rows: list[tuple[str, ...]] = []
+    for x in table:
+        e = cup.entrant(x.player)
+        mark = texts("tournament.out_mark") if e is not None and e.out else ""
+        rows.append(
+            (
+                str(x.rank) if begun else "–",
+                cup.name_of(x.player) + mark,
+                _points(x.points),
+                _points(x.buchholz),
+                _points(x.sonneborn),
+            )
+        )
+    return rows
 
 
 def page_look(tables: Tables, tid: str) -> dict[str, Any] | None:

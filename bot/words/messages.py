@@ -47,6 +47,12 @@ class Scene:
         """A button whose command carries the table's current version."""
         return Button(self.texts(key, **params), f"{command} #{self.table.version}")
 
+    def at_seat(self, command: str) -> str:
+        """A seat's command as a button sends it: at a tournament's table with the
+        tournament's id, so a player with several tables in one chat reaches this one."""
+        tid = self.table.tournament.get("id") if self.table.tournament else None
+        return f"{command} {tid}" if tid else command
+
     def name(self, seat: Seat) -> str:
         """The seat's name as texts show it: told apart from another seat of the same
         name by its number ("Ann (2)"), and marked when a computer took it over."""
@@ -268,7 +274,10 @@ def prompt(
         side = games.side_of(game, seat_no)
         lowest = ", ".join(tx.colour(c.value) for c in game.lowest_colours(side))
         lines.append(tx("turn.swap_offered", name=name, colours=lowest))
-        buttons += [scene.button("button.swap", "/swap"), scene.button("button.keep", "/keep")]
+        buttons += [
+            scene.button("button.swap", scene.at_seat("/swap")),
+            scene.button("button.keep", scene.at_seat("/keep")),
+        ]
     elif again:
         lines.append(tx("turn.bonus_again", name=name))
     else:
@@ -278,7 +287,7 @@ def prompt(
     if isinstance(game, GenialGame):
         lines.append(tx("turn.bag", count=len(game.bag)))
         if not seat.computer:
-            buttons.append(Button(tx("button.hand"), "/hand"))
+            buttons.append(Button(tx("button.hand"), scene.at_seat("/hand")))
     else:
         lines.append(tx("turn.tiles_left", name=name, count=game.tiles_left(seat_no)))
     clock = clock_line(scene, game)
@@ -382,7 +391,10 @@ def rack(
             text.append(tx("rack.starts" if start else "rack.waiting", name=name))
         elif game.awaiting == "swap":
             text.append(tx("rack.swap"))
-            buttons = (scene.button("button.swap", "/swap"), scene.button("button.keep", "/keep"))
+            buttons = (
+                scene.button("button.swap", scene.at_seat("/swap")),
+                scene.button("button.keep", scene.at_seat("/keep")),
+            )
         else:
             text.append(tx("rack.how"))
     return Outbound(

@@ -86,6 +86,22 @@ def squared(move: str) -> str:
     return move
 
 
+class Said:
+    """Words the bot made itself (a list of its own tables' names) as an error's
+    placeholder: shown whole, since :func:`shown` shortens only what someone typed."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __format__(self, spec: str) -> str:
+        return format(self.text, spec)
+
+
 def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
     """User input made safe to echo: hidden characters dropped, runs of white space made
     one space, and cut to ``limit`` characters with an ellipsis. Every echo of input goes

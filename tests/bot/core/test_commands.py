@@ -97,6 +97,17 @@ from bot.core.parsing import format_command, parse_command
         ("/swap #12", Swap(version=12)),
         ("/option hints off #3", SetOption(name="hints", value="off", version=3)),
         ("/play RG F7 F8 #40", Play(move="RG F7 F8", version=40)),
+        # A tournament's id first names the table (issue 44); no move begins with four
+        # letters or digits, so every form above reads as before.
+        ("/play K7XQ RG F7 F8", Play(table="k7xq", move="RG F7 F8")),
+        ("/play k7xq 1 f7-f8", Play(table="k7xq", move="1 f7-f8")),
+        ("/play k7xq F7 F8 #3", Play(table="k7xq", move="F7 F8", version=3)),
+        ("/play R G F7 F8", Play(move="R G F7 F8")),
+        ("/play F10 F11", Play(move="F10 F11")),
+        ("/play abcd", Play(move="abcd")),
+        ("/swap k7xq #5", Swap(table="k7xq", version=5)),
+        ("/hand k7xq", Hand(table="k7xq")),
+        ("/keep k7x0", Keep()),
     ],
 )
 def test_parse(text: str, expected: Command) -> None:
@@ -158,6 +169,9 @@ def test_unknown_command_error_names_the_word() -> None:
         SetOption(name="lang", value="nl"),
         Start(version=9),
         Play(move="RG F7 F8"),
+        Play(table="k7xq", move="RG F7 F8"),
+        Swap(table="k7xq", version=5),
+        Board(table="k7xq"),
         Swap(version=33),
         Keep(version=33),
         Hand(),

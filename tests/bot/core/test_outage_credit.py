@@ -191,7 +191,7 @@ def test_a_tournament_rounds_deadline_moves_on_and_its_table_is_told(tmp_path: P
     clock.advance(HOUR)
     out = service.due()
     # The table (no clock of its own: the round's is its clock) is told where it is seen.
-    name = "Tournament of Club, round 1, table 1"
+    name = f"Tournament of Club ({tid}), round 1, table 1"
     assert [(o.chat, o.text) for o in out] == [(HOME.id, f"{name}\n{TOLD_HOUR}")]
     assert cup.round(tid)["deadline"] == START + DAY + HOUR
     stored = service.store.load_tournament(tid)

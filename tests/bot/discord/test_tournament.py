@@ -57,8 +57,8 @@ async def test_a_tournament_plays_each_table_in_a_thread_of_its_own(tmp_path: Pa
         r = cup_data(w, tid)["played"][0]
         threads = {str(t.id): t for t in w.channel.threads}
         assert sorted(t.name for t in threads.values()) == [
-            "Tournament of #genial (Board games), round 1, table 1",
-            "Tournament of #genial (Board games), round 1, table 2",
+            f"Tournament of #genial (Board games) ({tid}), round 1, table 1",
+            f"Tournament of #genial (Board games) ({tid}), round 1, table 2",
         ]
         rng = random.Random(9)
         for p in r["pairings"]:

@@ -101,8 +101,8 @@ def test_a_tournament_in_a_forum_group_plays_each_table_in_a_topic_of_its_own(
     # Each table got a forum topic named after it, and its game begins there.
     topics = [c for c in api.of("createForumTopic")]
     assert [c.params["name"] for c in topics] == [
-        "Tournament of Game club, round 1, table 1",
-        "Tournament of Game club, round 1, table 2",
+        f"Tournament of Game club ({tid}), round 1, table 1",
+        f"Tournament of Game club ({tid}), round 1, table 2",
     ]
     threads = []
     for p in r["pairings"]:
@@ -148,7 +148,7 @@ def test_in_a_group_without_topics_the_tables_play_in_the_group(
     assert p["seen_at"] == {str(ADA): str(GROUP), str(BOB): str(GROUP)}
     begins = [c for c in api.sent(GROUP) if "The game begins" in c.text]
     assert len(begins) == 1
-    assert begins[0].text.startswith("Tournament of Genial night, round 1, table 1\n")
+    assert begins[0].text.startswith(f"Tournament of Genial night ({tid}), round 1, table 1\n")
     # The racks go privately to each player.
     assert any(c.text.startswith("Your tiles at Tournament of Genial night") for c in api.sent(ADA))
     play_in_place(api, runner, p["chat"], GROUP, None)
@@ -270,3 +270,41 @@ def test_a_team_battle_follows_a_team_group_that_becomes_a_supergroup(
         wait_until(lambda c=chat: [m for m in api.sent(c) if "Winner:" in m.text], "the winner")
     assert not [m for m in api.sent(basic) if "Winner:" in m.text]
     assert cup_data(runner, tid)["status"] == "finished"
+
+
+def test_the_standings_link_each_table_played_in_the_group_to_its_own_message(
+    api: FakeBotAPI, runner: BotRunner
+) -> None:
+    # Two tables play in one group without topics (issue 44): each line of the standings
+    # links to its own table's latest message, not both to the group's latest.
+    say(api, runner, ADA, "/tournament new swiss 1 round 2 players 1d", GROUP)
+    (tid,) = runner.service.store.tournaments_of(str(GROUP))
+    for user in (ADA, BOB, CAROL, DAN):
+        say(api, runner, user, "/tournament join", GROUP)
+    say(api, runner, ADA, "/tournament start", GROUP)
+
+    def begins(n: int) -> int:
+        name = f"Tournament of Genial night ({tid}), round 1, table {n}\nThe game begins"
+        with api._cond:
+            found = [
+                m["message_id"]
+                for (c, _), m in api.messages.items()
+                if c == GROUP and str(m.get("text", "")).startswith(name)
+            ]
+        assert len(found) == 1, found
+        return int(found[0])
+
+    wait_until(lambda: len(begun_in(api)) == 2, "both tables begun")
+    first, second = begins(1), begins(2)
+    assert first != second
+    say(api, runner, BOB, "/tournament", GROUP)
+    lines = api.sent(GROUP)[-1].text.splitlines()
+    (one,) = [x for x in lines if x.startswith("Table 1:")]
+    (two,) = [x for x in lines if x.startswith("Table 2:")]
+    # A supergroup's message link: t.me/c/<the id without -100>/<message>.
+    assert one.endswith(f"(latest message: https://t.me/c/1234567890/{first})")
+    assert two.endswith(f"(latest message: https://t.me/c/1234567890/{second})")
+
+
+def begun_in(api: FakeBotAPI) -> list[str]:
+    return [c.text for c in api.sent(GROUP) if "The game begins" in c.text]

@@ -67,9 +67,12 @@ class Cup:
         played: list[dict[str, Any]] = self.data(tid)["played"]
         return played[-1]
 
-    def play_table(self, table_chat: str, rng: random.Random, *, where: Chat | None = None) -> int:
+    def play_table(
+        self, table_chat: str, rng: random.Random, *, where: Chat | None = None, named: str = ""
+    ) -> int:
         """The players of a tournament table play it to its end, each typing their moves
-        in the chat they see it in (the home chat): random legal moves."""
+        in the chat they see it in (the home chat): random legal moves; ``named``: each
+        move names the table by its tournament's id."""
         n = 0
         while True:
             t = self.service.store.load(table_chat)
@@ -81,7 +84,8 @@ class Cup:
             assert seat.user is not None
             move = rng.choice(game.legal_moves())
             text = games.format_move(game, move)
-            command = f"/{text}" if text in ("swap", "keep") else f"/play {text}"
+            at = f" {named}" if named else ""
+            command = f"/{text}{at}" if text in ("swap", "keep") else f"/play{at} {text}"
             name = seat.name
             self.ok(name, command, chat=where)
             n += 1
@@ -210,7 +214,7 @@ def test_moves_typed_in_the_chat_reach_the_players_table(tmp_path: Path) -> None
     assert (
         turn
         and turn[0].chat == HOME.id
-        and turn[0].text.startswith("Tournament of Club, round 1, table 1")
+        and turn[0].text.startswith(f"Tournament of Club ({tid}), round 1, table 1")
     )
     racks = [o for o in cup.log if o.kind == "rack"]
     assert sorted(o.user for o in racks) == ["id-ann", "id-bob"]
@@ -292,9 +296,10 @@ def test_several_tournaments_in_one_chat_and_one_person_in_both(tmp_path: Path) 
     a = cup.round(first)["pairings"][0]["chat"]
     b = cup.round(second)["pairings"][0]["chat"]
     assert a != b
-    # Ann plays both from one chat: each move goes to the table where it is her turn.
-    cup.play_table(a, random.Random(1))
-    cup.play_table(b, random.Random(2))
+    # Ann plays both from one chat: each move names its table (issue 44: where it is her
+    # turn at both, a move without it is refused).
+    cup.play_table(a, random.Random(1), named=first)
+    cup.play_table(b, random.Random(2), named=second)
     assert cup.data(first)["status"] == "finished" and cup.data(second)["status"] == "finished"
 
 
@@ -468,7 +473,7 @@ def test_a_look_typed_at_the_tournament_table_itself_goes_to_its_places(tmp_path
     assert service.playing_tables("id-ann") == [table]
     out = service.handle(Chat(table), user("Ann"), "/score")
     assert out and all(o.chat == HOME.id for o in out)
-    assert out[0].text.startswith("Tournament of Club, round 1, table 1\n")
+    assert out[0].text.startswith(f"Tournament of Club ({tid}), round 1, table 1\n")
 
 
 def test_the_standings_and_the_winner_come_with_a_picture(tmp_path: Path) -> None:
@@ -632,7 +637,7 @@ def test_a_bot_stopped_while_opening_a_round_opens_the_rest_once(
     r = cup.round(tid)
     assert all(p["opened"] for p in r["pairings"])
     begun = [o.text.split("\n")[0] for o in cup.log if "The game begins" in o.text]
-    assert sorted(begun) == [f"Tournament of Club, round 1, table {n}" for n in (1, 2, 3)]
+    assert sorted(begun) == [f"Tournament of Club ({tid}), round 1, table {n}" for n in (1, 2, 3)]
     assert len([o for o in cup.log if "round 1 of 1 is paired" in o.text]) == 1
     for p in r["pairings"]:
         t = service.store.load(p["chat"])
