@@ -18,7 +18,7 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from bot.store.base import CLAIM_BATCH, StoreDown, StoreError, safe_url, without_secrets
-from bot.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, TABLES
 
 #: Any number will do, as long as it is the same for every process: it makes processes
 #: starting together take turns at migrating.
@@ -140,6 +140,19 @@ class PostgresConnection:
                 )
             for step in range(version, SCHEMA_VERSION):
                 conn.execute(MIGRATIONS[step].encode())
+            present = {
+                str(r[0])
+                for r in conn.execute(
+                    "SELECT table_name FROM information_schema.tables"
+                    " WHERE table_schema = current_schema()"
+                )
+            }
+            missing = [t for t in TABLES if t not in present]
+            if missing:
+                raise StoreError(
+                    f"{shown(self.url)}: not a store of genial-bot (schema {version} without"
+                    f" its table {missing[0]})"
+                )
             if row is None:
                 conn.execute("INSERT INTO genial_schema VALUES (%s)", (SCHEMA_VERSION,))
             else:
