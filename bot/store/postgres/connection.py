@@ -65,6 +65,43 @@ def _failure(url: str, exc: BaseException) -> str:
     return f"{shown(url)}: {without_secrets(first, url)}"
 
 
+def migrate(conn: psycopg.Connection[Any], url: str) -> None:
+    """Bring the schema of the database ``conn`` is connected to up to date, in a
+    transaction of its own (or a savepoint of the caller's: a restore makes the schema in
+    its own transaction, so a refused one leaves nothing).
+
+    Raises:
+        StoreError: the database was made by a newer genial-bot, or claims this schema
+            without its tables.
+    """
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS genial_schema (version INTEGER NOT NULL)")
+        row = conn.execute("SELECT version FROM genial_schema").fetchone()
+        version = 0 if row is None else int(row[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{shown(url)}: made by a newer genial-bot (schema {version})")
+        for step in range(version, SCHEMA_VERSION):
+            conn.execute(MIGRATIONS[step].encode())
+        present = {
+            str(r[0])
+            for r in conn.execute(
+                "SELECT table_name FROM information_schema.tables"
+                " WHERE table_schema = current_schema()"
+            )
+        }
+        missing = [t for t in TABLES if t not in present]
+        if missing:
+            raise StoreError(
+                f"{shown(url)}: not a store of genial-bot (schema {version} without"
+                f" its table {missing[0]})"
+            )
+        if row is None:
+            conn.execute("INSERT INTO genial_schema VALUES (%s)", (SCHEMA_VERSION,))
+        else:
+            conn.execute("UPDATE genial_schema SET version = %s", (SCHEMA_VERSION,))
+
+
 class PostgresConnection:
     """One PostgreSQL database, through a pool of autocommit connections."""
 
@@ -129,34 +166,7 @@ class PostgresConnection:
             raise StoreDown(_failure(self.url, exc)) from None
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-            conn.execute("CREATE TABLE IF NOT EXISTS genial_schema (version INTEGER NOT NULL)")
-            row = conn.execute("SELECT version FROM genial_schema").fetchone()
-            version = 0 if row is None else int(row[0])
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{shown(self.url)}: made by a newer genial-bot (schema {version})"
-                )
-            for step in range(version, SCHEMA_VERSION):
-                conn.execute(MIGRATIONS[step].encode())
-            present = {
-                str(r[0])
-                for r in conn.execute(
-                    "SELECT table_name FROM information_schema.tables"
-                    " WHERE table_schema = current_schema()"
-                )
-            }
-            missing = [t for t in TABLES if t not in present]
-            if missing:
-                raise StoreError(
-                    f"{shown(self.url)}: not a store of genial-bot (schema {version} without"
-                    f" its table {missing[0]})"
-                )
-            if row is None:
-                conn.execute("INSERT INTO genial_schema VALUES (%s)", (SCHEMA_VERSION,))
-            else:
-                conn.execute("UPDATE genial_schema SET version = %s", (SCHEMA_VERSION,))
+        migrate(conn, self.url)
 
     def _claim(
         self, table: str, key: str, due_by: float, owner: str, now: float, lease: float,
