@@ -21,6 +21,8 @@ import pytest
 
 from bot.community.privacy import FORMER_NAME
 from bot.core.outbound import Chat
+from bot.pages import links
+from bot.telegram import notes as telegram_notes
 from tests.bot import backends
 from tests.bot.helpers import Clock, Room, make_service, user
 from tests.bot.review_fixtures import store_puzzle_game
@@ -78,6 +80,15 @@ def test_forget_me_leaves_neither_id_nor_name_anywhere_in_the_store(tmp_path: Pa
     assert (two.table().undoable or {}).get("user") == ID
     two.ok(NAME, "/leave")
     assert two.playing()
+    assert (two.table().undoable or {}).get("user") == ID
+    # The case: a group's game against a computer, over, its last person's move
+    # his, so the table's takeback still names him.
+    six = Room(service, "chat-6", "Club six")
+    six.ok(NAME, "/join")
+    six.ok(NAME, "/addbot")
+    six.ok(NAME, "/start")
+    six.play_out(rng)
+    assert (six.table().undoable or {}).get("user") == ID
     # A lobby he hosts.
     three = Room(service, "chat-3", "Club three")
     three.ok(NAME, "/join")
@@ -95,10 +106,11 @@ def test_forget_me_leaves_neither_id_nor_name_anywhere_in_the_store(tmp_path: Pa
     assert cup.data(tid)["status"] == "finished"
     # What the platforms note about him: who was told a game's news, where his turn ping
     # was posted, his closed private chat, and the web board's id of his private chat.
-    service.set_note("chat-1", "telegram.told", json.dumps({"game": "1", "users": ["x", ID]}))
-    service.set_note("chat-1", f"discord.ping.{ID}", "55")
-    service.set_note(ID, "telegram.closed", "1")
-    service.set_note("web.id:abc", "chat", ID)
+    told = json.dumps({"game": "1", "users": ["x", ID]})
+    service.set_note("chat-1", telegram_notes.NOTE_TOLD, told)
+    service.set_note("chat-1", telegram_notes.NOTE_PING.format(user=ID), "55")
+    service.set_note(ID, telegram_notes.NOTE_CLOSED, "1")
+    service.set_note(links.ID_CHAT + "abc", "chat", ID)
 
     before = found(where, ID, NAME)
     tables_before = {table for table, _, _ in before}
@@ -117,3 +129,4 @@ def test_forget_me_leaves_neither_id_nor_name_anywhere_in_the_store(tmp_path: Pa
     assert two.playing()
     two.play_out(rng)
     assert [s.user for s in three.table().seats] == [user("Cid").id]
+    assert six.table().undoable is None
