@@ -305,7 +305,7 @@ def test_the_backup_units_commands_make_a_dated_backup_and_drop_old_ones(
     made = sorted(p.name for p in state.glob("backup-*.jsonl"))
     (new,) = [n for n in made if n not in (old.name, recent.name)]
     assert re.fullmatch(r"backup-\d{4}-\d{2}-\d{2}\.jsonl", new)
-    assert '"genial_backup": 1' in (state / new).read_text().splitlines()[0]
+    assert '"genial_backup": 2' in (state / new).read_text().splitlines()[0]
     run(lines["ExecStartPost"])
     assert sorted(p.name for p in state.glob("backup-*.jsonl")) == sorted([new, recent.name])
 

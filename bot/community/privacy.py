@@ -6,13 +6,17 @@ on, a private chat that is closed). ``/mydata`` sends all of it to them privatel
 JSON file. ``/forget me``, sent twice within :data:`CONFIRM_WITHIN` seconds, forgets them:
 in every finished game and every table their seats go to one new alias named "a former
 player", so the games stay whole and everyone else's ratings stay exactly what they were,
-while the alias is on no ladder; their notes go too.
+while the alias is on no ladder; every other mention of their id (a takeback, a vote, a
+tournament's) names the alias; their notes, their private chat's rows and the messages
+waiting for them go, and the others waiting say "a former player" for their name
+(:mod:`bot.store.forgetting`).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
@@ -22,7 +26,8 @@ from bot.core.commands import Forget, MyData
 from bot.core.outbound import Attachment, Outbound
 from bot.core.table import LOBBY, PLAYING, Seat, Table
 from bot.core.tables import Context, Handler, Reject, Tables
-from bot.store import DamagedTable, StaleTable
+from bot.store import DamagedTable, StaleTable, forgetting
+from bot.store.base import to_json
 
 #: Seconds within which a second ``/forget me`` confirms the first.
 CONFIRM_WITHIN = 600.0
@@ -145,22 +150,43 @@ def forget(tables: Tables, ctx: Context, cmd: Forget) -> None:
         ctx.out.append(Outbound(ctx.chat.id, text, "info", user=user))
         return
     alias = f"{community.FORMER}{uuid.uuid4().hex[:12]}"
+    names = called(tables, user, ctx.user.name)
     # The other concerns first (out of the tournaments, their remaining games lost, as a
     # leaver; their entries named by the alias).
     for concern in tables.concerns:
         if concern.person is not None:
             concern.person.forget(tables, ctx, user, alias, FORMER_NAME)
-    tables.store.forget_player(user, alias, FORMER_NAME)
+    # Their private chat's table goes with the rest kept there (by the store).
+    tables.store.forget_player(user, alias, FORMER_NAME, sorted(names))
+    tables.forget(user)
     # This chat's table too: /forget changes no table of its own, so the service saves
     # nothing after it and the stored table is scrubbed like any other.
     for chat in tables.store.tables_with(json.dumps(user)):
-        _scrub_stored(tables, chat, user, alias)
+        _scrub_stored(tables, chat, user, alias, names)
     # The ladders and names of this process, rebuilt from the archive as it is now.
     community.renew(tables)
     ctx.out.append(Outbound(ctx.chat.id, ctx.texts("privacy.forgotten"), "info", user=user))
 
 
-def _scrub_stored(tables: Tables, chat: str, user: str, alias: str) -> None:
+def called(tables: Tables, user: str, name: str) -> set[str]:
+    """What ``user`` was called: ``name`` now, and their names in the seats of the finished
+    games and the tables that hold them (a name changes on the platform)."""
+    names = {name}
+    seats: list[Any] = [s for row in tables.store.archived() for s in row.get("seats") or []]
+    for chat in tables.store.tables_with(json.dumps(user)):
+        try:
+            t = tables.store.load(chat)
+        except DamagedTable:
+            continue
+        if t is not None:
+            seats += [asdict(s) for s in [*t.seats, *t.players]]
+            if t.host == user:
+                names.add(t.host_name)
+    names |= {str(s.get("name")) for s in seats if _is(s, user) and s.get("name")}
+    return names - {"", FORMER_NAME}
+
+
+def _scrub_stored(tables: Tables, chat: str, user: str, alias: str, names: set[str]) -> None:
     """Scrub the stored table of ``chat`` over its version (another command that got there
     first makes it read again)."""
     for _ in range(_TRIES):
@@ -168,7 +194,7 @@ def _scrub_stored(tables: Tables, chat: str, user: str, alias: str) -> None:
             t = tables.store.load(chat)
         except DamagedTable:
             return
-        if t is None or not scrub(t, user, alias):
+        if t is None or not scrub(t, user, alias, names):
             return
         loaded = t.version
         t.version += 1
@@ -179,11 +205,16 @@ def _scrub_stored(tables: Tables, chat: str, user: str, alias: str) -> None:
             continue
 
 
-def scrub(t: Table, user: str, alias: str) -> bool:
+def scrub(t: Table, user: str, alias: str, names: Iterable[str] = ()) -> bool:
     """``t`` without ``user``: a lobby seat of theirs is given up, a seat of a game goes
-    to ``alias`` named "a former player", and they host no more. Whether anything
-    changed."""
-    changed = False
+    to ``alias`` named "a former player", they host no more, their takeback, turn ping
+    and vote are gone, and the story told since the last person's move says ``names``
+    (what they were called) as "a former player". Whether anything changed."""
+    changed = _forget_turn(t, user, alias)
+    for name in names:
+        pending = [forgetting.named(line, name, FORMER_NAME) for line in t.pending]
+        changed |= pending != t.pending
+        t.pending = pending
     if t.status == LOBBY and any(s.user == user for s in t.seats):
         t.seats = [s for s in t.seats if s.user != user]
         changed = True
@@ -197,6 +228,27 @@ def scrub(t: Table, user: str, alias: str) -> bool:
         if first is not None:
             t.host, t.host_name = first.user, first.name
     return changed
+
+
+def _forget_turn(t: Table, user: str, alias: str) -> bool:
+    """What a table keeps of ``user``'s turn and votes: their takeback (asked or not) is
+    gone, their accepting one is taken back, a turn ping to them is not sent nor taken
+    back; any other mention of their id (a vote on a player out of time, where they saw a
+    tournament's table) names ``alias``."""
+    before = to_json(t)
+    u = t.undoable
+    if u is not None and u.get("user") == user:
+        t.undoable = None
+    elif u is not None and isinstance(u.get("accepted"), list):
+        u["accepted"] = [a for a in u["accepted"] if a != user]
+    if t.ping_user == user:
+        t.ping_at, t.ping_user, t.ping_turn = None, None, ""
+    if t.pinged == user:
+        t.pinged = None
+    if t.out_of_time is not None:
+        t.out_of_time = forgetting.ids(t.out_of_time, user, alias)
+    t.tournament = forgetting.ids(t.tournament, user, alias)
+    return to_json(t) != before
 
 
 def _forget_seat(seat: Seat, user: str, alias: str) -> bool:

@@ -3,9 +3,12 @@
 A backup is one file of JSON lines that either backend writes and either reads, so it is
 also the way from SQLite to PostgreSQL (and back):
 
-- the first line, the header: ``{"genial_backup": 1, "schema": N, "from": "sqlite"}``;
+- the first line, the header: ``{"genial_backup": 2, "schema": N, "from": "sqlite"}``;
 - per table of the store: a line ``{"table": name, "columns": [...]}`` and then one line
-  per row, a JSON list of the row's values in the columns' order.
+  per row, a JSON list of the row's values in the columns' order;
+- the last line, the trailer: ``{"trailer": {"rows": {name: count, ...}, "sha256": "..."}}``,
+  the rows of each table and the SHA-256 of every byte before it. A file cut short (at a
+  line's end, too) or changed since has none or one that disagrees, and is refused.
 
 Every table of the store's schema is written, whatever it is (tables added by later
 versions come along with no change here), read in one snapshot (a read transaction on
@@ -16,62 +19,48 @@ consistent moment even while the bot runs. Values are JSON's own, except bytes (
 A restore goes into an empty store of the same schema version only (a restore never
 mixes two stores' games, and a backup of another version is restored with that version,
 then upgraded by starting the newer bot), in one transaction: all of it or nothing. The
-file is read twice, once to check every line and once to load it, and neither the store
-nor the file is ever held in memory whole.
+file is read twice, once to check every line and its trailer before anything is made or
+changed, and once to load it; neither the store nor the file is ever held in memory whole.
+A refused restore leaves nothing behind: a new SQLite file is removed again, and on
+PostgreSQL the schema is made in the restore's own transaction. Backup files are readable
+by their owner only (they hold player ids and names).
 """
 
 from __future__ import annotations
 
-import base64
-import datetime
-import decimal
+import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from bot.store import URL_SCHEMES, StoreError, open_store
+from bot.operator.backup_lines import (
+    FORMAT,
+    TRAILER,
+    BackupError,
+    Row,
+    TableLine,
+    decode,
+    encode,
+    outline,
+    scan,
+)
+from bot.store import URL_SCHEMES, open_store
 from bot.store.base import safe_url, without_secrets
 
-#: The format of the file (its header's ``genial_backup``).
-FORMAT = 1
+__all__ = ["FORMAT", "BackupError", "backup", "backup_file", "decode", "encode", "restore"]
+
 #: Tables of the bookkeeping, not of the games: the schema version, which a restore's own
 #: opening writes, and SQLite's counters of AUTOINCREMENT keys, which follow the rows.
 _SKIPPED = frozenset({"genial_schema", "sqlite_sequence"})
 
 
-class BackupError(StoreError):
-    """A backup that cannot be written or restored; the message is one line."""
-
-
 def _is_url(location: str) -> bool:
     scheme, sep, _ = location.partition("://")
     return bool(sep) and f"{scheme.lower()}://" in URL_SCHEMES
-
-
-def encode(value: Any) -> Any:
-    """A stored value as JSON data: bytes as ``{"base64": ...}``, the rest as JSON has it
-    (a date as ISO text, a decimal as a number, a JSON column as its text)."""
-    if isinstance(value, bytes | bytearray | memoryview):
-        return {"base64": base64.b64encode(bytes(value)).decode("ascii")}
-    if isinstance(value, datetime.date | datetime.time):
-        return value.isoformat()
-    if isinstance(value, decimal.Decimal):
-        return float(value)
-    if isinstance(value, dict | list):
-        return json.dumps(value, separators=(",", ":"))
-    return value
-
-
-def decode(value: Any) -> Any:
-    """:func:`encode` undone."""
-    if isinstance(value, dict):
-        if set(value) != {"base64"} or not isinstance(value["base64"], str):
-            raise ValueError('a value that is an object must be {"base64": ...}')
-        return base64.b64decode(value["base64"], validate=True)
-    return value
 
 
 # -- reading a store -----------------------------------------------------------------
@@ -81,27 +70,37 @@ BATCH = 500
 
 
 class _Writer:
-    """Writes the lines of a backup to ``out`` and counts the rows of each table."""
+    """Writes the lines of a backup to ``out``, counts the rows of each table and sums
+    up every byte for the trailer."""
 
     def __init__(self, out: IO[str]) -> None:
-        self.out = out
+        self._out = out
+        self._digest = hashlib.sha256()
         self.counts: dict[str, int] = {}
         self._table = ""
+
+    def write(self, line: str) -> None:
+        self._digest.update(line.encode("utf-8"))
+        self._out.write(line)
+
+    def trailer(self) -> None:
+        end = {TRAILER: {"rows": self.counts, "sha256": self._digest.hexdigest()}}
+        self._out.write(json.dumps(end) + "\n")
 
     def header(self, location: str, version: int, source: str) -> None:
         if version == 0:
             raise BackupError(f"{shown(location)}: not a store of genial-bot")
         header = {"genial_backup": FORMAT, "schema": version, "from": source}
-        self.out.write(json.dumps(header) + "\n")
+        self.write(json.dumps(header) + "\n")
 
     def table(self, name: str, columns: list[str]) -> None:
-        self.out.write(json.dumps({"table": name, "columns": columns}) + "\n")
+        self.write(json.dumps({"table": name, "columns": columns}) + "\n")
         self._table = name
         self.counts[name] = 0
 
     def rows(self, rows: Iterable[Iterable[Any]]) -> None:
         for row in rows:
-            self.out.write(json.dumps([encode(v) for v in row], separators=(",", ":")) + "\n")
+            self.write(json.dumps([encode(v) for v in row], separators=(",", ":")) + "\n")
             self.counts[self._table] += 1
 
 
@@ -193,91 +192,13 @@ def backup(location: str, out: IO[str]) -> dict[str, int]:
         _postgres_dump(location, writer)
     else:
         _sqlite_dump(location, writer)
+    writer.trailer()
     return writer.counts
 
 
 def shown(location: str) -> str:
     """``location`` fit for an output line (a URL without its password)."""
     return safe_url(location) if _is_url(location) else location
-
-
-# -- reading a backup ----------------------------------------------------------------
-
-#: What a backup's lines say, one at a time: its schema version, a table's name and
-#: columns, or a row's values.
-Header = int
-TableLine = tuple[str, list[str]]
-Row = list[Any]
-
-
-def scan(lines: Iterable[str], name: str = "backup") -> Iterator[Header | TableLine | Row]:
-    """The lines of a backup file, checked and decoded: first its schema version, then
-    each table's (name, columns) followed by its rows.
-
-    Raises:
-        BackupError: naming the first line that is not a backup's.
-    """
-    columns: list[str] | None = None
-    table = ""
-    seen = False
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        where = f"{name}:{number}"
-        try:
-            item = json.loads(line)
-        except ValueError:
-            raise BackupError(f"{where}: not a line of a genial-bot backup (not JSON)") from None
-        if number == 1:
-            if not isinstance(item, dict) or item.get("genial_backup") != FORMAT:
-                raise BackupError(f"{name}: not a genial-bot backup (format {FORMAT})")
-            schema = item.get("schema")
-            if isinstance(schema, bool) or not isinstance(schema, int) or schema < 1:
-                raise BackupError(f"{where}: the header has no schema version")
-            seen = True
-            yield schema
-        elif isinstance(item, dict):
-            got, named = item.get("table"), item.get("columns")
-            if (
-                not isinstance(got, str)
-                or not isinstance(named, list)
-                or not all(isinstance(c, str) for c in named)
-            ):
-                raise BackupError(f"{where}: a table's line needs its name and columns")
-            table, columns = got, named
-            yield table, columns
-        elif isinstance(item, list):
-            if columns is None:
-                raise BackupError(f"{where}: a row before any table's line")
-            if len(item) != len(columns):
-                raise BackupError(
-                    f"{where}: a row of {len(item)} values in {table}, which has"
-                    f" {len(columns)} columns"
-                )
-            try:
-                yield [decode(v) for v in item]
-            except ValueError as exc:
-                raise BackupError(f"{where}: {exc}") from None
-        else:
-            raise BackupError(f"{where}: not a line of a genial-bot backup")
-    if not seen:
-        raise BackupError(f"{name}: empty, not a genial-bot backup")
-
-
-def outline(lines: Iterable[str], name: str = "backup") -> tuple[int, list[TableLine]]:
-    """The schema version and the tables of a backup, every line checked on the way.
-
-    Raises:
-        BackupError: naming the first line that is not a backup's.
-    """
-    version = 0
-    tables: list[TableLine] = []
-    for item in scan(lines, name):
-        if isinstance(item, int):
-            version = item
-        elif isinstance(item, tuple):
-            tables.append(item)
-    return version, tables
 
 
 # -- writing a store -----------------------------------------------------------------
@@ -292,15 +213,55 @@ def restore(location: str, lines: Callable[[], Iterable[str]], name: str) -> dic
 
     Raises:
         BackupError: the backup is not one, or the store is not empty, has another schema
-            version or lacks a table or column of the backup; nothing was loaded.
+            version or lacks a table or column of the backup; nothing was loaded, and
+            nothing made stays behind.
         StoreError: the store cannot be opened.
     """
     version, tables = outline(lines(), name)
-    # Opening the store makes its tables (or checks them) at this version's schema.
-    open_store(location).close()
-    loader = _postgres_loader if _is_url(location) else _sqlite_loader
+    if _is_url(location):
+        # The schema is made in the restore's transaction (:func:`_postgres_loader`).
+        return _load(_postgres_loader(location, version, tables), lines, name)
+    made = _new_paths(Path(location))
+    try:
+        # Opening the store makes its tables (or checks them) at this version's schema.
+        open_store(location).close()
+        return _load(_sqlite_loader(location, version, tables), lines, name)
+    except BaseException:
+        _remove(made)
+        raise
+
+
+def _new_paths(path: Path) -> list[Path]:
+    """The file and the folders that a store at ``path`` makes (those not there yet),
+    the file first."""
+    made = []
+    at = path.absolute()
+    while not at.exists() and not at.is_symlink() and at.parent != at:
+        made.append(at)
+        at = at.parent
+    return made
+
+
+def _remove(made: list[Path]) -> None:
+    """The file (with SQLite's files beside it) and the folders of :func:`_new_paths`
+    gone again."""
+    if not made:
+        return
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        made[0].with_name(made[0].name + suffix).unlink(missing_ok=True)
+    for folder in made[1:]:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
+def _load(
+    loader: AbstractContextManager[Insert], lines: Callable[[], Iterable[str]], name: str
+) -> dict[str, int]:
+    """The backup's rows inserted, table by table, in batches, through ``loader``."""
     counts: dict[str, int] = {}
-    with loader(location, version, tables) as insert:
+    with loader as insert:
         table, columns, batch = "", list[str](), list[Row]()
         for item in scan(lines(), name):
             if isinstance(item, tuple):
@@ -383,8 +344,12 @@ def _sqlite_loader(path: str, version: int, tables: list[TableLine]) -> Iterator
 def _postgres_loader(url: str, version: int, tables: list[TableLine]) -> Iterator[Insert]:
     import psycopg
 
+    from bot.store.postgres.connection import migrate
+
     try:
         with psycopg.connect(url, connect_timeout=10) as conn, conn.transaction():
+            # The store's tables made here, so a refused restore leaves none behind.
+            migrate(conn, url)
             row = conn.execute("SELECT version FROM genial_schema").fetchone()
             have = 0 if row is None else int(row[0])
             columns_of: dict[str, list[str]] = {}
@@ -453,8 +418,10 @@ def restore_file(path: str, location: str) -> dict[str, int]:
     """
 
     def lines() -> Iterator[str]:
-        with open(path, encoding="utf-8") as f:
-            yield from f
+        # Read as bytes: the trailer's checksum is of the file's bytes as they are.
+        with open(path, "rb") as f:
+            for line in f:
+                yield line.decode("utf-8")
 
     try:
         return restore(location, lines, path)
@@ -478,7 +445,10 @@ def backup_file(location: str, path: str) -> dict[str, int]:
     target = Path(path)
     partial = target.with_name(target.name + ".partial")
     try:
-        with open(partial, "w", encoding="utf-8") as out:
+        # Readable by its owner only: it holds player ids and names.
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # a partial file left by an earlier try keeps its mode
+        with open(fd, "w", encoding="utf-8") as out:
             counts = backup(location, out)
         partial.replace(target)
     except OSError as exc:

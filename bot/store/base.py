@@ -396,10 +396,14 @@ class Store(Protocol):
         found by the store, without reading every table back."""
         ...
 
-    def forget_player(self, user: str, alias: str, name: str) -> int:
-        """Forget a person, in one transaction: in every finished game their seats go to
-        ``alias`` named ``name``, and every note about them goes (those under their id and
-        those whose key ends in ``:<user>`` or ``.<user>``). The finished games changed."""
+    def forget_player(self, user: str, alias: str, name: str, names: Sequence[str] = ()) -> int:
+        """Forget a person, in one transaction (:mod:`bot.store.forgetting`): everything
+        kept at their private chat (the chat whose id is theirs) goes; in every finished
+        game their seats go to ``alias`` named ``name`` and any other mention of their id
+        to ``alias``, as in the puzzle answers and tournament chats; every note about them
+        goes (under their id, keyed by it, or holding it alone) and the others name
+        ``alias``; the outbox's letters to them go and the others say ``names`` (what
+        they were called) as ``name``. The finished games changed."""
         ...
 
     def move(self, old: str, new: str) -> bool:

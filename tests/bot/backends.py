@@ -49,3 +49,45 @@ def store_at(db: Path | str) -> Store:
     if current["name"] == "postgres":
         opened.append(store)
     return store
+
+
+def every_value(where: str) -> list[tuple[str, str, str]]:
+    """Every value of every column of every table of the store at ``where`` (a SQLite
+    file or a ``postgresql://`` URL with its schema), read straight from the database, not
+    through the store: (table, column, the value as text; bytes as Latin-1 text, so a
+    search finds any ASCII in them)."""
+
+    def text(value: object) -> str:
+        if isinstance(value, bytes | bytearray | memoryview):
+            return bytes(value).decode("latin-1")
+        return "" if value is None else str(value)
+
+    found: list[tuple[str, str, str]] = []
+    if where.startswith("postgresql://"):
+        with psycopg.connect(where, autocommit=True) as conn:
+            names = [
+                str(r[0])
+                for r in conn.execute(
+                    "SELECT table_name FROM information_schema.tables"
+                    " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+                )
+            ]
+            for name in names:
+                cur = conn.execute(f'SELECT * FROM "{name}"')
+                columns = [c.name for c in cur.description or []]
+                for row in cur:
+                    found += [(name, c, text(v)) for c, v in zip(columns, row, strict=True)]
+        return found
+    import sqlite3
+
+    db = sqlite3.connect(where)
+    try:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for name in names:
+            cur = db.execute(f'SELECT * FROM "{name}"')
+            columns = [c[0] for c in cur.description]
+            for row in cur:
+                found += [(name, c, text(v)) for c, v in zip(columns, row, strict=True)]
+    finally:
+        db.close()
+    return found

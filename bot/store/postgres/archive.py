@@ -5,16 +5,11 @@ them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from bot.store.base import (
-    Puzzled,
-    about_person,
-    finished_games,
-    forget_seats,
-    puzzle_rows,
-    reviewed_games,
-)
+from bot.store import forgetting
+from bot.store.base import Puzzled, finished_games, puzzle_rows, reviewed_games
 from bot.store.postgres.connection import PostgresConnection
 
 
@@ -156,28 +151,52 @@ class PostgresArchive(PostgresConnection):
             ).fetchone()
         return int(row[0]) if row else 0
 
-    def forget_player(self, user: str, alias: str, name: str) -> int:
-        quoted = json.dumps(user)
+    def forget_player(self, user: str, alias: str, name: str, names: Sequence[str] = ()) -> int:
+        named = [n for n in names if n]
         with self._connection() as conn, conn.transaction():
-            rows = conn.execute(
-                "SELECT id, data FROM finished WHERE strpos(data, %s) > 0 FOR UPDATE", (quoted,)
-            ).fetchall()
+            # Their private chat (its id is theirs): everything kept there goes.
+            conn.execute(
+                "DELETE FROM puzzle_answers"
+                " WHERE puzzle IN (SELECT id FROM puzzles WHERE chat = %s)",
+                (user,),
+            )
+            for table in forgetting.PRIVATE_CHAT_TABLES:
+                conn.execute(f"DELETE FROM {table} WHERE chat = %s", (user,))
+            conn.execute("UPDATE tournament_chats SET chat = %s WHERE chat = %s", (alias, user))
             changed = []
-            for row_id, text in rows:
-                data = json.loads(text)
-                if isinstance(data, dict) and forget_seats(data, user, alias, name):
-                    changed.append((json.dumps(data, separators=(",", ":")), row_id))
+            for row_id, text in conn.execute(
+                "SELECT id, data FROM finished WHERE strpos(data, %s) > 0 FOR UPDATE",
+                (json.dumps(user),),
+            ).fetchall():
+                new = forgetting.finished(text, user, alias, name)
+                if new is not None:
+                    changed.append((new, row_id))
             with conn.cursor() as cur:
                 cur.executemany("UPDATE finished SET data = %s WHERE id = %s", changed)
-            keys = conn.execute(
-                "SELECT chat, key FROM notes WHERE chat = %s OR right(key, %s) IN (%s, %s)",
-                (user, len(user) + 1, f":{user}", f".{user}"),
+            notes = conn.execute(
+                "SELECT chat, key, value FROM notes WHERE strpos(chat, %s) > 0"
+                " OR strpos(key, %s) > 0 OR strpos(value, %s) > 0 FOR UPDATE",
+                (user, user, user),
             ).fetchall()
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "DELETE FROM notes WHERE chat = %s AND key = %s",
-                    [(c, k) for c, k in keys if c == user or about_person(k, user)],
-                )
+            for chat, key, value in notes:
+                kept = forgetting.note(chat, key, value, user, alias)
+                if kept is None:
+                    conn.execute("DELETE FROM notes WHERE chat = %s AND key = %s", (chat, key))
+                elif kept != value:
+                    conn.execute(
+                        "UPDATE notes SET value = %s WHERE chat = %s AND key = %s",
+                        (kept, chat, key),
+                    )
+            found = " OR ".join(["strpos(body, %s) > 0"] * (1 + len(named)))
+            for letter_id, chat, body in conn.execute(
+                f"SELECT id, chat, body FROM outbox WHERE {found} FOR UPDATE",
+                (json.dumps(user), *map(forgetting.in_json, named)),
+            ).fetchall():
+                new_body = forgetting.letter(chat, body, user, named, name)
+                if new_body is None:
+                    conn.execute("DELETE FROM outbox WHERE id = %s", (letter_id,))
+                elif new_body != body:
+                    conn.execute("UPDATE outbox SET body = %s WHERE id = %s", (new_body, letter_id))
             # Puzzle answers keep their count for the puzzle, under the alias.
             conn.execute(
                 "UPDATE puzzle_answers SET player = %s, name = %s WHERE player = %s",

@@ -18,7 +18,7 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from bot.store.base import CLAIM_BATCH, StoreDown, StoreError, safe_url, without_secrets
-from bot.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, TABLES
 
 #: Any number will do, as long as it is the same for every process: it makes processes
 #: starting together take turns at migrating.
@@ -63,6 +63,43 @@ def _failure(url: str, exc: BaseException) -> str:
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
     return f"{shown(url)}: {without_secrets(first, url)}"
+
+
+def migrate(conn: psycopg.Connection[Any], url: str) -> None:
+    """Bring the schema of the database ``conn`` is connected to up to date, in a
+    transaction of its own (or a savepoint of the caller's: a restore makes the schema in
+    its own transaction, so a refused one leaves nothing).
+
+    Raises:
+        StoreError: the database was made by a newer genial-bot, or claims this schema
+            without its tables.
+    """
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS genial_schema (version INTEGER NOT NULL)")
+        row = conn.execute("SELECT version FROM genial_schema").fetchone()
+        version = 0 if row is None else int(row[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{shown(url)}: made by a newer genial-bot (schema {version})")
+        for step in range(version, SCHEMA_VERSION):
+            conn.execute(MIGRATIONS[step].encode())
+        present = {
+            str(r[0])
+            for r in conn.execute(
+                "SELECT table_name FROM information_schema.tables"
+                " WHERE table_schema = current_schema()"
+            )
+        }
+        missing = [t for t in TABLES if t not in present]
+        if missing:
+            raise StoreError(
+                f"{shown(url)}: not a store of genial-bot (schema {version} without"
+                f" its table {missing[0]})"
+            )
+        if row is None:
+            conn.execute("INSERT INTO genial_schema VALUES (%s)", (SCHEMA_VERSION,))
+        else:
+            conn.execute("UPDATE genial_schema SET version = %s", (SCHEMA_VERSION,))
 
 
 class PostgresConnection:
@@ -129,21 +166,7 @@ class PostgresConnection:
             raise StoreDown(_failure(self.url, exc)) from None
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-            conn.execute("CREATE TABLE IF NOT EXISTS genial_schema (version INTEGER NOT NULL)")
-            row = conn.execute("SELECT version FROM genial_schema").fetchone()
-            version = 0 if row is None else int(row[0])
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{shown(self.url)}: made by a newer genial-bot (schema {version})"
-                )
-            for step in range(version, SCHEMA_VERSION):
-                conn.execute(MIGRATIONS[step].encode())
-            if row is None:
-                conn.execute("INSERT INTO genial_schema VALUES (%s)", (SCHEMA_VERSION,))
-            else:
-                conn.execute("UPDATE genial_schema SET version = %s", (SCHEMA_VERSION,))
+        migrate(conn, self.url)
 
     def _claim(
         self, table: str, key: str, due_by: float, owner: str, now: float, lease: float,

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 #: The schema step by step, as in the SQLite store (the same numbering, so "schema 3" means
 #: the same tables on both): ``MIGRATIONS[n]`` takes a database from version n to n + 1.
 MIGRATIONS = (
@@ -117,3 +119,6 @@ MIGRATIONS = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The tables the schema makes, in the order its steps make them: a store that claims
+#: this version must have every one (a file set to it by hand with none is no store).
+TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", "".join(MIGRATIONS)))

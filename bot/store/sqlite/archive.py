@@ -5,16 +5,11 @@ in them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from bot.store.base import (
-    Puzzled,
-    about_person,
-    finished_games,
-    forget_seats,
-    puzzle_rows,
-    reviewed_games,
-)
+from bot.store import forgetting
+from bot.store.base import Puzzled, finished_games, puzzle_rows, reviewed_games
 from bot.store.sqlite.connection import SQLiteConnection, _busy
 
 
@@ -151,28 +146,51 @@ class SQLiteArchive(SQLiteConnection):
             ).fetchone()
         return int(row[0])
 
-    def forget_player(self, user: str, alias: str, name: str) -> int:
-        quoted = json.dumps(user)
-        with self._lock, _busy(), self._immediate():
-            rows = self._db.execute(
-                "SELECT id, data FROM finished WHERE instr(data, ?) > 0", (quoted,)
-            ).fetchall()
-            changed = []
-            for row_id, text in rows:
-                data = json.loads(text)
-                if isinstance(data, dict) and forget_seats(data, user, alias, name):
-                    changed.append((json.dumps(data, separators=(",", ":")), row_id))
-            self._db.executemany("UPDATE finished SET data = ? WHERE id = ?", changed)
-            keys = self._db.execute(
-                "SELECT chat, key FROM notes WHERE chat = ? OR substr(key, -?) IN (?, ?)",
-                (user, len(user) + 1, f":{user}", f".{user}"),
-            ).fetchall()
-            self._db.executemany(
-                "DELETE FROM notes WHERE chat = ? AND key = ?",
-                [(c, k) for c, k in keys if c == user or about_person(k, user)],
+    def forget_player(self, user: str, alias: str, name: str, names: Sequence[str] = ()) -> int:
+        with self._lock, _busy(), self._immediate() as db:
+            # Their private chat (its id is theirs): everything kept there goes.
+            db.execute(
+                "DELETE FROM puzzle_answers"
+                " WHERE puzzle IN (SELECT id FROM puzzles WHERE chat = ?)",
+                (user,),
             )
+            for table in forgetting.PRIVATE_CHAT_TABLES:
+                db.execute(f"DELETE FROM {table} WHERE chat = ?", (user,))
+            db.execute("UPDATE tournament_chats SET chat = ? WHERE chat = ?", (alias, user))
+            changed = []
+            for row_id, text in db.execute(
+                "SELECT id, data FROM finished WHERE instr(data, ?) > 0", (json.dumps(user),)
+            ).fetchall():
+                new = forgetting.finished(text, user, alias, name)
+                if new is not None:
+                    changed.append((new, row_id))
+            db.executemany("UPDATE finished SET data = ? WHERE id = ?", changed)
+            notes = db.execute(
+                "SELECT chat, key, value FROM notes WHERE instr(chat, ?) > 0"
+                " OR instr(key, ?) > 0 OR instr(value, ?) > 0",
+                (user, user, user),
+            ).fetchall()
+            for chat, key, value in notes:
+                kept = forgetting.note(chat, key, value, user, alias)
+                if kept is None:
+                    db.execute("DELETE FROM notes WHERE chat = ? AND key = ?", (chat, key))
+                elif kept != value:
+                    db.execute(
+                        "UPDATE notes SET value = ? WHERE chat = ? AND key = ?", (kept, chat, key)
+                    )
+            named = [n for n in names if n]
+            found = " OR ".join(["instr(body, ?) > 0"] * (1 + len(named)))
+            for letter_id, chat, body in db.execute(
+                f"SELECT id, chat, body FROM outbox WHERE {found}",
+                (json.dumps(user), *map(forgetting.in_json, named)),
+            ).fetchall():
+                new_body = forgetting.letter(chat, body, user, named, name)
+                if new_body is None:
+                    db.execute("DELETE FROM outbox WHERE id = ?", (letter_id,))
+                elif new_body != body:
+                    db.execute("UPDATE outbox SET body = ? WHERE id = ?", (new_body, letter_id))
             # Puzzle answers keep their count for the puzzle, under the alias.
-            self._db.execute(
+            db.execute(
                 "UPDATE puzzle_answers SET player = ?, name = ? WHERE player = ?",
                 (alias, name, user),
             )

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bot.store.base import CLAIM_BATCH, Letter, StoreBusy, StoreError
-from bot.store.sqlite.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.store.sqlite.schema import MIGRATIONS, SCHEMA_VERSION, TABLES
 from bot.words.texts import shown
 
 #: Seconds a statement waits for another connection's write lock before the store
@@ -73,7 +73,13 @@ class SQLiteConnection:
                 check = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
                 if check != "ok":
                     raise StoreError(f"{self.path}: damaged ({shown(check)})")
-        except sqlite3.DatabaseError as exc:
+        except BaseException as exc:
+            # Nothing left open: a file refused here is as it was (its write-ahead log
+            # goes with the last connection).
+            if hasattr(self, "_db"):
+                self._db.close()
+            if not isinstance(exc, sqlite3.DatabaseError):
+                raise
             if "readonly" in str(exc).replace("-", "").replace(" ", "").lower():
                 raise StoreError(
                     f"{self.path}: read-only, the bot must be able to write it"
@@ -109,6 +115,15 @@ class SQLiteConnection:
             for step in range(version, SCHEMA_VERSION):
                 for statement in _statements(MIGRATIONS[step]):
                     db.execute(statement)
+            present = {
+                r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+            missing = [t for t in TABLES if t not in present]
+            if missing:
+                raise StoreError(
+                    f"{self.path}: not a store of genial-bot (schema {version} without its"
+                    f" table {missing[0]})"
+                )
             db.execute(f"PRAGMA user_version = {max(version, SCHEMA_VERSION)}")
             db.execute("COMMIT")
         except BaseException:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 #: The schema step by step: ``MIGRATIONS[n]`` takes a database from version n to n + 1
 #: (``PRAGMA user_version``), so an older file is brought up to date when it is opened.
 MIGRATIONS = (
@@ -131,3 +133,6 @@ MIGRATIONS = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The tables the schema makes, in the order its steps make them: a store that claims
+#: this version must have every one (a file set to it by hand with none is no store).
+TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", "".join(MIGRATIONS)))

@@ -6,6 +6,7 @@ that is not empty, and bad input is one line with exit status 2.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sqlite3
@@ -57,6 +58,8 @@ def rows_of(path: Path) -> dict[str, list[str]]:
     table = ""
     for line in path.read_text().splitlines()[1:]:
         item = json.loads(line)
+        if isinstance(item, dict) and "trailer" in item:
+            break
         if isinstance(item, dict):
             table = item["table"]
             out[table] = []
@@ -119,7 +122,7 @@ def test_sqlite_to_postgresql_and_back_the_games_go_on(
     assert main(["backup", str(tmp_path / "three.jsonl"), "--db", again]) == 0
     assert rows_of(tmp_path / "three.jsonl") == rows_of(tmp_path / "one.jsonl")
     header = json.loads((tmp_path / "two.jsonl").read_text().splitlines()[0])
-    assert header["from"] == "postgresql" and header["genial_backup"] == 1
+    assert header["from"] == "postgresql" and header["genial_backup"] == 2
 
 
 def test_a_table_added_later_with_bytes_comes_along(tmp_path: Path, postgres_url: str) -> None:
@@ -159,6 +162,22 @@ def test_a_table_added_later_with_bytes_comes_along(tmp_path: Path, postgres_url
     assert got == [(1, picture, 1), (7, b"", 0), (8, b"", None)]
 
 
+def sealed(text: str) -> str:
+    """Hand-made backup lines with the trailer that ends a whole backup: the rows of each
+    table counted here, and the SHA-256 of every byte before it."""
+    rows: dict[str, int] = {}
+    table = ""
+    for line in text.splitlines()[1:]:
+        item = json.loads(line)
+        if isinstance(item, dict):
+            table = item["table"]
+            rows[table] = 0
+        else:
+            rows[table] += 1
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return text + json.dumps({"trailer": {"rows": rows, "sha256": digest}}) + "\n"
+
+
 def test_a_restore_never_mixes_two_stores(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -182,25 +201,35 @@ def test_a_restore_never_mixes_two_stores(
     [
         ("", "empty, not a genial-bot backup"),
         ("hello\n", "1: not a line of a genial-bot backup (not JSON)"),
-        ('{"genial_backup": 2, "schema": 4}\n', "not a genial-bot backup (format 1)"),
-        ('{"genial_backup": 1}\n', "1: the header has no schema version"),
-        ('{"genial_backup": 1, "schema": 4}\n[1]\n', "2: a row before any table's line"),
+        ('{"genial_backup": 3, "schema": 4}\n', "not a genial-bot backup (format 2)"),
+        ('{"genial_backup": 2}\n', "1: the header has no schema version"),
+        ('{"genial_backup": 2, "schema": 4}\n[1]\n', "2: a row before any table's line"),
         (
-            '{"genial_backup": 1, "schema": 4}\n{"table": "notes", "columns": ["chat"]}\n[1, 2]\n',
+            '{"genial_backup": 2, "schema": 4}\n{"table": "notes", "columns": ["chat"]}\n[1, 2]\n',
             "3: a row of 2 values in notes, which has 1 columns",
         ),
         (
-            '{"genial_backup": 1, "schema": 4}\n{"table": "notes", "columns": ["chat"]}\n'
+            '{"genial_backup": 2, "schema": 4}\n{"table": "notes", "columns": ["chat"]}\n'
             '[{"x": 1}]\n',
             '3: a value that is an object must be {"base64": ...}',
         ),
-        ('{"genial_backup": 1, "schema": 999}\n', "the backup is of schema 999"),
         (
-            '{"genial_backup": 1, "schema": SCHEMA}\n{"table": "nope", "columns": []}\n',
+            '{"genial_backup": 2, "schema": 4}\n{"table": "notes", "columns": ["chat"]}\n'
+            '[[["x"]]]\n',
+            "3: a value that is a list (a JSON column is written as its text)",
+        ),
+        (
+            '{"genial_backup": 2, "schema": 4}\n' + "[" * 100_000 + "]" * 100_000 + "\n",
+            "2: not a line of a genial-bot backup (nested too deep)",
+        ),
+        ("SEALED" + '{"genial_backup": 2, "schema": 999}\n', "the backup is of schema 999"),
+        (
+            "SEALED" + '{"genial_backup": 2, "schema": SCHEMA}\n{"table": "nope", "columns": []}\n',
             "has no table 'nope' of the backup",
         ),
         (
-            '{"genial_backup": 1, "schema": SCHEMA}\n{"table": "notes", "columns": ["x"]}\n',
+            "SEALED"
+            + '{"genial_backup": 2, "schema": SCHEMA}\n{"table": "notes", "columns": ["x"]}\n',
             "table notes has no column 'x'",
         ),
     ],
@@ -211,11 +240,16 @@ def test_a_file_that_is_no_backup_is_one_line(
     from bot.store.sqlite import SCHEMA_VERSION
 
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(text.replace("SCHEMA", str(SCHEMA_VERSION)))
-    target = str(tmp_path / "new.sqlite3")
+    text = text.replace("SCHEMA", str(SCHEMA_VERSION))
+    if text.startswith("SEALED"):
+        text = sealed(text.removeprefix("SEALED"))
+    bad.write_text(text)
+    # Into a folder not made yet: a refused restore leaves neither it nor a file behind.
+    target = str(tmp_path / "new" / "store" / "new.sqlite3")
     assert main(["restore", str(bad), "--db", target]) == 2
     err = capsys.readouterr().err
     assert why in err and err.startswith("genial-bot: ") and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl"]
 
 
 def test_a_backup_of_nothing_and_a_password_kept_out(
@@ -259,7 +293,8 @@ def test_all_or_nothing_in_batches(
     lines = good.read_text().splitlines()
     at = lines.index(json.dumps({"table": "notes", "columns": ["chat", "key", "value"]}))
     lines.insert(at + count + 1, json.dumps(["chat-0", "k", "again"]))
-    bad.write_text("\n".join(lines) + "\n")
+    # Sealed again: the file is whole, the store refuses it.
+    bad.write_text(sealed("\n".join(lines[:-1]) + "\n"))
     target = (
         schema_url(postgres_url, f"{tmp_path}/batches")
         if kind == "postgres"
@@ -282,3 +317,137 @@ def test_all_or_nothing_in_batches(
         assert sum(len(check.notes_of(f"chat-{n}")) for n in range(count)) == count
     finally:
         check.close()
+
+
+def tables_at(url: str) -> list[str]:
+    """The tables in the schema of ``url``."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+    return sorted(str(r[0]) for r in rows)
+
+
+def cut(lines: list[str], how: str) -> list[str]:
+    """A whole backup's lines, damaged as ``how`` says (the games of :func:`fill`: two
+    finished games, so two rows in ``finished``)."""
+    at = next(n for n, line in enumerate(lines) if line.startswith('{"table": "finished"'))
+    if how == "no trailer":
+        return lines[:-1]
+    if how == "cut in a table":  # at a line's end, inside the finished games
+        return lines[: at + 2]
+    if how == "a row dropped":
+        return lines[: at + 1] + lines[at + 2 :]
+    if how == "a value changed":
+        row = json.loads(lines[at + 1])
+        row[2] += 1.0  # (id, chat, finished_at, data): a second later; the counts stay
+        return [*lines[: at + 1], json.dumps(row), *lines[at + 2 :]]
+    if how == "a line after it":
+        return [*lines, lines[at + 1]]
+    if how == "format 1":
+        header = json.loads(lines[0])
+        return [json.dumps({**header, "genial_backup": 1}), *lines[1:-1]]
+    raise AssertionError(how)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+@pytest.mark.parametrize(
+    ("how", "why"),
+    [
+        ("no trailer", "b.jsonl: no trailer at its end: the backup is cut short (or not whole)"),
+        ("cut in a table", "b.jsonl: no trailer at its end"),
+        (
+            "a row dropped",
+            "b.jsonl: its trailer counts 2 rows in finished, the file holds 1: the backup is"
+            " not whole",
+        ),
+        (
+            "a value changed",
+            "b.jsonl: the checksum in its trailer does not match the lines before it",
+        ),
+        ("a line after it", "a line after the trailer, which ends a backup"),
+        ("format 1", "b.jsonl: a backup of format 1, without the trailer that shows it whole"),
+    ],
+)
+def test_a_backup_cut_short_or_changed_is_refused_and_nothing_is_made(
+    tmp_path: Path,
+    postgres_url: str,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+    how: str,
+    why: str,
+) -> None:
+    """A backup cut at a line's end restored without a word, with fewer rows (issue 45):
+    now its trailer shows it, one line, exit status 2, and no store is made."""
+    source = str(tmp_path / "s.sqlite3")
+    fill(service_at(source))
+    whole = tmp_path / "whole.jsonl"
+    assert main(["backup", str(whole), "--db", source]) == 0
+    bad = tmp_path / "b.jsonl"
+    bad.write_text("\n".join(cut(whole.read_text().splitlines(), how)) + "\n")
+    target = (
+        schema_url(postgres_url, f"{tmp_path}/cut")
+        if kind == "postgres"
+        else str(tmp_path / "t.sqlite3")
+    )
+    capsys.readouterr()
+    assert main(["restore", str(bad), "--db", target]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"genial-bot: {tmp_path}/") and why in err and err.count("\n") == 1
+    if kind == "postgres":
+        assert tables_at(target) == []
+    else:
+        assert not Path(target).exists()
+    # The whole one restores there.
+    assert main(["restore", str(whole), "--db", target]) == 0
+    assert "finished 2" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_refused_restore_leaves_no_schema_and_backups_are_the_owners_only(
+    tmp_path: Path,
+    postgres_url: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+) -> None:
+    """A restore refused by the store (a column it lacks) made the new store's tables
+    first and left them; and backups, holding player ids and names, were written 0644."""
+    import os
+
+    source = (
+        schema_url(postgres_url, f"{tmp_path}/source")
+        if kind == "postgres"
+        else str(tmp_path / "s.sqlite3")
+    )
+    store = open_store(source)
+    store.set_note("id-ada", "notify", "on")
+    store.close()
+    os.umask(0o022)  # what a shell usually has: files 0644
+    dump = tmp_path / "b.jsonl"
+    (tmp_path / "b.jsonl.partial").write_text("left by a killed backup")
+    (tmp_path / "b.jsonl.partial").chmod(0o644)
+    assert main(["backup", str(dump), "--db", source]) == 0
+    assert dump.stat().st_mode & 0o777 == 0o600
+    assert not (tmp_path / "b.jsonl.partial").exists()
+
+    lines = dump.read_text().splitlines()
+    at = lines.index(json.dumps({"table": "notes", "columns": ["chat", "key", "value"]}))
+    lines[at] = json.dumps({"table": "notes", "columns": ["chat", "key", "value", "extra"]})
+    lines[at + 1] = json.dumps([*json.loads(lines[at + 1]), 1])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(sealed("\n".join(lines[:-1]) + "\n"))
+    target = (
+        schema_url(postgres_url, f"{tmp_path}/target")
+        if kind == "postgres"
+        else str(tmp_path / "t.sqlite3")
+    )
+    capsys.readouterr()
+    assert main(["restore", str(bad), "--db", target]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(": table notes has no column 'extra'\n") and err.count("\n") == 1
+    if kind == "postgres":
+        assert tables_at(target) == []
+    else:
+        assert not Path(target).exists()
+        assert not list(tmp_path.glob("t.sqlite3*"))

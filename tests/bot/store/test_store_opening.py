@@ -245,3 +245,49 @@ def test_a_read_only_file_is_refused_at_start() -> None:
     shutil.rmtree(folder)
     assert os.waitstatus_to_exitcode(wait_status) == 2, err
     assert err == f"genial-bot: {path}: read-only, the bot must be able to write it\n"
+
+
+def test_an_empty_file_that_claims_the_schema_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A SQLite file with the current ``user_version`` and no table (made by hand, or
+    left by a tool) made the console exit 1 with "no such table: finished" and a
+    traceback: now one line, status 2, and the file is left as it was, with nothing
+    beside it."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "genial.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.close()
+    assert main(["console", "--no-images", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"genial-bot: {path}: not a store of genial-bot (schema {SCHEMA_VERSION} without its"
+        " table tables)\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["genial.sqlite3"]
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("SELECT name FROM sqlite_master").fetchall() == []
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    finally:
+        db.close()
+
+
+def test_a_server_schema_that_claims_the_version_without_tables_is_refused(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    import psycopg
+
+    from bot.store.postgres.schema import SCHEMA_VERSION as SERVER_SCHEMA
+    from tests.bot.backends import schema_url
+
+    url = schema_url(postgres_url, f"{tmp_path}/claims")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE genial_schema (version INTEGER NOT NULL)")
+        conn.execute("INSERT INTO genial_schema VALUES (%s)", (SERVER_SCHEMA,))
+    with pytest.raises(StoreError) as refused:
+        open_store(url)
+    assert str(refused.value).endswith(
+        f": not a store of genial-bot (schema {SERVER_SCHEMA} without its table tables)"
+    )
