@@ -16,6 +16,7 @@ import importlib
 import logging
 import os
 import random
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -135,7 +136,34 @@ def with_metrics(args: argparse.Namespace, settings: Settings) -> Settings:
     )
 
 
+def console_input_refusal() -> str | None:
+    """Why the console cannot read its players from standard input, or ``None``: it reads
+    a terminal, a pipe, a file or a socket. A service or container started with no platform
+    has none of these (``/dev/null``, or nothing): the console would read end of input at
+    once and stop with status 0, which no service manager restarts, though what was meant
+    is a chat platform whose token is missing or misspelt."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):
+        mode = None
+    if mode is not None and (
+        sys.stdin.isatty() or stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)
+    ):
+        return None
+    return (
+        "the console needs a terminal or a pipe on standard input, and there is none here;"
+        " to run a chat platform, name it (genial-bot telegram or genial-bot discord) and set"
+        " its token"
+    )
+
+
 def run_console(args: argparse.Namespace, settings: Settings) -> int:
+    """Raises:
+    ConfigError: standard input is no terminal, pipe or file (:func:`console_input_refusal`).
+    """
+    refusal = console_input_refusal()
+    if refusal is not None:
+        raise ConfigError(refusal)
     name = args.name or settings.name or _login_name()
     settings = with_metrics(args, settings)
     operator = serve_operator(settings)
@@ -143,7 +171,7 @@ def run_console(args: argparse.Namespace, settings: Settings) -> int:
         if operator is not None:
             where = f"http://{settings.metrics_listen}:{operator.port}"
             print(f"health and metrics: {where}/healthz {where}/metrics", file=sys.stderr)
-        wait_for_store(settings, operator)
+        wait_for_store(settings, operator, announce=False)  # printed above
         return _console(args, settings, name)
     finally:
         close_operator(operator)
@@ -227,9 +255,7 @@ def run_platform(platform: str, settings: Settings) -> int:
         wait_for_store(settings, None)
         web: int = importlib.import_module(f"bot.{platform}").main(settings)
         return web
-    if not settings.token(platform):
-        env = settings.telegram_token_env if platform == "telegram" else settings.discord_token_env
-        raise ConfigError(f"set the environment variable {env} to the {platform} bot's token")
+    settings.required_token(platform)
     try:
         adapter = importlib.import_module(f"bot.{platform}")
     except ModuleNotFoundError as exc:
@@ -277,11 +303,15 @@ def close_operator(operator: ops.Operator | None) -> None:
             operator.store.close()
 
 
-def wait_for_store(settings: Settings, operator: ops.Operator | None) -> None:
+def wait_for_store(
+    settings: Settings, operator: ops.Operator | None, *, announce: bool = True
+) -> None:
     """Wait until the store can be opened (bot/operator/waiting.py), the operator's view
     meanwhile answering that it is not reachable yet; then hand the store to the operator
     (or close it: each platform opens its own). The log lines of the wait go to standard
-    error as ``[log]`` says, before a platform has set up its own log.
+    error as ``[log]`` says, before a platform has set up its own log; the first of them
+    (with ``announce``) names the port the operator's view took, which with a range of
+    ports only the process knows.
 
     Raises:
         StoreError: the store cannot be opened, and waiting would not help.
@@ -292,6 +322,11 @@ def wait_for_store(settings: Settings, operator: ops.Operator | None) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(logs.apply(handler, settings))
+    if operator is not None and announce:
+        where = f"http://{settings.metrics_listen}:{operator.port}"
+        # The process's own logger, named alike however it was started (``python -m bot``
+        # makes this module ``__main__``).
+        logging.getLogger("genial-bot").info("health and metrics on %s/healthz", where)
     try:
         with waiting.stop_on_signals():
             store = waiting.wait_for_store(
@@ -329,8 +364,6 @@ def serve_operator(settings: Settings) -> ops.Operator | None:
         except OSError as exc:
             failure = exc
             continue
-        if last > first:
-            logging.getLogger(__name__).info("health and metrics on port %d", port)
         return operator
     ports = str(first) if last == first else f"{first}-{last}"
     where = f"{settings.metrics_listen}:{ports}"
@@ -343,6 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if tools.tool_of(argv) is not None:
         return tools.main(argv)
     args = build_parser().parse_args(argv)
+    settings: Settings | None = None
     try:
         settings = load_settings(args.config)
         tools.check_levels(settings)
@@ -356,10 +390,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (StoreDown, Unreachable) as exc:
         # The store went away again while the platform started, or the platform is not
         # reachable: not a setting to fix; a service manager's restart tries again.
-        print(f"genial-bot: {exc}", file=sys.stderr)
+        print(logs.last_line(str(exc), settings), file=sys.stderr)
         return 1
     except (ConfigError, StoreError) as exc:
-        print(f"genial-bot: {exc}", file=sys.stderr)
+        print(logs.last_line(str(exc), settings), file=sys.stderr)
         return 2
 
 

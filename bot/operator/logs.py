@@ -62,3 +62,14 @@ def apply(handler: logging.Handler, settings: Settings) -> logging.Handler:
     if settings.log_format == "json":
         handler.setFormatter(JsonLines(handler.formatter))
     return handler
+
+
+def last_line(message: str, settings: Settings | None) -> str:
+    """The line a process ends with when it stops for ``message`` (a setting to fix, a store
+    or platform out of reach): one JSON object like every other line where ``[log] format``
+    is ``"json"`` (a log collector reads the reason too), else ``genial-bot: message``.
+    ``settings`` is None when they could not be read: then the plain line."""
+    if settings is None or settings.log_format != "json":
+        return f"genial-bot: {message}"
+    record = logging.LogRecord("genial-bot", logging.ERROR, __file__, 0, message, None, None)
+    return JsonLines().format(record)

@@ -1,5 +1,6 @@
 """The operator's commands beside the bot: ``genial-bot backup FILE``, ``genial-bot restore
-FILE --db ...`` and ``genial-bot check-config [FILE]``.
+FILE --db ...``, ``genial-bot check-config [FILE]`` and ``genial-bot health`` (the
+container's health check).
 
 Each says what it did in one line on standard output, or what is wrong in one line on
 standard error with exit status 2, never a traceback nor a password.
@@ -10,6 +11,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Sequence
 
 from bot.core import players
@@ -21,7 +24,7 @@ from bot.store.base import safe_url
 #: What looks like a URL of some scheme (as :func:`bot.store.open_store` tells them).
 _URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
-TOOLS = ("backup", "restore", "check-config")
+TOOLS = ("backup", "restore", "check-config", "health")
 
 
 def tool_of(argv: Sequence[str]) -> str | None:
@@ -52,6 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--db", required=True, help="the new store: SQLite file or postgresql:// URL")
     check = tools.add_parser("check-config", help="check a config file without starting")
     check.add_argument("file", nargs="?", help="the config file (default: config.toml)")
+    check.add_argument(
+        "--platform",
+        choices=("telegram", "discord"),
+        help="also check that this platform's token is set, as its start would",
+    )
+    tools.add_parser(
+        "health",
+        help="exit 0 if the bot on this machine answers /healthz on [metrics] port, else 1",
+    )
     return parser
 
 
@@ -59,7 +71,9 @@ def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.tool == "check-config":
-            return check_config(args.file or args.config)
+            return check_config(args.file or args.config, args.platform)
+        if args.tool == "health":
+            return health(load_settings(args.config))
         if args.tool == "backup":
             location = args.db or load_settings(args.config).storage
             counts = backup.backup_file(location, args.file)
@@ -110,8 +124,11 @@ def check_storage(settings: Settings) -> None:
         )
 
 
-def check_config(path: str | None) -> int:
-    """Check the settings at ``path`` as the bot does at start, without starting it.
+def check_config(path: str | None, platform: str | None = None) -> int:
+    """Check the settings at ``path`` as the bot does at start, without starting it; with a
+    ``platform``, that its token is set too (compose.yaml's ``check`` runs this before any
+    worker starts, so a setting to fix stops ``docker compose up`` instead of a worker
+    that Docker would start again and again).
 
     Raises:
         ConfigError: naming the first setting that is wrong.
@@ -119,5 +136,38 @@ def check_config(path: str | None) -> int:
     settings = load_settings(path)
     check_levels(settings)
     check_storage(settings)
+    if platform is not None:
+        settings.required_token(platform)
     print(f"{settings.source}: ok")
     return 0
+
+
+def health(settings: Settings) -> int:
+    """Whether the bot on this machine is healthy: its operator's view answers ``/healthz``
+    with 200 on a port of ``[metrics] port`` (the first that does, for a range), read from
+    the same settings the bot reads, so a health check follows the configured port. Status
+    1 with the answer's reason otherwise (503 while the bot waits for its store).
+
+    Raises:
+        ConfigError: no ``[metrics] port`` is set: there is nothing to ask.
+    """
+    if not settings.metrics_port:
+        raise ConfigError("health needs [metrics] port (GENIAL_METRICS__PORT)")
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(
+        settings.metrics_listen, settings.metrics_listen
+    )
+    if ":" in host:
+        host = f"[{host}]"
+    last = max(settings.metrics_port, settings.metrics_port_last)
+    why = "nothing answers"
+    for port in range(settings.metrics_port, last + 1):
+        try:
+            with urllib.request.urlopen(f"http://{host}:{port}/healthz", timeout=4) as answer:
+                if answer.status == 200:
+                    return 0
+        except urllib.error.HTTPError as exc:
+            why = f"port {port}: {exc.code} {exc.reason}"
+        except (OSError, ValueError):
+            continue
+    print(f"genial-bot: not healthy ({why})", file=sys.stderr)
+    return 1

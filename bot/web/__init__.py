@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Callable
 
 from bot.core.config import Settings
 from bot.core.outbound import Outbound
+from bot.operator import logs
 from bot.pages.links import LINKED
 from bot.service import Service
 from bot.store import open_store
@@ -69,7 +71,9 @@ def main(settings: Settings) -> int:
     """``genial-bot web``: the pages of every table on the configured store. What a page's
     move says is left in the stored outbox for the bot's processes to post
     (:func:`through_outbox`)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(logs.apply(handler, settings))
     web = settings.web
     if not web.port:
         from bot.core.config import ConfigError

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -268,3 +269,74 @@ def test_check_config_says_ok_or_what_is_wrong(tmp_path: Path) -> None:
     # The same check at start: the bot does not start either.
     start = run_bot("console", cwd=tmp_path, env=env)
     assert (start.returncode, start.stderr) == (2, bad.stderr)
+
+
+def test_the_console_refuses_to_start_with_nothing_to_read(tmp_path: Path) -> None:
+    """A service or container started with no platform and no token (``/dev/null`` on
+    standard input) would open the console, read end of input and exit 0, which nothing
+    restarts: it refuses instead, status 2, saying what to do."""
+    env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "")}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--db", "t.db"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+        env=env,
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "genial-bot: the console needs a terminal or a pipe on standard input, and there is"
+        " none here; to run a chat platform, name it (genial-bot telegram or genial-bot"
+        " discord) and set its token\n"
+    )
+    assert not (tmp_path / "t.db").exists()  # refused before anything was opened
+    # A file of lines is read like a pipe (a game scripted in advance).
+    (tmp_path / "lines.txt").write_text("/join\n")
+    with (tmp_path / "lines.txt").open() as lines:
+        read = subprocess.run(
+            [sys.executable, "-m", "bot", "--db", "t.db", "--no-images", "--name", "ada"],
+            cwd=tmp_path,
+            stdin=lines,
+            capture_output=True,
+            text=True,
+            timeout=PATIENCE,
+            env=env,
+        )
+    assert read.returncode == 0, read.stderr
+    assert "ada" in read.stdout and (tmp_path / "t.db").is_file()
+
+
+def test_health_asks_healthz_on_the_configured_port(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``genial-bot health`` (the image's HEALTHCHECK): 0 once the bot serves, 1 with the
+    reason while it waits for its store, and 1 when nothing answers on the range."""
+    import dataclasses
+    import socket
+
+    from bot.operator import ops, tools
+    from bot.store import open_store
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = int(s.getsockname()[1])
+    settings = dataclasses.replace(
+        load_settings(None, environ={}), metrics_listen="0.0.0.0", metrics_port=free
+    )
+    assert tools.health(settings) == 1
+    assert "nothing answers" in capsys.readouterr().err
+    operator = ops.Operator(None, "127.0.0.1", 0)
+    store = open_store(tmp_path / "t.db")
+    try:
+        waiting = dataclasses.replace(settings, metrics_port=operator.port)
+        assert tools.health(waiting) == 1
+        assert f"port {operator.port}: 503" in capsys.readouterr().err
+        operator.ready(store)
+        assert tools.health(waiting) == 0
+    finally:
+        operator.close()
+        store.close()
+    with pytest.raises(ConfigError, match=r"health needs \[metrics\] port"):
+        tools.health(dataclasses.replace(settings, metrics_port=0))
