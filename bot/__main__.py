@@ -142,10 +142,16 @@ def console_input_refusal() -> str | None:
     has none of these (``/dev/null``, or nothing): the console would read end of input at
     once and stop with status 0, which no service manager restarts, though what was meant
     is a chat platform whose token is missing or misspelt."""
-    try:
-        mode = os.fstat(sys.stdin.fileno()).st_mode
-    except (OSError, ValueError, AttributeError):
-        mode = None
+    mode: int | None = None  # none at all: Python found descriptor 0 closed
+    if sys.stdin is not None:
+        try:
+            fd = sys.stdin.fileno()
+        except (OSError, ValueError):
+            return None  # a stream handed in within the process (a test's): it reads that
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError:
+            mode = None
     if mode is not None and (
         sys.stdin.isatty() or stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)
     ):

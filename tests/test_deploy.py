@@ -406,7 +406,7 @@ def test_the_compose_backup_makes_a_dated_backup_and_drops_old_ones(tmp_path: Pa
     subprocess.run(["sh", "-c", one_round], cwd=state, env=env, check=True, timeout=PATIENCE)
     made = sorted(p.name for p in state.glob("backup-*.jsonl"))
     assert len(made) == 1 and re.fullmatch(r"backup-\d{4}-\d{2}-\d{2}\.jsonl", made[0])
-    assert '"genial_backup": 1' in (state / made[0]).read_text().splitlines()[0]
+    assert '"genial_backup": 2' in (state / made[0]).read_text().splitlines()[0]
 
 
 def unit_lines(name: str) -> dict[str, str]:
