@@ -75,6 +75,15 @@ class BotAPI:
         limiter = self._limiter()
         return limiter.pace if limiter is not None else self._own_pace
 
+    def crowded(self, chat: int | str, count: int = 1) -> bool:
+        """Whether ``count`` more messages to ``chat`` would wait for its budget now (its
+        window is full, or a flood wait holds it): only under the rate limiter that paces
+        each chat (one that holds nothing back lets them go at once)."""
+        limiter = self._limiter()
+        if limiter is None or not limiter.pacing:
+            return False
+        return limiter.held(chat) > 0 or limiter.pace.window(chat).wait(chat, count) > 0
+
     def _limiter(self) -> ChatRateLimiter | None:
         if self.app is None:
             return None
