@@ -116,16 +116,19 @@ class Window:
     takes to get there (a busy event loop, a full connection pool, a slow network). So a
     message counts from the moment it is let go (:meth:`start`), the whole time it is
     under way (it never leaves the window then, however long that takes), and for a full
-    ``period`` after its answer (:meth:`answered`). Then for any message M, every message
-    Telegram counted in the ``period`` before M arrived was let go before M (and counted
-    here then: under way, or answered after that period began, since its answer came
-    after its arrival), or was let go after M (and counted M then, under way or answered
-    less than a period before): whatever the delays, no window at Telegram holds more than
-    ``rate``. Counting only from when it was let go (or from its answer once it came)
-    is not enough: a message under way longer than ``period`` left the window before it
-    arrived, and the next one, arriving sooner, crowded it at Telegram (the benchmark's
-    429s in the overall second). No extra margin is added: with the above the window is
-    never fuller at Telegram than here, and a margin would only slow every chat down.
+    ``period`` after its answer (:meth:`answered`). Take any ``period`` at Telegram and,
+    of the messages it counted in it, the one let go last: when that one was let go, each
+    other one was counted here, being under way or answered after that period began (an
+    answer comes after the arrival), which is less than a period before (the last one was
+    let go before it arrived, by the period's end). So, whatever the delays, no period at
+    Telegram holds more than ``rate``. Counting only from when a message was let go (or
+    from its answer once it came) is not enough: one under way longer than ``period`` left
+    the window before it arrived, and the next one, arriving sooner, crowded it at
+    Telegram (the benchmark's 429s in the overall second). No extra margin is added: with
+    the above the window is never fuller at Telegram than here, and a margin would only
+    slow every chat down. The one case left: a request that failed without an answer (a
+    timeout) counts from its failure, and if it still reaches Telegram after that, the 429
+    it may draw holds back its own chat alone.
     """
 
     def __init__(self, rate: int, period: float, clock: Callable[[], float]) -> None:
