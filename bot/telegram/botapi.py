@@ -75,6 +75,15 @@ class BotAPI:
         limiter = self._limiter()
         return limiter.pace if limiter is not None else self._own_pace
 
+    def crowded(self, chat: int | str, count: int = 1) -> bool:
+        """Whether ``count`` more messages to ``chat`` would wait for its budget now (its
+        window is full, or a flood wait holds it): only under the rate limiter that paces
+        each chat (one that holds nothing back lets them go at once)."""
+        limiter = self._limiter()
+        if limiter is None or not limiter.pacing:
+            return False
+        return limiter.held(chat) > 0 or limiter.pace.window(chat).wait(chat, count) > 0
+
     def _limiter(self) -> ChatRateLimiter | None:
         if self.app is None:
             return None
@@ -111,10 +120,8 @@ class BotAPI:
         # The rate limiter counts what it sends; only without one do we count here.
         chat = chat_of(call, args, kwargs) if self._limiter() is None else None
         for attempt in range(self.send_retries + 1):
-            if chat is not None:
-                self._own_pace.note(chat)
             try:
-                return await call(*args, **kwargs)
+                return await self._counted(chat, call, *args, **kwargs)
             except BadRequest:
                 raise
             except NetworkError as exc:
@@ -125,6 +132,19 @@ class BotAPI:
                 await asyncio.sleep(delay)
                 delay *= 2
         raise AssertionError("unreachable")
+
+    async def _counted(
+        self, chat: int | None, call: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any
+    ) -> T:
+        """``call(*args, **kwargs)``, counted in our own budget while under way and from
+        its answer (or failure) on, when it goes to ``chat``."""
+        if chat is None:
+            return await call(*args, **kwargs)
+        self._own_pace.note(chat)
+        try:
+            return await call(*args, **kwargs)
+        finally:
+            self._own_pace.answered(chat)
 
 
 def failure(exc: BaseException) -> str:

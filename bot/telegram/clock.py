@@ -10,7 +10,9 @@ Tables take turns: each look starts one step at every due table (a computer play
 a reminder, a timeout), each table in a task of its own that delivers what its step said at
 its chat's own pace, and the next step of a table starts only once its chat has been told
 the last one. So a table of four computer players is played at the pace its group can be
-told, and no other table's reminder or timeout waits behind it.
+told, and no other table's reminder or timeout waits behind it. While its group has no
+room, a computer player's turn waits for the next ones (up to a round of four), and they are
+told as one message with the latest board.
 """
 
 from __future__ import annotations
@@ -108,10 +110,15 @@ class Clock:
                 continue  # another platform's chat (a team battle's): its process posts it
             if table in self.outbox.paused and table in self.outbox.held:
                 continue  # a closed forum topic: tried again when it is reopened
+            if table in self.outbox.gathering:
+                continue  # turns that wait for the next: told with them at its next step
             if table not in self.busy:
                 self._start(table, self._flush(table), wake=False)
         now = self.service.clock()
         due = await asyncio.to_thread(self.service.due_tables, now)
+        for table in self.outbox.gathering.difference(due):
+            if table not in self.busy:  # no next step there now: told as they are
+                self._start(table, self._flush(table), wake=False)
         for chat in self.turns.ready(due, now):
             if chat not in self.busy:
                 self._start(chat, self._step(chat, now))
@@ -150,7 +157,9 @@ class Clock:
                     log.exception("the service failed on what was due at a table")
                     return False
                 done = step.done
-                await self.outbox.deliver(step.out, None)
+                # With a computer player to move next, turn messages the chat has no room
+                # for now wait for the next ones, to be told with them (bot.telegram.outbox).
+                await self.outbox.deliver(step.out, None, gather=step.more)
                 return step.more
         finally:
             self.turns.ended(chat, did=done, now=self.service.clock())

@@ -8,7 +8,10 @@ it pauses every request of the bot, in every chat, for the whole wait. This one:
 
 - holds a message back until it fits its chat's window and the overall one
   (:mod:`bot.telegram.pace`: 20 in any 60 s in a group, one a second in a private chat,
-  30 a second over all), each chat's messages in the order they came;
+  30 a second over all), each chat's messages in the order they came; a message counts
+  there from the moment it is let go until a full window after its answer, so however late
+  a request reaches Telegram no window there is fuller than the limiter's (a window full
+  of messages under way waits for an answer, not for the clock);
 - on a 429 (:class:`~telegram.error.RetryAfter`) holds back that chat alone for the
   ``retry_after`` Telegram named, fills its window (Telegram counted more than we did),
   and sends the request again, up to ``max_retries`` times; other chats go on;
@@ -25,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dtm
 import logging
+import math
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -77,6 +81,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._held: dict[ChatKey, float] = {}
         # Each chat's queue (a lock, and how many hold or wait for it; dropped at none).
         self._lines: dict[ChatKey, tuple[asyncio.Lock, int]] = {}
+        # Done at the next answer to a message, for those whose window is full of messages
+        # under way (made when the first of them waits).
+        self._answered: asyncio.Future[None] | None = None
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -113,7 +120,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         retries = self.max_retries if rate_limit_args is None else rate_limit_args
         attempt = 0
         while True:
-            stamp = await self._turn(chat, count)
+            counted = await self._turn(chat, count)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -142,17 +149,18 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     chat,
                 )
             finally:
-                if stamp is not None:
-                    self.pace.answered(chat, stamp, count)
+                if counted:
+                    self.pace.answered(chat, count)
+                    self._wake()
 
-    async def _turn(self, chat: ChatKey, count: int) -> float | None:
+    async def _turn(self, chat: ChatKey, count: int) -> bool:
         """Wait until a request may go to ``chat``: its flood wait is over and, for one
-        that carries ``count`` messages, they fit the budget (noted there as they go: the
-        stamp they were noted with, ``None`` for none)."""
+        that carries ``count`` messages, they fit the budget (noted there as they go, to
+        be answered: ``True``)."""
         if not count:
             while (left := self.held(chat)) > 0:
                 await self.sleep(left)
-            return None
+            return False
         async with self._line(chat):
             while True:
                 left = self.held(chat)
@@ -160,8 +168,26 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     left = max(left, self.pace.wait(chat, count))
                 if left <= 0:
                     break
-                await self.sleep(left)
-            return self.pace.note(chat, count)
+                if math.isinf(left):
+                    # The window is full of messages under way: only an answer makes room.
+                    await self._answer()
+                else:
+                    await self.sleep(left)
+            self.pace.note(chat, count)
+            return True
+
+    async def _answer(self) -> None:
+        """Until the next answer to a message comes (a window's room is looked at again)."""
+        if self._answered is None:
+            self._answered = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._answered)
+
+    def _wake(self) -> None:
+        """An answer came: whoever waits for one looks at their window again."""
+        if self._answered is not None:
+            if not self._answered.done():
+                self._answered.set_result(None)
+            self._answered = None
 
     @asynccontextmanager
     async def _line(self, chat: ChatKey) -> AsyncIterator[None]:

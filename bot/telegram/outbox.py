@@ -30,12 +30,15 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 
 from telegram.error import TelegramError
 
+from bot.core.commands import Abort, Board
 from bot.core.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.store.base import CLAIM_BATCH
+from bot.telegram import limits as fmt
 from bot.telegram.botapi import AGAIN, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Messages, Origin
 
@@ -43,6 +46,11 @@ log = logging.getLogger(__name__)
 
 #: How soon the clock tries again a table's messages Telegram did not take.
 OUTBOX_RETRY = 2.0
+#: The most turn messages of computer players that wait for the next ones while their chat
+#: has no room (a round at a table of four), to be told together as one message.
+MERGED_TURNS = 4
+#: What separates the turns told in one message.
+TURN_BREAK = "\n\n"
 
 
 class TableLocks:
@@ -87,12 +95,19 @@ class Outbox:
         # Tables whose forum topic is closed: their letters wait, untried, until it is
         # reopened (or someone writes there, which only an open topic allows).
         self.paused: set[str] = set()
+        #: Tables whose last turn messages wait for the next computer turns, to be told
+        #: with them as one message (their chat has no room now): the clock's next step
+        #: there delivers them, not a flush of its own.
+        self.gathering: set[str] = set()
 
-    async def deliver(self, outs: Sequence[Outbound], origin: Origin | None) -> None:
+    async def deliver(
+        self, outs: Sequence[Outbound], origin: Origin | None, *, gather: bool = False
+    ) -> None:
         """Send each outbound in Telegram's idiom: what a command or the clock changed
         (stored in the outbox) through its table's outbox, in order after what waited
         there; an answer that changed nothing at once, or, if Telegram does not take it
-        now, into the outbox. Call with the table's lock held."""
+        now, into the outbox. ``gather``: see :meth:`flush`. Call with the table's lock
+        held."""
         stored = [out for out in outs if out.stored is not None]
         for out in stored:
             assert out.stored is not None
@@ -104,7 +119,7 @@ class Outbox:
             self.paused.discard(origin.chat)
             tables = {origin.chat: None, **tables}
         for table in tables:
-            await self.flush(table)
+            await self.flush(table, gather=gather)
         fresh = [out for out in outs if out.stored is None]
         for n, out in enumerate(fresh):
             if await self._send(out, origin) == AGAIN:
@@ -116,13 +131,18 @@ class Outbox:
                 self.held.add(out.chat)
                 return
 
-    async def flush(self, table: str) -> None:
+    async def flush(self, table: str, *, gather: bool = False) -> None:
         """Deliver a table's waiting letters, oldest first, until Telegram refuses one for
         now (it waits, with the rest, for the next try). A letter whose outcome is unknown
         counts as sent (see the module's words); one Telegram will never take is given up;
         if the table's chat is gone for the bot, the table is closed. While the table's
         forum topic is closed, what goes to the topic waits and the private letters (racks)
-        go out."""
+        go out. Turn messages that wait together while their chat has no room for each
+        are told as one (:func:`merged`); ``gather`` (the clock's step, with a computer
+        player to move next): the last turn messages wait for the next ones while the
+        chat has no room, up to :data:`MERGED_TURNS` (they are in :attr:`gathering`)."""
+        self.gathering.discard(table)
+        chat, _thread = fmt.split_table(table)
         done: set[int] = set()
         while True:
             batch = await asyncio.to_thread(self.service.waiting, table)
@@ -133,22 +153,46 @@ class Outbox:
             held: list[Outbound] = []
             pings = _pings_with_racks(letters)
             by_id = {out.stored.id: out for out in letters if out.stored is not None}
-            for n, out in enumerate(letters):
+            n = 0
+            while n < len(letters):
+                out = letters[n]
                 assert out.stored is not None
                 letter = out.stored.id
-                done.add(letter)
                 origin = self.origins.get(letter)
                 if table in self.paused and _destination(out, origin) == table:
+                    done.add(letter)
                     held.append(out)
+                    n += 1
                     continue
-                if out.stored.id in pings.values():
-                    # Said with the player's rack, which went out before it.
-                    await asyncio.to_thread(self.service.delivered, out)
-                    self.origins.pop(out.stored.id, None)
-                    continue
-                ping = by_id.get(pings.get(out.stored.id, -1))
-                if ping is not None:
-                    out = await self.messages.with_ping(out, ping)
+                run = self._turns(letters, n, table)
+                if (
+                    gather
+                    and run
+                    and n + len(run) == len(letters)
+                    and len(batch) < CLAIM_BATCH
+                    and len(run) < MERGED_TURNS
+                    and self.api.crowded(chat)
+                ):
+                    # The chat has no room now: the next computer turns join these.
+                    await asyncio.to_thread(self.service.undelivered, held + run)
+                    self.gathering.add(table)
+                    return
+                if len(run) > 1 and self.api.crowded(chat, len(run)):
+                    part = _fitting(run)
+                    out = merged(part)
+                    origin = self._origin(part[-1])
+                else:
+                    part = [out]
+                    if letter in pings.values():
+                        # Said with the player's rack, which went out before it.
+                        await self._delivered(out)
+                        done.add(letter)
+                        n += 1
+                        continue
+                    ping = by_id.get(pings.get(letter, -1))
+                    if ping is not None:
+                        out = await self.messages.with_ping(out, ping)
+                done.update(p.stored.id for p in part if p.stored is not None)
                 what = await self._send(out, origin, table)
                 if what == AGAIN:
                     await asyncio.to_thread(self.service.undelivered, held + letters[n:])
@@ -156,12 +200,14 @@ class Outbox:
                     return
                 if what == PAUSED:
                     self.paused.add(table)
-                    held.append(out)
+                    held.extend(part)
+                    n += len(part)
                     continue
                 if what == GONE:
                     return
-                await asyncio.to_thread(self.service.delivered, out)
-                self.origins.pop(letter, None)
+                for told in part:
+                    await self._delivered(told)
+                n += len(part)
             if held:
                 await asyncio.to_thread(self.service.undelivered, held)
                 self.held.add(table)
@@ -169,6 +215,30 @@ class Outbox:
             if len(batch) < CLAIM_BATCH:
                 self.held.discard(table)
                 return
+
+    async def _delivered(self, out: Outbound) -> None:
+        """The letter is done with: out of the outbox, and its command forgotten."""
+        await asyncio.to_thread(self.service.delivered, out)
+        if out.stored is not None:
+            self.origins.pop(out.stored.id, None)
+
+    def _origin(self, out: Outbound) -> Origin | None:
+        """The command a letter answers, if this process knows it."""
+        return None if out.stored is None else self.origins.get(out.stored.id)
+
+    def _turns(self, letters: Sequence[Outbound], n: int, table: str) -> list[Outbound]:
+        """The turn messages to the table's chat from ``letters[n]`` on, one after another
+        (none if that letter is not one): what may be told as one message."""
+        run: list[Outbound] = []
+        for out in letters[n:]:
+            assert out.stored is not None
+            origin = self.origins.get(out.stored.id)
+            if out.kind != "turn" or _destination(out, origin) != table:
+                break
+            if origin is not None and isinstance(origin.command, (Board, Abort)):
+                break  # a board asked for (a document) or a table closed: as it is
+            run.append(out)
+        return run
 
     async def _send(self, out: Outbound, origin: Origin | None, table: str | None = None) -> str:
         """Deliver one outbound; what its failure means (:data:`AGAIN`: Telegram did not
@@ -256,3 +326,22 @@ def _pings_with_racks(letters: Sequence[Outbound]) -> dict[int, int]:
         elif out.kind == "ping" and out.user in racks:
             pairs[racks.pop(out.user)] = out.stored.id
     return pairs
+
+
+def merged(turns: Sequence[Outbound]) -> Outbound:
+    """Turn messages told as one: their texts one after another, in order, with the last
+    one's board, buttons and mentions (the board shows every move told before it; the
+    buttons and the player to act are the latest turn's)."""
+    return replace(turns[-1], text=TURN_BREAK.join(out.text for out in turns))
+
+
+def _fitting(turns: Sequence[Outbound]) -> list[Outbound]:
+    """The first of these turn messages that fit in one message whole (Telegram's limit
+    for a caption, or for a text without a board): at least the first."""
+    part = [turns[0]]
+    for out in turns[1:]:
+        limit = fmt.CAPTION_LIMIT if out.attachment is not None else fmt.TEXT_LIMIT
+        if fmt.utf16_len(merged([*part, out]).text) > limit:
+            break
+        part.append(out)
+    return part

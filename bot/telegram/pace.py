@@ -4,10 +4,12 @@ One budget, read by two: the rate limiter (:mod:`bot.telegram.limiter`) holds a 
 back until it fits its chat's window and the bot's, and the outbox's choices ask it
 whether a group has room to spare. Telegram's limits (its Bot FAQ): about 20 messages a
 minute in one group, about one a second in a private chat (short bursts pass, then 429s
-come), about 30 a second over all chats. Each is kept as a rolling window of the times the
-messages went out, counted as Telegram counts them: the 21st message in any 60 s of a
-group is the one refused, so a leaky bucket (a burst, then one every 3 s) draws a 429
-where a window does not.
+come), about 30 a second over all chats. Each is kept as a rolling window, as Telegram
+counts: the 21st message in any 60 s of a group is the one refused, so a leaky bucket (a
+burst, then one every 3 s) draws a 429 where a window does not. A message counts from the
+moment it is let go, the whole time it is under way, and for a full window after its
+answer: however late it reaches Telegram, no window there is fuller than here
+(:class:`Window`).
 
 What counts (:func:`messages`): a message posted (``send...`` but ``sendChatAction``,
 ``copyMessage``, ``forwardMessage``; a media group or a batch of copies counts each of its
@@ -27,6 +29,7 @@ moment (or is skipped: an old button is answered as stale anyway).
 from __future__ import annotations
 
 import inspect
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -106,59 +109,84 @@ def is_group(chat: ChatKey) -> bool:
 
 
 class Window:
-    """The times of the last ``period`` seconds' messages, by chat: ``rate`` fit in."""
+    """The messages of the last ``period`` seconds, by chat: ``rate`` fit in.
+
+    When does a message count? Telegram counts it when it arrives, at a moment we never
+    see: after we let it go, before its answer comes back, and nothing bounds how long it
+    takes to get there (a busy event loop, a full connection pool, a slow network). So a
+    message counts from the moment it is let go (:meth:`start`), the whole time it is
+    under way (it never leaves the window then, however long that takes), and for a full
+    ``period`` after its answer (:meth:`answered`). Take any ``period`` at Telegram and,
+    of the messages it counted in it, the one let go last: when that one was let go, each
+    other one was counted here, being under way or answered after that period began (an
+    answer comes after the arrival), which is less than a period before (the last one was
+    let go before it arrived, by the period's end). So, whatever the delays, no period at
+    Telegram holds more than ``rate``. Counting only from when a message was let go (or
+    from its answer once it came) is not enough: one under way longer than ``period`` left
+    the window before it arrived, and the next one, arriving sooner, crowded it at
+    Telegram (the benchmark's 429s in the overall second). No extra margin is added: with
+    the above the window is never fuller at Telegram than here, and a margin would only
+    slow every chat down. The one case left: a request that failed without an answer (a
+    timeout) counts from its failure, and if it still reaches Telegram after that, the 429
+    it may draw holds back its own chat alone.
+    """
 
     def __init__(self, rate: int, period: float, clock: Callable[[], float]) -> None:
         self.rate = rate
         self.period = period
         self.clock = clock
-        # Oldest first; after a flood wait some lie ahead of the clock (see :meth:`fill`).
-        # A chat is here only while it has messages in the window (swept now and then).
+        # When the answered messages were answered, oldest first; after a flood wait some
+        # lie ahead of the clock (see :meth:`fill`). A chat is here only while it has
+        # messages in the window (swept now and then).
         self._times: dict[ChatKey, deque[float]] = {}
+        # How many messages are under way, by chat (none: not here).
+        self._flying: dict[ChatKey, int] = {}
         self._sweep_at = SWEEP
 
     def used(self, key: ChatKey) -> int:
-        """How many messages count in the window now."""
-        return len(self._recent(key))
+        """How many messages count in the window now (those under way too)."""
+        return len(self._recent(key)) + self._flying.get(key, 0)
 
     def wait(self, key: ChatKey, count: int = 1) -> float:
-        """Seconds until ``count`` more messages fit (0: now)."""
+        """Seconds until ``count`` more messages fit (0: now; ``math.inf``: not before
+        some message under way is answered)."""
         times = self._recent(key)
-        over = len(times) + min(count, self.rate) - self.rate
+        over = len(times) + self._flying.get(key, 0) + min(count, self.rate) - self.rate
         if over <= 0:
             return 0.0
+        if over > len(times):
+            return math.inf
         return times[over - 1] + self.period - self.clock()
 
-    def note(self, key: ChatKey, count: int, at: float) -> None:
-        """``count`` messages go out at ``at`` (now)."""
+    def start(self, key: ChatKey, count: int) -> None:
+        """``count`` messages are let go now: they count until :meth:`answered`."""
+        self._flying[key] = self._flying.get(key, 0) + count
+
+    def answered(self, key: ChatKey, count: int, at: float) -> None:
+        """``count`` messages under way were answered (or failed) at ``at`` (now): they
+        count for a full period from then on."""
+        flying = self._flying.get(key, 0) - count
+        if flying > 0:
+            self._flying[key] = flying
+        else:
+            self._flying.pop(key, None)
         times = self._recent(key)
         ahead = bool(times) and times[-1] > at  # a flood wait's fill: keep the order
         times.extend([at] * count)
         self._keep(key, deque(sorted(times)) if ahead else times)
 
-    def restamp(self, key: ChatKey, stamp: float, at: float, count: int = 1) -> None:
-        """The ``count`` messages noted at ``stamp`` were answered at ``at`` (now): they
-        count from then on, since Telegram counted them at some moment between the two
-        (so however the network delayed each, a window with room here has room there)."""
-        times = self._recent(key)
-        moved = 0
-        while moved < count and stamp in times:
-            times.remove(stamp)
-            moved += 1
-        if moved:
-            times.extend([at] * moved)
-            self._keep(key, deque(sorted(times)))
-
     def fill(self, key: ChatKey, free_at: float) -> None:
         """Telegram refused a message with a flood wait until ``free_at``: it counted more
         than this window holds (another process, or this one before a restart). The
-        window is filled up, the messages it lacked leaving one every ``period / rate``
-        seconds from ``free_at`` on: after the wait the chat goes on at the window's
-        steady pace, not in a burst that would draw the next 429."""
+        window is filled up (those under way taking their place), the messages it lacked
+        leaving one every ``period / rate`` seconds from ``free_at`` on: after the wait
+        the chat goes on at the window's steady pace, not in a burst that would draw the
+        next 429."""
         times = self._recent(key)
         step = self.period / self.rate
         start = free_at - self.period
-        times.extend(start + n * step for n in range(self.rate - len(times)))
+        missing = self.rate - len(times) - self._flying.get(key, 0)
+        times.extend(start + n * step for n in range(missing))
         self._keep(key, deque(sorted(times)))
 
     def _recent(self, key: ChatKey) -> deque[float]:
@@ -229,19 +257,18 @@ class Pace:
         (0: now)."""
         return max(self.window(chat).wait(chat, count), self.overall.wait(_ALL, count))
 
-    def note(self, chat: ChatKey, count: int = 1) -> float:
-        """``count`` messages go to ``chat`` now; when (their stamp)."""
-        now = self.clock()
-        self.window(chat).note(chat, count, now)
-        self.overall.note(_ALL, count, now)
-        return now
+    def note(self, chat: ChatKey, count: int = 1) -> None:
+        """``count`` messages to ``chat`` are let go now: they count in its window and the
+        overall one until :meth:`answered`, and a full window after (see :class:`Window`)."""
+        self.window(chat).start(chat, count)
+        self.overall.start(_ALL, count)
 
-    def answered(self, chat: ChatKey, stamp: float, count: int = 1) -> None:
-        """The ``count`` messages to ``chat`` noted at ``stamp`` were answered (or failed):
-        they count from now on (:meth:`Window.restamp`)."""
+    def answered(self, chat: ChatKey, count: int = 1) -> None:
+        """The ``count`` messages to ``chat`` let go by :meth:`note` were answered (or
+        failed): they count for a full window from now on."""
         now = self.clock()
-        self.window(chat).restamp(chat, stamp, now, count)
-        self.overall.restamp(_ALL, stamp, now, count)
+        self.window(chat).answered(chat, count, now)
+        self.overall.answered(_ALL, count, now)
 
     def refused(self, chat: ChatKey, free_at: float) -> None:
         """Telegram refused a message to ``chat`` until ``free_at`` (a 429): its window is

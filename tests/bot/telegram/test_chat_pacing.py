@@ -30,6 +30,7 @@ from tests.bot.telegram.fake_api import (
     announced,
     bot_texts,
     told_in,
+    told_moves,
 )
 from tests.bot.telegram.test_adapter import ADA, CAROL, DAN, GROUP, Room, _typed_move, start_bot
 from tests.patience import wait_until
@@ -187,3 +188,52 @@ def test_thirty_messages_a_second_over_all_chats(api: FakeBotAPI, tmp_path: Path
         calls = [c for c in api.calls if c.chat in people]
     assert [c.status for c in calls] == [200] * 70
     assert [sum(1 for c in calls if c.at == START + s) for s in (0, 1, 2)] == [30, 30, 10]
+
+
+def test_a_computer_game_told_into_a_full_group_tells_a_round_a_message(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    # Issue 43, item 2: when a group is over its budget, the computer players' turns that
+    # wait for it are told together (the turn texts one after another, the latest board),
+    # so a whole game of computers goes at the group's pace of 20 messages a minute
+    # without telling one move every 3 s for many minutes.
+    clock = BotTime()
+    runner = paced_bot(api, tmp_path, clock, seed=6)
+    room = Room(api, runner)
+    # Telegram counted 20 messages in the group over the last 57 s, one every 3 s, that
+    # this process does not know of: the group's minute is full, and a place frees every
+    # 3 s. Its first message draws a 429 (3 s to wait), and the bot goes on at that pace.
+    api.busy(GROUP, 20, spread=57.0)
+    for text in ("/join", "/addbot random", "/addbot random", "/addbot random", "/start"):
+        say(clock, runner, GROUP, ADA, text)
+    say(clock, runner, GROUP, ADA, "/leave")  # a computer takes Ada's seat: computers alone
+
+    def told() -> bool:
+        if room.table().status == PLAYING or runner.service.anything_waiting():
+            return False
+        return any(t.startswith("Game over") for t in bot_texts(api, GROUP))
+
+    clock.run_until(told, "the game of computers told to its end")
+    with api._cond:
+        floods = [c for c in api.calls if c.status == 429]
+    # The one 429 is the first message's, into the minute Telegram had counted full.
+    assert [(c.chat, c.at) for c in floods] == [(GROUP, START)]
+    group = messages_to(api, GROUP)
+    assert busiest(group, MINUTE) <= 20
+    # From then on the group's messages take each place as it frees, one every 3 s.
+    times = [c.at - START for c in group if c.at is not None]
+    assert times == [3.0 * n for n in range(1, len(times) + 1)]
+    # Every move reached the group once, in order, as the record holds it.
+    record = room.table().record
+    assert record is not None
+    texts = bot_texts(api, GROUP)
+    assert told_moves(texts) == list(record["moves"])
+    # The group never had room when a computer's turn was told: each turn waited for the
+    # next ones, and each message told a round of four (the turns one after another, a
+    # blank line between), the game's last message the turns left. Each turn is told once
+    # ("Next: ..." ends each turn but the game's last).
+    turns = [t.split("\n\n") for t in texts if told_moves([t])]
+    told = [turn for message in turns for turn in message]
+    assert [len(message) for message in turns[:-1]] == [4] * (len(turns) - 1)
+    assert 1 <= len(turns[-1]) <= 4
+    assert len(told) == len(set(told)) > 60

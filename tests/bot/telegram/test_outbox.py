@@ -21,7 +21,7 @@ import httpx
 import pytest
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.core.outbound import Chat, Outbound, Stored, User
+from bot.core.outbound import Attachment, Chat, Outbound, Stored, User
 from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Origin
 from bot.telegram.outbox import Outbox
@@ -323,3 +323,28 @@ def test_a_timeout_is_sent_again_unless_it_was_a_new_message(pauses: list[float]
     with pytest.raises(TimedOut):
         asyncio.run(api.retry(post, resend=False))
     assert post.calls == 1
+
+
+@pytest.mark.parametrize("crowded", [True, False])
+def test_turns_waiting_for_a_full_group_are_told_together(crowded: bool) -> None:
+    # Three turn messages with their boards wait for the group (a flood wait held them),
+    # then Ada's rack. While the group has no room for them all, they go as few messages
+    # as fit Telegram's 1,024 characters of a caption: 400 + 2 + 400 fit, a third does not.
+    # With room, each goes as it is.
+    board = Attachment("board.png", b"png")
+    turns = [Outbound(GROUP, letter * 400, "turn", attachment=board) for letter in "abc"]
+    messages = Messages()
+    service = Service()
+    api = SimpleNamespace(
+        bot=SimpleNamespace(id=42, first_name="Genial"),
+        crowded=lambda chat, count=1: crowded,
+    )
+    box = Outbox(service, api, messages)  # type: ignore[arg-type]
+    service.said(*turns, Outbound(GROUP, "rack", "rack", user=ADA))
+    asyncio.run(box.flush(GROUP))
+    a, b, c = (t.text for t in turns)
+    if crowded:
+        assert messages.delivered == [f"{a}\n\n{b}", c, "rack"]
+    else:
+        assert messages.delivered == [a, b, c, "rack"]
+    assert service.box == []  # every letter told, once

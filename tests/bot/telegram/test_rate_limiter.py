@@ -10,6 +10,8 @@ and, where a test says so, answers a flood wait (python-telegram-bot's ``RetryAf
 from __future__ import annotations
 
 import asyncio
+import math
+import random
 import selectors
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
@@ -20,6 +22,7 @@ from telegram.error import RetryAfter
 from bot.telegram.limiter import FLOOD_RETRIES, ChatRateLimiter
 from bot.telegram.pace import GROUP_RATE, RESERVE, SWEEP, Pace, Window, chat_key, messages
 from tests.bot.helpers import START, Clock
+from tests.bot.telegram.fake_api import FloodLimits
 
 # python-telegram-bot warns about its own RetryAfter's number of seconds.
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -75,6 +78,18 @@ class Server:
         self.floods: dict[object, list[int]] = {}
         #: Seconds each answer takes to come back.
         self.latency = 0.0
+        #: Seconds between the limiter letting a request go and its arrival, by chat, one
+        #: per try in the order they are let go (none: it arrives at once).
+        self.delays: dict[object, list[float]] = {}
+        #: Telegram's flood limits, counted at each message's arrival (see :meth:`strict`).
+        self.limits: FloodLimits | None = None
+        #: The tries refused for going past them: (arrival, chat).
+        self.refused: list[tuple[float, object]] = []
+
+    def strict(self) -> None:
+        """From now on the server refuses, as Telegram does, any message past its limits
+        at the moment it arrives (the fake Bot API's own count, not the limiter's)."""
+        self.limits = FloodLimits(self.clock, (GROUP_RATE, 60.0), (1, 1.0), (30, 1.0))
 
     def request(
         self, limiter: ChatRateLimiter, endpoint: str, chat: object = None, **data: Any
@@ -83,7 +98,15 @@ class Server:
             data["chat_id"] = chat
 
         async def callback(*args: Any, **kwargs: Any) -> Any:
+            delays = self.delays.get(chat)
+            if delays:
+                await asyncio.sleep(delays.pop(0))
             self.tries.append((self.clock.now - START, endpoint, chat))
+            if self.limits is not None and isinstance(chat, int) and messages(endpoint, data):
+                wait, _stamp = self.limits.take(chat)
+                if wait > 0:
+                    self.refused.append((self.clock.now - START, chat))
+                    raise RetryAfter(max(1, math.ceil(wait)))
             if self.latency:
                 await asyncio.sleep(self.latency)
             waits = self.floods.get(chat)
@@ -291,8 +314,100 @@ def test_chats_gone_quiet_leave_the_budget() -> None:
     clock = Clock()
     window = Window(1, 1.0, clock)
     for chat in range(5000):
-        window.note(chat, 1, clock.now)
+        window.start(chat, 1)
+        window.answered(chat, 1, clock.now)
         clock.advance(0.01)
         assert len(window._times) <= SWEEP + 1
     clock.advance(1.0)
     assert window.used(4999) == 0 and 4999 not in window._times
+
+
+# --- Requests that reach Telegram later than the limiter let them go ----------------------
+#
+# Under load (a busy event loop, a slow connection, a full pool) a request can arrive at
+# the Bot API well after the limiter let it go, and after requests let go later. Telegram
+# counts each message when it arrives; the server below does too, strictly, and refuses
+# with a 429 whatever goes past a limit then.
+
+
+def test_late_arrivals_never_crowd_the_overall_second() -> None:
+    # 60 private chats, one message each. The first 30 go at once and take 1.5 s to arrive
+    # (answered then); the next 30 would arrive 0.1 s after they go. Counting the first 30
+    # only from when they went, the second 30 would go at 1.0 s, arrive at 1.1 s, and the
+    # first 30 arriving at 1.5 s would find 30 others in their second: 30 refused. Counted
+    # until a full second after their answer, the second 30 go at 2.5 s and arrive at 2.6 s.
+    clock, server, limiter = setup()
+    server.strict()
+    chats = range(1000, 1060)
+    for n, chat in enumerate(chats):
+        server.delays[chat] = [1.5 if n < 30 else 0.1]
+
+    async def main() -> None:
+        await asyncio.gather(*(server.request(limiter, "sendMessage", c) for c in chats))
+
+    run(clock, main)
+    assert server.refused == []
+    arrivals = sorted(t for t, _e, _c in server.tries)
+    assert arrivals == pytest.approx([1.5] * 30 + [2.6] * 30)
+
+
+def test_a_late_arrival_in_a_private_chat_is_not_overtaken() -> None:
+    # Ada's first message takes 1.2 s to arrive, her second 0.1 s. Let go at 1.0 s (a
+    # second after the first went), the second would arrive at 1.1 s, before the first,
+    # which Telegram would then refuse; it goes a second after the first's answer instead.
+    clock, server, limiter = setup()
+    server.strict()
+    server.delays[ADA] = [1.2, 0.1]
+
+    async def main() -> None:
+        await asyncio.gather(*(server.request(limiter, "sendMessage", ADA) for _ in range(2)))
+
+    run(clock, main)
+    assert server.refused == []
+    assert server.times(ADA) == pytest.approx([1.2, 2.3])
+
+
+def test_a_group_stays_within_its_minute_whatever_the_delays() -> None:
+    # 40 messages to a group at once; the first takes 70 s to arrive (a connection stuck
+    # behind a long retry), the others none. 20 go at once, 19 of them answered at 0 s.
+    # Counted from when it went, the first would leave the window at 60 s with the 19, and
+    # 20 more would go at 60 s: the first, arriving at 70 s, would find 20 in its minute.
+    # Counted while under way, it leaves room for 19 at 60 s; and counted for a minute from
+    # its answer (70 s), the last goes when the 19 of 60 s leave the window, at 120 s.
+    clock, server, limiter = setup()
+    server.strict()
+    server.delays[GROUP] = [70.0] + [0.0] * 39
+
+    async def main() -> None:
+        await asyncio.gather(*(server.request(limiter, "sendMessage", GROUP) for _ in range(40)))
+
+    run(clock, main)
+    assert server.refused == []
+    assert server.times(GROUP) == pytest.approx([0.0] * 19 + [60.0] * 19 + [70.0, 120.0])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_delays_never_draw_a_429(seed: int) -> None:
+    # Groups, private chats and the overall second under delays drawn at random (up to
+    # 3 s for each try, up to 90 s for one in ten), messages asked for over two minutes:
+    # Telegram refuses none.
+    clock, server, limiter = setup()
+    server.strict()
+    rng = random.Random(seed)
+    chats = [-2001, -2002, -2003, *range(3001, 3041)]
+    asks = sorted((rng.uniform(0, 120), rng.choice(chats)) for _ in range(400))
+    for chat in chats:
+        server.delays[chat] = [
+            rng.uniform(60, 90) if rng.random() < 0.1 else rng.uniform(0, 3) for _ in range(400)
+        ]
+
+    async def main() -> None:
+        sends = []
+        for at, chat in asks:
+            await asyncio.sleep(max(0.0, at - (clock.now - START)))
+            sends.append(asyncio.ensure_future(server.request(limiter, "sendMessage", chat)))
+        await asyncio.gather(*sends)
+
+    run(clock, main)
+    assert server.refused == []
+    assert len(server.tries) == 400
