@@ -460,6 +460,11 @@ class FakeBotAPI:
         with self._cond:
             self._failures.setdefault(method, []).extend([fault] * times)
 
+    def heal(self, method: str) -> None:
+        """The failures queued for ``method`` and not met yet are dropped."""
+        with self._cond:
+            self._failures.pop(method, None)
+
     def chaos(
         self,
         rate: float,
