@@ -106,13 +106,39 @@ def truncate(t: Table, moves: int) -> None:
 
 def left(t: Table, seat: int, now: float, to_move: bool) -> float | None:
     """The time ``seat`` has left at ``now`` (the turn's own time counted while it is to
-    move and its turn has begun: a turn started in the future is a paused clock)."""
+    move and its turn has begun: a turn started in the future is a paused clock); nothing
+    for a player out of time while the others vote (an outage's credit may have moved
+    their turn's start on, not given them time)."""
     if not clocked(t) or seat >= len(t.banks):
         return None
+    if to_move and out_of_time(t, seat):
+        return 0.0
     bank = t.banks[seat]
     if to_move and t.turn_started is not None:
         bank -= max(0.0, now - t.turn_started)
     return max(0.0, bank)
+
+
+def turn_left(t: Table, seat: int, now: float) -> float | None:
+    """The time the person at ``seat``, to move, has left of their turn at ``now``: their
+    bank, or the turn's limit, less the turn's time so far (none while their clock is
+    paused by a vacation), never below zero; ``None`` for no limit. What every place that
+    shows time left shows (``/board``, ``/games``, the web board)."""
+    if out_of_time(t, seat):
+        return 0.0
+    limit = span(t, seat)
+    if limit is None:
+        return None
+    if t.turn_started is not None:
+        limit -= max(0.0, now - t.turn_started)
+    return max(0.0, limit)
+
+
+def out_of_time(t: Table, seat: int) -> bool:
+    """Whether the person at ``seat`` ran out of time and the others vote (or voted to
+    wait) on them."""
+    out = t.out_of_time
+    return out is not None and out.get("seat") == seat
 
 
 def person_times(record: dict[str, Any], seats: list[int]) -> list[float]:

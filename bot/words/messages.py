@@ -34,6 +34,9 @@ class Scene:
     table: Table
     texts: Texts
     pictures: bool = True
+    #: The moment the message is about (seconds since the epoch): time left is told as of
+    #: then; ``None``: as the turn began.
+    now: float | None = None
 
     @property
     def chat(self) -> str:
@@ -161,15 +164,15 @@ def clock_text(scene: Scene) -> str:
 
 
 def clock_line(scene: Scene, game: Game) -> str | None:
-    """Each person's time left as the turn begins (the one to move: all of it is theirs
-    now), for the turn message of a table with a clock."""
-    t = scene.table
-    if not timebank.clocked(t) or len(t.banks) != len(t.seats):
+    """Each person's time left as of the scene's moment (the one to move: their bank less
+    their turn's time so far), for the turn message of a table with a clock."""
+    labels = clock_labels(scene, game)
+    if labels is None:
         return None
     parts = [
-        scene.texts("clock.seat", name=scene.name(seat), left=format_left(t.banks[n]))
-        for n, seat in enumerate(t.seats)
-        if not seat.computer
+        scene.texts("clock.seat", name=scene.name(seat), left=label)
+        for seat, label in zip(scene.table.seats, labels, strict=True)
+        if label is not None
     ]
     return scene.texts("clock.left", seats=" · ".join(parts)) if parts else None
 
@@ -301,17 +304,29 @@ def board_attachment(
     if len(seats) * 2 == len(cells):
         told = [(seat, cells[2 * k], cells[2 * k + 1]) for k, seat in enumerate(seats)]
     return images.board(
-        game.view(None), scene.names(game), game.version, cells, told, clock_labels(scene)
+        game.view(None), scene.names(game), game.version, cells, told, clock_labels(scene, game)
     )
 
 
-def clock_labels(scene: Scene) -> list[str | None] | None:
-    """Each seat's time left as the turn begins, for the board's panel (a computer seat
-    has no clock); ``None`` for a table without one."""
+def clock_labels(scene: Scene, game: Game) -> list[str | None] | None:
+    """Each seat's time left as of the scene's moment, for the board's panel and the turn
+    message (a computer seat has no clock; a player out of time has none left);
+    ``None`` for a table without one."""
     t = scene.table
     if not timebank.clocked(t) or len(t.banks) != len(t.seats):
         return None
-    return [None if seat.computer else format_left(t.banks[n]) for n, seat in enumerate(t.seats)]
+    running = t.status == PLAYING and not game.over
+    labels: list[str | None] = []
+    for n, seat in enumerate(t.seats):
+        to_move = running and n == game.to_move
+        if seat.computer:
+            labels.append(None)
+        elif scene.now is None:
+            labels.append(format_left(t.banks[n]))
+        else:
+            left = timebank.left(t, n, scene.now, to_move)
+            labels.append(None if left is None else format_left(left))
+    return labels
 
 
 def turn(
