@@ -21,7 +21,7 @@ from bot.core.table import PLAYING, Table
 from bot.core.tables import Reject, Tables
 from bot.store import DamagedTable
 from bot.words import narrate
-from bot.words.messages import Scene
+from bot.words.messages import Scene, left_seats
 from bot.words.texts import Texts
 from engine.errors import EngineError
 from engine.events import GoldenPoint
@@ -164,7 +164,9 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
         moves=tuple(moves),
         placed=len(game.moves),
         over=game.over,
-        result=tuple(narrate.ranking_lines(game, names, texts)) if game.over else (),
+        result=tuple(narrate.ranking_lines(game, names, texts, left_seats(scene)))
+        if game.over
+        else (),
         deadline=deadline,
         started=started,
         **common,

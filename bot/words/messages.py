@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.core import games, images, timebank
 from bot.core.commands import LANGUAGES
@@ -350,18 +350,28 @@ def turn(
     )
 
 
+def left_seats(scene: Scene) -> set[int]:
+    """The seats of the game a computer finished for a person who left or was expelled."""
+    return {n for n, seat in enumerate(scene.players) if seat.left}
+
+
 def result(scene: Scene, game: Game, reason: str | None) -> Outbound:
     """The end: why it ended, the places with the scores, and the result image."""
     tx, names = scene.texts, scene.names(game)
     lines = [tx("result.title", game=scene.game_title(game))]
     if reason:
         lines.append(narrate.end_reason(reason, game, names, tx))
-    lines += narrate.ranking_lines(game, names, tx)
+    lines += narrate.ranking_lines(game, names, tx, left_seats(scene))
     # A tournament's table is played once: its players' next table is the next round's.
     tournament = bool(scene.table.tournament)
     if not tournament:
         lines.append(tx("result.again"))
-    attachment = images.result(game.view(None), names, game.version) if scene.pictures else None
+    attachment = None
+    if scene.pictures:
+        view = game.view(None)
+        if game.over and left_seats(scene):
+            view = replace(view, ranking=narrate.rated_ranking(game, left_seats(scene)))
+        attachment = images.result(view, names, game.version)
     again = () if tournament else (scene.button("button.again", "/rematch"),)
     return scene.chat_message(lines, "result", attachment=attachment, buttons=again)
 
