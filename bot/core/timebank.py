@@ -51,12 +51,25 @@ def live(t: Table) -> bool:
     return 0 < t.options.clock_bank <= LIVE_BANK
 
 
+#: The least default grace of a live clock (README, ``/rules``): one increment is seconds
+#: there (``10m+5s``), too short for the others to read that a player ran out of time and
+#: press a button, so a live table could never vote; two minutes are enough at a table
+#: whose people are there, and keep a game of minutes from standing still for long.
+LIVE_GRACE = 120
+
+
 def grace(t: Table) -> float:
-    """How long the other persons may vote on a player out of time (0: no vote)."""
+    """How long the other persons may vote on a player out of time (0: no vote): as the
+    table set it (``/option grace``), else one increment, at least :data:`LIVE_GRACE` on
+    a live clock."""
     o = t.options
     if o.grace >= 0:
         return float(o.grace)
-    return float(o.clock_increment) if clocked(t) else 0.0
+    if not clocked(t):
+        return 0.0
+    if live(t):
+        return float(max(o.clock_increment, LIVE_GRACE))
+    return float(o.clock_increment)
 
 
 def begin(t: Table) -> None:

@@ -138,6 +138,8 @@ def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
     lines.append(options_summary(scene))
     if timebank.clocked(t):
         lines.append(clock_text(scene))
+    if timebank.clocked(t) or t.options.grace >= 0:
+        lines.append(grace_text(scene))
     lines.append(tx("lobby.how"))
     buttons = (
         scene.button("button.join", "/join"),
@@ -161,6 +163,17 @@ def clock_text(scene: Scene) -> str:
     o, tx = scene.table.options, scene.texts
     kind = "clock.live" if timebank.live(scene.table) else "clock.by_message"
     return tx(kind, clock=format_clock(o.clock_bank, o.clock_increment))
+
+
+def grace_text(scene: Scene) -> str:
+    """How long the others may vote on a player out of time (``/option grace``), marked
+    when it is the default (one increment, more on a live clock: see :mod:`timebank`)."""
+    t, tx = scene.table, scene.texts
+    seconds = int(timebank.grace(t))
+    value = format_duration(seconds) if seconds else tx("value.no_vote")
+    if t.options.grace < 0:
+        value = tx("value.default", value=value)
+    return tx("options.grace", value=value)
 
 
 def clock_line(scene: Scene, game: Game) -> str | None:
@@ -206,6 +219,7 @@ def options(scene: Scene, news: Sequence[str] = ()) -> Outbound:
             else tx("value.off"),
         ),
         tx("options.undo", value=_switch(tx, o.undo)),
+        grace_text(scene),
         tx("options.how"),
         tx("options.how_clock"),
     ]
