@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.community import ladders as community
 from bot.community import puzzles, ratings
-from bot.core import deadlines, images
+from bot.core import deadlines, images, timebank
 from bot.core.commands import Games, Notify, Stats, Top
 from bot.core.durations import format_left
 from bot.core.games import Game
@@ -37,6 +37,9 @@ class RunningGame:
     deadline: float | None
     #: When the turn began (seconds since the epoch): how long the table has waited.
     since: float | None = None
+    #: The time the person to move has left as the list was made (their clock paused
+    #: while they are away, none while the others vote on them), if their turn has a limit.
+    left: float | None = None
 
 
 def top(tables: Tables, ctx: Context, cmd: Top) -> None:
@@ -99,7 +102,7 @@ def games(tables: Tables, ctx: Context, cmd: Games) -> None:
         lines = [tx("games.title", number=len(found))]
         for g in found:
             turn = tx("games.your_turn") if g.my_turn else tx("games.turn", name=g.to_move)
-            left = "" if g.deadline is None else format_left(g.deadline - ctx.now)
+            left = "" if g.left is None else format_left(g.left)
             key = "games.line_deadline" if left else "games.line"
             # One line per table (a title's line break would shift the links).
             title = " ".join(g.title.split())
@@ -140,6 +143,7 @@ def running_games(tables: Tables, user: str, now: float) -> list[RunningGame]:
                 my_turn=seat.user == user,
                 deadline=deadline,
                 since=t.turn_started,
+                left=None if seat.computer else timebank.turn_left(t, to_move, now),
             )
         )
     # The games waiting for me longest first, then the others (longest waiting first).

@@ -95,3 +95,7 @@ class PageLook:
     #: (a seat's page asks for one when its placement covers one).
     golden: tuple[str, ...] = ()
     golden_colours: tuple[str, ...] = ()
+    #: When the clock of the person to move counts from (seconds since the epoch): the
+    #: turn's start, later than now while they are away (their clock paused). The page
+    #: shows ``deadline`` less the later of this and now, as its bank too.
+    started: float | None = None

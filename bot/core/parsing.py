@@ -175,23 +175,25 @@ def _parse_option(args: list[str]) -> Command:
     if name == "standard":
         return SetOption(name="team", value="off")
     if name == "game":
-        if value is None or value.lower() not in GAMES:
-            raise CommandError("option.bad_game", value=value or "")
+        if value is None:
+            raise CommandError("option.missing", name="game", example="spezial")
+        if value.lower() not in GAMES:
+            raise CommandError("option.bad_game", value=value)
         return SetOption(name="game", value=value.lower())
     if name in ("hints", "hint"):
         return SetOption(name="hints", value=_switch(value))
     if name in ("timeout", "time"):
         if value is None:
-            raise CommandError("option.bad_timeout", value="")
+            raise CommandError("option.missing", name="timeout", example="24h")
         return SetOption(name="timeout", value=str(parse_duration(value)))
     if name in ("clock", "bank", "uhr", "klok", "horloge"):
         if value is None:
-            raise CommandError("option.bad_clock", value="")
+            raise CommandError("option.missing", name="clock", example="3d+1d")
         bank, increment = parse_clock(value)
         return SetOption(name="clock", value=f"{bank}+{increment}")
     if name in ("grace",):
         if value is None:
-            raise CommandError("option.bad_grace", value="")
+            raise CommandError("option.missing", name="grace", example="12h")
         t = value.strip().lower()
         if t in ("default", "auto"):
             return SetOption(name="grace", value="-1")
@@ -202,12 +204,16 @@ def _parse_option(args: list[str]) -> Command:
     if name in ("undo", "takeback"):
         return SetOption(name="undo", value=_switch(value))
     if name in ("order", "seats"):
-        if value is None or value.lower() not in ORDERS:
-            raise CommandError("option.bad_order", value=value or "")
+        if value is None:
+            raise CommandError("option.missing", name="order", example="random")
+        if value.lower() not in ORDERS:
+            raise CommandError("option.bad_order", value=value)
         return SetOption(name="order", value=value.lower())
     if name in ("lang", "language", "sprache", "taal", "langue"):
-        if value is None or value.lower() not in LANGUAGES:
-            raise CommandError("option.bad_lang", value=value or "")
+        if value is None:
+            raise CommandError("option.missing", name="lang", example="de")
+        if value.lower() not in LANGUAGES:
+            raise CommandError("option.bad_lang", value=value)
         return SetOption(name="lang", value=value.lower())
     if name in ("puzzle", "puzzles"):
         return _parse_puzzle_daily(args[1:])
@@ -332,7 +338,8 @@ def _parse_notify(args: list[str]) -> Notify:
     ``/notify tz Europe/Berlin``.
 
     Raises:
-        CommandError: ``usage.notify`` for anything else.
+        CommandError: ``notify.bad_digest`` or ``notify.bad_quiet`` for an hour that is
+            none, ``usage.notify`` for anything else.
     """
     if not args:
         return Notify()
@@ -343,14 +350,16 @@ def _parse_notify(args: list[str]) -> Notify:
     if word == "digest":
         m = _HOUR.fullmatch(rest.lower() or "8")
         if m is None or int(m.group(1)) > 23:
-            raise CommandError("usage.notify")
+            raise CommandError("notify.bad_digest", value=rest)
         return Notify(setting="digest", value=str(int(m.group(1))))
     if word == "quiet":
         if rest.lower() in _OFF or rest.lower() == "none":
             return Notify(setting="quiet", value="")
         m = _HOURS.fullmatch(rest)
         if m is None or int(m.group(1)) > 23 or int(m.group(2)) > 23 or m.group(1) == m.group(2):
-            raise CommandError("usage.notify")
+            if not rest:
+                raise CommandError("usage.notify")
+            raise CommandError("notify.bad_quiet", value=rest)
         return Notify(setting="quiet", value=f"{int(m.group(1))}-{int(m.group(2))}")
     if word in ("tz", "timezone", "zone"):
         if not _ZONE.fullmatch(rest) or len(rest) > 40:

@@ -88,7 +88,7 @@ class Context:
 
     @property
     def scene(self) -> Scene:
-        return Scene(self.table, self.texts, self.pictures)
+        return Scene(self.table, self.texts, self.pictures, self.now)
 
 
 class TableLocks:

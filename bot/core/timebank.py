@@ -51,12 +51,25 @@ def live(t: Table) -> bool:
     return 0 < t.options.clock_bank <= LIVE_BANK
 
 
+#: The least default grace of a live clock (README, ``/rules``): one increment is seconds
+#: there (``10m+5s``), too short for the others to read that a player ran out of time and
+#: press a button, so a live table could never vote; two minutes are enough at a table
+#: whose people are there, and keep a game of minutes from standing still for long.
+LIVE_GRACE = 120
+
+
 def grace(t: Table) -> float:
-    """How long the other persons may vote on a player out of time (0: no vote)."""
+    """How long the other persons may vote on a player out of time (0: no vote): as the
+    table set it (``/option grace``), else one increment, at least :data:`LIVE_GRACE` on
+    a live clock."""
     o = t.options
     if o.grace >= 0:
         return float(o.grace)
-    return float(o.clock_increment) if clocked(t) else 0.0
+    if not clocked(t):
+        return 0.0
+    if live(t):
+        return float(max(o.clock_increment, LIVE_GRACE))
+    return float(o.clock_increment)
 
 
 def begin(t: Table) -> None:
@@ -106,13 +119,39 @@ def truncate(t: Table, moves: int) -> None:
 
 def left(t: Table, seat: int, now: float, to_move: bool) -> float | None:
     """The time ``seat`` has left at ``now`` (the turn's own time counted while it is to
-    move and its turn has begun: a turn started in the future is a paused clock)."""
+    move and its turn has begun: a turn started in the future is a paused clock); nothing
+    for a player out of time while the others vote (an outage's credit may have moved
+    their turn's start on, not given them time)."""
     if not clocked(t) or seat >= len(t.banks):
         return None
+    if to_move and out_of_time(t, seat):
+        return 0.0
     bank = t.banks[seat]
     if to_move and t.turn_started is not None:
         bank -= max(0.0, now - t.turn_started)
     return max(0.0, bank)
+
+
+def turn_left(t: Table, seat: int, now: float) -> float | None:
+    """The time the person at ``seat``, to move, has left of their turn at ``now``: their
+    bank, or the turn's limit, less the turn's time so far (none while their clock is
+    paused by a vacation), never below zero; ``None`` for no limit. What every place that
+    shows time left shows (``/board``, ``/games``, the web board)."""
+    if out_of_time(t, seat):
+        return 0.0
+    limit = span(t, seat)
+    if limit is None:
+        return None
+    if t.turn_started is not None:
+        limit -= max(0.0, now - t.turn_started)
+    return max(0.0, limit)
+
+
+def out_of_time(t: Table, seat: int) -> bool:
+    """Whether the person at ``seat`` ran out of time and the others vote (or voted to
+    wait) on them."""
+    out = t.out_of_time
+    return out is not None and out.get("seat") == seat
 
 
 def person_times(record: dict[str, Any], seats: list[int]) -> list[float]:

@@ -21,7 +21,7 @@ from bot.core.table import PLAYING, Table
 from bot.core.tables import Reject, Tables
 from bot.store import DamagedTable
 from bot.words import narrate
-from bot.words.messages import Scene
+from bot.words.messages import Scene, left_seats
 from bot.words.texts import Texts
 from engine.errors import EngineError
 from engine.events import GoldenPoint
@@ -141,6 +141,12 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
     deadline = table.deadline if running else None
     if running and deadline is None and table.options.timeout and table.turn_started:
         deadline = table.turn_started + table.options.timeout  # stored before deadlines were
+    # The page counts down from the turn's start or now, whichever is later (a vacation
+    # pauses the clock until then): the look is built once per table version, so the
+    # page works out the time left as of each second itself.
+    started = table.turn_started if deadline is not None else None
+    if running and deadline is not None and timebank.out_of_time(table, game.to_move):
+        deadline, started = min(deadline, now), None  # out of time while the others vote
     clocks: list[str] = []
     if running and timebank.clocked(table):
         for n, _ in enumerate(names):
@@ -158,8 +164,11 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
         moves=tuple(moves),
         placed=len(game.moves),
         over=game.over,
-        result=tuple(narrate.ranking_lines(game, names, texts)) if game.over else (),
+        result=tuple(narrate.ranking_lines(game, names, texts, left_seats(scene)))
+        if game.over
+        else (),
         deadline=deadline,
+        started=started,
         **common,
     )
     if seat is None or not running:

@@ -17,7 +17,7 @@ from bot.core.deadlines import reminder_at, schedule
 from bot.core.durations import format_left
 from bot.core.games import Game
 from bot.core.outbound import Outbound
-from bot.core.table import PLAYING, Seat
+from bot.core.table import PLAYING
 from bot.core.tables import Context, Reject, Tables
 from bot.play import absence
 from bot.play.moves import after_moves
@@ -117,7 +117,7 @@ def _out_of_time(tables: Tables, ctx: Context, game: Game, seat_no: int, now: fl
         remind = reminder_at(t, seat_no)
         if not t.reminded and remind is not None and now >= remind:
             t.reminded = True
-            ctx.out.append(reminder(ctx, seat, deadline - now))
+            ctx.out.append(reminder(ctx, seat_no, deadline - now))
         return False
     voters = absence.voters(t, seat_no)
     wait = timebank.grace(t)
@@ -136,11 +136,26 @@ def _finish(tables: Tables, ctx: Context) -> tuple[list[Outbound], bool] | None:
     return ctx.out, due_at is not None and due_at <= ctx.now
 
 
-def reminder(ctx: Context, seat: Seat, left: float) -> Outbound:
-    """The reminder at half time, naming the person and the time they have left."""
+def reminder(ctx: Context, seat_no: int, left: float) -> Outbound:
+    """The reminder at half time, naming the person, the time they have left, and what
+    follows: the others' vote within the grace period when there is one, else a computer
+    player's move."""
     # The time left as it is (two units, rounded down): "1m" with 1 s left misleads.
+    t = ctx.table
+    seat = t.seats[seat_no]
     name = ctx.scene.name(seat)
-    text = ctx.texts("turn.reminder", name=name, table=ctx.scene.title, left=format_left(left))
+    title = ctx.scene.title
+    wait = timebank.grace(t)
+    if absence.voters(t, seat_no) and wait > 0:
+        text = ctx.texts(
+            "turn.reminder_vote",
+            name=name,
+            table=title,
+            left=format_left(left),
+            grace=format_left(wait),
+        )
+    else:
+        text = ctx.texts("turn.reminder", name=name, table=title, left=format_left(left))
     mentions = (seat.user,) if seat.user else ()
     return Outbound(ctx.table.chat, text, "reminder", mentions=mentions)
 

@@ -6,8 +6,9 @@ reads. Nothing here changes a table.
 from __future__ import annotations
 
 from bot.community import ladders as community
-from bot.core import games, images
+from bot.core import games, images, timebank
 from bot.core.commands import Board, Export, Hand, Help, History, Replay, Rules, Score
+from bot.core.durations import format_duration
 from bot.core.games import Game
 from bot.core.looks import RackTile, SeatLook
 from bot.core.table import PLAYING
@@ -69,7 +70,8 @@ def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
 
 def rules(tables: Tables, ctx: Context, cmd: Rules) -> None:
     key = "rules.spezial" if ctx.table.options.game == "spezial" else "rules.genial"
-    ctx.out.append(ctx.scene.chat_message([ctx.texts(key), ctx.texts("rules.clock")]))
+    grace = ctx.texts("rules.grace", live=format_duration(timebank.LIVE_GRACE))
+    ctx.out.append(ctx.scene.chat_message([ctx.texts(key), ctx.texts("rules.clock"), grace]))
 
 
 def history(tables: Tables, ctx: Context, cmd: History) -> None:

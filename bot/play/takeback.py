@@ -53,6 +53,9 @@ def _ask(tables: Tables, ctx: Context, game: Game) -> None:
         raise Reject("undo.pending")
     if u is None or u.get("user") != ctx.user.id:
         raise Reject("undo.nothing")
+    if u.get("refused"):
+        # Asked and refused for this very turn: say so, not that there is nothing.
+        raise Reject("undo.refused_before", by=str(u["refused"]))
     undone = game.moves[int(u["at"]) :]
     if not undone:
         raise Reject("undo.nothing")
@@ -85,7 +88,9 @@ def _answer(tables: Tables, ctx: Context, game: Game, yes: bool) -> None:
         return
     asked = others(ctx, taker)
     if not yes:
-        t.undoable = None
+        # Kept (no longer asked) so that the taker asking again hears it was refused.
+        u["asked"], u["refused"] = False, ctx.user.name
+        u.pop("accepted", None)
         text = ctx.texts("undo.refused", name=name, by=ctx.user.name)
         ctx.out.append(ctx.scene.chat_message([text]))
         return

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.core import games, images, timebank
 from bot.core.commands import LANGUAGES
@@ -34,6 +34,9 @@ class Scene:
     table: Table
     texts: Texts
     pictures: bool = True
+    #: The moment the message is about (seconds since the epoch): time left is told as of
+    #: then; ``None``: as the turn began.
+    now: float | None = None
 
     @property
     def chat(self) -> str:
@@ -141,6 +144,8 @@ def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
     lines.append(options_summary(scene))
     if timebank.clocked(t):
         lines.append(clock_text(scene))
+    if timebank.clocked(t) or t.options.grace >= 0:
+        lines.append(grace_text(scene))
     lines.append(tx("lobby.how"))
     buttons = (
         scene.button("button.join", "/join"),
@@ -166,16 +171,27 @@ def clock_text(scene: Scene) -> str:
     return tx(kind, clock=format_clock(o.clock_bank, o.clock_increment))
 
 
+def grace_text(scene: Scene) -> str:
+    """How long the others may vote on a player out of time (``/option grace``), marked
+    when it is the default (one increment, more on a live clock: see :mod:`timebank`)."""
+    t, tx = scene.table, scene.texts
+    seconds = int(timebank.grace(t))
+    value = format_duration(seconds) if seconds else tx("value.no_vote")
+    if t.options.grace < 0:
+        value = tx("value.default", value=value)
+    return tx("options.grace", value=value)
+
+
 def clock_line(scene: Scene, game: Game) -> str | None:
-    """Each person's time left as the turn begins (the one to move: all of it is theirs
-    now), for the turn message of a table with a clock."""
-    t = scene.table
-    if not timebank.clocked(t) or len(t.banks) != len(t.seats):
+    """Each person's time left as of the scene's moment (the one to move: their bank less
+    their turn's time so far), for the turn message of a table with a clock."""
+    labels = clock_labels(scene, game)
+    if labels is None:
         return None
     parts = [
-        scene.texts("clock.seat", name=scene.name(seat), left=format_left(t.banks[n]))
-        for n, seat in enumerate(t.seats)
-        if not seat.computer
+        scene.texts("clock.seat", name=scene.name(seat), left=label)
+        for seat, label in zip(scene.table.seats, labels, strict=True)
+        if label is not None
     ]
     return scene.texts("clock.left", seats=" · ".join(parts)) if parts else None
 
@@ -209,6 +225,7 @@ def options(scene: Scene, news: Sequence[str] = ()) -> Outbound:
             else tx("value.off"),
         ),
         tx("options.undo", value=_switch(tx, o.undo)),
+        grace_text(scene),
         tx("options.how"),
         tx("options.how_clock"),
     ]
@@ -310,17 +327,29 @@ def board_attachment(
     if len(seats) * 2 == len(cells):
         told = [(seat, cells[2 * k], cells[2 * k + 1]) for k, seat in enumerate(seats)]
     return images.board(
-        game.view(None), scene.names(game), game.version, cells, told, clock_labels(scene)
+        game.view(None), scene.names(game), game.version, cells, told, clock_labels(scene, game)
     )
 
 
-def clock_labels(scene: Scene) -> list[str | None] | None:
-    """Each seat's time left as the turn begins, for the board's panel (a computer seat
-    has no clock); ``None`` for a table without one."""
+def clock_labels(scene: Scene, game: Game) -> list[str | None] | None:
+    """Each seat's time left as of the scene's moment, for the board's panel and the turn
+    message (a computer seat has no clock; a player out of time has none left);
+    ``None`` for a table without one."""
     t = scene.table
     if not timebank.clocked(t) or len(t.banks) != len(t.seats):
         return None
-    return [None if seat.computer else format_left(t.banks[n]) for n, seat in enumerate(t.seats)]
+    running = t.status == PLAYING and not game.over
+    labels: list[str | None] = []
+    for n, seat in enumerate(t.seats):
+        to_move = running and n == game.to_move
+        if seat.computer:
+            labels.append(None)
+        elif scene.now is None:
+            labels.append(format_left(t.banks[n]))
+        else:
+            left = timebank.left(t, n, scene.now, to_move)
+            labels.append(None if left is None else format_left(left))
+    return labels
 
 
 def turn(
@@ -344,18 +373,28 @@ def turn(
     )
 
 
+def left_seats(scene: Scene) -> set[int]:
+    """The seats of the game a computer finished for a person who left or was expelled."""
+    return {n for n, seat in enumerate(scene.players) if seat.left}
+
+
 def result(scene: Scene, game: Game, reason: str | None) -> Outbound:
     """The end: why it ended, the places with the scores, and the result image."""
     tx, names = scene.texts, scene.names(game)
     lines = [tx("result.title", game=scene.game_title(game))]
     if reason:
         lines.append(narrate.end_reason(reason, game, names, tx))
-    lines += narrate.ranking_lines(game, names, tx)
+    lines += narrate.ranking_lines(game, names, tx, left_seats(scene))
     # A tournament's table is played once: its players' next table is the next round's.
     tournament = bool(scene.table.tournament)
     if not tournament:
         lines.append(tx("result.again"))
-    attachment = images.result(game.view(None), names, game.version) if scene.pictures else None
+    attachment = None
+    if scene.pictures:
+        view = game.view(None)
+        if game.over and left_seats(scene):
+            view = replace(view, ranking=narrate.rated_ranking(game, left_seats(scene)))
+        attachment = images.result(view, names, game.version)
     again = () if tournament else (scene.button("button.again", "/rematch"),)
     return scene.chat_message(lines, "result", attachment=attachment, buttons=again)
 

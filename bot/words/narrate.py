@@ -7,7 +7,7 @@ other than the one handed in for its owner.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.core import games
 from bot.core.games import Game
@@ -146,9 +146,29 @@ def scores_lines(game: Game, names: Sequence[str], texts: Texts) -> list[str]:
     return out
 
 
-def ranking_lines(game: Game, names: Sequence[str], texts: Texts) -> list[str]:
-    """The final places, best first, with each side's scores; a solo game's result."""
-    ranking = game.ranking() or []
+def rated_ranking(game: Game, left: Collection[int] = ()) -> list[list[int]]:
+    """The game's ranking (groups of sides sharing a place, best first) with the seats in
+    ``left`` (a computer finished them for a person who left) sharing the last place after
+    every person who stayed, as the ladder rates them; a team game keeps its sides' places
+    (the team's persons who stayed share its place on the ladder)."""
+    ranking = [list(group) for group in game.ranking() or []]
+    if not left or games.mode(game) == "team":
+        return ranking
+    stayed = [[s for s in group if s not in left] for group in ranking]
+    gone = [s for group in ranking for s in group if s in left]
+    if not any(stayed):
+        return ranking  # nobody stayed: the scores alone decide
+    return [group for group in stayed if group] + ([gone] if gone else [])
+
+
+def ranking_lines(
+    game: Game, names: Sequence[str], texts: Texts, left: Collection[int] = ()
+) -> list[str]:
+    """The final places, best first, with each side's scores; a solo game's result.
+    ``left``: the seats a computer finished for a person who left (or was expelled),
+    placed after every person who stayed, as the ladder rates them
+    (:mod:`bot.community.ratings`), so the result never names a leaver the winner."""
+    ranking = rated_ranking(game, left)
     sides = side_names(game, names, texts)
     colours = games.score_colours(game)
     if len(sides) == 1:

@@ -14,9 +14,11 @@ import traceback
 from dataclasses import dataclass, field
 
 from bot.core import games
+from bot.core.durations import format_duration
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.parsing import COMMAND_WORDS
 from bot.core.table import PLAYING
+from bot.core.timebank import LIVE_GRACE
 from bot.service import Service
 from bot.store import DamagedTable
 from bot.words.texts import Texts
@@ -90,8 +92,11 @@ def _long_texts() -> set[str]:
     out = set()
     for lang in ("en", "de", "nl", "fr"):
         tx = Texts(lang)
-        # /rules tells the game's rules and then those of the clocks (bot/play/show.py).
-        out |= {f"{tx(f'rules.{game}')}\n{tx('rules.clock')}" for game in ("genial", "spezial")}
+        # /rules tells the game's rules and then those of the clocks and the grace period
+        # (bot/play/show.py).
+        grace = tx("rules.grace", live=format_duration(LIVE_GRACE))
+        clocks = f"{tx('rules.clock')}\n{grace}"
+        out |= {f"{tx(f'rules.{game}')}\n{clocks}" for game in ("genial", "spezial")}
     return out
 
 

@@ -288,10 +288,31 @@
     text($("replay-review"), data.review || "");
   }
 
+  // Time left as the chat tells it (bot.core.durations.format_left): rounded down, in its
+  // two largest units, "1h 59m", "29m 30s", "1s".
+  function formatLeft(seconds) {
+    let left = Math.max(0, Math.floor(seconds));
+    const parts = [];
+    for (const [unit, size] of [["d", 86400], ["h", 3600], ["m", 60], ["s", 1]]) {
+      if (left >= size || (size === 1 && !parts.length)) {
+        parts.push(Math.floor(left / size) + unit);
+        left %= size;
+      } else if (parts.length) {
+        parts.push(""); // a zero unit between two others ends the spelling
+      }
+      if (parts.length === 2) break;
+    }
+    return parts.filter(Boolean).join(" ");
+  }
+
   function tick() {
     const c = $("clock");
     if (!look || !look.deadline) return text(c, "");
-    const left = Math.max(0, Math.round(look.deadline - Date.now() / 1000));
+    // The turn's time runs from its start, or from now while the player is away.
+    const now = Math.max(Date.now() / 1000, look.started || 0);
+    const bank = document.querySelector("#scores .to-move .bank");
+    if (bank) text(bank, " ⏱ " + formatLeft(look.deadline - now));
+    const left = Math.max(0, Math.round(look.deadline - now));
     const h = Math.floor(left / 3600);
     const m = Math.floor((left % 3600) / 60);
     const s = left % 60;

@@ -30,10 +30,17 @@ def test_notify_settings_parse() -> None:
     assert parse_command("/notify quiet off") == Notify(setting="quiet", value="")
     assert parse_command("/notify tz Europe/Berlin") == Notify(setting="tz", value="Europe/Berlin")
     assert parse_command("/notify now") == Notify(on=True)
-    for bad in ("/notify digest 24", "/notify quiet 22", "/notify quiet 8-8", "/notify maybe"):
+    # An hour that is none is answered with what was wrong (issue 44, item 7).
+    for bad, key in (
+        ("/notify digest 24", "notify.bad_digest"),
+        ("/notify quiet 22", "notify.bad_quiet"),
+        ("/notify quiet 8-8", "notify.bad_quiet"),
+        ("/notify quiet", "usage.notify"),
+        ("/notify maybe", "usage.notify"),
+    ):
         with pytest.raises(CommandError) as caught:
             parse_command(bad)
-        assert caught.value.key == "usage.notify"
+        assert caught.value.key == key
 
 
 def two_tables(db: Path, clock: Clock) -> tuple[Room, Room]:

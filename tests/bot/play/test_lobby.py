@@ -143,8 +143,8 @@ def test_only_host_or_admin_changes_options(room: Room) -> None:
         ("/option order alphabetical", "The seat order is join or random, not alphabetical."),
         (
             "/option colour red",
-            "There is no option colour. Options: team, genial,"
-            " spezial, timeout, hints, order, lang.",
+            "There is no option colour. Options: team, genial, spezial, timeout, hints,"
+            " order, lang, clock, grace, undo, puzzle.",
         ),
         ("/option hints maybe", "maybe is neither on nor off."),
         (

@@ -109,8 +109,8 @@ def test_a_takeback_refused(tmp_path: Path) -> None:
     assert out[0].text == "Bob refuses: Ada's move stays."
     assert len(room.game().moves) == 1
     assert room.error("Bob", "/undo yes") == "Nobody asked for a takeback here."
-    # One request per move: refused is refused.
-    assert room.error("Ada", "/undo").startswith("There is nothing of yours to take back")
+    # One request per move: refused is refused, and said so (issue 44, item 5).
+    assert room.error("Ada", "/undo").startswith("Bob refused to take this move back")
 
 
 def test_a_takeback_overtaken_by_the_next_move(tmp_path: Path) -> None:

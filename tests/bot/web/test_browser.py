@@ -209,3 +209,27 @@ def test_a_refused_place_keeps_the_selection(tmp_path: Path, browser: Any) -> No
             "Failed to load resource: the server responded with a status of 429 (Too Many Requests)"
         ]
         page.context.close()
+
+
+def test_the_bank_of_the_player_to_move_counts_down_on_the_page(
+    tmp_path: Path, browser: Any
+) -> None:
+    from tests.bot.helpers import START
+
+    # The look is built once per table version; the page tells the time left as of its own
+    # clock each second (issue 44): Ann's 3d bank less her turn's time so far.
+    room = started_room(tmp_path, clock="clock 3d+1d")
+    with running(room) as site:
+        context = browser.new_context(viewport=PHONE)
+        context.set_default_timeout(PATIENCE * 1000)
+        page = context.new_page()
+        page.clock.set_fixed_time(START + 90 * 60)  # 1h 30m into her turn: 2d 22h 30m
+        page.goto(f"http://127.0.0.1:{site.port}/t/{site.tid}")
+        bank = "() => document.querySelector('#scores .to-move .bank')?.textContent"
+        until(page, f"() => ({bank})() === ' ⏱ 2d 22h'", "Ann's bank as of the page's clock")
+        other = "() => document.querySelector('#scores tr:not(.to-move) .bank').textContent"
+        assert page.evaluate(other) == " ⏱ 3d"  # Bob's bank waits whole
+        page.clock.set_fixed_time(START + 2 * 86400 + 3600)  # 3d - 2d 1h = 23h
+        until(page, f"() => ({bank})() === ' ⏱ 23h'", "Ann's bank a day later")
+        assert page.evaluate("() => document.getElementById('clock').textContent") == "⏱ 23:00:00"
+        context.close()
