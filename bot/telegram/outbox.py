@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 
 from telegram.error import TelegramError
@@ -48,16 +48,24 @@ OUTBOX_RETRY = 2.0
 class TableLocks:
     """The tables' locks: one command (or look of the clock) at a table at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, same: Callable[[str], str] | None = None) -> None:
+        """
+        Args:
+            same: the id a table's lock is kept under: a table that moved with its group
+                to a supergroup keeps the lock of its first id, so a delivery under way
+                from the old chat and a command or the clock at the new one take turns.
+        """
         # Each table's lock with how many hold or wait for it; dropped at none, so a table
         # that finished leaves nothing here.
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._same = same
 
     @asynccontextmanager
     async def hold(self, chat: str) -> AsyncIterator[None]:
         """Hold the table's lock: one command (or look of the clock) at a table at a time.
         The lock lives only while someone holds or waits for it (one event loop: no guard
         needed around the count)."""
+        chat = self._same(chat) if self._same is not None else chat
         lock, users = self._locks.get(chat) or (asyncio.Lock(), 0)
         self._locks[chat] = (lock, users + 1)
         try:

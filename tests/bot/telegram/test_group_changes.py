@@ -1,0 +1,93 @@
+"""Issue 44, items 21-24 on Telegram (the fake Bot API): a group upgraded while a move is
+being told, a person who never opened the private chat, a deleted or closed topic, and
+the private chat in the person's language."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.core import games
+from bot.core.config import Settings
+from bot.service import Service
+from bot.store.sqlite import SQLiteStore
+from tests.bot.helpers import Clock
+from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI
+from tests.patience import wait_until
+
+TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
+ADA, CAROL = 101, 303
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+@pytest.fixture
+def api() -> Iterator[FakeBotAPI]:
+    api = FakeBotAPI(TOKEN).start()
+    api.user(ADA, "Ada")
+    api.user(CAROL, "Carol")
+    yield api
+    api.close()
+
+
+@pytest.fixture
+def runner(api: FakeBotAPI, tmp_path: Path) -> Iterator[BotRunner]:
+    def make_service(path: Path) -> Service:
+        return Service(
+            SQLiteStore(path), Settings(), rng=random.Random(3), clock=Clock(), pictures=True
+        )
+
+    runner = BotRunner(api, tmp_path / "t.db", make_service=make_service).start()
+    yield runner
+    runner.stop()
+
+
+def say(api: FakeBotAPI, runner: BotRunner, chat: int, user: int, text: str) -> None:
+    runner.wait(api.say(chat, user, text))
+
+
+def test_a_group_upgraded_while_a_move_is_told_gets_each_message_once(
+    api: FakeBotAPI, runner: BotRunner
+) -> None:
+    """Item 21: the move's board was refused in the old group (the table moved), and
+    while it was being posted in the new one, the next player's move there delivered the
+    same waiting letters again: the board and the rack came twice."""
+    old, new = -7171, -1007171000000
+    api.group(old, "Family", kind="group")
+    service = runner.service
+    for user, text in [(ADA, "/join"), (CAROL, "/join"), (ADA, "/start")]:
+        say(api, runner, old, user, text)
+    api.migrate(old, new, ADA, announce=False)
+    api.stall(new)
+    table = service.table(str(old))
+    assert table is not None
+    game = games.rebuild(table.record)
+    mover = int(table.seats[game.to_move].user or 0)
+    other = CAROL if mover == ADA else ADA
+    first = api.say(mover, mover, f"/play {games.format_move(game, game.legal_moves()[0])}")
+    # The board, refused in the old group, is being posted in the new one...
+    wait_until(lambda: any(c.chat == new for c in api.held), "the board held in the new chat")
+    racks_before = len(api.sent(other, "sendPhoto")) + len(api.sent(other, "sendMessage"))
+    moved = service.table(str(new))
+    assert moved is not None
+    game = games.rebuild(moved.record)
+    move = games.format_move(game, game.legal_moves()[0])
+    # ... when the next player moves in the new chat: that command waits for the delivery
+    # under way (or, as before, posts its letters a second time).
+    second = api.say(new, other, f"/play {move}")
+    locks = runner.adapter.locks._locks  # (lock, how many hold or wait for it) by table
+
+    def second_move_waits_or_posts() -> bool:
+        sharing = locks.get(str(old), (None, 0))[1] >= 2  # the old id's lock: both moves
+        return sharing or sum(c.chat == new for c in api.held) >= 2
+
+    wait_until(second_move_waits_or_posts, "the second move at the table")
+    api.release(new)
+    runner.wait(first, second)
+    boards = [c.text for c in api.sent(new, "sendPhoto")]
+    assert len(boards) == len(set(boards)) == 2, boards
+    racks = api.sent(other, "sendPhoto") + api.sent(other, "sendMessage")
+    assert len(racks) - racks_before == 1  # the rack of the first move's next player
