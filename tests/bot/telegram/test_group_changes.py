@@ -15,11 +15,12 @@ from bot.core.config import Settings
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from tests.bot.helpers import Clock
-from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI
+from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
 from tests.patience import wait_until
 
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
-ADA, CAROL = 101, 303
+ADA, BOB, CAROL = 101, 202, 303
+GROUP = -1001234567890
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -29,6 +30,8 @@ def api() -> Iterator[FakeBotAPI]:
     api = FakeBotAPI(TOKEN).start()
     api.user(ADA, "Ada")
     api.user(CAROL, "Carol")
+    api.user(BOB, "Bob", opened=False)  # Bob never opened the private chat with the bot
+    api.group(GROUP, "Genial night")
     yield api
     api.close()
 
@@ -91,3 +94,18 @@ def test_a_group_upgraded_while_a_move_is_told_gets_each_message_once(
     assert len(boards) == len(set(boards)) == 2, boards
     racks = api.sent(other, "sendPhoto") + api.sent(other, "sendMessage")
     assert len(racks) - racks_before == 1  # the rack of the first move's next player
+
+
+@pytest.mark.parametrize("command", ["/games", "/mydata"])
+def test_an_answer_for_someone_the_bot_cannot_write_to_says_what_to_do(
+    api: FakeBotAPI, runner: BotRunner, command: str
+) -> None:
+    """Item 22: "Press My tiles" under which there was no My tiles button."""
+    say(api, runner, GROUP, BOB, "/join")
+    say(api, runner, GROUP, BOB, command)
+    notice = api.last_message(GROUP)
+    assert notice["text"] == (
+        "Bob, I can't write to you privately yet, and this answer is for you alone: open the"
+        " private chat with me once (the button below), then ask again."
+    )
+    assert [b["text"] for b in buttons(notice)] == ["Open my private chat"]
