@@ -19,9 +19,11 @@ double board would confuse the table more than a missing one, which the next boa
 position makes up for. Edits and button answers are repeated freely ("not modified" means
 done). A table whose chat is gone for the bot (removed from the group, the group deleted,
 its forum topic deleted, the private chat blocked) is closed as an admin's ``/abort`` would
-close it, so its computer players stop; a player who blocked the bot only loses their
-private racks. A table whose forum topic is closed keeps its game and its waiting messages,
-tells nobody, and delivers them when the topic is reopened (or someone writes there).
+close it, so its computer players stop, and its players are told why in their private
+chats; a player who blocked the bot only loses their private racks. A table whose forum
+topic is closed keeps its game and its waiting messages, tells its players privately (once
+a pause) that its boards wait, and delivers them when the topic is reopened (or someone
+writes there).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from bot.service import Service
 from bot.store.base import CLAIM_BATCH
 from bot.telegram.botapi import AGAIN, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Messages, Origin
+from bot.words.texts import Texts
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +98,8 @@ class Outbox:
         # Tables whose forum topic is closed: their letters wait, untried, until it is
         # reopened (or someone writes there, which only an open topic allows).
         self.paused: set[str] = set()
+        # Paused tables whose players were told privately that their boards wait.
+        self.told_paused: set[str] = set()
 
     async def deliver(self, outs: Sequence[Outbound], origin: Origin | None) -> None:
         """Send each outbound in Telegram's idiom: what a command or the clock changed
@@ -110,6 +115,7 @@ class Outbox:
         if origin is not None and origin.chat in self.paused:
             # A command from the topic: it is open again, and what waited goes first.
             self.paused.discard(origin.chat)
+            self.told_paused.discard(origin.chat)
             tables = {origin.chat: None, **tables}
         for table in tables:
             await self.flush(table)
@@ -147,6 +153,7 @@ class Outbox:
                 done.add(letter)
                 origin = self.origins.get(letter)
                 if table in self.paused and _destination(out, origin) == table:
+                    await self._tell_paused(table)
                     held.append(out)
                     continue
                 if out.stored.id in pings.values():
@@ -164,6 +171,7 @@ class Outbox:
                     return
                 if what == PAUSED:
                     self.paused.add(table)
+                    await self._tell_paused(table)
                     held.append(out)
                     continue
                 if what == GONE:
@@ -217,7 +225,34 @@ class Outbox:
         """The table's forum topic was reopened: what waited goes out now. Call with the
         table's lock held."""
         self.paused.discard(table)
+        self.told_paused.discard(table)
         await self.flush(table)
+
+    async def _tell_paused(self, table: str) -> None:
+        """The players learn privately, once a pause, that the table's topic is closed and
+        its boards wait there (the topic itself takes no word)."""
+        if table not in self.told_paused:
+            self.told_paused.add(table)
+            await self._tell_players(table, "telegram.topic_closed")
+
+    async def _tell_players(self, table: str, key: str) -> None:
+        """A private word to each person seated at ``table``; one the bot cannot write to
+        is skipped (the chat they would be told in is the one that cannot be reached)."""
+        try:
+            found = await asyncio.to_thread(self.service.table, table)
+        except Exception as exc:
+            log.info("could not tell the players of table %s: %s", table, exc)
+            return
+        if found is None:
+            return
+        text = Texts(found.options.lang)(key, table=found.title or table)
+        for seat in found.seats:
+            if seat.user is None or seat.left or seat.user == table:
+                continue
+            try:
+                await self.api.retry(self.api.bot.send_message, int(seat.user), text, resend=False)
+            except (TelegramError, ValueError) as exc:
+                log.info("could not tell %s about table %s: %s", seat.user, table, exc)
 
     async def _gone(self, table: str, why: BaseException) -> None:
         """The table's chat is gone for the bot (it was removed from the group, the group
@@ -226,6 +261,9 @@ class Outbox:
         posted there is forgotten. Call with the table's lock held."""
         self.held.discard(table)
         self.paused.discard(table)
+        self.told_paused.discard(table)
+        # Before it closes: who sat there learns privately why their game ended.
+        await self._tell_players(table, "telegram.table_gone")
         me = User(str(self.api.bot.id), str(self.api.bot.first_name or "Genial"))
         try:
             await asyncio.to_thread(self.service.handle, Chat(table), me, "/abort", admin=True)

@@ -21,6 +21,7 @@ from tests.patience import wait_until
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
 ADA, BOB, CAROL = 101, 202, 303
 GROUP = -1001234567890
+FORUM = -1009876543210
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -32,6 +33,7 @@ def api() -> Iterator[FakeBotAPI]:
     api.user(CAROL, "Carol")
     api.user(BOB, "Bob", opened=False)  # Bob never opened the private chat with the bot
     api.group(GROUP, "Genial night")
+    api.group(FORUM, "Game club", forum=True)
     yield api
     api.close()
 
@@ -109,3 +111,66 @@ def test_an_answer_for_someone_the_bot_cannot_write_to_says_what_to_do(
         " private chat with me once (the button below), then ask again."
     )
     assert [b["text"] for b in buttons(notice)] == ["Open my private chat"]
+
+
+def topic_game(api: FakeBotAPI, runner: BotRunner) -> tuple[int, str]:
+    """Carol and Ada at a table in the forum's topic "Monday", Carol to move: the topic's
+    thread and the table's id."""
+    monday = api.topic(FORUM, CAROL, "Monday")
+    for who in (CAROL, ADA):
+        runner.wait(api.say(FORUM, who, "/join", thread=monday))
+    runner.wait(api.say(FORUM, CAROL, "/start", thread=monday))
+    return monday, f"{FORUM}/{monday}"
+
+
+def move_privately(api: FakeBotAPI, runner: BotRunner, table: str) -> None:
+    """The player to move at ``table`` moves from their private chat with the bot."""
+    t = runner.service.table(table)
+    assert t is not None and t.record is not None
+    game = games.rebuild(t.record)
+    who = int(t.seats[game.to_move].user or 0)
+    say(api, runner, who, who, f"/play {games.format_move(game, game.legal_moves()[0])}")
+
+
+def private_texts(api: FakeBotAPI, user: int) -> list[str]:
+    return [c.text for c in api.sent(user, "sendMessage")]
+
+
+def test_a_deleted_topic_tells_its_players_privately(api: FakeBotAPI, runner: BotRunner) -> None:
+    """Item 23: the table closed without a word when its topic was found deleted."""
+    monday, table = topic_game(api, runner)
+    api.delete_topic(FORUM, monday)
+    move_privately(api, runner, table)
+    table_row = runner.service.table(table)
+    assert table_row is not None and table_row.status == "closed"
+    gone = (
+        "I can no longer post at table Game club › Monday (its topic was deleted, or I was"
+        " removed from the group), so its game has ended. To play again, /join where I can"
+        " post."
+    )
+    for who in (ADA, CAROL):
+        assert private_texts(api, who).count(gone) == 1
+    assert runner.service.playing_tables(str(ADA)) == []
+
+
+def test_a_closed_topic_tells_its_players_privately_once(
+    api: FakeBotAPI, runner: BotRunner
+) -> None:
+    """Item 23: boards held in a closed topic without a word to anyone."""
+    monday, table = topic_game(api, runner)
+    runner.wait(api.close_topic(FORUM, monday, CAROL))
+    closed = (
+        "The topic of table Game club › Monday was closed, so nothing can be posted there:"
+        " the game is kept, and its boards wait until an admin reopens the topic."
+    )
+    move_privately(api, runner, table)
+    move_privately(api, runner, table)
+    for who in (ADA, CAROL):
+        assert private_texts(api, who).count(closed) == 1
+    runner.wait(api.reopen_topic(FORUM, monday, CAROL))
+    assert not runner.service.anything_waiting()
+    # Closed again, without the bot hearing of it: the refused board tells them again.
+    api.closed_topics.add((FORUM, monday))
+    move_privately(api, runner, table)
+    for who in (ADA, CAROL):
+        assert private_texts(api, who).count(closed) == 2
