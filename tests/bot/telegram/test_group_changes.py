@@ -19,7 +19,7 @@ from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons
 from tests.patience import wait_until
 
 TOKEN = "424242:AAHtestTOKENnever-shown_0123456789"
-ADA, BOB, CAROL = 101, 202, 303
+ADA, BOB, CAROL, DIETER = 101, 202, 303, 505
 GROUP = -1001234567890
 FORUM = -1009876543210
 
@@ -32,6 +32,7 @@ def api() -> Iterator[FakeBotAPI]:
     api.user(ADA, "Ada")
     api.user(CAROL, "Carol")
     api.user(BOB, "Bob", opened=False)  # Bob never opened the private chat with the bot
+    api.user(DIETER, "Dieter")["language_code"] = "de-AT"  # his Telegram speaks German
     api.group(GROUP, "Genial night")
     api.group(FORUM, "Game club", forum=True)
     yield api
@@ -174,3 +175,20 @@ def test_a_closed_topic_tells_its_players_privately_once(
     move_privately(api, runner, table)
     for who in (ADA, CAROL):
         assert private_texts(api, who).count(closed) == 2
+
+
+def test_the_private_greeting_speaks_the_persons_language(
+    api: FakeBotAPI, runner: BotRunner
+) -> None:
+    """Item 24: Dieter's Telegram is in German (its menu too): his /start in the private
+    chat, where no table sets a language, is answered in German."""
+    say(api, runner, DIETER, DIETER, "/start")
+    assert private_texts(api, DIETER)[-1].startswith(
+        "Hallo Dieter! Ich leite Partien Einfach Genial in Gruppen"
+    )
+    # A deep link to a table that is gone: the same.
+    say(api, runner, DIETER, DIETER, "/start t-100555")
+    assert private_texts(api, DIETER)[-1].startswith("Deine Steine für ")
+    # Ada's Telegram is in English.
+    say(api, runner, ADA, ADA, "/start")
+    assert private_texts(api, ADA)[-1].startswith("Hello Ada!")
