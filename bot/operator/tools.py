@@ -22,6 +22,7 @@ from bot.store.base import safe_url
 _URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
 TOOLS = ("backup", "restore", "check-config")
+PLATFORMS = ("console", "telegram", "discord", "web")
 
 
 def tool_of(argv: Sequence[str]) -> str | None:
@@ -52,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     load.add_argument("--db", required=True, help="the new store: SQLite file or postgresql:// URL")
     check = tools.add_parser("check-config", help="check a config file without starting")
     check.add_argument("file", nargs="?", help="the config file (default: config.toml)")
+    check.add_argument(
+        "--platform",
+        choices=PLATFORMS,
+        help="check it for this platform (default: the one the bot would start: the"
+        " platform whose token is set, else the console)",
+    )
     return parser
 
 
@@ -59,7 +66,7 @@ def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.tool == "check-config":
-            return check_config(args.file or args.config)
+            return check_config(args.file or args.config, args.platform)
         if args.tool == "backup":
             location = args.db or load_settings(args.config).storage
             counts = backup.backup_file(location, args.file)
@@ -110,8 +117,34 @@ def check_storage(settings: Settings) -> None:
         )
 
 
-def check_config(path: str | None) -> int:
-    """Check the settings at ``path`` as the bot does at start, without starting it.
+def default_platform(settings: Settings) -> str:
+    """The platform the bot starts when none is named: the one whose token is set, else
+    the console."""
+    for platform in ("telegram", "discord"):
+        if settings.token(platform):
+            return platform
+    return "console"
+
+
+def check_platform(settings: Settings, platform: str) -> None:
+    """What a platform needs of the settings beyond their form.
+
+    Raises:
+        ConfigError: naming the setting and why the platform cannot use it.
+    """
+    url = settings.web.public_url
+    if platform == "telegram" and url.lower().startswith("http://"):
+        raise ConfigError(
+            f"{settings.source}: web.public_url {url!r} must start with https:// for"
+            " Telegram: it opens a player's own page from a button in the private chat"
+            " only over HTTPS, and refuses the message with such a button (the player's"
+            " rack) otherwise"
+        )
+
+
+def check_config(path: str | None, platform: str | None = None) -> int:
+    """Check the settings at ``path`` as the bot does at start, without starting it, for
+    ``platform`` (default: the one the bot would start).
 
     Raises:
         ConfigError: naming the first setting that is wrong.
@@ -119,5 +152,6 @@ def check_config(path: str | None) -> int:
     settings = load_settings(path)
     check_levels(settings)
     check_storage(settings)
+    check_platform(settings, platform or default_platform(settings))
     print(f"{settings.source}: ok")
     return 0
