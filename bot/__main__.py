@@ -30,7 +30,7 @@ from bot.service import Service
 from bot.store import StoreDown, StoreError, open_store
 
 WEB = "web"
-PLATFORMS = ("console", "telegram", "discord", WEB)
+PLATFORMS = tools.PLATFORMS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,12 +110,7 @@ def with_shards(args: argparse.Namespace, platform: str, settings: Settings) -> 
 
 
 def choose_platform(requested: str | None, settings: Settings) -> str:
-    if requested:
-        return requested
-    for platform in ("telegram", "discord"):
-        if settings.token(platform):
-            return platform
-    return "console"
+    return requested or tools.default_platform(settings)
 
 
 def with_metrics(args: argparse.Namespace, settings: Settings) -> Settings:
@@ -387,6 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = load_settings(args.config)
         tools.check_levels(settings)
         platform = choose_platform(args.platform, settings)
+        tools.check_platform(settings, platform)
         settings = with_shards(args, platform, settings)
         if platform == "console":
             return run_console(args, settings)

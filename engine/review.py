@@ -15,8 +15,9 @@ A placement is *accurate* when it scored at most :data:`ACCURATE_WITHIN` point l
 expert's move that way; a player's accuracy is the share of their placements that were.
 
 The puzzle (:func:`puzzle_at`, :func:`find_puzzles`) is a position where one placement
-scores at least :data:`PUZZLE_GAP` more points in the mover's lowest colour than any other:
-a question with one answer, worked out from the rules alone, without the expert.
+scores at least :data:`PUZZLE_GAP` more points in the mover's lowest colour than any other
+that does not score as much: a question with one best score, worked out from the rules alone,
+without the expert.
 
 Standard library only, like the rest of the engine.
 """
@@ -371,29 +372,34 @@ def lowest_points(game: GenialGame, placement: Placement) -> int:
     return sum(after[i] - track[i] for i in lowest)
 
 
-def puzzle_at(game: GenialGame, number: int = 0, gap: int = PUZZLE_GAP) -> Puzzle | None:
-    """The puzzle of the position ``game`` is in (Genial, a placement due), or None when no
-    placement scores ``gap`` or more in the mover's lowest colours above every placement
-    that covers neither of its cells.
-
-    Only the mover's rack and the board decide it: the legal placements are the mover's."""
-    if game.over or game.awaiting != "place":
-        return None
-    seen: dict[str, tuple[int, Placement]] = {}
+def placement_points(game: GenialGame) -> dict[str, int]:
+    """Every legal placement of the position (once each: a double tile turned round is the
+    same placement), in record notation, with what it scores in the mover's lowest colours."""
+    seen: dict[str, int] = {}
     for p in game.legal_placements():
         text = format_genial_move(p.canonical(), game.area)
         if text not in seen:
-            seen[text] = (lowest_points(game, p), p)
+            seen[text] = lowest_points(game, p)
+    return seen
+
+
+def puzzle_at(game: GenialGame, number: int = 0, gap: int = PUZZLE_GAP) -> Puzzle | None:
+    """The puzzle of the position ``game`` is in (Genial, a placement due), or None when the
+    best placements do not score ``gap`` or more in the mover's lowest colours above every
+    other legal placement (those sharing a cell with them included).
+
+    Placements scoring as much as the answer (the same tile on the same cell with another
+    free neighbour, say) are right answers too, as :func:`solves` says; every placement that
+    scores less is the competition. Only the mover's rack and the board decide it: the legal
+    placements are the mover's."""
+    if game.over or game.awaiting != "place":
+        return None
+    seen = placement_points(game)
     if not seen:
         return None
-    ranked = sorted(seen.items(), key=lambda kv: (-kv[1][0], kv[0]))
-    answer, (first, best) = ranked[0]
-    # The next best *other idea*: a placement that the answer's half-tile moved elsewhere
-    # would score nearly as much is no second answer, so only placements sharing no cell
-    # with the answer's cells compete (none at all: not a question worth asking).
-    cells = set(best.cells)
-    others = [points for points, p in seen.values() if cells.isdisjoint(p.cells)]
-    if not others:
+    answer, first = min(seen.items(), key=lambda kv: (-kv[1], kv[0]))
+    others = [points for points in seen.values() if points < first]
+    if not others:  # every placement scores the same: not a question worth asking
         return None
     second = max(others)
     if first - second < gap:
@@ -458,6 +464,7 @@ __all__ = [
     "counted_points",
     "find_puzzles",
     "lowest_points",
+    "placement_points",
     "puzzle_at",
     "puzzle_position",
     "review_game",

@@ -26,8 +26,8 @@ from engine.errors import EngineError
 from engine.genial import GenialGame
 from engine.moves import Placement
 from engine.record import Record, new_game
+from engine.review import PUZZLE_GAP, lowest_points, placement_points
 from engine.review import Puzzle as Found
-from engine.review import lowest_points
 
 
 def candidates(tables: Tables, chat: str) -> list[dict[str, Any]]:
@@ -57,6 +57,17 @@ def candidates(tables: Tables, chat: str) -> list[dict[str, Any]]:
         if found:
             return found
     return []
+
+
+def none_why(tables: Tables, chat: str) -> Reject:
+    """Why there is no puzzle to show: no game reviewed yet, the reviewed games had no
+    puzzle position, or their puzzles were all shown here."""
+    reviewed = [data for scope in (chat, None) for _, data in tables.store.reviews(scope) if data]
+    if not reviewed:
+        return Reject("puzzle.none")
+    if any(data.get("puzzles") for data in reviewed):
+        return Reject("puzzle.none_new")
+    return Reject("puzzle.none_found", gap=PUZZLE_GAP)
 
 
 def position(data: dict[str, Any]) -> GenialGame:
@@ -114,15 +125,22 @@ def solution(tables: Tables, ctx: Context, puzzle: Puzzled) -> None:
     tables.store.close_puzzle(puzzle.id)
     found = [name for _, name, solved in tables.store.puzzle_answers(puzzle.id) if solved]
     texts = ctx.texts
+    # Every legal placement of the position is compared, those sharing a cell with the
+    # answer too; placements scoring as much as the answer are right answers and said so.
+    points = int(puzzle.data["points"])
+    scores = placement_points(position(puzzle.data))
+    same = sum(1 for text, p in scores.items() if p == points and text != puzzle.data["answer"])
+    params: dict[str, object] = {
+        "number": puzzle.id,
+        "answer": puzzle.data["answer"],
+        "points": points,
+        "colours": _colours(puzzle.data, texts),
+        "others": max((p for p in scores.values() if p < points), default=0),
+    }
     lines = [
-        texts(
-            "puzzle.solution",
-            number=puzzle.id,
-            answer=puzzle.data["answer"],
-            points=puzzle.data["points"],
-            colours=_colours(puzzle.data, texts),
-            others=int(puzzle.data["points"]) - int(puzzle.data["gap"]),
-        ),
+        texts("puzzle.solution_shared", count=same, **params)
+        if same
+        else texts("puzzle.solution", **params),
         texts("puzzle.found", names=", ".join(found)) if found else texts("puzzle.nobody"),
     ]
     ctx.out.append(ctx.scene.chat_message(lines))
@@ -181,7 +199,7 @@ def puzzle(tables: Tables, ctx: Context, cmd: Puzzle) -> None:
     if current is None:
         choices = candidates(tables, ctx.chat.id)
         if not choices:
-            raise Reject("puzzle.none")
+            raise none_why(tables, ctx.chat.id)
         data = choices[0]
         current = Puzzled(
             tables.store.post_puzzle(ctx.chat.id, ctx.now, data), ctx.chat.id, ctx.now, data, False

@@ -118,15 +118,18 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
         )
         for number in seat.costliest:
             p = review.placement(number)
+            low_played, low_best = min(p.after_played), min(p.after_best)
+            # The lowest colour is named only where the two placements leave it different.
+            key = "review.costly" if low_played != low_best else "review.costly_level"
             lines.append(
                 texts(
-                    "review.costly",
+                    key,
                     number=number + 1,
                     played=p.played,
                     best=p.best,
                     count=p.cost,
-                    low_played=min(p.after_played),
-                    low_best=min(p.after_best),
+                    low_played=low_played,
+                    low_best=low_best,
                 )
             )
         for number in seat.swaps_missed:

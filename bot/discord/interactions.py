@@ -30,9 +30,14 @@ from bot.discord.shards import Shards
 from bot.discord.threads import Threads
 from bot.service import Service
 from bot.store import StoreError
-from bot.words.texts import Texts
+from bot.words.texts import Texts, shown_name
 
 log = logging.getLogger(__name__)
+
+
+def in_bots_dm(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction came in the person's direct messages with the bot."""
+    return interaction.guild_id is None and bool(interaction.context.dm_channel)
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -132,7 +137,16 @@ class Interactions(Part):
         interaction = reply.interaction
         user = User(reply.user, interaction.user.display_name)
         channel = interaction.channel if str(interaction.channel_id) == chat else None
-        where = Chat(chat, title(channel or self.client.get_channel(int(chat))))
+        direct = channel is not None and in_bots_dm(interaction)
+        if direct:
+            # The bot's DM has no name: the table is the person's direct messages, and
+            # its turn messages are linked from /games as Discord links DMs (@me).
+            texts = await asyncio.to_thread(self._texts, chat)
+            name = texts("discord.dm_title", name=shown_name(interaction.user.display_name))
+            where = Chat(chat, name)
+            await self.shards.note_guild(chat, None)
+        else:
+            where = Chat(chat, title(channel or self.client.get_channel(int(chat))))
         admin = is_admin(interaction)
         if command.split()[0] == "/hand":
             await self.private.reopen(reply, chat)

@@ -12,6 +12,7 @@ import discord
 from bot.core.outbound import Outbound, with_links
 from bot.discord.messages import jump_url
 from bot.discord.parts import Part
+from bot.discord.shards import DIRECT, NOTE_GUILD
 
 #: The table's latest turn (or result) message, for jump URLs to it (/games, turn pings):
 #: ``<guild id or @me>/<message id>``.
@@ -24,8 +25,14 @@ class Links(Part):
     async def note_latest(self, chat: str, channel: Any, message: discord.Message) -> None:
         """Keep the table's newest turn message (and its server) for jump URLs to it."""
         guild = getattr(message.guild or getattr(channel, "guild", None), "id", None)
-        if guild is None and not isinstance(channel, discord.DMChannel | discord.GroupChannel):
-            return  # a channel not in the cache: without its server no jump URL works
+        if (
+            guild is None
+            and not isinstance(channel, discord.DMChannel | discord.GroupChannel)
+            and await self._note(chat, NOTE_GUILD) != DIRECT
+        ):
+            # A channel not in the cache: without its server no jump URL works (a
+            # person's DM with the bot, never cached, is noted as one by its commands).
+            return
         where = "@me" if guild is None else str(guild)
         await self._set_note(chat, NOTE_LATEST, f"{where}/{message.id}")
 

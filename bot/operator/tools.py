@@ -25,6 +25,7 @@ from bot.store.base import safe_url
 _URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
 TOOLS = ("backup", "restore", "check-config", "health")
+PLATFORMS = ("console", "telegram", "discord", "web")
 
 
 def tool_of(argv: Sequence[str]) -> str | None:
@@ -57,8 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("file", nargs="?", help="the config file (default: config.toml)")
     check.add_argument(
         "--platform",
-        choices=("telegram", "discord"),
-        help="also check that this platform's token is set, as its start would",
+        choices=PLATFORMS,
+        help="check it for this platform, its token too (default: the one the bot would"
+        " start: the platform whose token is set, else the console)",
     )
     tools.add_parser(
         "health",
@@ -124,11 +126,36 @@ def check_storage(settings: Settings) -> None:
         )
 
 
+def default_platform(settings: Settings) -> str:
+    """The platform the bot starts when none is named: the one whose token is set, else
+    the console."""
+    for platform in ("telegram", "discord"):
+        if settings.token(platform):
+            return platform
+    return "console"
+
+
+def check_platform(settings: Settings, platform: str) -> None:
+    """What a platform needs of the settings beyond their form.
+
+    Raises:
+        ConfigError: naming the setting and why the platform cannot use it.
+    """
+    url = settings.web.public_url
+    if platform == "telegram" and url.lower().startswith("http://"):
+        raise ConfigError(
+            f"{settings.source}: web.public_url {url!r} must start with https:// for"
+            " Telegram: it opens a player's own page from a button in the private chat"
+            " only over HTTPS, and refuses the message with such a button (the player's"
+            " rack) otherwise"
+        )
+
+
 def check_config(path: str | None, platform: str | None = None) -> int:
-    """Check the settings at ``path`` as the bot does at start, without starting it; with a
-    ``platform``, that its token is set too (compose.yaml's ``check`` runs this before any
-    worker starts, so a setting to fix stops ``docker compose up`` instead of a worker
-    that Docker would start again and again).
+    """Check the settings at ``path`` as the bot does at start, without starting it, for
+    ``platform`` (default: the one the bot would start), its token included: compose.yaml's
+    ``check`` runs this before any worker starts, so a setting to fix stops ``docker
+    compose up`` instead of a worker that Docker would start again and again.
 
     Raises:
         ConfigError: naming the first setting that is wrong.
@@ -136,8 +163,10 @@ def check_config(path: str | None, platform: str | None = None) -> int:
     settings = load_settings(path)
     check_levels(settings)
     check_storage(settings)
-    if platform is not None:
-        settings.required_token(platform)
+    chosen = platform or default_platform(settings)
+    check_platform(settings, chosen)
+    if chosen in ("telegram", "discord"):
+        settings.required_token(chosen)
     print(f"{settings.source}: ok")
     return 0
 

@@ -102,7 +102,7 @@ class TelegramAdapter:
         self.tables = Tables(service, self.notes)
         self.messages = Messages(service, self.api, self.notes, self.tables)
         self.admins = ChatAdmins(service, self.api)
-        self.locks = TableLocks()
+        self.locks = TableLocks(same=self.tables.first_id)
         self.outbox = Outbox(service, self.api, self.messages)
         self.clock = Clock(service, self.locks, self.outbox, due_interval=due_interval, sleep=sleep)
         self.updates = Updates(

@@ -302,10 +302,13 @@ class Messages:
         texts = await self.tables.texts(out.chat)
         names = await self.tables.names(out.chat)
         name = names.get(user, "")
-        buttons = [Button(texts("button.hand"), "/hand")] if out.kind == "rack" else []
+        # Only a rack can be shown by the My tiles button; anything else (/mydata, /games,
+        # a hint) needs the private chat, which the button under the notice opens.
+        rack = out.kind == "rack"
+        buttons = [Button(texts("button.hand"), "/hand")] if rack else []
         notice = Outbound(
             out.chat,
-            texts("telegram.unreachable", name=name),
+            texts("telegram.unreachable" if rack else "telegram.unreachable_ask", name=name),
             "info",
             buttons=tuple(buttons),
             mentions=(user,),

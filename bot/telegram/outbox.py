@@ -19,16 +19,18 @@ double board would confuse the table more than a missing one, which the next boa
 position makes up for. Edits and button answers are repeated freely ("not modified" means
 done). A table whose chat is gone for the bot (removed from the group, the group deleted,
 its forum topic deleted, the private chat blocked) is closed as an admin's ``/abort`` would
-close it, so its computer players stop; a player who blocked the bot only loses their
-private racks. A table whose forum topic is closed keeps its game and its waiting messages,
-tells nobody, and delivers them when the topic is reopened (or someone writes there).
+close it, so its computer players stop, and its players are told why in their private
+chats; a player who blocked the bot only loses their private racks. A table whose forum
+topic is closed keeps its game and its waiting messages, tells its players privately (once
+a pause) that its boards wait, and delivers them when the topic is reopened (or someone
+writes there).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
@@ -41,6 +43,7 @@ from bot.store.base import CLAIM_BATCH
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import AGAIN, GONE, PAUSED, UNKNOWN, BotAPI, failure
 from bot.telegram.messages import Messages, Origin
+from bot.words.texts import Texts
 
 log = logging.getLogger(__name__)
 
@@ -56,16 +59,24 @@ TURN_BREAK = "\n\n"
 class TableLocks:
     """The tables' locks: one command (or look of the clock) at a table at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, same: Callable[[str], str] | None = None) -> None:
+        """
+        Args:
+            same: the id a table's lock is kept under: a table that moved with its group
+                to a supergroup keeps the lock of its first id, so a delivery under way
+                from the old chat and a command or the clock at the new one take turns.
+        """
         # Each table's lock with how many hold or wait for it; dropped at none, so a table
         # that finished leaves nothing here.
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._same = same
 
     @asynccontextmanager
     async def hold(self, chat: str) -> AsyncIterator[None]:
         """Hold the table's lock: one command (or look of the clock) at a table at a time.
         The lock lives only while someone holds or waits for it (one event loop: no guard
         needed around the count)."""
+        chat = self._same(chat) if self._same is not None else chat
         lock, users = self._locks.get(chat) or (asyncio.Lock(), 0)
         self._locks[chat] = (lock, users + 1)
         try:
@@ -99,6 +110,8 @@ class Outbox:
         #: with them as one message (their chat has no room now): the clock's next step
         #: there delivers them, not a flush of its own.
         self.gathering: set[str] = set()
+        # Paused tables whose players were told privately that their boards wait.
+        self.told_paused: set[str] = set()
 
     async def deliver(
         self, outs: Sequence[Outbound], origin: Origin | None, *, gather: bool = False
@@ -117,6 +130,7 @@ class Outbox:
         if origin is not None and origin.chat in self.paused:
             # A command from the topic: it is open again, and what waited goes first.
             self.paused.discard(origin.chat)
+            self.told_paused.discard(origin.chat)
             tables = {origin.chat: None, **tables}
         for table in tables:
             await self.flush(table, gather=gather)
@@ -161,6 +175,7 @@ class Outbox:
                 origin = self.origins.get(letter)
                 if table in self.paused and _destination(out, origin) == table:
                     done.add(letter)
+                    await self._tell_paused(table)
                     held.append(out)
                     n += 1
                     continue
@@ -200,6 +215,7 @@ class Outbox:
                     return
                 if what == PAUSED:
                     self.paused.add(table)
+                    await self._tell_paused(table)
                     held.extend(part)
                     n += len(part)
                     continue
@@ -279,7 +295,34 @@ class Outbox:
         """The table's forum topic was reopened: what waited goes out now. Call with the
         table's lock held."""
         self.paused.discard(table)
+        self.told_paused.discard(table)
         await self.flush(table)
+
+    async def _tell_paused(self, table: str) -> None:
+        """The players learn privately, once a pause, that the table's topic is closed and
+        its boards wait there (the topic itself takes no word)."""
+        if table not in self.told_paused:
+            self.told_paused.add(table)
+            await self._tell_players(table, "telegram.topic_closed")
+
+    async def _tell_players(self, table: str, key: str) -> None:
+        """A private word to each person seated at ``table``; one the bot cannot write to
+        is skipped (the chat they would be told in is the one that cannot be reached)."""
+        try:
+            found = await asyncio.to_thread(self.service.table, table)
+        except Exception as exc:
+            log.info("could not tell the players of table %s: %s", table, exc)
+            return
+        if found is None:
+            return
+        text = Texts(found.options.lang)(key, table=found.title or table)
+        for seat in found.seats:
+            if seat.user is None or seat.left or seat.user == table:
+                continue
+            try:
+                await self.api.retry(self.api.bot.send_message, int(seat.user), text, resend=False)
+            except (TelegramError, ValueError) as exc:
+                log.info("could not tell %s about table %s: %s", seat.user, table, exc)
 
     async def _gone(self, table: str, why: BaseException) -> None:
         """The table's chat is gone for the bot (it was removed from the group, the group
@@ -288,6 +331,9 @@ class Outbox:
         posted there is forgotten. Call with the table's lock held."""
         self.held.discard(table)
         self.paused.discard(table)
+        self.told_paused.discard(table)
+        # Before it closes: who sat there learns privately why their game ended.
+        await self._tell_players(table, "telegram.table_gone")
         me = User(str(self.api.bot.id), str(self.api.bot.first_name or "Genial"))
         try:
             await asyncio.to_thread(self.service.handle, Chat(table), me, "/abort", admin=True)

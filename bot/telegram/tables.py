@@ -28,8 +28,10 @@ class Tables:
     def __init__(self, service: Service, notes: Notes) -> None:
         self.service = service
         self.notes = notes
-        # Tables that moved with their group to a supergroup in this run, old id -> new.
+        # Tables that moved with their group to a supergroup in this run, old id -> new,
+        # and the id each had first, new id -> old (their lock's).
         self._moved: dict[str, str] = {}
+        self._first: dict[str, str] = {}
 
     async def table(self, chat: str) -> Table | None:
         return await asyncio.to_thread(self.service.table, chat)
@@ -57,6 +59,11 @@ class Tables:
             if table != old_id and not table.startswith(prefix):
                 continue
             target = new_id + table[len(old_id) :]
+            # Before the move: from the moment the table's letters are at the new id, a
+            # command or the clock there waits for the delivery under way here (which
+            # claimed them: they would go out twice). Kept if the move does not happen:
+            # two ids sharing a lock only take turns.
+            self._first.setdefault(target, self.first_id(table))
             if not await asyncio.to_thread(self.service.move_table, table, target):
                 continue
             self._moved[table] = target
@@ -84,6 +91,10 @@ class Tables:
         if target is None or await self.table(table) is not None:
             return None
         return target
+
+    def first_id(self, table: str) -> str:
+        """The id the table had when this run first saw it (its lock's id)."""
+        return self._first.get(table, table)
 
     def current(self, table: str) -> str:
         """The id a table has now (it moved if its group became a supergroup)."""

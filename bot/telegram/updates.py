@@ -28,7 +28,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.core.commands import Command, CommandError, Hand, Hint, Keep, Play, Swap
+from bot.core.commands import LANGUAGES, Command, CommandError, Hand, Hint, Keep, Play, Swap
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.parsing import parse_command
 from bot.core.table import CLOSED, PLAYING
@@ -252,7 +252,7 @@ class Updates:
             own = await asyncio.to_thread(self.service.table, chat)
             if own is not None and own.status != CLOSED and own.seats:
                 return False
-            texts = await self.tables.texts(chat)
+            texts = Texts(own.options.lang) if own else person_texts(msg.from_user, self.service)
             await self.api.retry(
                 self.api.bot.send_message,
                 msg.chat.id,
@@ -265,7 +265,7 @@ class Updates:
             origin = Origin(table_chat, chat, user, Hand(), msg.message_id)
             await self._run(origin, "/hand", Chat(table_chat))
             return True
-        texts = Texts(table.options.lang) if table else await self.tables.texts(chat)
+        texts = Texts(table.options.lang) if table else person_texts(msg.from_user, self.service)
         name = (table.title if table else "") or table_chat
         await self.api.retry(
             self.api.bot.send_message,
@@ -407,6 +407,13 @@ class Updates:
 
 def _user(user: TelegramUser) -> User:
     return User(str(user.id), user.full_name)
+
+
+def person_texts(person: TelegramUser | None, service: Service) -> Texts:
+    """The texts for a person where no table sets a language: their Telegram app's
+    language (``de-AT`` is ``de``) if the bot speaks it, else the bot's default."""
+    code = ((person.language_code if person else None) or "").split("-")[0].lower()
+    return Texts(code if code in LANGUAGES else service.settings.language)
 
 
 def _where(msg: Any) -> str:

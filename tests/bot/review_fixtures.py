@@ -33,7 +33,7 @@ def store_reviewed_game(
     return review, names
 
 
-def greedy_game(players: int = 3, seed: int = 1) -> Record:
+def greedy_game(players: int = 3, seed: int = 10) -> Record:
     """A finished game of greedy players (quick, and it has a puzzle position)."""
     game = GenialGame(players, seed=seed)
     n = 0
@@ -43,10 +43,10 @@ def greedy_game(players: int = 3, seed: int = 1) -> Record:
     return Record.from_dict(game.record())
 
 
-def store_puzzle_game(store: Store, chat: str) -> tuple[Found, GenialGame]:
+def store_puzzle_game(store: Store, chat: str, seed: int = 10) -> tuple[Found, GenialGame]:
     """A finished, reviewed game at ``chat`` with its puzzle positions; its first puzzle
     and the game at that puzzle's position."""
-    record = greedy_game()
+    record = greedy_game(seed=seed)
     puzzles = find_puzzles(record)
     assert puzzles, "the game has a puzzle position"
     seats = [{"name": f"P{n}", "user": f"u{n}", "level": None, "left": False} for n in range(3)]

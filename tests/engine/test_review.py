@@ -15,10 +15,13 @@ from engine.hexgrid import Hex
 from engine.moves import Placement
 from engine.record import Record
 from engine.review import (
+    PUZZLE_GAP,
     GameReview,
     PlacementReview,
+    find_puzzles,
     lowest_points,
     puzzle_at,
+    puzzle_position,
     review_game,
     review_move,
     solves,
@@ -227,3 +230,27 @@ def test_a_placements_lowest_points_are_what_playing_it_scores(players: int) -> 
                 checked += 1
         game.play(game.random_placement(rng))
     assert checked > 50
+
+
+def test_every_puzzle_beats_every_other_placement_by_the_margin() -> None:
+    """Issue 44, item 18: each placement of a puzzle position either scores as much as the
+    answer (a right answer too) or at least PUZZLE_GAP less, placements sharing a cell with
+    the answer included; each placement scored by playing it on a copy. Greedy game 1's
+    move 40 was a puzzle (GG F6 G7, 9 in green) while GY G7 H7 scores 6 there."""
+    for players, seed in ((3, 1), (2, 7), (2, 8), (3, 4)):
+        game = GenialGame(players, seed=seed)
+        n = 0
+        while not game.over:
+            game.play(choose_move(game.view(game.to_move), "greedy", seed * 1000 + n))
+            n += 1
+        record = Record.from_dict(game.record())
+        for found in find_puzzles(record):
+            position = puzzle_position(record, found)
+            side = position.side_of(position.to_move)
+            track = position.scores[side]
+            lowest = [i for i, v in enumerate(track) if v == min(track)]
+            for p in position.legal_placements():
+                trial = position.copy()
+                trial.play(p)
+                points = sum(trial.scores[side][i] - track[i] for i in lowest)
+                assert points == found.points or points <= found.points - PUZZLE_GAP

@@ -3,13 +3,17 @@ with the mover's own tiles only, answered privately, solved with /puzzle answer.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 import render
+from engine.genial import GenialGame
+from engine.moves import Placement
+from engine.notation import format_genial_move
 from tests.bot.helpers import Clock, Room, make_service, user
-from tests.bot.review_fixtures import store_puzzle_game
+from tests.bot.review_fixtures import greedy_game, store_puzzle_game
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -67,7 +71,10 @@ def test_answers_are_private_and_the_solution_names_who_found_it(tmp_path: Path)
     assert f"any other placement at most {found.points - found.gap}" in solved.text
     # Solved: answers now only hear so, and the game's only puzzle was posted here.
     assert room.ok("Bob", f"/puzzle 1 {found.answer}")[0].text.startswith("Puzzle 1 is solved")
-    assert room.error("Ada", "/puzzle").startswith("No puzzle yet")
+    assert room.error("Ada", "/puzzle") == (
+        "Every puzzle from the games reviewed so far has been shown here: the next finished"
+        " game may bring a new one."
+    )
     stats = room.ok("Ada", "/stats")[0].text
     assert "Puzzles solved: 1" in stats
     assert "Puzzles solved" not in room.ok("Bob", "/stats")[0].text
@@ -121,3 +128,80 @@ def test_the_daily_puzzle_keeps_the_chats_time_zone(tmp_path: Path) -> None:
     assert room.error("Ada", "/option puzzle daily noon").startswith("Say when")
     room.ok("Ada", "/option puzzle off")
     assert room.table().options.puzzle == ""
+
+
+def played_points(game: GenialGame, placement: Placement) -> int:
+    """What ``placement`` scores in the mover's lowest colours, by playing it on a copy (the
+    rules' own scoring, not the puzzle search's shortcut)."""
+    side = game.side_of(game.to_move)
+    track = game.scores[side]
+    lowest = [i for i, v in enumerate(track) if v == min(track)]
+    trial = game.copy()
+    trial.play(placement)
+    return sum(trial.scores[side][i] - track[i] for i in lowest)
+
+
+def test_the_solution_compares_every_other_placement_those_sharing_a_cell_too(
+    tmp_path: Path,
+) -> None:
+    """Issue 44, item 18: a puzzle kept from before (greedy game 1's move 40: GG F6 G7 scores
+    9 in green, its margin of 4 counted only over placements sharing no cell with it). The
+    solution says what the other placements really score, those sharing G7 included."""
+    room = Room(make_service(tmp_path / "t.db"))
+    record = greedy_game(seed=1)
+    game = GenialGame(3, bag=record.bag)
+    for text in record.moves[:39]:
+        game.play_text(text)
+    data = {"number": 39, "seat": game.to_move, "lowest": ["G"], "answer": "GG F6 G7"}
+    data |= {"points": 9, "gap": 4, "from": "old", "finished_at": 1.0}
+    room.service.store.post_puzzle("chat-1", 1.0, data | {"record": record.to_dict()})
+    scores = {
+        format_genial_move(p.canonical(), game.area): played_points(game, p)
+        for p in game.legal_placements()
+    }
+    # Both share G7 with the answer: one scores as much, the other 3 less.
+    assert scores["GG F6 G7"] == scores["GG G7 G8"] == 9
+    assert scores["GY G7 H7"] == 6
+    assert sorted(scores.values())[-3:] == [6, 9, 9]
+    assert room.ok("Ada", "/puzzle 1 GG G7 G8")[0].text.startswith("Right")
+    (solved,) = room.ok("Ada", "/puzzle answer")
+    assert solved.text.startswith(
+        "Puzzle 1: GG F6 G7 scores 9 in green, and 1 other placement as much; every other"
+        " placement at most 6."
+    )
+
+
+def test_placements_scoring_as_much_as_the_answer_are_right_and_named(tmp_path: Path) -> None:
+    """Greedy game 4's puzzle: GO with green on B5 scores 6 in green wherever the orange half
+    goes (each half scores on its own): three placements, all right."""
+    room = Room(make_service(tmp_path / "t.db"))
+    found, game = store_puzzle_game(room.service.store, "chat-1", seed=4)
+    assert found.answer == "GO B5 A4" and found.points == 6
+    scores = {
+        format_genial_move(p.canonical(), game.area): played_points(game, p)
+        for p in game.legal_placements()
+    }
+    assert sorted(k for k, v in scores.items() if v == 6) == ["GO B5 A4", "GO B5 A5", "GO B5 B4"]
+    best_other = max(v for v in scores.values() if v < 6)
+    room.ok("Ada", "/puzzle")
+    assert room.ok("Bob", "/puzzle 1 GO B5 A5")[0].text.startswith("Right")
+    (solved,) = room.ok("Ada", "/puzzle answer")
+    assert solved.text.startswith(
+        "Puzzle 1: GO B5 A4 scores 6 in green, and 2 other placements as much; every other"
+        f" placement at most {best_other}."
+    )
+
+
+def test_puzzle_after_a_reviewed_game_without_a_puzzle_position(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", seed=3))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot")
+    room.ok("Ada", "/start")
+    room.play_out(random.Random(2))
+    [(_, data)] = room.service.store.reviews("chat-1")
+    assert data is not None and data["puzzles"] == []  # the game had no puzzle position
+    assert room.ok("Ada", "/review")[0].text.startswith("The expert's review (")
+    assert room.error("Ada", "/puzzle") == (
+        "The games reviewed so far hold no puzzle position (a placement scoring at least 4"
+        " more in the lowest colour than every other): the next finished game may bring one."
+    )

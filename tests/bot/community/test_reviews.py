@@ -68,10 +68,11 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
         n = review.turning_point
         turned = next((p for p in review.placements if p.number == n), None)
         if turned is None:
-            assert f"The game turned at move {n + 1}." in text
+            assert f"The game turned at move {n + 1}: there the winner's lead" in text
         else:
             name = row["seats"][turned.seat]["name"]
-            assert f"The game turned at move {n + 1}: {name} played {turned.played}." in text
+            assert f"The game turned at move {n + 1}, where the winner's lead" in text
+            assert f"changed most: {name} played {turned.played}." in text
     assert "up to 6 above the lowest colour" in text
 
 

@@ -21,6 +21,7 @@ from bot.discord import commands as discord_commands
 from engine.moves import Placement
 from tests.bot.discord import contexts
 from tests.bot.discord.support import World, move_options, only_answer, text, world
+from tests.bot.discord.support import answers as replies
 
 #: Commands the menu must have (issue 27 names /join, /games, /notify, /stats in DMs).
 COMMANDS = sorted(
@@ -129,6 +130,29 @@ async def test_a_game_against_a_computer_in_the_bots_dm(tmp_path: Path) -> None:
         assert len(w.game(chat).moves) >= before + 2
         posted = [m for m in dm.history(viewer=ada) if not m.flags.ephemeral]
         assert any("Ada" in text(m) for m in posted)
+
+
+async def test_a_table_in_the_bots_dm_is_named_and_linked(tmp_path: Path) -> None:
+    """Issue 44, item 20: the bot's DM has no name, so the table was called by the
+    channel's number and /games had no link to it."""
+    async with world(tmp_path) as w:
+        ada = w.env.create_user("ada", global_name="Ada")
+        dm = ada.dm_channel
+        chat = str(dm.id)
+        for command in ("join", "addbot"):
+            await ada.slash(command)
+        started = await ada.slash("start")
+        rack = [text(m) for m in replies(started) if m.ephemeral]
+        assert rack and rack[0].startswith("Your tiles at Direct messages · Ada: ")
+        assert all(chat not in t for t in rack)
+        # The turn message addressing Ada is the table's latest message.
+        turn = [m for m in dm.history(viewer=ada) if not m.flags.ephemeral][-1]
+        assert turn.raw_mentions == [ada.id]
+        link = f"https://discord.com/channels/@me/{chat}/{turn.id}"
+        assert only_answer(await ada.slash("games")) == (
+            "Your running tables (1):\n"
+            f"Direct messages · Ada: Genial, your turn (latest message: {link})"
+        )
 
 
 async def group_world(w: World) -> tuple[simcord.ChannelHandle, simcord.UserHandle, Any]:

@@ -340,3 +340,32 @@ def test_health_asks_healthz_on_the_configured_port(
         store.close()
     with pytest.raises(ConfigError, match=r"health needs \[metrics\] port"):
         tools.health(dataclasses.replace(settings, metrics_port=0))
+
+
+def test_check_config_refuses_a_plain_http_page_address_for_telegram(tmp_path: Path) -> None:
+    """Issue 44, item 25: Telegram opens a player's page from a button only over HTTPS, and
+    refuses the private message with an http:// one (the rack with it)."""
+    env = {"PYTHONPATH": str(ROOT)}
+    (tmp_path / "config.toml").write_text('[web]\npublic_url = "http://genial.example.org"\n')
+    refused = (
+        "genial-bot: config.toml: web.public_url 'http://genial.example.org' must start with"
+        " https:// for Telegram: it opens a player's own page from a button in the private"
+        " chat only over HTTPS, and refuses the message with such a button (the player's"
+        " rack) otherwise\n"
+    )
+    bad = run_bot("check-config", "--platform", "telegram", cwd=tmp_path, env=env)
+    assert (bad.returncode, bad.stdout, bad.stderr) == (2, "", refused)
+    # Without --platform: the one the bot would start, Telegram when its token is set.
+    with_token = {**env, "GENIAL_TELEGRAM_TOKEN": "1:x"}
+    bad = run_bot("check-config", cwd=tmp_path, env=with_token)
+    assert (bad.returncode, bad.stderr) == (2, refused)
+    # The same check at start: the bot does not start either.
+    start = run_bot("telegram", cwd=tmp_path, env=with_token)
+    assert (start.returncode, start.stderr) == (2, refused)
+    # Other platforms take a plain http:// address (a local board), and Telegram https://.
+    for platform in ("console", "discord", "web"):
+        ok = run_bot("check-config", "--platform", platform, cwd=tmp_path, env=env)
+        assert (ok.returncode, ok.stdout) == (0, "config.toml: ok\n")
+    (tmp_path / "config.toml").write_text('[web]\npublic_url = "https://genial.example.org"\n')
+    ok = run_bot("check-config", "--platform", "telegram", cwd=tmp_path, env=env)
+    assert (ok.returncode, ok.stdout) == (0, "config.toml: ok\n")
