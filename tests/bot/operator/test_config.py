@@ -363,9 +363,11 @@ def test_check_config_refuses_a_plain_http_page_address_for_telegram(tmp_path: P
     start = run_bot("telegram", cwd=tmp_path, env=with_token)
     assert (start.returncode, start.stderr) == (2, refused)
     # Other platforms take a plain http:// address (a local board), and Telegram https://.
+    # (A platform named is checked for its token too.)
     for platform in ("console", "discord", "web"):
-        ok = run_bot("check-config", "--platform", platform, cwd=tmp_path, env=env)
+        tokens = {**env, "GENIAL_DISCORD_TOKEN": "x"}
+        ok = run_bot("check-config", "--platform", platform, cwd=tmp_path, env=tokens)
         assert (ok.returncode, ok.stdout) == (0, "config.toml: ok\n")
     (tmp_path / "config.toml").write_text('[web]\npublic_url = "https://genial.example.org"\n')
-    ok = run_bot("check-config", "--platform", "telegram", cwd=tmp_path, env=env)
+    ok = run_bot("check-config", "--platform", "telegram", cwd=tmp_path, env=with_token)
     assert (ok.returncode, ok.stdout) == (0, "config.toml: ok\n")
