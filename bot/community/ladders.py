@@ -23,7 +23,7 @@ from bot.core.table import Table
 from bot.core.tables import Tables
 from bot.store import Store
 from bot.words import narrate
-from bot.words.texts import Texts
+from bot.words.texts import Texts, squared
 
 #: Rows of one /top page.
 TOP_ROWS = 10
@@ -263,9 +263,9 @@ def history_lines(
     first = max(0, len(moves) - count)
     game: Game = start
     # Moves taken back by consent (/undo), told after the move they followed.
-    taken: dict[int, list[str]] = {}
+    taken: dict[int, list[list[str]]] = {}
     for tb in record.get("takebacks") or []:
-        taken.setdefault(int(tb["after"]), []).append(", ".join(tb["moves"]))
+        taken.setdefault(int(tb["after"]), []).append(list(tb["moves"]))
     for number, text in enumerate(moves, 1):
         seat = game.to_move
         events = game.play_text(text, seat)
@@ -276,6 +276,7 @@ def history_lines(
         at = len(told) - (len(moves) - after) if after >= first else None
         if at is None or at < 0:
             continue
-        for moves_text in reversed(lines):
-            told.insert(at, texts("history.taken_back", moves=moves_text))
+        for back in reversed(lines):
+            shown_moves = ", ".join(squared(m) for m in back)
+            told.insert(at, texts("history.taken_back", moves=shown_moves, count=len(back)))
     return told

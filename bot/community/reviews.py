@@ -112,7 +112,7 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
                 "review.seat",
                 name=name,
                 accuracy=seat.accuracy,
-                accurate=seat.accurate,
+                count=seat.accurate,
                 placements=seat.placements,
             )
         )

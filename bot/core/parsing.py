@@ -281,7 +281,8 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if word == "stats":
         return Stats(player=" ".join(args) or None)
     if word == "history":
-        return History(count=_number(args, 10, HISTORY_MAX, "usage.history"))
+        # More moves than it tells at once are the most it tells: /history 50 is the last 30.
+        return History(count=_number(args, 10, HISTORY_MAX, "usage.history", clamp=True))
     if word == "notify":
         return _parse_notify(args)
     if word in VOTES:
@@ -369,17 +370,21 @@ def _parse_puzzle(args: list[str]) -> Puzzle:
     return Puzzle(number=number, move=" ".join(args))
 
 
-def _number(args: list[str], default: int, most: int, usage: str) -> int:
-    """A small positive number argument (a page, a count of moves), or ``default``.
+def _number(args: list[str], default: int, most: int, usage: str, *, clamp: bool = False) -> int:
+    """A small positive number argument (a page, a count of moves), or ``default``; with
+    ``clamp``, a number above ``most`` is ``most``.
 
     Raises:
-        CommandError: ``usage`` for anything but one number from 1 to ``most``.
+        CommandError: ``usage`` for anything but one number from 1 to ``most`` (any
+            number from 1 with ``clamp``).
     """
     if not args:
         return default
-    if len(args) > 1 or not re.fullmatch(r"[0-9]{1,4}", args[0]) or not 1 <= int(args[0]) <= most:
+    if len(args) > 1 or not re.fullmatch(r"[0-9]{1,4}", args[0]) or int(args[0]) < 1:
         raise CommandError(usage, most=str(most))
-    return int(args[0])
+    if int(args[0]) > most and not clamp:
+        raise CommandError(usage, most=str(most))
+    return min(int(args[0]), most)
 
 
 def format_command(cmd: Command) -> str:

@@ -84,7 +84,9 @@ def history(tables: Tables, ctx: Context, cmd: History) -> None:
         raise Reject("error.invalid_record", text=damage_text(exc)) from None
     if not lines:
         raise Reject("history.empty")
-    title = ctx.texts("history.title", game=ctx.scene.game_title(game), count=len(lines))
+    # The moves told, not the lines: a takeback's note is a line but no move.
+    told = min(cmd.count, len(t.record.get("moves") or []))
+    title = ctx.texts("history.title", game=ctx.scene.game_title(game), count=told)
     ctx.out.append(ctx.scene.chat_message([title, *lines]))
 
 

@@ -385,7 +385,7 @@ def _play_out(tables: Tables, chat: str, now: float) -> list[Outbound]:
             for move in clock.think(games.copy(game), actor, level, t.seed + moves):
                 last += game.play(move, actor)
                 moves += 1
-        intro = [ctx.texts("tournament.deadline_played", moves=moves)]
+        intro = [ctx.texts("tournament.deadline_played", count=moves)]
         t.tournament["played_out"] = True
         after_moves(tables, ctx, game, last, actor, intro)
         if not tables.save(ctx):

@@ -22,6 +22,8 @@ import string
 import tomllib
 import unicodedata
 from collections.abc import Sequence
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -183,18 +185,29 @@ class Texts:
             KeyError: for an id that no catalogue has, or a plural message without a
                 ``count`` (bugs, not bad input).
         """
+        count = params.get(COUNT)
+        if isinstance(count, (Fraction, float, Decimal)):
+            # A count with decimals (a tournament's 1.5 points) chooses its form by the
+            # number as shown and is shown in the language's way ("1,5" in French).
+            shown_count = _decimal(count)
+            params = {**params, COUNT: shown_count}
+            template = self._template(key, params, shown_count)
+            return template.format_map({**params, COUNT: self.number(shown_count)})
         return self._template(key, params).format_map(params)
 
-    def _template(self, key: str, params: dict[str, object]) -> str:
+    def _template(self, key: str, params: dict[str, object], decimal: Decimal | None = None) -> str:
         for lang in dict.fromkeys((self.lang, DEFAULT_LANGUAGE)):
             messages = catalogue(lang)
             if key in messages:
                 return messages[key]
             if f"{key}.other" in messages:
                 count = params.get(COUNT)
-                if not isinstance(count, int):
-                    raise KeyError(f"plural message {key!r} needs an integer {COUNT}")
-                form = plural_category(lang, count)
+                if decimal is not None:
+                    form = str(_plural_rule(lang)(decimal))
+                elif isinstance(count, int):
+                    form = plural_category(lang, count)
+                else:
+                    raise KeyError(f"plural message {key!r} needs a number {COUNT}")
                 return messages.get(f"{key}.{form}", messages[f"{key}.other"])
         raise KeyError(key)
 
@@ -218,7 +231,29 @@ class Texts:
         )
         return ", ".join(named)
 
+    def number(self, value: int | float | Fraction | Decimal) -> str:
+        """A count or a score as people read it in this language: whole numbers as they
+        are, others with at most two decimals: ``1.5`` in English, ``1,5`` in German,
+        Dutch and French, ``2,33`` for 7/3."""
+        if isinstance(value, int):
+            return str(value)
+        shown_value = _decimal(value)
+        if shown_value == shown_value.to_integral_value():
+            return str(int(shown_value))
+        return str(format_decimal(shown_value, "0.##", locale=self.lang))
+
     def decimal(self, value: float, places: int = 1) -> str:
         """A number with ``places`` decimals in this language's way: ``4.5`` in English,
         ``4,5`` in German, Dutch and French."""
         return str(format_decimal(value, "0." + "0" * places, locale=self.lang))
+
+
+def _decimal(value: float | Fraction | Decimal) -> Decimal:
+    """``value`` as shown: at most two decimals, no trailing zeros (``Fraction(3, 2)`` ->
+    ``1.5``, ``2.0`` -> ``2``)."""
+    if isinstance(value, Fraction):
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+    else:
+        exact = Decimal(str(value)) if isinstance(value, float) else value
+    rounded = exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN).normalize()
+    return rounded if rounded != rounded.to_integral_value() else rounded.quantize(Decimal(1))

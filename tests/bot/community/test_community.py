@@ -246,7 +246,11 @@ def test_history_tells_the_last_moves_of_a_known_record(tmp_path: Path, shared: 
         assert line.startswith(f"{number}. {names[movers[number - 1]]} ")
         assert cells in line
     assert len(room.ok("Ada", "/history")[0].text.splitlines()) == 1 + 10
-    assert "/history 10" in room.say("Ada", "/history 99")[0].text
+    # Issue 44, item 29: more than it tells at once is the most it tells (30), not refused.
+    most = room.ok("Ada", "/history 99")[0].text.splitlines()
+    assert most[0] == "Genial: the last 30 moves"
+    assert len(most) == 1 + 30
+    assert "/history 10" in room.say("Ada", "/history 0")[0].text
 
 
 def test_replay_has_a_frame_per_placement_and_the_ranking(tmp_path: Path, shared: Path) -> None:
