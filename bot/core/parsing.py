@@ -9,6 +9,7 @@ message is recognised as stale. :func:`format_command` writes the text that
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from bot.core.commands import (
@@ -77,6 +78,45 @@ SOLUTION_WORDS = frozenset(
 )
 #: What asks /top for the global ladder of all chats instead of the chat's.
 GLOBAL_WORDS = frozenset({"global", "globaal", "all"})
+#: What asks /help for every command, not just the first ones.
+HELP_ALL_WORDS = frozenset({"all", "more", "alle", "alles", "mehr", "meer", "tout", "plus"})
+#: Command words newcomers type in their own language, and the English command meant:
+#: commands are English everywhere (one list to learn, one set of buttons and menus).
+FOREIGN_WORDS = {
+    "hilfe": "help",
+    "aide": "help",
+    "hulp": "help",
+    "regeln": "rules",
+    "regles": "rules",
+    "règles": "rules",
+    "regels": "rules",
+    "spielen": "play",
+    "jouer": "play",
+    "spelen": "play",
+    "mitspielen": "join",
+    "beitreten": "join",
+    "rejoindre": "join",
+    "meedoen": "join",
+    "starten": "start",
+    "commencer": "start",
+    "beginnen": "start",
+    "verlassen": "leave",
+    "quitter": "leave",
+    "verlaten": "leave",
+    "tauschen": "swap",
+    "échanger": "swap",
+    "echanger": "swap",
+    "ruilen": "swap",
+    "steine": "hand",
+    "tuiles": "hand",
+    "tegels": "hand",
+    "brett": "board",
+    "plateau": "board",
+    "bord": "board",
+    "spielplan": "board",
+    "punkte": "score",
+    "stand": "score",
+}
 #: The most moves /history tells at once, and the most pages /top counts.
 HISTORY_MAX = 30
 TOP_PAGES = 999
@@ -309,10 +349,28 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         return Forget()
     if word == "puzzle":
         return _parse_puzzle(args)
+    if word == "help":
+        return Help(everything=bool(args) and args[0].casefold() in HELP_ALL_WORDS)
     cls = _SIMPLE.get(word)
     if cls is None:
-        raise CommandError("command.unknown", command=raw)
+        raise _unknown(word, raw)
     return cls()
+
+
+#: The answers to a command word that is not ours (perhaps another bot's).
+UNKNOWN_KEYS = frozenset({"command.unknown", "command.unknown_near", "command.foreign"})
+
+
+def _unknown(word: str, raw: str) -> CommandError:
+    """What to say of an unknown command word: the English command a newcomer's own word
+    means (``/hilfe`` is ``/help``), else the nearest command for a typo (``/plya``), else
+    that it is unknown."""
+    if word in FOREIGN_WORDS:
+        return CommandError("command.foreign", command=raw, meant=f"/{FOREIGN_WORDS[word]}")
+    near = difflib.get_close_matches(word, COMMAND_WORDS, n=1, cutoff=0.6)
+    if near:
+        return CommandError("command.unknown_near", command=raw, near=f"/{near[0]}")
+    return CommandError("command.unknown", command=raw)
 
 
 _HOUR = re.compile(r"([0-9]{1,2})(?::00)?h?")
@@ -446,6 +504,8 @@ def _format_plain(cmd: Command) -> str:
             return "/puzzle answer"
         number = "" if cmd.number is None else f" {cmd.number}"
         return "/puzzle" + number + (f" {cmd.move}" if cmd.move else "")
+    if isinstance(cmd, Help):
+        return "/help all" if cmd.everything else "/help"
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
             return f"/{word}"

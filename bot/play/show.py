@@ -61,6 +61,10 @@ def export(tables: Tables, ctx: Context, cmd: Export) -> None:
 def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
     tx = ctx.texts
     levels = tx.levels(tables.settings.levels)
+    if not cmd.everything:
+        # A newcomer's first screen: the few commands of a first game, and where the rest is.
+        ctx.out.append(ctx.scene.chat_message([tx("help.short", levels=levels)]))
+        return
     # The buttons are named as they read: "Starten" in German, not the English "Start".
     text = tx("help.text", levels=levels, start=tx("button.start"), again=tx("button.again"))
     more = [tx("help.clock"), tx("help.notify"), tx("help.review"), tx("help.puzzle")]
@@ -68,8 +72,11 @@ def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
 
 
 def rules(tables: Tables, ctx: Context, cmd: Rules) -> None:
-    key = "rules.spezial" if ctx.table.options.game == "spezial" else "rules.genial"
-    ctx.out.append(ctx.scene.chat_message([ctx.texts(key), ctx.texts("rules.clock")]))
+    spezial = ctx.table.options.game == "spezial"
+    key, clock = (
+        ("rules.spezial", "rules.clock_spezial") if spezial else ("rules.genial", "rules.clock")
+    )
+    ctx.out.append(ctx.scene.chat_message([ctx.texts(key), ctx.texts(clock)]))
 
 
 def history(tables: Tables, ctx: Context, cmd: History) -> None:
@@ -93,7 +100,7 @@ def history(tables: Tables, ctx: Context, cmd: History) -> None:
 def replay(tables: Tables, ctx: Context, cmd: Replay) -> None:
     t = ctx.table
     if ctx.new or t.record is None:
-        raise Reject("error.no_record")
+        raise Reject("replay.none")
     if t.status == PLAYING:
         raise Reject("replay.not_over")
     game = tables.game(ctx)

@@ -17,7 +17,7 @@ from bot.core.games import Game
 from bot.core.outbound import Attachment, Button, Outbound
 from bot.core.table import PLAYING, Seat, Table
 from bot.words import narrate
-from bot.words.texts import Texts, shown
+from bot.words.texts import Said, Texts, shown
 from engine.genial import GenialGame
 from engine.hexgrid import Hex
 
@@ -107,8 +107,12 @@ class Scene:
 
 def error(chat: str, texts: Texts, key: str, params: dict[str, object]) -> Outbound:
     """An error answer. Every text placeholder may hold user input: it is quoted short and
-    without control, format or bidi characters (the one place errors echo input)."""
-    safe = {k: shown(v) if isinstance(v, str) else v for k, v in params.items()}
+    without control, format or bidi characters (the one place errors echo input); a list
+    the bot made itself (:class:`Said`) is given whole."""
+    safe = {
+        k: shown(v) if isinstance(v, str) and not isinstance(v, Said) else v
+        for k, v in params.items()
+    }
     return Outbound(chat, texts(key, **safe), "error")
 
 

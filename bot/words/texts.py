@@ -60,6 +60,13 @@ NAME_LIMIT = 48
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
+class Said(str):
+    """Text the bot made itself (a list of the computer levels), passed to an error as it
+    is: never shortened like a quote of user input, however long."""
+
+    __slots__ = ()
+
+
 def square(letter: str) -> str:
     """The coloured square of a colour letter (``R`` -> red square)."""
     return COLOUR_SQUARES[letter]
@@ -222,14 +229,14 @@ class Texts:
         a level the catalogue does not know (a configured one) by its own name."""
         return self(f"level.{level}") if self.has(f"level.{level}") else level
 
-    def levels(self, levels: Sequence[str]) -> str:
+    def levels(self, levels: Sequence[str]) -> Said:
         """The levels as a player types them, each with its name where that differs:
-        ``random (Zufall), greedy (gierig)``."""
+        ``random (zufällig), greedy (gierig)``; the whole list, even in an error."""
         named = (
             level if self.level(level) == level else f"{level} ({self.level(level)})"
             for level in levels
         )
-        return ", ".join(named)
+        return Said(", ".join(named))
 
     def number(self, value: int | float | Fraction | Decimal) -> str:
         """A count or a score as people read it in this language: whole numbers as they
