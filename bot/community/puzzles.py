@@ -15,13 +15,14 @@ import datetime
 import zoneinfo
 from typing import Any
 
+from bot.core import games
 from bot.core.commands import Puzzle, PuzzleDaily
 from bot.core.outbound import Attachment, Outbound
 from bot.core.table import PLAYING
 from bot.core.tables import Context, Handler, Reject, Tables, need_manager, need_table
 from bot.store import DamagedTable
 from bot.store.base import Puzzled
-from bot.words.texts import Texts
+from bot.words.texts import Texts, squared
 from engine.errors import EngineError
 from engine.genial import GenialGame
 from engine.moves import Placement
@@ -97,7 +98,7 @@ def shown(tables: Tables, ctx: Context, puzzle: Puzzled) -> None:
         number=puzzle.id,
         colours=_colours(puzzle.data, texts),
         points=min(game.scores[side]),
-        rack=", ".join(t.name for t in view.rack),
+        rack=games.rack_text(view.rack),
     )
     picture = None
     if ctx.pictures:
@@ -118,7 +119,7 @@ def solution(tables: Tables, ctx: Context, puzzle: Puzzled) -> None:
         texts(
             "puzzle.solution",
             number=puzzle.id,
-            answer=puzzle.data["answer"],
+            answer=squared(str(puzzle.data["answer"])),
             points=puzzle.data["points"],
             colours=_colours(puzzle.data, texts),
             others=int(puzzle.data["points"]) - int(puzzle.data["gap"]),
@@ -155,7 +156,7 @@ def answer(tables: Tables, ctx: Context, cmd: Puzzle) -> None:
         return
     game = position(puzzle.data)
     try:
-        move = game.parse(cmd.move)
+        move = game.parse(cmd.move, found_of(puzzle.data).seat)  # a slot of the tiles shown
         if isinstance(move, Placement):
             game.check(move)
     except EngineError:

@@ -66,6 +66,7 @@ from bot.core.durations import (
     parse_duration,
 )
 from bot.core.tournament_spec import _format_tournament, _parse_tournament
+from bot.words.texts import letters
 
 _VERSION = re.compile(r"#([0-9]{1,9})")
 _ON = {"on", "yes", "true", "1", "an", "ja", "aan", "oui"}
@@ -309,7 +310,8 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if word in ("play", "p"):
         if not args:
             raise CommandError("usage.play")
-        return Play(move=" ".join(args))
+        # A tile copied from what the bot wrote (its coloured squares) is its letters.
+        return Play(move=letters(" ".join(args)))
     if word == "kick":
         if not args:
             raise CommandError("usage.kick")
@@ -425,7 +427,7 @@ def _parse_puzzle(args: list[str]) -> Puzzle:
         number, args = int(args[0]), args[1:]
     if not args:
         raise CommandError("usage.puzzle")
-    return Puzzle(number=number, move=" ".join(args))
+    return Puzzle(number=number, move=letters(" ".join(args)))
 
 
 def _number(args: list[str], default: int, most: int, usage: str, *, clamp: bool = False) -> int:

@@ -388,7 +388,13 @@ def rack(
             text.append(tx("rack.swap"))
             buttons = (scene.button("button.swap", "/swap"), scene.button("button.keep", "/keep"))
         else:
-            text.append(tx("rack.how"))
+            # An example legal here and now (the 4-player board and the first move's start
+            # symbols make any fixed one wrong somewhere), or none.
+            example = games.example_placement(game, seat_no)
+            if example is None:
+                text.append(tx("rack.how"))
+            else:
+                text.append(tx("rack.how_example", example=f"/play {example}"))
     return Outbound(
         scene.chat, "\n".join(text), "rack", user=seat.user, attachment=attachment, buttons=buttons
     )

@@ -1,15 +1,20 @@
-"""Issue 44, items 29 and 30: what a newcomer types and meets first, in every language,
+"""Issue 44, items 28 to 30: what a newcomer types and meets first, in every language,
 each answer written here by hand: the nearest command for a typo, the English command for
-a word in the table's language, a short /help, the rules of the game played, and the
-whole list of computer levels in an error."""
+a word in the table's language, a short /help, the rules of the game played, the whole
+list of computer levels in an error, and a rack prompt whose example is legal now."""
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
 import pytest
 
 from bot.core.commands import LANGUAGES
+from bot.core.outbound import Outbound
+from engine.genial import GenialGame
+from engine.moves import Placement
 from tests.bot.helpers import Room, make_service
 
 NB = "\u00a0"
@@ -145,3 +150,45 @@ def test_an_unknown_level_lists_every_level_uncut(tmp_path: Path, lang: str) -> 
     # What the player typed is still quoted short.
     long = room.error("Ada", "/addbot " + "z" * 100)
     assert "z" * 40 not in long and "…" in long
+
+
+# --- the rack prompt's example (item 28) --------------------------------------------------
+
+EXAMPLE = re.compile(r", for example /play ([1-6] [A-Z][0-9]+ [A-Z][0-9]+)\.$")
+
+
+def _example_is_legal(room: Room, out: list[Outbound]) -> str:
+    """The example in the rack prompt of the person to move, checked by the engine's
+    rules for that seat at this position."""
+    game = room.game()
+    assert isinstance(game, GenialGame)
+    seat = game.to_move
+    user = room.table().seats[seat].user
+    (rack,) = [o for o in out if o.kind == "rack" and o.user == user]
+    found = EXAMPLE.search(rack.text.splitlines()[-1])
+    assert found is not None, rack.text
+    move = game.parse(found.group(1), seat)
+    assert isinstance(move, Placement)
+    game.check(move)  # raises IllegalMove for an example that is not legal now
+    return found.group(1)
+
+
+def test_the_example_is_legal_on_the_four_player_board(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", seed=3))
+    for name in ("Ada", "Bob", "Cy", "Dee"):
+        room.ok(name, "/join")
+    _example_is_legal(room, room.ok("Ada", "/start"))
+    rng = random.Random(3)
+    examples = [_example_is_legal(room, room.play_turn(rng)) for _ in range(8)]
+    # Each legal where it was given, and not one fixed text for every position.
+    assert len(set(examples)) > 1
+
+
+def test_the_example_is_legal_after_the_first_moves(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", seed=4))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    _example_is_legal(room, room.ok("Ada", "/start"))
+    rng = random.Random(4)
+    for _ in range(6):
+        _example_is_legal(room, room.play_turn(rng))

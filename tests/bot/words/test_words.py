@@ -215,11 +215,11 @@ def test_a_configured_level_without_a_name_keeps_its_own() -> None:
 # --- colours as squares, letters for typing ---------------------------------------------
 
 
-def test_the_rack_keeps_the_letters_to_type() -> None:
-    # The private rack text is what a player types from (a slot or the tile's letters);
-    # its image beside it shows the colours.
+def test_the_rack_shows_squares_after_the_slots_to_type() -> None:
+    # Issue 44, item 32: the private rack text shows each tile as the turn messages do (the
+    # letters are English initials); a player types the slot, or the squares copied.
     rack = [Tile.of(Colour.RED, Colour.GREEN), Tile.of(Colour.BLUE, Colour.BLUE)]
-    assert games.rack_text(rack) == "1 RG  2 BB"
+    assert games.rack_text(rack) == f"1 {RED}{GREEN}  2 {BLUE}{BLUE}"
 
 
 def test_squared_and_letters_undo_each_other() -> None:
