@@ -12,7 +12,6 @@ from typing import Any
 
 from bot.community import ladders
 from bot.core import images
-from bot.core.durations import format_duration
 from bot.core.outbound import Attachment, Outbound
 from bot.core.tables import Tables
 from bot.tournaments import pairing, places
@@ -25,7 +24,7 @@ def describe(cup: Cup, texts: Texts) -> str:
     game = texts(
         "game.spezial" if cup.game == "spezial" else "game.team" if cup.team else "game.genial"
     )
-    time = format_duration(cup.round_time)
+    time = texts.duration(cup.round_time)
     if cup.system == "robin":
         return texts("tournament.describe_robin", size=cup.size, time=time, game=game)
     rounds = texts("tournament.rounds", count=cup.total_rounds)

@@ -154,7 +154,7 @@ def _switch(tx: Texts, on: bool) -> str:
 
 
 def timeout_text(tx: Texts, seconds: int) -> str:
-    return tx("value.no_timeout") if not seconds else format_duration(seconds)
+    return tx("value.no_timeout") if not seconds else tx.duration(seconds)
 
 
 def clock_text(scene: Scene) -> str:

@@ -238,6 +238,19 @@ class Texts:
         )
         return Said(", ".join(named))
 
+    def duration(self, seconds: int) -> str:
+        """A duration spelled as :func:`~bot.core.durations.format_duration` chooses its
+        unit (days from two days on), in this language's words: ``3d`` in English,
+        ``3 Tage`` in German, ``3 jours`` in French; ``value.off`` for 0."""
+        if seconds == 0:
+            return self("value.off")
+        if seconds % 86400 == 0 and seconds >= 2 * 86400:
+            return self("duration.d", count=seconds // 86400)
+        for unit, size in (("h", 3600), ("m", 60)):
+            if seconds % size == 0:
+                return self(f"duration.{unit}", count=seconds // size)
+        return self("duration.s", count=seconds)
+
     def number(self, value: int | float | Fraction | Decimal) -> str:
         """A count or a score as people read it in this language: whole numbers as they
         are, others with at most two decimals: ``1.5`` in English, ``1,5`` in German,

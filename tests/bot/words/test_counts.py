@@ -5,11 +5,13 @@ and (for points) 1.5, each line written here by hand: plural forms by the langua
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from bot.core.commands import LANGUAGES
 from bot.words.texts import Texts
+from tests.bot.helpers import Room, make_service
 
 NB = "\u00a0"
 NNB = "\u202f"
@@ -147,3 +149,39 @@ def test_a_takeback_of_several_moves_is_plural(lang: str) -> None:
     texts = Texts(lang)
     said = [texts("history.taken_back", moves="M", count=n).strip() for n in (1, 2)]
     assert said == TAKEN_BACK[lang]
+
+
+# --- durations in the table's language (item 32) -----------------------------------------
+
+#: 1 day is 24 hours (days from two days on), then 3 days, 1 hour, 2 minutes, 90 seconds.
+DURATIONS = {
+    "en": ["24h", "3d", "1h", "2m", "90s"],
+    "de": ["24 Stunden", "3 Tage", "1 Stunde", "2 Minuten", "90 Sekunden"],
+    "nl": ["24 uur", "3 dagen", "1 uur", "2 minuten", "90 seconden"],
+    "fr": ["24 heures", "3 jours", "1 heure", "2 minutes", "90 secondes"],
+}
+OFF = {"en": "off", "de": "aus", "nl": "uit", "fr": "non"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_durations_in_the_language(lang: str) -> None:
+    texts = Texts(lang)
+    seconds = [86400, 3 * 86400, 3600, 120, 90]
+    assert [texts.duration(s) for s in seconds] == DURATIONS[lang]
+    assert texts.duration(0) == OFF[lang]
+
+
+ROUND_TIME = {
+    "en": "Swiss, 3 rounds, 2 players a table, 3d a round, Genial",
+    "de": "Schweizer System, 3 Runden, 2 Spieler pro Tisch, 3 Tage pro Runde, Einfach Genial",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_tournament_tells_its_round_time_in_its_language(tmp_path: Path, lang: str) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Ada", f"/option lang {lang}")
+    room.ok("Ada", "/leave")
+    (made,) = room.ok("Ada", "/tournament new swiss 3 rounds 2 players 3d")
+    assert ROUND_TIME[lang] in made.text

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands import LANGUAGES
+from bot.core.commands import LANGUAGES, Play, Puzzle
 from bot.core.outbound import Outbound
+from bot.core.parsing import parse_command
 from engine.genial import GenialGame
 from engine.moves import Placement
 from tests.bot.helpers import Room, make_service
@@ -192,3 +193,9 @@ def test_the_example_is_legal_after_the_first_moves(tmp_path: Path) -> None:
     rng = random.Random(4)
     for _ in range(6):
         _example_is_legal(room, room.play_turn(rng))
+
+
+def test_a_tile_copied_as_squares_types_as_its_letters() -> None:
+    # Item 32: the bot writes tiles as squares; a player who copies one types its letters.
+    assert parse_command("/play 🟥🟩 A2 B3") == Play(move="RG A2 B3")
+    assert parse_command("/puzzle 3 🟧🟪 H11 I10") == Puzzle(number=3, move="OP H11 I10")
