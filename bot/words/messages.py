@@ -15,7 +15,7 @@ from bot.core.commands import LANGUAGES
 from bot.core.durations import format_clock, format_duration, format_left
 from bot.core.games import Game
 from bot.core.outbound import Attachment, Button, Outbound
-from bot.core.table import PLAYING, Seat, Table
+from bot.core.table import LOBBY, PLAYING, Seat, Table
 from bot.words import narrate
 from bot.words.texts import Said, Texts, shown
 from engine.genial import GenialGame
@@ -119,6 +119,14 @@ def error(chat: str, texts: Texts, key: str, params: dict[str, object]) -> Outbo
 # --- lobby and options ------------------------------------------------------------------
 
 
+def _still_seated(t: Table) -> list[str]:
+    """The seats of a table's lobby still held from its last game, numbered as seated."""
+    if t.status != LOBBY or t.record is None or not t.players:
+        return []
+    before = {(p.user, p.name) for p in t.players}
+    return [f"{n}. {s.name}" for n, s in enumerate(t.seats, 1) if (s.user, s.name) in before]
+
+
 def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
     """Who sits at the table, the options in one line, and buttons to join and start."""
     t, tx = scene.table, scene.texts
@@ -136,6 +144,11 @@ def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
             lines.append(tx("lobby.seat", number=number, name=seat.name))
     if solo_next:
         lines.append(tx("lobby.solo_next"))
+    carried = _still_seated(t)
+    if carried:
+        # After a game the seats stay: a newcomer's /join, /addbot, /start would otherwise
+        # sit down beside the last game's computer player without knowing it.
+        lines.append(tx("lobby.still_seated", seats=", ".join(carried)))
     lines.append(options_summary(scene))
     if timebank.clocked(t):
         lines.append(clock_text(scene))

@@ -199,3 +199,27 @@ def test_a_tile_copied_as_squares_types_as_its_letters() -> None:
     # Item 32: the bot writes tiles as squares; a player who copies one types its letters.
     assert parse_command("/play 🟥🟩 A2 B3") == Play(move="RG A2 B3")
     assert parse_command("/puzzle 3 🟧🟪 H11 I10") == Puzzle(number=3, move="OP H11 I10")
+
+
+# --- the seats a finished game leaves (item 26) -------------------------------------------
+
+STILL_SEATED = {
+    "en": "Still seated from the last game: 1. Ada, 2. Computer 1. /kick <number> frees a seat",
+    "de": "Von der letzten Partie sitzen noch: 1. Ada, 2. Computer 1. /kick <Nummer> macht",
+    "nl": "Van de vorige partij zitten nog aan tafel: 1. Ada, 2. Computer 1. /kick <nummer>",
+    "fr": f"Encore assis depuis la dernière partie{NB}: 1. Ada, 2. Ordinateur 1. /kick <numéro>",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_after_a_game_says_who_is_still_seated(tmp_path: Path, lang: str) -> None:
+    room = _room(tmp_path, lang)
+    room.ok("Ada", "/addbot random")
+    (lobby,) = room.ok("Ada", "/option")[:1]
+    assert STILL_SEATED[lang][:12] not in lobby.text  # before any game: nothing carried
+    room.ok("Ada", "/start")
+    room.play_out(random.Random(5))
+    # The README's first steps again: /addbot would make it three; the lobby says so.
+    (lobby,) = room.ok("Ada", "/addbot random")
+    assert STILL_SEATED[lang] in lobby.text
+    assert "3. " in lobby.text
