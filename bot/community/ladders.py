@@ -215,7 +215,7 @@ def stats(
         if everywhere is None:
             continue  # every rated game is on the global ladder too
         lines = []
-        if s is not None:
+        if s is not None and s.scored:
             lines.append(
                 texts(
                     "stats.game",
@@ -226,6 +226,18 @@ def stats(
                     rate=round(100 * s.win_rate),
                     average=texts.decimal(s.average_lowest),
                     best=s.best,
+                )
+            )
+        elif s is not None:
+            # Only team games, or games finished by a computer: no lowest colour of one's own.
+            lines.append(
+                texts(
+                    "stats.game_unscored",
+                    game=texts(f"game.{game}"),
+                    rating=s.points,
+                    games=s.games,
+                    wins=s.wins,
+                    rate=round(100 * s.win_rate),
                 )
             )
         lines.append(
