@@ -23,7 +23,7 @@ from bot.core.table import Table
 from bot.core.tables import Tables
 from bot.store import Store
 from bot.words import narrate
-from bot.words.texts import Texts
+from bot.words.texts import Texts, squared
 
 #: Rows of one /top page.
 TOP_ROWS = 10
@@ -215,7 +215,7 @@ def stats(
         if everywhere is None:
             continue  # every rated game is on the global ladder too
         lines = []
-        if s is not None:
+        if s is not None and s.scored:
             lines.append(
                 texts(
                     "stats.game",
@@ -226,6 +226,18 @@ def stats(
                     rate=round(100 * s.win_rate),
                     average=texts.decimal(s.average_lowest),
                     best=s.best,
+                )
+            )
+        elif s is not None:
+            # Only team games, or games finished by a computer: no lowest colour of one's own.
+            lines.append(
+                texts(
+                    "stats.game_unscored",
+                    game=texts(f"game.{game}"),
+                    rating=s.points,
+                    games=s.games,
+                    wins=s.wins,
+                    rate=round(100 * s.win_rate),
                 )
             )
         lines.append(
@@ -263,9 +275,9 @@ def history_lines(
     first = max(0, len(moves) - count)
     game: Game = start
     # Moves taken back by consent (/undo), told after the move they followed.
-    taken: dict[int, list[str]] = {}
+    taken: dict[int, list[list[str]]] = {}
     for tb in record.get("takebacks") or []:
-        taken.setdefault(int(tb["after"]), []).append(", ".join(tb["moves"]))
+        taken.setdefault(int(tb["after"]), []).append(list(tb["moves"]))
     for number, text in enumerate(moves, 1):
         seat = game.to_move
         events = game.play_text(text, seat)
@@ -276,6 +288,7 @@ def history_lines(
         at = len(told) - (len(moves) - after) if after >= first else None
         if at is None or at < 0:
             continue
-        for moves_text in reversed(lines):
-            told.insert(at, texts("history.taken_back", moves=moves_text))
+        for back in reversed(lines):
+            shown_moves = ", ".join(squared(m) for m in back)
+            told.insert(at, texts("history.taken_back", moves=shown_moves, count=len(back)))
     return told

@@ -15,13 +15,14 @@ import datetime
 import zoneinfo
 from typing import Any
 
+from bot.core import games
 from bot.core.commands import Puzzle, PuzzleDaily
 from bot.core.outbound import Attachment, Outbound
 from bot.core.table import PLAYING
 from bot.core.tables import Context, Handler, Reject, Tables, need_manager, need_table
 from bot.store import DamagedTable
 from bot.store.base import Puzzled
-from bot.words.texts import Texts
+from bot.words.texts import Texts, squared
 from engine.errors import EngineError
 from engine.genial import GenialGame
 from engine.moves import Placement
@@ -108,7 +109,7 @@ def shown(tables: Tables, ctx: Context, puzzle: Puzzled) -> None:
         number=puzzle.id,
         colours=_colours(puzzle.data, texts),
         points=min(game.scores[side]),
-        rack=", ".join(t.name for t in view.rack),
+        rack=games.rack_text(view.rack),
     )
     picture = None
     if ctx.pictures:
@@ -132,7 +133,7 @@ def solution(tables: Tables, ctx: Context, puzzle: Puzzled) -> None:
     same = sum(1 for text, p in scores.items() if p == points and text != puzzle.data["answer"])
     params: dict[str, object] = {
         "number": puzzle.id,
-        "answer": puzzle.data["answer"],
+        "answer": squared(str(puzzle.data["answer"])),
         "points": points,
         "colours": _colours(puzzle.data, texts),
         "others": max((p for p in scores.values() if p < points), default=0),
@@ -173,7 +174,7 @@ def answer(tables: Tables, ctx: Context, cmd: Puzzle) -> None:
         return
     game = position(puzzle.data)
     try:
-        move = game.parse(cmd.move)
+        move = game.parse(cmd.move, found_of(puzzle.data).seat)  # a slot of the tiles shown
         if isinstance(move, Placement):
             game.check(move)
     except EngineError:

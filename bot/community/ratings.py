@@ -120,8 +120,10 @@ class RatedGame:
 class Standing:
     """A player's line on one ladder: the rating and what it rests on.
 
-    ``lowest_sum`` adds up the lowest colour of every rated game (for the average),
-    ``best`` is the best of them.
+    ``lowest_sum`` adds up the lowest colour of the ``scored`` games (for the average),
+    ``best`` is the best of them: the games on tracks of 18 the player finished
+    themselves, not a team game's tracks of 36 nor a game a computer finished for them
+    after they left (both still count as games, and a leaver's as a loss).
     """
 
     player: str
@@ -131,6 +133,7 @@ class Standing:
     wins: int = 0
     lowest_sum: int = 0
     best: int = 0
+    scored: int = 0
 
     @property
     def points(self) -> int:
@@ -146,7 +149,7 @@ class Standing:
 
     @property
     def average_lowest(self) -> float:
-        return self.lowest_sum / self.games if self.games else 0.0
+        return self.lowest_sum / self.scored if self.scored else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,18 +237,22 @@ class Ladder:
                 results.setdefault(player, []).append(rating)
         won = _winners(entries, game)
         lowest = _lowest_by_player(game)
+        gone = {s.player for s in game.seats if s.left}
         for player, ratings in results.items():
             mu = sum(r.mu for r in ratings) / len(ratings)
             sigma = sum(r.sigma for r in ratings) / len(ratings)
             old = table.get(player) or Standing(player, MODEL.mu, MODEL.sigma)
+            # The lowest colour compares on tracks of 18, and is the player's own result.
+            scored = game.mode == "standard" and player not in gone
             table[player] = replace(
                 old,
                 mu=mu,
                 sigma=sigma,
                 games=old.games + 1,
                 wins=old.wins + (player in won),
-                lowest_sum=old.lowest_sum + lowest[player],
-                best=max(old.best, lowest[player]) if old.games else lowest[player],
+                lowest_sum=old.lowest_sum + (lowest[player] if scored else 0),
+                best=max(old.best, lowest[player]) if scored else old.best,
+                scored=old.scored + scored,
             )
             self.histories.setdefault((board[0], board[1], player), []).append(table[player].points)
 

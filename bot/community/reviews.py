@@ -22,7 +22,7 @@ from typing import Any
 from bot.core.commands import Review
 from bot.core.outbound import Attachment
 from bot.core.tables import Context, Handler, Reject, Tables
-from bot.words.texts import Texts
+from bot.words.texts import Texts, squared
 from engine.errors import EngineError
 from engine.genial import GenialGame
 from engine.notation import parse_placement
@@ -112,7 +112,7 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
                 "review.seat",
                 name=name,
                 accuracy=seat.accuracy,
-                accurate=seat.accurate,
+                count=seat.accurate,
                 placements=seat.placements,
             )
         )
@@ -125,8 +125,8 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
                 texts(
                     key,
                     number=number + 1,
-                    played=p.played,
-                    best=p.best,
+                    played=squared(p.played),
+                    best=squared(p.best),
                     count=p.cost,
                     low_played=low_played,
                     low_best=low_best,
@@ -146,7 +146,12 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
         else:
             name = names[turned.seat]
             lines.append(
-                texts("review.turning_move", number=number + 1, name=name, played=turned.played)
+                texts(
+                    "review.turning_move",
+                    number=number + 1,
+                    name=name,
+                    played=squared(turned.played),
+                )
             )
     lines.append(texts("review.accuracy"))
     return lines
@@ -160,21 +165,26 @@ def move_lines(review: GameReview, names: Sequence[str], texts: Texts) -> list[s
         played = points_text(p.gained_played, review.colours, texts)
         if p.played == p.best:
             lines[p.number] = texts(
-                "review.move_best", name=names[p.seat], played=p.played, played_points=played
+                "review.move_best",
+                name=names[p.seat],
+                played=squared(p.played),
+                played_points=played,
             )
             continue
         lines[p.number] = texts(
             "review.move" if p.cost else "review.move_even",
             name=names[p.seat],
-            played=p.played,
+            played=squared(p.played),
             played_points=played,
-            best=p.best,
+            best=squared(p.best),
             best_points=points_text(p.gained_best, review.colours, texts),
             count=p.cost,
         )
     for s in review.swaps:
         key = "review.swap_agreed" if s.agreed else "review.swap_differs"
-        lines[s.number] = texts(key, name=names[s.seat], played=s.played, best=s.best)
+        lines[s.number] = texts(
+            key, name=names[s.seat], played=squared(s.played), best=squared(s.best)
+        )
     return lines
 
 
@@ -250,9 +260,9 @@ def show(tables: Tables, ctx: Context, cmd: Review) -> None:
             "review.board",
             name=names[p.seat],
             number=p.number + 1,
-            played=p.played,
+            played=squared(p.played),
             played_points=points_text(p.gained_played, review.colours, texts),
-            best=p.best,
+            best=squared(p.best),
             best_points=points_text(p.gained_best, review.colours, texts),
         )
         ctx.out.append(ctx.scene.chat_message([caption], attachment=board(record, p, names, texts)))

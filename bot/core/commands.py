@@ -132,6 +132,9 @@ class Abort(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Help(Command):
+    """``/help``: the first commands; ``/help all``: every command."""
+
+    everything: bool = False
     changes = False
 
 

@@ -10,6 +10,7 @@ import dataclasses
 import secrets
 from typing import Any
 
+from bot.words.texts import squares
 from engine.errors import InvalidRecord
 from engine.genial import GenialGame
 from engine.moves import Placement, SpezialPlacement, SwapChoice
@@ -80,9 +81,28 @@ def format_move(game: Game, move: Placement | SwapChoice | SpezialPlacement) -> 
     return format_genial_move(move, game.area)
 
 
+def example_placement(game: GenialGame, seat: int) -> str | None:
+    """A placement ``seat`` may make now, as typed with a rack slot (``1 F7 F8``): the
+    first legal one of the lowest slot that has any, so an example in a prompt is legal on
+    this board at this move. ``None`` when it is not ``seat``'s placement to make."""
+    if game.over or game.to_move != seat or game.awaiting != "place":
+        return None
+    legal = game.legal_placements()
+    for slot, tile in enumerate(game.racks[seat], 1):
+        for p in legal:
+            if p.tile != tile:
+                continue
+            # The slot's tile puts its first colour on the first cell named.
+            cells = p.cells if p.first == tile.first else (p.cell2, p.cell1)
+            return f"{slot} {game.area.label(cells[0])} {game.area.label(cells[1])}"
+    return None
+
+
 def rack_text(rack: tuple[Tile, ...] | list[Tile]) -> str:
-    """``1 RG  2 BB  3 OY``: the slots players may type instead of the tile."""
-    return "  ".join(f"{i} {t.name}" for i, t in enumerate(rack, 1))
+    """``1 🟥🟩  2 🟦🟦``: each tile as the coloured squares the turn messages show (the
+    same in every language, where the letters are English initials), after the slot a
+    player types for it."""
+    return "  ".join(f"{i} {squares(t.name)}" for i, t in enumerate(rack, 1))
 
 
 def copy(game: Game) -> Game:

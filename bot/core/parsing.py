@@ -9,6 +9,7 @@ message is recognised as stale. :func:`format_command` writes the text that
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from bot.core.commands import (
@@ -65,6 +66,7 @@ from bot.core.durations import (
     parse_duration,
 )
 from bot.core.tournament_spec import _format_tournament, _parse_tournament
+from bot.words.texts import letters
 
 _VERSION = re.compile(r"#([0-9]{1,9})")
 #: A tournament's id (its letters: no 0/o or 1/l), naming the table a seat's command is
@@ -81,6 +83,45 @@ SOLUTION_WORDS = frozenset(
 )
 #: What asks /top for the global ladder of all chats instead of the chat's.
 GLOBAL_WORDS = frozenset({"global", "globaal", "all"})
+#: What asks /help for every command, not just the first ones.
+HELP_ALL_WORDS = frozenset({"all", "more", "alle", "alles", "mehr", "meer", "tout", "plus"})
+#: Command words newcomers type in their own language, and the English command meant:
+#: commands are English everywhere (one list to learn, one set of buttons and menus).
+FOREIGN_WORDS = {
+    "hilfe": "help",
+    "aide": "help",
+    "hulp": "help",
+    "regeln": "rules",
+    "regles": "rules",
+    "règles": "rules",
+    "regels": "rules",
+    "spielen": "play",
+    "jouer": "play",
+    "spelen": "play",
+    "mitspielen": "join",
+    "beitreten": "join",
+    "rejoindre": "join",
+    "meedoen": "join",
+    "starten": "start",
+    "commencer": "start",
+    "beginnen": "start",
+    "verlassen": "leave",
+    "quitter": "leave",
+    "verlaten": "leave",
+    "tauschen": "swap",
+    "échanger": "swap",
+    "echanger": "swap",
+    "ruilen": "swap",
+    "steine": "hand",
+    "tuiles": "hand",
+    "tegels": "hand",
+    "brett": "board",
+    "plateau": "board",
+    "bord": "board",
+    "spielplan": "board",
+    "punkte": "score",
+    "stand": "score",
+}
 #: The most moves /history tells at once, and the most pages /top counts.
 HISTORY_MAX = 30
 TOP_PAGES = 999
@@ -281,7 +322,8 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
             return Play(table=args[0].lower(), move=" ".join(args[1:]))
         if not args:
             raise CommandError("usage.play")
-        return Play(move=" ".join(args))
+        # A tile copied from what the bot wrote (its coloured squares) is its letters.
+        return Play(move=letters(" ".join(args)))
     if word == "kick":
         if not args:
             raise CommandError("usage.kick")
@@ -293,7 +335,8 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if word == "stats":
         return Stats(player=" ".join(args) or None)
     if word == "history":
-        return History(count=_number(args, 10, HISTORY_MAX, "usage.history"))
+        # More moves than it tells at once are the most it tells: /history 50 is the last 30.
+        return History(count=_number(args, 10, HISTORY_MAX, "usage.history", clamp=True))
     if word == "notify":
         return _parse_notify(args)
     if word in VOTES:
@@ -320,12 +363,30 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         return Forget()
     if word == "puzzle":
         return _parse_puzzle(args)
+    if word == "help":
+        return Help(everything=bool(args) and args[0].casefold() in HELP_ALL_WORDS)
     cls = _SIMPLE.get(word)
     if cls is None:
-        raise CommandError("command.unknown", command=raw)
+        raise _unknown(word, raw)
     if cls.at_seat and len(args) == 1 and _TABLE_ID.fullmatch(args[0].lower()):
         return cls(table=args[0].lower())
     return cls()
+
+
+#: The answers to a command word that is not ours (perhaps another bot's).
+UNKNOWN_KEYS = frozenset({"command.unknown", "command.unknown_near", "command.foreign"})
+
+
+def _unknown(word: str, raw: str) -> CommandError:
+    """What to say of an unknown command word: the English command a newcomer's own word
+    means (``/hilfe`` is ``/help``), else the nearest command for a typo (``/plya``), else
+    that it is unknown."""
+    if word in FOREIGN_WORDS:
+        return CommandError("command.foreign", command=raw, meant=f"/{FOREIGN_WORDS[word]}")
+    near = difflib.get_close_matches(word, COMMAND_WORDS, n=1, cutoff=0.6)
+    if near:
+        return CommandError("command.unknown_near", command=raw, near=f"/{near[0]}")
+    return CommandError("command.unknown", command=raw)
 
 
 _HOUR = re.compile(r"([0-9]{1,2})(?::00)?h?")
@@ -383,20 +444,24 @@ def _parse_puzzle(args: list[str]) -> Puzzle:
         number, args = int(args[0]), args[1:]
     if not args:
         raise CommandError("usage.puzzle")
-    return Puzzle(number=number, move=" ".join(args))
+    return Puzzle(number=number, move=letters(" ".join(args)))
 
 
-def _number(args: list[str], default: int, most: int, usage: str) -> int:
-    """A small positive number argument (a page, a count of moves), or ``default``.
+def _number(args: list[str], default: int, most: int, usage: str, *, clamp: bool = False) -> int:
+    """A small positive number argument (a page, a count of moves), or ``default``; with
+    ``clamp``, a number above ``most`` is ``most``.
 
     Raises:
-        CommandError: ``usage`` for anything but one number from 1 to ``most``.
+        CommandError: ``usage`` for anything but one number from 1 to ``most`` (any
+            number from 1 with ``clamp``).
     """
     if not args:
         return default
-    if len(args) > 1 or not re.fullmatch(r"[0-9]{1,4}", args[0]) or not 1 <= int(args[0]) <= most:
+    if len(args) > 1 or not re.fullmatch(r"[0-9]{1,4}", args[0]) or int(args[0]) < 1:
         raise CommandError(usage, most=str(most))
-    return int(args[0])
+    if int(args[0]) > most and not clamp:
+        raise CommandError(usage, most=str(most))
+    return min(int(args[0]), most)
 
 
 def format_command(cmd: Command) -> str:
@@ -458,6 +523,8 @@ def _format_plain(cmd: Command) -> str:
             return "/puzzle answer"
         number = "" if cmd.number is None else f" {cmd.number}"
         return "/puzzle" + number + (f" {cmd.move}" if cmd.move else "")
+    if isinstance(cmd, Help):
+        return "/help all" if cmd.everything else "/help"
     for word, cls in _SIMPLE.items():
         if type(cmd) is cls:
             return f"/{word} {cmd.table}" if cmd.table else f"/{word}"

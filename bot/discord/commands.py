@@ -134,7 +134,6 @@ SIMPLE = (
     _simple("hint"),
     _simple("export"),
     _simple("abort"),
-    _simple("help", quiet=True),
     _simple("rules", quiet=True),
     _simple("replay"),
     _simple("rematch"),
@@ -146,6 +145,14 @@ SIMPLE = (
     _simple("back", quiet=True),
     _simple("review"),
 )
+
+
+@app_commands.command(name="help", description=_about("help"))
+@app_commands.describe(**_params("help", "everything"))
+@app_commands.rename(**_names("everything"))
+async def help_(interaction: discord.Interaction[Any], everything: bool = False) -> None:
+    # The first commands, or with the option every command (issue 44, item 29).
+    await _run(interaction, "/help all" if everything else "/help", quiet=True)
 
 
 # --- the community commands with an argument (issue 13) ---------------------------------
@@ -341,6 +348,7 @@ async def puzzle(interaction: discord.Interaction[Any], answer: str | None = Non
 
 COMMANDS: tuple[Command, ...] = (
     *SIMPLE,
+    help_,
     addbot,
     option,
     play,

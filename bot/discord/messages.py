@@ -91,6 +91,17 @@ def direct_kwargs(outbound: Outbound, texts: Texts, table: str) -> dict[str, Any
             "discord.dm_swap", swap=texts("button.swap"), keep=texts("button.keep")
         ),
     }
-    lines = [replaced.get(line, line) for line in outbound.text.split("\n")]
+    # The how-to with an example legal at this move: the same example, typed at the table.
+    before, _, after = texts("rack.how_example", example="\0").partition("\0")
+
+    def dm_line(line: str) -> str:
+        if line in replaced:
+            return replaced[line]
+        if line.startswith(before) and line.endswith(after) and len(line) > len(before + after):
+            example = line[len(before) : len(line) - len(after)]
+            return texts("discord.dm_how_example", example=example)
+        return line
+
+    lines = [dm_line(line) for line in outbound.text.split("\n")]
     lines.append(texts("discord.dm_table", table=table))
     return send_kwargs(dataclasses.replace(outbound, text="\n".join(lines)))

@@ -76,7 +76,7 @@ def vote(tables: Tables, ctx: Context, cmd: Vote) -> None:
     choice, number = counts.most_common(1)[0]
     lines = [tx("absence.voted", name=ctx.user.name, vote=tx(f"absence.vote_{cmd.choice}"))]
     if number * 2 <= len(people):
-        lines.append(tx("absence.tally", votes=len(votes), people=len(people)))
+        lines.append(tx("absence.tally", count=len(votes), people=len(people)))
         ctx.out.append(scene.chat_message(lines, buttons=vote_buttons(ctx)))
         return
     if choice == "expel":

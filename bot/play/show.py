@@ -8,7 +8,6 @@ from __future__ import annotations
 from bot.community import ladders as community
 from bot.core import games, images, timebank
 from bot.core.commands import Board, Export, Hand, Help, History, Replay, Rules, Score
-from bot.core.durations import format_duration
 from bot.core.games import Game
 from bot.core.looks import RackTile, SeatLook
 from bot.core.table import PLAYING
@@ -62,6 +61,10 @@ def export(tables: Tables, ctx: Context, cmd: Export) -> None:
 def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
     tx = ctx.texts
     levels = tx.levels(tables.settings.levels)
+    if not cmd.everything:
+        # A newcomer's first screen: the few commands of a first game, and where the rest is.
+        ctx.out.append(ctx.scene.chat_message([tx("help.short", levels=levels)]))
+        return
     # The buttons are named as they read: "Starten" in German, not the English "Start".
     text = tx("help.text", levels=levels, start=tx("button.start"), again=tx("button.again"))
     more = [tx("help.clock"), tx("help.notify"), tx("help.review"), tx("help.puzzle")]
@@ -69,9 +72,12 @@ def help_text(tables: Tables, ctx: Context, cmd: Help) -> None:
 
 
 def rules(tables: Tables, ctx: Context, cmd: Rules) -> None:
-    key = "rules.spezial" if ctx.table.options.game == "spezial" else "rules.genial"
-    grace = ctx.texts("rules.grace", live=format_duration(timebank.LIVE_GRACE))
-    ctx.out.append(ctx.scene.chat_message([ctx.texts(key), ctx.texts("rules.clock"), grace]))
+    spezial = ctx.table.options.game == "spezial"
+    key, clock = (
+        ("rules.spezial", "rules.clock_spezial") if spezial else ("rules.genial", "rules.clock")
+    )
+    grace = ctx.texts("rules.grace", live=ctx.texts.duration(timebank.LIVE_GRACE))
+    ctx.out.append(ctx.scene.chat_message([ctx.texts(key), ctx.texts(clock), grace]))
 
 
 def history(tables: Tables, ctx: Context, cmd: History) -> None:
@@ -86,14 +92,16 @@ def history(tables: Tables, ctx: Context, cmd: History) -> None:
         raise Reject("error.invalid_record", text=damage_text(exc)) from None
     if not lines:
         raise Reject("history.empty")
-    title = ctx.texts("history.title", game=ctx.scene.game_title(game), count=len(lines))
+    # The moves told, not the lines: a takeback's note is a line but no move.
+    told = min(cmd.count, len(t.record.get("moves") or []))
+    title = ctx.texts("history.title", game=ctx.scene.game_title(game), count=told)
     ctx.out.append(ctx.scene.chat_message([title, *lines]))
 
 
 def replay(tables: Tables, ctx: Context, cmd: Replay) -> None:
     t = ctx.table
     if ctx.new or t.record is None:
-        raise Reject("error.no_record")
+        raise Reject("replay.none")
     if t.status == PLAYING:
         raise Reject("replay.not_over")
     game = tables.game(ctx)

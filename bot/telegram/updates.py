@@ -30,7 +30,7 @@ from telegram.ext import ContextTypes
 
 from bot.core.commands import LANGUAGES, Command, CommandError, Hand, Hint, Keep, Play, Swap
 from bot.core.outbound import Chat, Outbound, User
-from bot.core.parsing import parse_command
+from bot.core.parsing import UNKNOWN_KEYS, parse_command
 from bot.core.table import CLOSED, PLAYING
 from bot.service import Service
 from bot.telegram import limits as fmt
@@ -97,7 +97,7 @@ class Updates:
         except CommandError as exc:
             # In a group, an unknown bare command may be another bot's: stay quiet unless
             # it was addressed to us.
-            if exc.key == "command.unknown" and not private and not addressed:
+            if exc.key in UNKNOWN_KEYS and not private and not addressed:
                 return
             cmd = None
         table = chat

@@ -10,7 +10,6 @@ import string
 
 from bot.core.commands import Tournament as TournamentCommand
 from bot.core.commands import TournamentSpec
-from bot.core.durations import format_duration
 from bot.core.outbound import Button, Outbound
 from bot.core.tables import Context, Handler, Reject, Tables
 from bot.tournaments.chats import end_tables, withdraw
@@ -139,7 +138,7 @@ def _join_button(cup: Cup, texts: Texts) -> tuple[Button, ...]:
 def _start_line(cup: Cup, texts: Texts, now: float) -> str:
     if cup.starts_at is None:
         return texts("tournament.starts_by_host", name=cup.host_name)
-    return texts("tournament.starts_in", left=format_duration(max(60, int(cup.starts_at - now))))
+    return texts("tournament.starts_in", left=texts.duration(max(60, int(cup.starts_at - now))))
 
 
 def _join(tables: Tables, ctx: Context, cup: Cup) -> list[Outbound]:

@@ -20,7 +20,6 @@ from dataclasses import asdict
 from bot.community import ratings
 from bot.core import games
 from bot.core.commands import Start
-from bot.core.durations import format_duration
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.core.tables import Context, Reject, Tables
@@ -209,7 +208,7 @@ def _pair(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound]:
         number=number,
         count=cup.total_rounds,
         title=cup.title,
-        left=format_duration(cup.round_time),
+        left=texts.duration(cup.round_time),
     )
     lines = [head, *round_lines(cup, r, texts)[1:]]
     # The places are known once the tables are opened: the links come with /tournament.
@@ -385,7 +384,7 @@ def _play_out(tables: Tables, chat: str, now: float) -> list[Outbound]:
             for move in clock.think(games.copy(game), actor, level, t.seed + moves):
                 last += game.play(move, actor)
                 moves += 1
-        intro = [ctx.texts("tournament.deadline_played", moves=moves)]
+        intro = [ctx.texts("tournament.deadline_played", count=moves)]
         t.tournament["played_out"] = True
         after_moves(tables, ctx, game, last, actor, intro)
         if not tables.save(ctx):

@@ -12,7 +12,6 @@ from typing import Any
 
 from bot.community import ladders
 from bot.core import images
-from bot.core.durations import format_duration
 from bot.core.outbound import Attachment, Outbound
 from bot.core.tables import Tables
 from bot.tournaments import pairing, places
@@ -25,19 +24,11 @@ def describe(cup: Cup, texts: Texts) -> str:
     game = texts(
         "game.spezial" if cup.game == "spezial" else "game.team" if cup.team else "game.genial"
     )
-    time = format_duration(cup.round_time)
+    time = texts.duration(cup.round_time)
     if cup.system == "robin":
         return texts("tournament.describe_robin", size=cup.size, time=time, game=game)
     rounds = texts("tournament.rounds", count=cup.total_rounds)
     return texts("tournament.describe", rounds=rounds, size=cup.size, time=time, game=game)
-
-
-def _points(value: Fraction) -> str:
-    """Points as people read them: ``2``, ``1.5``, ``2.33``."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    text = f"{float(value):.2f}".rstrip("0")
-    return text
 
 
 def _ratings(tables: Tables, cup: Cup) -> dict[str, int]:
@@ -87,16 +78,16 @@ def standings_lines(tables: Tables, cup: Cup, texts: Texts, chat: str) -> list[s
                 "tournament.line",
                 rank=line.rank,
                 name=cup.name_of(line.player) + mark,
-                points=_points(line.points),
-                buchholz=_points(line.buchholz),
-                sb=_points(line.sonneborn),
+                count=line.points,
+                buchholz=texts.number(line.buchholz),
+                sb=texts.number(line.sonneborn),
             )
         )
     if not table:
         lines.append(texts("tournament.nobody"))
     for team, score in team_scores(cup, table):
         key = "tournament.team_score_here" if team == chat else "tournament.team_score"
-        lines.append(texts(key, team=cup.team_names.get(team, team), points=_points(score)))
+        lines.append(texts(key, team=cup.team_names.get(team, team), count=score))
     if cup.status == RUNNING and cup.played:
         lines += round_lines(cup, cup.played[-1], texts)
     return lines
@@ -165,7 +156,7 @@ def standings_picture(tables: Tables, cup: Cup, texts: Texts) -> Attachment | No
         texts("tournament.col_sb"),
     )
     lines = [
-        texts("tournament.team_score", team=cup.team_names.get(t, t), points=_points(s))
+        texts("tournament.team_score", team=cup.team_names.get(t, t), count=s)
         for t, s in team_scores(cup, table)
     ]
     if cup.status == RUNNING and cup.played:
@@ -187,9 +178,9 @@ def picture_rows(cup: Cup, table: list[pairing.Line], texts: Texts) -> list[tupl
             (
                 str(x.rank) if begun else "–",
                 cup.name_of(x.player) + mark,
-                _points(x.points),
-                _points(x.buchholz),
-                _points(x.sonneborn),
+                texts.number(x.points),
+                texts.number(x.buchholz),
+                texts.number(x.sonneborn),
             )
         )
     return rows
@@ -213,15 +204,16 @@ def page_look(tables: Tables, tid: str) -> dict[str, Any] | None:
         {
             "rank": x.rank,
             "name": cup.name_of(x.player),
-            "points": _points(x.points),
-            "buchholz": _points(x.buchholz),
-            "sb": _points(x.sonneborn),
+            "points": texts.number(x.points),
+            "buchholz": texts.number(x.buchholz),
+            "sb": texts.number(x.sonneborn),
             "out": bool((e := cup.entrant(x.player)) and e.out),
         }
         for x in table
     ]
     teams = [
-        {"name": cup.team_names.get(t, t), "points": _points(s)} for t, s in team_scores(cup, table)
+        {"name": cup.team_names.get(t, t), "points": texts.number(s)}
+        for t, s in team_scores(cup, table)
     ]
     current: dict[str, Any] | None = None
     if cup.status == RUNNING and cup.played:

@@ -15,9 +15,9 @@ from bot.core.commands import LANGUAGES
 from bot.core.durations import format_clock, format_duration, format_left
 from bot.core.games import Game
 from bot.core.outbound import Attachment, Button, Outbound
-from bot.core.table import PLAYING, Seat, Table
+from bot.core.table import LOBBY, PLAYING, Seat, Table
 from bot.words import narrate
-from bot.words.texts import Texts, shown
+from bot.words.texts import Said, Texts, shown
 from engine.genial import GenialGame
 from engine.hexgrid import Hex
 
@@ -116,12 +116,24 @@ class Scene:
 
 def error(chat: str, texts: Texts, key: str, params: dict[str, object]) -> Outbound:
     """An error answer. Every text placeholder may hold user input: it is quoted short and
-    without control, format or bidi characters (the one place errors echo input)."""
-    safe = {k: shown(v) if isinstance(v, str) else v for k, v in params.items()}
+    without control, format or bidi characters (the one place errors echo input); a list
+    the bot made itself (:class:`Said`) is given whole."""
+    safe = {
+        k: shown(v) if isinstance(v, str) and not isinstance(v, Said) else v
+        for k, v in params.items()
+    }
     return Outbound(chat, texts(key, **safe), "error")
 
 
 # --- lobby and options ------------------------------------------------------------------
+
+
+def _still_seated(t: Table) -> list[str]:
+    """The seats of a table's lobby still held from its last game, numbered as seated."""
+    if t.status != LOBBY or t.record is None or not t.players:
+        return []
+    before = {(p.user, p.name) for p in t.players}
+    return [f"{n}. {s.name}" for n, s in enumerate(t.seats, 1) if (s.user, s.name) in before]
 
 
 def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
@@ -141,6 +153,11 @@ def lobby(scene: Scene, news: Sequence[str] = ()) -> Outbound:
             lines.append(tx("lobby.seat", number=number, name=seat.name))
     if solo_next:
         lines.append(tx("lobby.solo_next"))
+    carried = _still_seated(t)
+    if carried:
+        # After a game the seats stay: a newcomer's /join, /addbot, /start would otherwise
+        # sit down beside the last game's computer player without knowing it.
+        lines.append(tx("lobby.still_seated", seats=", ".join(carried)))
     lines.append(options_summary(scene))
     if timebank.clocked(t):
         lines.append(clock_text(scene))
@@ -161,7 +178,7 @@ def _switch(tx: Texts, on: bool) -> str:
 
 
 def timeout_text(tx: Texts, seconds: int) -> str:
-    return tx("value.no_timeout") if not seconds else format_duration(seconds)
+    return tx("value.no_timeout") if not seconds else tx.duration(seconds)
 
 
 def clock_text(scene: Scene) -> str:
@@ -435,7 +452,13 @@ def rack(
                 scene.button("button.keep", scene.at_seat("/keep")),
             )
         else:
-            text.append(tx("rack.how"))
+            # An example legal here and now (the 4-player board and the first move's start
+            # symbols make any fixed one wrong somewhere), or none.
+            example = games.example_placement(game, seat_no)
+            if example is None:
+                text.append(tx("rack.how"))
+            else:
+                text.append(tx("rack.how_example", example=f"/play {example}"))
     return Outbound(
         scene.chat, "\n".join(text), "rack", user=seat.user, attachment=attachment, buttons=buttons
     )

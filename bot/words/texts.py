@@ -22,6 +22,8 @@ import string
 import tomllib
 import unicodedata
 from collections.abc import Sequence
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -58,6 +60,13 @@ NAME_LIMIT = 48
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
+class Said(str):
+    """Text the bot made itself (a list of the computer levels), passed to an error as it
+    is: never shortened like a quote of user input, however long."""
+
+    __slots__ = ()
+
+
 def square(letter: str) -> str:
     """The coloured square of a colour letter (``R`` -> red square)."""
     return COLOUR_SQUARES[letter]
@@ -84,22 +93,6 @@ def squared(move: str) -> str:
     if len(tile) == 2 and all(c in COLOUR_SQUARES for c in tile) and cells:
         return f"{squares(tile)} {cells}"
     return move
-
-
-class Said:
-    """Words the bot made itself (a list of its own tables' names) as an error's
-    placeholder: shown whole, since :func:`shown` shortens only what someone typed."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __format__(self, spec: str) -> str:
-        return format(self.text, spec)
 
 
 def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -199,18 +192,29 @@ class Texts:
             KeyError: for an id that no catalogue has, or a plural message without a
                 ``count`` (bugs, not bad input).
         """
+        count = params.get(COUNT)
+        if isinstance(count, (Fraction, float, Decimal)):
+            # A count with decimals (a tournament's 1.5 points) chooses its form by the
+            # number as shown and is shown in the language's way ("1,5" in French).
+            shown_count = _decimal(count)
+            params = {**params, COUNT: shown_count}
+            template = self._template(key, params, shown_count)
+            return template.format_map({**params, COUNT: self.number(shown_count)})
         return self._template(key, params).format_map(params)
 
-    def _template(self, key: str, params: dict[str, object]) -> str:
+    def _template(self, key: str, params: dict[str, object], decimal: Decimal | None = None) -> str:
         for lang in dict.fromkeys((self.lang, DEFAULT_LANGUAGE)):
             messages = catalogue(lang)
             if key in messages:
                 return messages[key]
             if f"{key}.other" in messages:
                 count = params.get(COUNT)
-                if not isinstance(count, int):
-                    raise KeyError(f"plural message {key!r} needs an integer {COUNT}")
-                form = plural_category(lang, count)
+                if decimal is not None:
+                    form = str(_plural_rule(lang)(decimal))
+                elif isinstance(count, int):
+                    form = plural_category(lang, count)
+                else:
+                    raise KeyError(f"plural message {key!r} needs a number {COUNT}")
                 return messages.get(f"{key}.{form}", messages[f"{key}.other"])
         raise KeyError(key)
 
@@ -225,16 +229,51 @@ class Texts:
         a level the catalogue does not know (a configured one) by its own name."""
         return self(f"level.{level}") if self.has(f"level.{level}") else level
 
-    def levels(self, levels: Sequence[str]) -> str:
+    def levels(self, levels: Sequence[str]) -> Said:
         """The levels as a player types them, each with its name where that differs:
-        ``random (Zufall), greedy (gierig)``."""
+        ``random (zufällig), greedy (gierig)``; the whole list, even in an error."""
         named = (
             level if self.level(level) == level else f"{level} ({self.level(level)})"
             for level in levels
         )
-        return ", ".join(named)
+        return Said(", ".join(named))
+
+    def duration(self, seconds: int) -> str:
+        """A duration spelled as :func:`~bot.core.durations.format_duration` chooses its
+        unit (days from two days on), in this language's words: ``3d`` in English,
+        ``3 Tage`` in German, ``3 jours`` in French; ``value.off`` for 0."""
+        if seconds == 0:
+            return self("value.off")
+        if seconds % 86400 == 0 and seconds >= 2 * 86400:
+            return self("duration.d", count=seconds // 86400)
+        for unit, size in (("h", 3600), ("m", 60)):
+            if seconds % size == 0:
+                return self(f"duration.{unit}", count=seconds // size)
+        return self("duration.s", count=seconds)
+
+    def number(self, value: int | float | Fraction | Decimal) -> str:
+        """A count or a score as people read it in this language: whole numbers as they
+        are, others with at most two decimals: ``1.5`` in English, ``1,5`` in German,
+        Dutch and French, ``2,33`` for 7/3."""
+        if isinstance(value, int):
+            return str(value)
+        shown_value = _decimal(value)
+        if shown_value == shown_value.to_integral_value():
+            return str(int(shown_value))
+        return str(format_decimal(shown_value, "0.##", locale=self.lang))
 
     def decimal(self, value: float, places: int = 1) -> str:
         """A number with ``places`` decimals in this language's way: ``4.5`` in English,
         ``4,5`` in German, Dutch and French."""
         return str(format_decimal(value, "0." + "0" * places, locale=self.lang))
+
+
+def _decimal(value: float | Fraction | Decimal) -> Decimal:
+    """``value`` as shown: at most two decimals, no trailing zeros (``Fraction(3, 2)`` ->
+    ``1.5``, ``2.0`` -> ``2``)."""
+    if isinstance(value, Fraction):
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+    else:
+        exact = Decimal(str(value)) if isinstance(value, float) else value
+    rounded = exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN).normalize()
+    return rounded if rounded != rounded.to_integral_value() else rounded.quantize(Decimal(1))

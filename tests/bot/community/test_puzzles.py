@@ -15,6 +15,16 @@ from engine.notation import format_genial_move
 from tests.bot.helpers import Clock, Room, make_service, user
 from tests.bot.review_fixtures import greedy_game, store_puzzle_game
 
+#: The coloured squares the turn messages show for the colour letters (issue 44, item 32).
+SQUARES = {"R": "🟥", "G": "🟩", "B": "🟦", "O": "🟧", "Y": "🟨", "P": "🟪"}
+
+
+def told(move: str) -> str:
+    """A placement as the chat is told it: ``RG A2 B3`` -> ``🟥🟩 A2 B3``."""
+    tile, _, cells = move.partition(" ")
+    return f"{''.join(SQUARES[c] for c in tile)} {cells}"
+
+
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -31,7 +41,9 @@ def test_a_puzzle_shows_the_board_and_only_the_movers_tiles(tmp_path: Path) -> N
     found, game = store_puzzle_game(room.service.store, "chat-9")
     (out,) = room.ok("Ada", "/puzzle")
     mover = game.racks[found.seat]
-    assert f"Their tiles: {', '.join(t.name for t in mover)}." in out.text
+    # Each tile after its slot, in coloured squares.
+    shown = "  ".join(f"{n} {told(t.name + ' ')[:-1]}" for n, t in enumerate(mover, 1))
+    assert f"Their tiles: {shown}." in out.text
     assert out.text.startswith("Puzzle 1: the player to move has ")
     # The picture is the board as a spectator sees it: no rack on it.
     names = ["Seat 1", "Seat 2", "Seat 3"]
@@ -66,7 +78,7 @@ def test_answers_are_private_and_the_solution_names_who_found_it(tmp_path: Path)
     assert out[0].user == user("Ada").id and out[0].text.startswith("That is not a placement")
     (solved,) = room.ok("Carol", "/puzzle answer")
     assert solved.user is None
-    assert solved.text.startswith(f"Puzzle 1: {found.answer} scores {found.points} in ")
+    assert solved.text.startswith(f"Puzzle 1: {told(found.answer)} scores {found.points} in ")
     assert solved.text.endswith("\nFound by: Ada.")
     assert f"any other placement at most {found.points - found.gap}" in solved.text
     # Solved: answers now only hear so, and the game's only puzzle was posted here.

@@ -14,6 +14,16 @@ from engine.record import Record
 from engine.review import GameReview, review_game
 from tests.bot.helpers import Room, make_service
 
+#: The coloured squares the turn messages show for the colour letters (issue 44, item 32).
+SQUARES = {"R": "🟥", "G": "🟩", "B": "🟦", "O": "🟧", "Y": "🟨", "P": "🟪"}
+
+
+def told(move: str) -> str:
+    """A placement as the chat is told it: ``RG A2 B3`` -> ``🟥🟩 A2 B3``."""
+    tile, _, cells = move.partition(" ")
+    return f"{''.join(SQUARES[c] for c in tile)} {cells}"
+
+
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -63,7 +73,8 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
     for n in ada.costliest:
         p = review.placement(n)
         less = "point less" if p.cost == 1 else "points less"
-        assert f"move {n + 1}: played {p.played}, best {p.best}: {p.cost} {less}" in text
+        played, best = told(p.played), told(p.best)
+        assert f"move {n + 1}: played {played}, best {best}: {p.cost} {less}" in text
     if review.turning_point is not None:
         n = review.turning_point
         turned = next((p for p in review.placements if p.number == n), None)
@@ -72,7 +83,7 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
         else:
             name = row["seats"][turned.seat]["name"]
             assert f"The game turned at move {n + 1}, where the winner's lead" in text
-            assert f"changed most: {name} played {turned.played}." in text
+            assert f"changed most: {name} played {told(turned.played)}." in text
     assert "up to 6 above the lowest colour" in text
 
 
@@ -90,7 +101,7 @@ def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None
     ]
     for o, n in zip(boards, ada.costliest, strict=True):
         p = review.placement(n)
-        assert o.text.startswith(f"Ada, move {n + 1}: played {p.played}")
+        assert o.text.startswith(f"Ada, move {n + 1}: played {told(p.played)}")
         assert o.attachment is not None and o.attachment.data.startswith(b"\x89PNG")
 
 
@@ -135,11 +146,11 @@ def test_the_web_pages_review_lines_follow_the_moves(tmp_path: Path) -> None:
     assert lines is not None and len(lines) == len(row["record"]["moves"])
     for p in review.placements:
         name = row["seats"][p.seat]["name"]
-        assert lines[p.number].startswith(f"{name}: {p.played} (")
+        assert lines[p.number].startswith(f"{name}: {told(p.played)} (")
         if p.played == p.best:
             assert lines[p.number].endswith("the expert's move too.")
         else:
-            assert f"; the expert: {p.best} (" in lines[p.number]
+            assert f"; the expert: {told(p.best)} (" in lines[p.number]
     for s in review.swaps:
         assert lines[s.number].startswith(f"{row['seats'][s.seat]['name']}: {s.played}")
     # A new game at the table: the old game's review is not shown beside it.

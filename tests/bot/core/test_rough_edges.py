@@ -181,7 +181,7 @@ def test_the_rematch_lobby_says_anyone_seated_may_start(tmp_path: Path) -> None:
     (lobby,) = room.ok("Bob", "/rematch")
     assert lobby.text.splitlines()[0] == (
         "Bob deckt den Tisch noch einmal: dieselben Plätze, dieselben Optionen."
-        " Wer am Tisch sitzt, kann Starten drücken."
+        " Wer am Tisch sitzt, kann „Starten“ drücken."  # issue 44, item 34: in quotes
     )
     room.ok("Ada", "/start")  # Ada is seated, not the host: she may
     assert room.playing()

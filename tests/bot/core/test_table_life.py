@@ -272,7 +272,7 @@ def test_a_row_that_is_not_json_is_reported_and_closed_by_abort(tmp_path: Path) 
     assert service.playing_tables("id-ada") == ["chat-1", "chat-2"]
     # Help still answers; /abort closes the damaged table; a new one opens on /join.
     (help_,) = room.say("Bob", "/help")
-    assert help_.text.startswith("Genial bot commands:")
+    assert help_.text.startswith("Genial bot: the first commands.")
     (closed,) = room.say("Bob", "/abort")
     assert closed.text == "Bob closed the table. /join opens a new one."
     assert room.table().status == CLOSED

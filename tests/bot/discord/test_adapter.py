@@ -21,6 +21,7 @@ from bot.discord.app import HIDDEN, configure_logging
 from bot.discord.clock import MAX_SLEEP
 from bot.discord.messages import direct_kwargs
 from bot.words.texts import Texts
+from engine.genial import GenialGame
 from tests.bot.discord.support import (
     World,
     labels,
@@ -233,13 +234,18 @@ async def test_racks_by_direct_message_say_where_to_play(tmp_path: Path) -> None
         # Bob's turn: the direct message says to type /play at the table, not there.
         await _bobs_turn(w, random.Random(2))
         dm = bob.user.dm_channel.history()[-1]
-        assert text(dm).split("\n") == [
-            w.rack_line(1),
-            # (A command in the DM is for a table of the DM: issue 27 made them work there.)
+        lines = text(dm).split("\n")
+        assert [lines[0], lines[2]] == [w.rack_line(1), f"To the table: {link}"]
+        # (A command in the DM is for a table of the DM: issue 27 made them work there.)
+        how = (
             "Play with /play <tile or slot> <cell> <cell> in the table's channel (a command"
-            " in this chat is for a table of this chat), for example /play 1 A2 B3.",
-            f"To the table: {link}",
-        ]
+            " in this chat is for a table of this chat), for example /play "
+        )
+        assert lines[1].startswith(how) and lines[1].endswith(".")
+        # Issue 44, item 28: the example is one Bob may play now, by the rules.
+        game = w.game()
+        assert isinstance(game, GenialGame)
+        game.check(game.parse(lines[1][len(how) : -1], 1))
         # Never the channel's how-to, as if commands worked in direct messages.
         how = "Play with /play <tile or slot> <cell> <cell>, for example"
         assert not any(how in text(m) for m in bob.user.dm_channel.history())

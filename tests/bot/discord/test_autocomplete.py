@@ -164,7 +164,7 @@ async def test_option_values_seats_and_levels(tmp_path: Path) -> None:
         assert values(await ada.autocomplete(w.channel, "addbot", "level", "g")) == ["greedy"]
         # Named in the table's language (German here), sent as the word a player types.
         assert [c["name"] for c in levels] == [
-            "Zufall (random)",
+            "zufällig (random)",
             "gierig (greedy)",
             "stark (strong)",
             "Experte (expert)",

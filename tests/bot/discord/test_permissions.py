@@ -159,7 +159,7 @@ async def test_help_and_rules_answer_privately_board_and_score_publicly(tmp_path
     async with world(tmp_path) as w:
         ada = w.person("Ada")
         help_text = only_answer(await ada.slash(w.channel, "help"))
-        assert help_text.startswith("Genial bot commands:")
+        assert help_text.startswith("Genial bot: the first commands.")
         assert only_answer(await ada.slash(w.channel, "rules")).startswith("Genial in short:")
         assert w.public() == []
         await ada.slash(w.channel, "join")

@@ -45,7 +45,7 @@ EXPECTED = {
     "hint": (),
     "export": (),
     "abort": (),
-    "help": (),
+    "help": ("everything",),  # issue 44, item 29: /help all
     "rules": (),
     "replay": (),
     "rematch": (),

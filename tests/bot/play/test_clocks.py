@@ -122,7 +122,7 @@ def test_a_vote_to_skip(tmp_path: Path) -> None:
     out = room.ok("Bob", "/skip")
     assert out[0].text.splitlines() == [
         "Bob votes: skip this move.",
-        "1 of 2 have voted; a majority decides.",
+        "1 of 2 has voted; a majority decides.",  # issue 44, item 31
     ]
     assert len(room.game().moves) == 0
     out = room.ok("Cy", "/skip")

@@ -260,8 +260,10 @@ def test_game_running_blocks_lobby_commands(room: Room) -> None:
 
 def test_help_and_rules_in_the_table_language(room: Room) -> None:
     (out,) = room.ok("Ada", "/help")
-    assert out.text.splitlines()[0] == "Genial bot commands:"
+    assert out.text.splitlines()[0] == "Genial bot: the first commands."
     assert "(random, greedy, strong, expert, master)" in out.text
+    (out,) = room.ok("Ada", "/help all")
+    assert out.text.splitlines()[0] == "Genial bot commands:"
     room.ok("Ada", "/join")
     room.ok("Ada", "/option lang fr")
     (out,) = room.ok("Ada", "/rules")

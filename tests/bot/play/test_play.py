@@ -105,7 +105,8 @@ def test_swap_offer_with_buttons(tmp_path: Path, shared: Path) -> None:
     assert (keep.label, keep.command) == ("Keep", f"/keep #{version}")
     assert rack.user == "id-bob"
     assert rack.text.splitlines() == [
-        "Your tiles at Test room: 1 RO  2 BY  3 RP  4 RY  5 OO",
+        # Tiles as coloured squares (issue 44, item 32): RO, BY, RP, RY, OO.
+        "Your tiles at Test room: 1 🟥🟧  2 🟦🟨  3 🟥🟪  4 🟥🟨  5 🟧🟧",
         "You may swap all tiles now: /swap, or /keep them.",
     ]
     assert [b.command for b in rack.buttons] == [f"/swap #{version}", f"/keep #{version}"]

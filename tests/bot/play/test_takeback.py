@@ -18,6 +18,9 @@ from tests.bot.helpers import Clock, Room, make_service
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
+#: The coloured squares the turn messages show for the colour letters, by hand.
+SQUARES = {"R": "🟥", "G": "🟩", "B": "🟦", "O": "🟧", "Y": "🟨", "P": "🟪"}
+
 
 def two_people(db: Path, *extra: str) -> Room:
     room = Room(make_service(db, clock=Clock()))
@@ -205,8 +208,13 @@ def test_history_tells_the_move_taken_back(tmp_path: Path) -> None:
     room.ok("Bob", "/undo yes")
     (history,) = room.ok("Bob", "/history")
     lines = history.text.splitlines()
+    # Issue 44, items 31 and 32: two moves stand (the note is no move), and the move taken
+    # back shows its tile as the turn messages do, in coloured squares.
+    assert lines[0] == "Genial: the last 2 moves"
     assert [line[:3] for line in lines[1:3]] == ["1. ", "2. "]
-    assert lines[3] == f"   (taken back by consent: {third})"
+    tile, cells = third.split(" ", 1)
+    shown = "".join(SQUARES[c] for c in tile)
+    assert lines[3] == f"   (taken back by consent: {shown} {cells})"
     assert len(lines) == 4
 
 

@@ -337,7 +337,9 @@ def test_a_console_game_is_continued_by_a_second_process(tmp_path: Path, backend
     first = console(["/join", "bob: /join", "/start", "/play 1 A2 B2"], "3")
     racks = [line for line in first.splitlines() if "Your tiles at console: 1 " in line]
     ada_rack, bob_rack = racks[0], racks[1]
-    assert ada_rack.startswith("[genial -> ada, privately] Your tiles at console: 1 OY  2 RB ")
+    # Tiles as coloured squares (issue 44, item 32).
+    ada_dealt = f"1 {squares('OY')}  2 {squares('RB')} "
+    assert ada_rack.startswith(f"[genial -> ada, privately] Your tiles at console: {ada_dealt}")
     assert (
         f"\n[genial] ada placed {squares('OY')} A2 B2: no points.\n    bob, your turn.\n" in first
     )
@@ -349,8 +351,9 @@ def test_a_console_game_is_continued_by_a_second_process(tmp_path: Path, backend
     assert lines[lines.index("[genial] Genial after 1 move.") + 1] == "    bob, your turn."
     assert bob_rack in lines
     assert (
-        "[genial -> ada, privately] Your tiles at console: 1 RB  2 BO  3 OP  4 YY  5 PP  6 "
-        in second
+        "[genial -> ada, privately] Your tiles at console: "
+        f"1 {squares('RB')}  2 {squares('BO')}  3 {squares('OP')}  4 {squares('YY')}  "
+        f"5 {squares('PP')}  6 " in second
     )
     if backend == "sqlite":
         assert (tmp_path / "console.db").exists()

@@ -47,8 +47,8 @@ GROUP = -1001234567890
 TITLE = "Genial night"
 ADA, BOB, CAROL, DAN = 101, 202, 303, 404
 NAMES = {ADA: "Ada", BOB: "Bob", CAROL: "Carol", DAN: "Dan"}
-#: A rack as the bot writes it ("1 RG  2 BB ..."): must never reach the group.
-RACK_TEXT = re.compile(r"\b1 [RGBOYP]{2}  2 [RGBOYP]{2}")
+#: A rack as the bot writes it ("1 🟥🟩  2 🟦🟦 ..."): must never reach the group.
+RACK_TEXT = re.compile("\\b1 [\U0001f7e5-\U0001f7eb]{2}  2 [\U0001f7e5-\U0001f7eb]{2}")
 STALE = "This button is from an earlier turn; nothing changed."
 # python-telegram-bot warns about its own RetryAfter when a 429 is answered.
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")

@@ -13,6 +13,15 @@ from tests.bot.telegram.test_adapter import ADA, BOB, GROUP, Room, api, start_bo
 __all__ = ["api", "stop_bots"]  # the fixtures, used by name
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
+#: The coloured squares the turn messages show for the colour letters (issue 44, item 32).
+SQUARES = {"R": "🟥", "G": "🟩", "B": "🟦", "O": "🟧", "Y": "🟨", "P": "🟪"}
+
+
+def told(move: str) -> str:
+    """A placement as the chat is told it: ``RG A2 B3`` -> ``🟥🟩 A2 B3``."""
+    tile, _, cells = move.partition(" ")
+    return f"{''.join(SQUARES[c] for c in tile)} {cells}"
+
 
 def test_review_sends_the_chart_and_the_costliest_boards(
     api: FakeBotAPI, tmp_path: Path, shared: Path
@@ -26,7 +35,8 @@ def test_review_sends_the_chart_and_the_costliest_boards(
     assert photos[0].text.startswith("The expert's review (")
     assert f"Ada: accuracy {ada.accuracy}%" in photos[0].text
     for photo, n in zip(photos[1:], ada.costliest, strict=True):
-        assert photo.text.startswith(f"Ada, move {n + 1}: played {review.placement(n).played}")
+        played = told(review.placement(n).played)
+        assert photo.text.startswith(f"Ada, move {n + 1}: played {played}")
 
 
 def test_a_puzzle_in_the_group_and_its_answer_in_the_private_chat(

@@ -455,10 +455,12 @@ def test_a_team_battle_between_two_communities(tmp_path: Path) -> None:
 
     def score(names: list[str]) -> str:
         value = sum((points[n] for n in names), Fraction(0))
-        return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+        number = str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+        # Issue 44, item 31: one point is singular.
+        return f"{number} point" if value == 1 else f"{number} points"
 
-    assert f"Team Board games (this chat): {score(['Cid', 'Dee'])} points" in final
-    assert f"Team Genial night: {score(['Ann', 'Bob'])} points" in final
+    assert f"Team Board games (this chat): {score(['Cid', 'Dee'])}" in final.splitlines()
+    assert f"Team Genial night: {score(['Ann', 'Bob'])}" in final.splitlines()
 
 
 def test_a_look_typed_at_the_tournament_table_itself_goes_to_its_places(tmp_path: Path) -> None:

@@ -12,6 +12,16 @@ from bot.web.guard import Limits
 from bot.web.tokens import TOKEN_LIFE
 from tests.bot.web.board import Events, Site, path_of, running, started_room
 
+#: The coloured squares the turn messages show for the colour letters (issue 44, item 32).
+SQUARES = {"R": "🟥", "G": "🟩", "B": "🟦", "O": "🟧", "Y": "🟨", "P": "🟪"}
+
+
+def told(move: str) -> str:
+    """A placement as the chat is told it: ``RG A2 B3`` -> ``🟥🟩 A2 B3``."""
+    tile, _, cells = move.partition(" ")
+    return f"{''.join(SQUARES[c] for c in tile)} {cells}"
+
+
 pytestmark = pytest.mark.usefixtures("backend")
 
 
@@ -570,7 +580,7 @@ def test_the_replay_slider_shows_the_experts_review_of_each_move(tmp_path: Path)
         status, at_one = site.get(f"/api/t/{site.tid}/replay/1")
         assert status == 200 and at_one["board"].startswith("<svg")
         # The slider at move 1: the review of the first placement, who played what.
-        assert at_one["review"].startswith(f"{name}: {first.played} (")
+        assert at_one["review"].startswith(f"{name}: {told(first.played)} (")
         assert site.get(f"/api/t/{site.tid}/replay/0")[1]["review"] == ""  # the empty board
 
 

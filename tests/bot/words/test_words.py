@@ -172,16 +172,19 @@ def test_help_names_the_start_button_as_it_reads(tmp_path: Path, lang: str) -> N
     room = _room(tmp_path, lang)
     (lobby,) = room.ok("Ada", "/addbot")
     assert START[lang] in [b.label for b in lobby.buttons]
-    (help_text,) = room.ok("Ada", "/help")
+    (help_text,) = room.ok("Ada", "/help all")
     rematch = next(line for line in help_text.text.splitlines() if line.startswith("/rematch"))
-    assert f"{START[lang]}." in rematch and f" {AGAIN[lang]})" in rematch
+    # German names a button in its quotes (issue 44, item 34): „Starten“.
+    left, right = ("„", "“") if lang == "de" else ("", "")
+    assert f"{left}{START[lang]}{right}." in rematch
+    assert f" {left}{AGAIN[lang]}{right})" in rematch
     if lang != "en":
         assert not re.search(r"\bStart\.", rematch)
 
 
 # --- computer levels --------------------------------------------------------------------
 
-GREEDY = {"en": "greedy", "de": "gierig", "nl": "gretig", "fr": "glouton"}
+GREEDY = {"en": "greedy", "de": "gierig", "nl": "gulzig", "fr": "glouton"}
 COMPUTER = {
     "en": "Computer 1 (computer",
     "de": "Computer 1 (Computer",
@@ -206,17 +209,17 @@ def test_computer_levels_in_the_table_language(tmp_path: Path, lang: str) -> Non
 def test_a_configured_level_without_a_name_keeps_its_own() -> None:
     texts = Texts("de")
     assert texts.level("turbo") == "turbo"
-    assert texts.levels(["random", "turbo"]) == "random (Zufall), turbo"
+    assert texts.levels(["random", "turbo"]) == "random (zufällig), turbo"
 
 
 # --- colours as squares, letters for typing ---------------------------------------------
 
 
-def test_the_rack_keeps_the_letters_to_type() -> None:
-    # The private rack text is what a player types from (a slot or the tile's letters);
-    # its image beside it shows the colours.
+def test_the_rack_shows_squares_after_the_slots_to_type() -> None:
+    # Issue 44, item 32: the private rack text shows each tile as the turn messages do (the
+    # letters are English initials); a player types the slot, or the squares copied.
     rack = [Tile.of(Colour.RED, Colour.GREEN), Tile.of(Colour.BLUE, Colour.BLUE)]
-    assert games.rack_text(rack) == "1 RG  2 BB"
+    assert games.rack_text(rack) == f"1 {RED}{GREEN}  2 {BLUE}{BLUE}"
 
 
 def test_squared_and_letters_undo_each_other() -> None:
