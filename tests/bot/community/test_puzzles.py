@@ -178,7 +178,7 @@ def test_the_solution_compares_every_other_placement_those_sharing_a_cell_too(
     assert room.ok("Ada", "/puzzle 1 GG G7 G8")[0].text.startswith("Right")
     (solved,) = room.ok("Ada", "/puzzle answer")
     assert solved.text.startswith(
-        "Puzzle 1: GG F6 G7 scores 9 in green, and 1 other placement as much; every other"
+        "Puzzle 1: 🟩🟩 F6 G7 scores 9 in green, and 1 other placement as much; every other"
         " placement at most 6."
     )
 
@@ -199,7 +199,7 @@ def test_placements_scoring_as_much_as_the_answer_are_right_and_named(tmp_path: 
     assert room.ok("Bob", "/puzzle 1 GO B5 A5")[0].text.startswith("Right")
     (solved,) = room.ok("Ada", "/puzzle answer")
     assert solved.text.startswith(
-        "Puzzle 1: GO B5 A4 scores 6 in green, and 2 other placements as much; every other"
+        "Puzzle 1: 🟩🟧 B5 A4 scores 6 in green, and 2 other placements as much; every other"
         f" placement at most {best_other}."
     )
 
