@@ -10,6 +10,12 @@ once:
   ``/start``, ``/leave``): the busiest groups, told at their group's pace;
 - about a tenth hold one person who never moves against a computer, on a one-minute clock
   (``/option timeout 1m``): a reminder at 30 s and a timeout at 60 s each turn;
+- about one in fifteen (``--tournaments``) hold a tournament of four people signed up by
+  message (``/tournament new swiss 1 rounds 2 players 10m``, ``/tournament join``), its
+  round of two tables started as play begins with a deadline ``--deadline`` seconds later
+  (a round time shorter than people may set, written into the stored tournament before the
+  start); nobody moves, so at the deadline the computer plays both tables out in the
+  players' names, a turn at a time, each told in the group;
 - the rest: two people, on one-minute clocks, each moving ``--every`` seconds (jittered)
   after they got the board of the move before; the benchmark reads the mover's legal moves
   from the service and types ``/play ...`` as that person, and ``/rematch`` when a game
@@ -24,7 +30,10 @@ Figures, all in the bot's clock (the service's, which the limiter and the fake s
 - a person's move -> its board in their group: from the update's arrival at the fake API
   to the board's arrival there, for moves whose group had room in its minute;
 - a reminder's and a timeout's lateness: its post's arrival minus the due time the table
-  held when the clock took that step;
+  held when the clock took that step; a round deadline's: the arrival of each table's
+  first turn played out (which says the round's time is up) minus the round's deadline;
+- the tournaments' play-outs: moves told, and how long after its deadline each round
+  closed (its winner posted), if it did within the run;
 - 429s after the first minute; the longest a post to another group, whose own chat had
   room, waited in the limiter while one group was held by a 429;
 - lost and doubled messages: every move the store holds told once in its group;
@@ -37,8 +46,6 @@ limiter's sleeps); then the bot's own work counts ``scale`` times as much in the
     .venv/bin/python benchmarks/bench_many_chats.py [--groups 60] [--minutes 5] [--scale 1]
     .venv/bin/python benchmarks/bench_many_chats.py --groups 12 --minutes 3   # a quick run
 
-Not in it yet: groups in a tournament round played out by its deadline (signing people up,
-the round's tables in their places and the play-out at the deadline are not scripted here).
 """
 
 from __future__ import annotations
@@ -71,6 +78,7 @@ from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
 from bot.telegram.limiter import ChatRateLimiter, _seconds  # noqa: E402
 from bot.telegram.pace import Pace, chat_key, messages  # noqa: E402
+from bot.tournaments.places import saved  # noqa: E402
 from tests.bot.telegram.fake_api import (  # noqa: E402
     COUNTED,
     BotRunner,
@@ -84,12 +92,15 @@ EPOCH = 1_700_000_000.0
 POSTS = ("sendMessage", "sendPhoto")
 REMINDER = ", it is your turn at "
 TIMED_OUT = "Time is up for "
+#: The first turn a round's deadline hands to the computer says so.
+DEADLINE = "The round's time is up: the computer plays the rest"
+TOURNAMENT_PLAYERS = 4
 
 
 @dataclass
 class Group:
     chat: int
-    kind: str  # "computers", "idle" or "people"
+    kind: str  # "computers", "idle", "tournament" or "people"
     people: list[int]
     next_at: float = 0.0
     #: The move typed and not yet on the board: (when, its notation).
@@ -166,6 +177,12 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=5.0, help="seconds between moves")
     parser.add_argument("--scale", type=float, default=1.0, help="how much faster time runs")
     parser.add_argument("--busy", type=int, default=20, help="messages counted in the last group")
+    parser.add_argument(
+        "--tournaments", type=int, default=None, help="groups playing a round (~1 in 15)"
+    )
+    parser.add_argument(
+        "--deadline", type=int, default=60, help="seconds from a round's start to its end"
+    )
     parser.add_argument("--seed", type=int, default=43)
     parser.add_argument("--verbose", action="store_true", help="each reminder and timeout")
     args = parser.parse_args()
@@ -176,13 +193,23 @@ def main() -> int:
     groups: list[Group] = []
     n_computers = max(1, round(args.groups / 10))
     n_idle = max(1, round(args.groups / 10))
+    n_cups = max(1, round(args.groups / 15)) if args.tournaments is None else args.tournaments
     for g in range(args.groups):
         chat = -1001000000000 - g
-        kind = "computers" if g < n_computers else "idle" if g < n_computers + n_idle else "people"
-        people = [100_000 + 10 * g + k for k in range(1 if kind != "people" else 2)]
+        kind = (
+            "computers"
+            if g < n_computers
+            else "idle"
+            if g < n_computers + n_idle
+            else "tournament"
+            if g < n_computers + n_idle + n_cups
+            else "people"
+        )
+        size = {"people": 2, "tournament": TOURNAMENT_PLAYERS}.get(kind, 1)
+        people = [100_000 + 10 * g + k for k in range(size)]
         api.group(chat, f"Group {g}")
         for k, user in enumerate(people):
-            api.user(user, f"P{g}{'ab'[k]}")
+            api.user(user, f"P{g}{'abcd'[k]}")
         groups.append(Group(chat, kind, people))
     by_chat = {g.chat: g for g in groups}
 
@@ -196,8 +223,11 @@ def main() -> int:
 
     api.flood_limits(clock)
     limiter = Watched(Pace(clock), sleep=sleep)
-    #: (chat, "reminder" or "timeout", due at, the step's time) as the clock's steps made them.
+    #: (chat, "reminder", "timeout" or "deadline", due at, the step's time) as the clock's
+    #: steps made them.
     dues: list[tuple[int, str, float, float]] = []
+    #: Each tournament group's round deadline, once its round has started.
+    deadlines: dict[int, float] = {}
 
     class TimedService(Service):
         def step(self, chat: str, now: float | None = None, *, steps: int = 1) -> Step:
@@ -206,6 +236,10 @@ def main() -> int:
             at = self.clock() if now is None else now
             step = super().step(chat, now, steps=steps)
             for out in step.out:
+                if out.user is None and DEADLINE in out.text:
+                    place = int(out.chat)
+                    dues.append((place, "deadline", deadlines.get(place, at), at))
+                    continue
                 if due is None or out.user is not None:
                     continue
                 if out.kind == "reminder":
@@ -242,6 +276,9 @@ def main() -> int:
                 elif g.kind == "idle":
                     lines = ["/join", "/addbot random", "/option timeout 1m", "/start"]
                     scripts[g.chat] = [(a, t) for t in lines]
+                elif g.kind == "tournament":
+                    new = (a, "/tournament new swiss 1 rounds 2 players 10m")
+                    scripts[g.chat] = [new, *((p, "/tournament join") for p in g.people)]
                 else:
                     b = g.people[1]
                     scripts[g.chat] = [
@@ -257,9 +294,27 @@ def main() -> int:
                     if step_no < len(script)
                 ]
                 runner.wait(*ids, timeout=600)
+            cups = [g for g in groups if g.kind == "tournament"]
+            store = runner.service.store
+            tids: dict[int, str] = {}
+            for g in cups:
+                # A round shorter than the 10 minutes people may set: written into the
+                # stored tournament before its start pairs the round.
+                (tids[g.chat],) = store.tournaments_of(str(g.chat))
+                found = store.load_tournament(tids[g.chat])
+                assert found is not None
+                version, data = found
+                data["round_time"] = args.deadline
+                store.save_tournament(saved(data, version + 1), version)
             setup = time.monotonic() - setup_wall
             began = clock()
             end = began + args.minutes * 60
+            # The rounds start as play begins: their deadlines fall due during the run.
+            runner.wait(*(api.say(g.chat, g.people[0], "/tournament start") for g in cups))
+            for g in cups:
+                found = store.load_tournament(tids[g.chat])
+                assert found is not None and found[1]["played"], "the round did not start"
+                deadlines[g.chat] = float(found[1]["played"][-1]["deadline"])
             if args.busy:  # as after a restart: Telegram counted messages the bot did not
                 api.busy(groups[-1].chat, args.busy, spread=30.0)
             for g in groups:
@@ -345,18 +400,36 @@ def main() -> int:
         lost = doubled = 0
         stored_moves = finished = 0
         store = SQLiteStore(Path(tmp) / "t.db")
+        #: Per tournament group: its tables, how many still playing, and whether it ended.
+        cup_state: dict[int, tuple[int, int, bool]] = {}
         for g in groups:
             table = store.load(str(g.chat))
+            # A tournament's games are archived under its group (its home) as they end.
             records = [a["record"] for a in store.archived(str(g.chat)) if a.get("record")]
             if table is not None and table.record and table.record not in records[-1:]:
                 records.append(table.record)
+            playing = int(table is not None and table.status == PLAYING)
+            if g.chat in tids:
+                found = store.load_tournament(tids[g.chat])
+                data = found[1] if found is not None else {}
+                chats = [p["chat"] for r in data.get("played", []) for p in r["pairings"]]
+                running = [store.load(c) for c in chats]
+                live = [t for t in running if t is not None and t.status == PLAYING]
+                records += [t.record for t in live if t.record]
+                playing += len(live)
+                cup_state[g.chat] = (len(chats), len(live), data.get("status") == "finished")
             held = [str(m) for r in records for m in r["moves"]]
             stored_moves += len(held)
-            finished += len(records) - (table is not None and table.status == PLAYING)
+            finished += len(records) - playing
             told = Counter(told_moves(bot_texts(api, g.chat)))
             want = Counter(held)
             lost += sum((want - told).values())
             doubled += sum((told - want).values())
+            if args.verbose and want != told:
+                print(
+                    f"  group {groups.index(g)}, {g.kind}: lost {dict(want - told)},"
+                    f" doubled {dict(told - want)}"
+                )
         store.close()
 
     def describe(chat: int) -> str:
@@ -395,10 +468,18 @@ def main() -> int:
     for c in calls:
         if c.status != 200 or c.method not in POSTS or c.chat is None:
             continue
-        kind = "reminder" if REMINDER in c.text else "timeout" if TIMED_OUT in c.text else None
+        kind = (
+            "reminder"
+            if REMINDER in c.text
+            else "timeout"
+            if TIMED_OUT in c.text
+            else "deadline"
+            if DEADLINE in c.text
+            else None
+        )
         if kind:
             posted.setdefault((c.chat, kind), []).append(c.at or 0.0)
-    late: dict[str, list[float]] = {"reminder": [], "timeout": []}
+    late: dict[str, list[float]] = {"reminder": [], "timeout": [], "deadline": []}
     unposted = 0
     counted: Counter[tuple[int, str]] = Counter()
     worst_late = (0.0, 0, "", 0.0)
@@ -419,9 +500,10 @@ def main() -> int:
             worst_late = max(worst_late, (arrivals[k] - due, chat, kind, due - began))
         else:
             unposted += 1
-    lateness = late["reminder"] + late["timeout"]
+    lateness = late["reminder"] + late["timeout"] + late["deadline"]
     print(
-        f"reminders' and timeouts' steps after their due time: p95 {pct(step_late, 0.95):.2f} s,"
+        "reminders', timeouts' and round deadlines' steps after their due time:"
+        f" p95 {pct(step_late, 0.95):.2f} s,"
         f" max {max(step_late, default=float('nan')):.2f} s (the rest of the lateness: telling)"
     )
 
@@ -442,7 +524,9 @@ def main() -> int:
     print(
         f"bench_many_chats: {args.groups} groups ({kinds['people']} of two people moving every"
         f" ~{args.every:g} s, {kinds['computers']} of four computers, {kinds['idle']} where"
-        f" nobody moves), one-minute clocks; fake Bot API enforcing Telegram's flood limits"
+        f" nobody moves, {kinds['tournament']} in a tournament round of two tables played out"
+        f" by its deadline {args.deadline} s after its start), one-minute clocks; fake Bot"
+        " API enforcing Telegram's flood limits"
     )
     print(
         f"time {pace};"
@@ -470,7 +554,7 @@ def main() -> int:
     print(f"moves whose board never came within 60 s: {unanswered}")
     if worst_board[1]:
         print(f"  slowest board: {worst_board[0]:.2f} s, in {describe(worst_board[1])}")
-    for kind in ("reminder", "timeout"):
+    for kind in ("reminder", "timeout", "deadline"):
         v = late[kind]
         print(
             f"{kind} lateness ({len(v)}): p95 {pct(v, 0.95):.2f} s, max"
@@ -478,7 +562,8 @@ def main() -> int:
         )
     lp95, lmax = pct(lateness, 0.95), max(lateness, default=float("nan"))
     print(
-        f"reminders and timeouts together ({len(lateness)}, {unposted} never posted): p95"
+        f"reminders, timeouts and round deadlines together ({len(lateness)}, {unposted} never"
+        " posted): p95"
         f" {lp95:.2f} s, max {lmax:.2f} s   goal p95 <= 5 s: {goal(lp95 <= 5)},"
         f" max <= 30 s: {goal(lmax <= 30 and not unposted)}"
     )
@@ -487,6 +572,24 @@ def main() -> int:
         print(
             f"  latest: a {kind} due at {due_at:.0f} s of play, {lag:.2f} s late,"
             f" in {describe(chat)}"
+        )
+    if cup_state:
+        closed = [
+            at - deadlines[chat]
+            for c in calls
+            if c.status == 200
+            and (chat := c.chat or 0) in cup_state
+            and (at := c.at or 0.0)
+            and " is over. Winner: " in c.text
+        ]
+        told = sum(len(told_moves(bot_texts(api, chat))) for chat in cup_state)
+        tables = sum(n for n, _live, _done in cup_state.values())
+        live = sum(live for _n, live, _done in cup_state.values())
+        print(
+            f"tournament rounds played out: {len(closed)} of {len(cup_state)} closed within the"
+            f" run ({tables} tables, {live} still playing at the end), moves told in their"
+            f" groups {told}; closed after the deadline: max"
+            f" {max(closed, default=float('nan')):.0f} s (no goal: told at the group's pace)"
         )
     print(
         f"429s: {len(floods)} in all, {len(late_floods)} after the first minute of play"

@@ -1,6 +1,7 @@
 """When a table's clock must look at it next: at once for a computer player; for a person
 at half time (a reminder) and when their time runs out (the turn's limit, or their time
-bank), then again when the others' vote on a player out of time ends; never after the end.
+bank), then again when the others' vote on a player out of time ends; at once for every
+turn of a game the computer plays to its end (``Table.autoplay``); never after the end.
 
 The time is stored with the table (``due_at``, ``deadline``, ``turn_started``, ``banks``),
 so a restarted bot or another process on the same store keeps the same deadlines;
@@ -31,10 +32,11 @@ def schedule(t: Table, game: Game, now: float, new_turn: bool, resume: float | N
         t.ping_at = None  # a ping held back for the turn that passed is no longer true
     seat_no = game.to_move
     seat = t.seats[seat_no]
-    span = None if seat.computer else timebank.span(t, seat_no)
+    computer = seat.computer or t.autoplay  # the computer plays this turn at once
+    span = None if computer else timebank.span(t, seat_no)
     t.deadline = None if span is None else t.turn_started + span
     out = t.out_of_time
-    if seat.computer:
+    if computer:
         t.due_at = now
     elif out is not None:
         decided = out.get("decided")

@@ -388,12 +388,7 @@ class TableService(Outbox):
                 return []
         done: set[str] = set()
         if chat is None:
-            for keeper in self._own_dues():
-                try:
-                    for key in keeper.keys(self, now):
-                        out += keeper.work(self, key, now)
-                except (StoreBusy, StoreDown) as exc:
-                    log.warning("due work of its own waits: %s", exc)
+            out += self._own_work(now)
         try:
             while True:
                 claimed = self.store.claim(now, self.owner, self.clock(), LEASE, chat=chat)
@@ -414,11 +409,27 @@ class TableService(Outbox):
                 finally:
                     self.store.release(self.owner, claimed)
                 if not fresh:
-                    return out
+                    break
         except (StoreBusy, StoreDown) as exc:
             if isinstance(exc, StoreDown):
                 log.warning("due work waits: %s", exc)
             return out  # the clock comes back: what is due stays due
+        if chat is None and done:
+            # What the tables' work brought due at once (a tournament's round whose last
+            # table the computer just played out closes now): done in the same pass.
+            out += self._own_work(now)
+        return out
+
+    def _own_work(self, now: float) -> list[Outbound]:
+        """The concerns' due work under keys of their own (a tournament's) at ``now``."""
+        out: list[Outbound] = []
+        for keeper in self._own_dues():
+            try:
+                for key in keeper.keys(self, now):
+                    out += keeper.work(self, key, now)
+            except (StoreBusy, StoreDown) as exc:
+                log.warning("due work of its own waits: %s", exc)
+        return out
 
     def _due_table(
         self, chat: str, now: float, steps: int | None, progress: _Progress

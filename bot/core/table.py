@@ -125,6 +125,10 @@ class Table:
     #: The start of the last outage of the bot whose time this table's clocks got back
     #: (:mod:`bot.core.outage`): each outage is given back, and told, once.
     credited: float | None = None
+    #: The computer plays every seat's turns in its player's name, one turn a step of the
+    #: clock and each told, until the game ends; people's moves are no longer taken (a
+    #: tournament round's deadline passed, :mod:`bot.tournaments.rounds`).
+    autoplay: bool = False
 
     def seat_of(self, user: str) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -1,5 +1,6 @@
-"""What the clock brings to a table: a computer player's turn, a reminder at half time, and
-a move made for a person whose time ran out.
+"""What the clock brings to a table: a computer player's turn, a reminder at half time, a
+move made for a person whose time ran out, and each turn of a game the computer plays to
+its end in its players' names (``Table.autoplay``: a tournament round's deadline passed).
 
 Computer players think outside the table's lock, on a copy of the game: the table's people
 go on meanwhile, and the move is applied only if the table has not changed since. When the
@@ -58,7 +59,7 @@ def due_step(tables: Tables, chat: str, now: float) -> tuple[list[Outbound], boo
         seat = t.seats[seat_no]
         timed_out = False
         level = seat.level or tables.settings.level
-        if not seat.computer:
+        if not seat.computer and not t.autoplay:
             if t.ping_at is not None and t.ping_at <= now:
                 social.held_ping(tables, ctx, game)
             if not _out_of_time(tables, ctx, game, seat_no, now):

@@ -46,6 +46,8 @@ def move(tables: Tables, ctx: Context, text: str) -> None:
     """The move ``text`` of the person of ``ctx``, on their turn."""
     game = need_running(tables, ctx)
     seat = my_seat(ctx)
+    if ctx.table.autoplay:
+        raise Reject("error.autoplay")
     names = ctx.scene.names(game)
     if game.to_move != seat:
         raise Reject("error.not_your_turn", name=names[game.to_move], text=text)
@@ -121,7 +123,8 @@ def after_moves(
     lines = [*_undo_overtaken(ctx, actor), *lines]
     turn_over = game.over or any(isinstance(e, TurnStarted) for e in events)
     if turn_over:
-        timebank.charge(t, actor, ctx.now, len(game.moves), t.seats[actor].computer)
+        computer = t.seats[actor].computer or t.autoplay
+        timebank.charge(t, actor, ctx.now, len(game.moves), computer)
         social.retract_ping(ctx)
     t.pending = [*t.pending, *lines]
     t.pending_cells = [*t.pending_cells, *_placed_cells(game, events)]
@@ -147,6 +150,8 @@ def after_moves(
     if t.seats[game.to_move].computer and any(not s.computer for s in t.seats):
         return  # told with the computer moves that follow
     ctx.out.append(told(ctx, game, again))
+    if t.autoplay:
+        return  # the computer plays every turn now: no rack to study, nobody to ping
     rack = None if games.is_spezial(game) else messages.rack(scene, game, game.to_move)
     if rack is not None:
         ctx.out.append(rack)

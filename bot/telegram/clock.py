@@ -18,11 +18,13 @@ told as one message with the latest board.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from functools import partial
 from typing import Any
 
+from bot.core.outbound import Outbound
 from bot.core.stepping import Turns
 from bot.service import Service
 from bot.telegram.outbox import OUTBOX_RETRY, Outbox, TableLocks
@@ -84,7 +86,7 @@ class Clock:
         except Exception:
             log.exception("the service failed on what was due at a table")
             return
-        await self.outbox.deliver(step.out, None)
+        await self._tell(table, step.out)
 
     async def tick(self) -> None:
         """Everything due by the clock now, delivered: the looks of :meth:`due_loop`, one
@@ -159,10 +161,21 @@ class Clock:
                 done = step.done
                 # With a computer player to move next, turn messages the chat has no room
                 # for now wait for the next ones, to be told with them (bot.telegram.outbox).
-                await self.outbox.deliver(step.out, None, gather=step.more)
+                await self._tell(chat, step.out, gather=step.more)
                 return step.more
         finally:
             self.turns.ended(chat, did=done, now=self.service.clock())
+
+    async def _tell(self, chat: str, outs: Sequence[Outbound], *, gather: bool = False) -> None:
+        """Deliver what a step at ``chat`` said (its lock held), holding the lock of each
+        other chat it is said in as well (a tournament's table is told in its players'
+        places): the clock's look flushes a chat's waiting letters under that chat's lock,
+        so it never posts the step's letters a second time beside it."""
+        others = sorted({o.chat for o in outs if o.stored is not None and o.chat != chat})
+        async with contextlib.AsyncExitStack() as held:
+            for other in others:  # always in one order: two steps never wait for each other
+                await held.enter_async_context(self.locks.hold(other))
+            await self.outbox.deliver(outs, None, gather=gather)
 
     async def tidy(self) -> None:
         """Buttons that could not come off during a fast game, now that it is quieter."""

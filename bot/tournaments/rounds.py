@@ -5,8 +5,11 @@ Every round is paired once, by whichever process claimed the tournament's due wo
 table's is claimed), and its pairings are said in the same transaction that stores them: of
 two processes, the second finds the round paired and pairs nothing. Each pairing is a table
 of its own (:mod:`bot.tournaments.places`), started at once with its players seated; the
-round's deadline is every table's clock: a game not over by then is played out by the
-computer in its players' names, as a turn that times out is, so a round always ends.
+round's deadline is every table's clock: a game not over by then is handed to the
+computer, which plays it out in its players' names, as a turn that times out is, so a round
+always ends. It plays a turn at a time at the clock's ordinary steps, each turn told, so a
+round's play-out holds back no other chat's clock; the round closes (its results, the next
+round) when its last table ends.
 
 The pairings are :mod:`bot.tournaments.pairing`'s (plain values).
 """
@@ -18,13 +21,12 @@ import logging
 from dataclasses import asdict
 
 from bot.community import ratings
-from bot.core import games
 from bot.core.commands import Start
+from bot.core.deadlines import schedule
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.table import LOBBY, PLAYING, Options, Seat, Table
 from bot.core.tables import Context, Reject, Tables
 from bot.play import clock, lobby
-from bot.play.moves import after_moves
 from bot.store import StaleTable, StoreBusy, StoreDown
 from bot.tournaments import pairing, places
 from bot.tournaments.cup import (
@@ -47,7 +49,6 @@ from bot.tournaments.standings import (
     team_scores,
 )
 from bot.words.texts import Texts
-from engine.events import Event
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,9 @@ log = logging.getLogger(__name__)
 LEASE = 60.0
 #: Steps of one tournament's due work at one look (opening, results, the next round).
 MAX_STEPS = 20
+#: Seconds between two looks at a round whose tables the computer plays out after its
+#: deadline (each table's end brings the next look forward at once: this is a safety net).
+PLAY_OUT_LOOK = 60.0
 
 
 def _least(cup: Cup) -> int:
@@ -150,20 +154,33 @@ def _step(tables: Tables, cup: Cup, now: float, out: list[Outbound]) -> list[Out
     for p in r.pairings:
         if p.places is not None:
             continue
-        result = _result(tables, cup, p, r.deadline, now, out)
+        result = _result(tables, cup, p, r.deadline, now)
         if result is not None:
             p.places, p.ended = result
             changed = True
             _unnote(tables, p)
     if any(p.places is None for p in r.pairings):
-        if changed or cup.due_at != r.deadline:
-            cup.due_at = r.deadline
+        look = _look_again(cup, r, now)
+        if changed or cup.due_at != look:
+            cup.due_at = look
             return []
         return None if len(out) == told else []
     active = len([e for e in cup.entrants if not e.out])
     if len(cup.played) < cup.total_rounds and active >= _least(cup):
         return _pair(tables, cup, texts, now)
     return _finish(tables, cup, texts, now)
+
+
+def _look_again(cup: Cup, r: Round, now: float) -> float:
+    """When the tournament looks at its running round again: at its deadline; past it,
+    while the clock plays its open tables out, each table's end brings the look forward
+    (:func:`bot.tournaments.places.poke`), and a look every :data:`PLAY_OUT_LOOK` seconds
+    finds an end whose poke was lost (a bot stopped between the two)."""
+    if now < r.deadline:
+        return r.deadline
+    if cup.due_at is not None and cup.due_at > now:
+        return cup.due_at
+    return now + PLAY_OUT_LOOK
 
 
 def _pair(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound]:
@@ -309,11 +326,11 @@ def _unnote(tables: Tables, p: Pairing) -> None:
 
 
 def _result(
-    tables: Tables, cup: Cup, p: Pairing, deadline: float, now: float, told: list[Outbound]
+    tables: Tables, cup: Cup, p: Pairing, deadline: float, now: float
 ) -> tuple[list[int], str] | None:
-    """Each player's place at table ``p`` once its game is over (played out by the
-    computer first if the round's deadline has passed), and how it ended; ``None`` while
-    it runs. Players who left the tournament finish last."""
+    """Each player's place at table ``p`` once its game is over, and how it ended;
+    ``None`` while it runs (handed to the computer to play out once the round's deadline
+    has passed). Players who left the tournament finish last."""
     live = [u for u in p.players if u not in p.forfeits]
     if len(live) <= 1:
         return _with_forfeits(p, {u: 1 for u in live}), "forfeit"
@@ -321,16 +338,15 @@ def _result(
     if t is None:
         return None
     if t.status == PLAYING:
-        if now < deadline:
-            return None
-        told += _play_out(tables, p.chat, now)
-        t = tables.store.load(p.chat)
-        if t is None or t.status == PLAYING:
-            return None
+        if now >= deadline:
+            _hand_over(tables, p.chat, now)  # the clock plays it out, turn by turn
+        return None
     game = _finished_game(t)
     if game is None:
         return _with_forfeits(p, {u: 1 for u in live}), "forfeit"
-    ended = "deadline" if t.tournament.get("played_out") else "played"
+    # (``played_out``: a game played out whole at one look, before play-outs took steps.)
+    deadline_ended = t.autoplay or t.tournament.get("played_out")
+    ended = "deadline" if deadline_ended else "played"
     place = {s.player: s.place for s in game.seats}
     return _with_forfeits(p, {u: place.get(u, len(p.players)) for u in live}), ended
 
@@ -359,37 +375,31 @@ def _with_forfeits(p: Pairing, place: dict[str, int]) -> list[int]:
     return [rank[place[u]] if u in place else last for u in p.players]
 
 
-def _play_out(tables: Tables, chat: str, now: float) -> list[Outbound]:
-    """The round's deadline has passed at a running table: the computer plays the rest
-    of the game in its players' names (a timeout's move, turn after turn), told in one
-    message with the result."""
+def _hand_over(tables: Tables, chat: str, now: float) -> None:
+    """The round's deadline has passed at a running table: its game is handed to the
+    computer, which plays the rest in its players' names as a turn that times out is, a
+    turn a step of the clock, each told as a computer player's turn is
+    (:mod:`bot.play.clock`), so no other chat's clock waits behind a round's play-out.
+    Stored with the table, so a restarted bot goes on with it; said with its first turn."""
     with tables.locks.hold(chat):
         t, people = tables.load(chat)
-        if t is None or t.status != PLAYING:
-            return []
+        if t is None or t.status != PLAYING or t.autoplay:
+            return
         ctx = tables.clock_context(t, now)
         ctx.people = people
         try:
             game = tables.game(ctx)
         except Reject:
-            return []
+            return
         t.version += 1
-        level = tables.settings.level
-        last: list[Event] = []
-        actor = game.to_move
-        moves = 0
-        while not game.over:
-            actor = game.to_move
-            last = []
-            for move in clock.think(games.copy(game), actor, level, t.seed + moves):
-                last += game.play(move, actor)
-                moves += 1
-        intro = [ctx.texts("tournament.deadline_played", count=moves)]
-        t.tournament["played_out"] = True
-        after_moves(tables, ctx, game, last, actor, intro)
-        if not tables.save(ctx):
-            return []
-        return ctx.out
+        t.autoplay = True
+        # Nobody's clock runs any more: no vote on a player out of time, no held ping.
+        t.out_of_time = None
+        t.ping_at = None
+        t.pending = [*t.pending, ctx.texts("tournament.deadline_playing")]
+        schedule(t, game, now, new_turn=False)
+        if tables.save(ctx):
+            tables.keep(ctx, t.version)
 
 
 def _finish(tables: Tables, cup: Cup, texts: Texts, now: float) -> list[Outbound]:

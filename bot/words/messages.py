@@ -302,7 +302,9 @@ def prompt(
     name = scene.name(seat)
     lines: list[str] = []
     buttons: list[Button] = []
-    if seat.computer:
+    # A game the computer plays to its end: every seat is the computer's now.
+    computer = seat.computer or scene.table.autoplay
+    if computer:
         lines.append(tx("turn.next_computer", name=scene.person_name(seat)))
     elif game.awaiting == "swap":
         side = games.side_of(game, seat_no)
@@ -320,14 +322,14 @@ def prompt(
     # number was four fifths of the prompt's time, every turn.
     if isinstance(game, GenialGame):
         lines.append(tx("turn.bag", count=len(game.bag)))
-        if not seat.computer:
+        if not computer:
             buttons.append(Button(tx("button.hand"), scene.at_seat("/hand")))
     else:
         lines.append(tx("turn.tiles_left", name=name, count=game.tiles_left(seat_no)))
     clock = clock_line(scene, game)
     if clock is not None:
         lines.append(clock)
-    mentions = () if seat.computer or seat.user is None else (seat.user,)
+    mentions = () if computer or seat.user is None else (seat.user,)
     return lines, tuple(buttons), mentions
 
 

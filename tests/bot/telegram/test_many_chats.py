@@ -6,6 +6,7 @@ service's clock moved by the test (no wall-clock waits)."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,13 +18,13 @@ from bot.core.table import PLAYING
 from bot.service import Service
 from bot.store import SQLiteStore
 from tests.bot.helpers import Clock
-from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI
+from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, bot_texts, told_moves
 from tests.bot.telegram.test_adapter import TOKEN, VirtualSleep
 from tests.patience import wait_until
 
 #: Group A tells a game of computer players; group B plays with a one-minute clock.
 BUSY, QUIET = -1001000000001, -1001000000002
-ADA, CAROL = 101, 303
+ADA, BOB, CAROL, DAN = 101, 202, 303, 404
 # python-telegram-bot warns about its own RetryAfter when a 429 is answered.
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
@@ -100,3 +101,65 @@ def test_a_stalled_group_does_not_hold_back_another_groups_clock(
     api.release(BUSY)
     wait_until(lambda: _game_over(runner, BUSY), "group A's game of computers to its end")
     wait_until(lambda: any("wins" in c.text for c in api.sent(BUSY)), "group A's result posted")
+
+
+def test_a_rounds_play_out_is_told_once_in_a_group_without_topics(
+    api: FakeBotAPI, runners: list[BotRunner], tmp_path: Path
+) -> None:
+    """At a tournament round's deadline the computer plays its tables out, a turn at a
+    time, each told in the group where the tables are played (it has no topics): every
+    move the store holds is told there once, never twice (a step's letters for the group
+    and the clock's look at the group's waiting letters take turns)."""
+    clock = Clock()
+    start = clock.now
+    sleep = VirtualSleep(clock)
+
+    def make_service(path: Path) -> Service:
+        store = SQLiteStore(path)
+        return Service(store, Settings(), rng=random.Random(5), clock=clock, pictures=False)
+
+    runner = BotRunner(api, tmp_path / "t.db", make_service=make_service, sleep=sleep).start()
+    runners.append(runner)
+    players = {ADA: "Ada", CAROL: "Carol", BOB: "Bob", DAN: "Dan"}
+    for user, name in players.items():
+        if user not in (ADA, CAROL):
+            api.user(user, name)
+
+    def say(user: int, text: str) -> None:
+        runner.wait(api.say(BUSY, user, text))
+
+    say(ADA, "/tournament new swiss 1 rounds 2 players 10m")
+    (tid,) = runner.service.store.tournaments_of(str(BUSY))
+    for user in players:
+        say(user, f"/tournament join {tid}")
+    say(ADA, f"/tournament start {tid}")
+    found = runner.service.store.load_tournament(tid)
+    assert found is not None
+    (round_one,) = found[1]["played"]
+    tables = [p["chat"] for p in round_one["pairings"]]
+    assert len(tables) == 2 and round_one["deadline"] == start + 600
+
+    # Nobody moves: ten minutes on, the computer plays both tables to their end.
+    sleep.limit = start + 660
+
+    def finished() -> bool:
+        found = runner.service.store.load_tournament(tid)
+        return found is not None and found[1]["status"] == "finished"
+
+    wait_until(finished, "the round played out and the tournament over")
+    wait_until(
+        lambda: any(" is over. Winner: " in text for text in bot_texts(api, BUSY)),
+        "the winner told in the group",
+    )
+    found = runner.service.store.load_tournament(tid)
+    assert found is not None
+    assert [p["ended"] for p in found[1]["played"][0]["pairings"]] == ["deadline", "deadline"]
+    held: Counter[str] = Counter()
+    for table in tables:
+        t = runner.service.table(table)
+        assert t is not None and t.record is not None and t.status != PLAYING
+        held.update(str(m) for m in t.record["moves"])
+    told = Counter(told_moves(bot_texts(api, BUSY)))
+    assert told == held
+    texts = bot_texts(api, BUSY)
+    assert sum("The round's time is up" in text for text in texts) == 2  # once a table
