@@ -421,3 +421,36 @@ def test_the_turns_board_shows_each_persons_time_left(tmp_path: Path) -> None:
     panel = (0, got.size[1] - 260, got.size[0], got.size[1])
     assert got.crop(panel).tobytes() == ref.crop(panel).tobytes()
     assert got.crop(panel).tobytes() != bare.crop(panel).tobytes()
+
+
+def test_a_bank_never_grows_above_its_start(tmp_path: Path) -> None:
+    clock = Clock()
+    room = clocked_room(tmp_path / "t.db", clock, ("Ada", "Bob"), "1h+10m")
+    # Ada plays after 5 minutes: 60m - 5m + 10m = 65m, capped at the bank's start, 60m.
+    clock.now = START + 300
+    room.play_turn(random.Random(1))
+    assert room.table().banks == [HOUR, HOUR]
+    # Bob after 55 minutes: 60m - 55m + 10m = 15m, under the cap.
+    clock.now = START + 300 + 55 * 60
+    room.play_turn(random.Random(2))
+    assert room.table().banks == [HOUR, 15 * 60.0]
+
+
+@pytest.mark.parametrize(
+    ("option", "live"),
+    [("3h+1m", True), ("10m+5s", True), ("4h+1m", False), ("3d+1d", False)],
+)
+def test_a_bank_of_up_to_three_hours_is_a_live_clock(
+    tmp_path: Path, option: str, live: bool
+) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    room.ok("Ada", "/join")
+    room.ok("Ada", f"/option clock {option}")
+    (lobby,) = [o for o in room.ok("Bob", "/join") if o.kind == "lobby"]
+    kind = "live" if live else "by message"
+    assert f"Clock: {option} ({kind})" in lobby.text.splitlines()
+    room.ok("Ada", "/start")
+    bank = parse_clock(option)[0]
+    # A live clock has no reminder at half time: the clock looks when the bank runs out.
+    t = room.table()
+    assert t.due_at == START + (bank if live else bank / 2)
