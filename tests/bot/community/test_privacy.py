@@ -192,3 +192,16 @@ def test_the_texts_in_german(tmp_path: Path) -> None:
     assert ask.text.endswith(
         "Sende /forget me innerhalb von 10 Minuten noch einmal, um es zu bestätigen."
     )
+
+
+def test_mydata_lists_the_finished_games_i_left(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()), "chat-3", "Club three")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    room.ok("Bob", "/leave")  # a computer player takes his seat; the seat remembers him
+    room.play_out(random.Random(4))
+    data = my_data(room, "Bob")
+    (game,) = data["finished_games"]
+    assert (game["chat"], game["title"], game["my_seats"]) == ("chat-3", "Club three", [1])
+    assert game["seats"][1]["left_user"] == BOB and game["seats"][1]["user"] is None

@@ -12,7 +12,7 @@ import pytest
 from bot.community import reviews
 from engine.record import Record
 from engine.review import GameReview, review_game
-from tests.bot.helpers import Room, make_service
+from tests.bot.helpers import Clock, Room, make_service
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -165,3 +165,22 @@ def test_no_review_text_holds_a_rack_or_the_draw_order(tmp_path: Path) -> None:
     assert "bag" not in data
     bag = row["record"]["bag"]
     assert ",".join(f'"{t}"' for t in bag[:8]) not in json.dumps(data, separators=(",", ":"))
+
+
+def test_review_tells_the_chats_last_game_not_its_first(tmp_path: Path) -> None:
+    room = finished_room(tmp_path)  # Ada against a computer player
+    clock = room.service.clock
+    assert isinstance(clock, Clock)
+    clock.advance(3600)  # a finished game is known by its chat and the time it ended
+    room.ok("Ada", "/leave")
+    room.ok("Bob", "/join")  # then Bob against the same computer player
+    room.ok("Bob", "/start")
+    room.play_out(random.Random(5))
+    first, last = room.service.store.archived("chat-1")[-2:]
+    assert [s["name"] for s in first["seats"]] == ["Ada", "Computer 1"]
+    assert [s["name"] for s in last["seats"]] == ["Computer 1", "Bob"]
+    (out,) = room.ok("Ada", "/review")
+    lines = out.text.splitlines()
+    assert lines[0] == f"The expert's review ({len(last['record']['moves'])} moves):"
+    assert any(line.startswith("Bob: accuracy ") for line in lines)
+    assert not any(line.startswith("Ada: accuracy ") for line in lines)
