@@ -282,3 +282,20 @@ def test_all_or_nothing_in_batches(
         assert sum(len(check.notes_of(f"chat-{n}")) for n in range(count)) == count
     finally:
         check.close()
+
+
+def test_another_programs_sqlite_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A SQLite file of some other program: its schema version (user_version) is 0, which
+    # no store of genial-bot has.
+    other = tmp_path / "contacts.sqlite3"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+    db.execute("INSERT INTO contacts VALUES ('Ada', '555')")
+    db.commit()
+    db.close()
+    out = tmp_path / "b.jsonl"
+    assert main(["backup", str(out), "--db", str(other)]) == 2
+    assert capsys.readouterr().err == f"genial-bot: {other}: not a store of genial-bot\n"
+    assert not out.exists()
