@@ -499,3 +499,13 @@ def test_a_held_ping_within_the_vote_does_not_cut_it_short(tmp_path: Path) -> No
     out = room.due(START + 5 * HOUR)
     assert any(o.text.startswith("Time is up for Bob") for o in out)
     assert len(room.game().moves) > moves
+
+
+def test_a_watcher_has_no_vote_on_a_player_out_of_time(tmp_path: Path) -> None:
+    clock = Clock()
+    room = out_of_time_room(tmp_path / "t.db", clock, ("Ada", "Bob"))
+    for choice in ("/skip", "/expel", "/wait"):
+        assert room.error("Zoe", choice) == "You are not seated at this table."
+    t = room.table()
+    assert t.out_of_time is not None and t.out_of_time["votes"] == {}
+    assert len(room.game().moves) == 0
