@@ -60,18 +60,20 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
     text = out[0].text
     ada = next(s for s in review.seats if row["seats"][s.seat]["name"] == "Ada")
     assert f"Ada: accuracy {ada.accuracy}% ({ada.accurate} of {ada.placements} placements)" in text
+    assert ada.costliest  # this game has costly placements of Ada's to tell
     for n in ada.costliest:
         p = review.placement(n)
         less = "point less" if p.cost == 1 else "points less"
         assert f"move {n + 1}: played {p.played}, best {p.best}: {p.cost} {less}" in text
-    if review.turning_point is not None:
-        n = review.turning_point
-        turned = next((p for p in review.placements if p.number == n), None)
-        if turned is None:
-            assert f"The game turned at move {n + 1}." in text
-        else:
-            name = row["seats"][turned.seat]["name"]
-            assert f"The game turned at move {n + 1}: {name} played {turned.played}." in text
+    # The game has a winner and a runner-up: it turned somewhere, at a placement or a swap.
+    n = review.turning_point
+    assert n is not None
+    turned = next((p for p in review.placements if p.number == n), None)
+    if turned is None:
+        assert f"The game turned at move {n + 1}." in text
+    else:
+        name = row["seats"][turned.seat]["name"]
+        assert f"The game turned at move {n + 1}: {name} played {turned.played}." in text
     assert "up to 6 above the lowest colour" in text
 
 
