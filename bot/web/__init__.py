@@ -6,7 +6,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Callable
 
@@ -86,8 +88,15 @@ def main(settings: Settings) -> int:
     async def serve() -> None:
         port = await board.start(web.listen, web.port)
         log.info("web board on %s:%d, links %s", web.listen, port, web.url)
+        # SIGTERM (a service manager's stop) ends it as Ctrl-C does: status 0, the store
+        # closed (docs/operating.md, What restarts what).
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, stop.set)
         try:
-            await asyncio.Event().wait()
+            await stop.wait()
         finally:
             await board.stop()
 

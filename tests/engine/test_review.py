@@ -254,3 +254,40 @@ def test_every_puzzle_beats_every_other_placement_by_the_margin() -> None:
                 trial.play(p)
                 points = sum(trial.scores[side][i] - track[i] for i in lowest)
                 assert points == found.points or points <= found.points - PUZZLE_GAP
+
+
+def test_of_equal_swings_the_turning_point_is_the_earliest() -> None:
+    # Side 0 wins, side 1 is second; margins 3, 0, 3: swings of 3 after moves 0, 1 and 2.
+    lowest = [(3, 0), (4, 4), (7, 4)]
+    assert turning_point([[0], [1]], lowest) == 0
+    # A later bigger swing wins over an earlier smaller one: margins 1, 3, -1.
+    assert turning_point([[0], [1]], [(1, 0), (3, 0), (3, 4)]) == 2
+
+
+def _placement(number: int, seat: int, best_red: int) -> PlacementReview:
+    """A placement that scored nothing where the expert's scored ``best_red`` in red: its
+    cost is ``best_red`` (every colour at 0 before, all within 6 of the lowest)."""
+    zeros = (0,) * 6
+    return PlacementReview(number, seat, seat, "x", "y", zeros, zeros, (best_red, 0, 0, 0, 0, 0))
+
+
+def test_a_seats_costliest_are_three_of_cost_above_zero_costliest_first() -> None:
+    from engine.review import _seat_review
+
+    placements = [
+        _placement(0, 0, 3),
+        _placement(1, 1, 4),
+        _placement(2, 0, 5),
+        _placement(3, 1, 0),  # the expert's own move: no cost
+        _placement(4, 0, 1),
+        _placement(6, 0, 0),
+        _placement(8, 0, 2),
+    ]
+    assert [p.cost for p in placements] == [3, 4, 5, 0, 1, 0, 2]
+    ada = _seat_review(0, placements, ())
+    # Costs 5, 3, 2 (the 1 is the fourth); accurate: cost 0 or 1 (moves 4 and 6).
+    assert ada.costliest == (2, 0, 8)
+    assert (ada.placements, ada.accurate, ada.accuracy) == (5, 2, 40)
+    bob = _seat_review(1, placements, ())
+    # Bob's move 3 cost nothing: it is no costly placement, though fewer than three are.
+    assert bob.costliest == (1,)

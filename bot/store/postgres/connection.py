@@ -30,6 +30,9 @@ POOL_SIZE = 8
 WAIT = 5.0
 #: Seconds a new connection may take to be made while the bot runs.
 CONNECT_TIMEOUT = 5
+#: Seconds the first connection (the bot's start, a backup) may take: a server that takes
+#: the connection and never answers is given up after this.
+OPEN_TIMEOUT = 10
 #: How psycopg begins the error of a connection libpq would not even start: the URL's
 #: settings are wrong (a port that is no number, an unknown ``sslmode``), no server was
 #: asked, and asking again cannot help.
@@ -122,7 +125,7 @@ class PostgresConnection:
         """
         self.url = url
         try:
-            with psycopg.connect(url, connect_timeout=10) as conn:
+            with psycopg.connect(url, connect_timeout=OPEN_TIMEOUT) as conn:
                 self._migrate(conn)
         except psycopg.OperationalError as exc:
             if str(exc).startswith(_BAD_SETTINGS):

@@ -16,6 +16,7 @@ import pytest
 from bot.community.privacy import CONFIRM_WITHIN, FORMER_NAME
 from bot.core.outbound import Outbound
 from bot.core.table import PLAYING
+from engine.record import Record, replay
 from tests.bot.helpers import Clock, Room, make_service
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
@@ -91,6 +92,15 @@ def test_mydata_is_everything_kept_about_me(tmp_path: Path) -> None:
         standing.points,
     )
     assert len(overall["history"]) == 2
+    # Worked from the rules and the docs: chat-1 rated one game of two newcomers (mu 25,
+    # sigma 25/3): the winner's mu rose above 25, the loser's fell below, both sigmas
+    # shrank; the number shown is 1000 + 25 * (mu - 3 * sigma), rounded.
+    first = Record.from_dict(data["finished_games"][0]["record"])
+    bob_won = replay(first).ranking()[0] == [1]
+    (club,) = [r for r in data["ratings"] if r["ladder"] == "chat-1"]
+    assert (club["games"], club["wins"]) == (1, int(bob_won))
+    assert (club["mu"] > 25) is bob_won and club["sigma"] < 25 / 3
+    assert club["rating"] == round(1000 + 25 * (club["mu"] - 3 * club["sigma"]))
     # Nothing of Ada's or Cid's games: Cid is in none of Bob's.
     assert all(CID not in {s["user"] for s in g["seats"]} for g in games)
 
@@ -192,3 +202,16 @@ def test_the_texts_in_german(tmp_path: Path) -> None:
     assert ask.text.endswith(
         "Sende /forget me innerhalb von 10 Minuten noch einmal, um es zu bestätigen."
     )
+
+
+def test_mydata_lists_the_finished_games_i_left(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()), "chat-3", "Club three")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    room.ok("Bob", "/leave")  # a computer player takes his seat; the seat remembers him
+    room.play_out(random.Random(4))
+    data = my_data(room, "Bob")
+    (game,) = data["finished_games"]
+    assert (game["chat"], game["title"], game["my_seats"]) == ("chat-3", "Club three", [1])
+    assert game["seats"][1]["left_user"] == BOB and game["seats"][1]["user"] is None

@@ -217,3 +217,18 @@ def test_puzzle_after_a_reviewed_game_without_a_puzzle_position(tmp_path: Path) 
         "The games reviewed so far hold no puzzle position (a placement scoring at least 4"
         " more in the lowest colour than every other): the next finished game may bring one."
     )
+
+
+def test_only_the_host_or_an_admin_sets_the_daily_puzzle(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")  # Ada opened the table: she is its host
+    room.ok("Bob", "/join")
+    before = room.table().due_at
+    refused = "Only the host (Ada) or a chat admin may do that."
+    assert room.error("Bob", "/option puzzle daily 18:00") == refused
+    room.ok("Ada", "/option puzzle daily 18:00")
+    assert room.table().options.puzzle != "" and room.table().due_at != before
+    assert room.error("Bob", "/option puzzle off") == refused
+    assert room.table().options.puzzle != ""
+    room.ok("Bob", "/option puzzle off", admin=True)
+    assert room.table().options.puzzle == ""

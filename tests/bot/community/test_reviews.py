@@ -12,7 +12,7 @@ import pytest
 from bot.community import reviews
 from engine.record import Record
 from engine.review import GameReview, review_game
-from tests.bot.helpers import Room, make_service
+from tests.bot.helpers import Clock, Room, make_service
 
 #: The coloured squares the turn messages show for the colour letters (issue 44, item 32).
 SQUARES = {"R": "🟥", "G": "🟩", "B": "🟦", "O": "🟧", "Y": "🟨", "P": "🟪"}
@@ -70,20 +70,22 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
     text = out[0].text
     ada = next(s for s in review.seats if row["seats"][s.seat]["name"] == "Ada")
     assert f"Ada: accuracy {ada.accuracy}% ({ada.accurate} of {ada.placements} placements)" in text
+    assert ada.costliest  # this game has costly placements of Ada's to tell
     for n in ada.costliest:
         p = review.placement(n)
         less = "point less" if p.cost == 1 else "points less"
         played, best = told(p.played), told(p.best)
         assert f"move {n + 1}: played {played}, best {best}: {p.cost} {less}" in text
-    if review.turning_point is not None:
-        n = review.turning_point
-        turned = next((p for p in review.placements if p.number == n), None)
-        if turned is None:
-            assert f"The game turned at move {n + 1}: there the winner's lead" in text
-        else:
-            name = row["seats"][turned.seat]["name"]
-            assert f"The game turned at move {n + 1}, where the winner's lead" in text
-            assert f"changed most: {name} played {told(turned.played)}." in text
+    # The game has a winner and a runner-up: it turned somewhere, at a placement or a swap.
+    n = review.turning_point
+    assert n is not None
+    turned = next((p for p in review.placements if p.number == n), None)
+    if turned is None:
+        assert f"The game turned at move {n + 1}: there the winner's lead" in text
+    else:
+        name = row["seats"][turned.seat]["name"]
+        assert f"The game turned at move {n + 1}, where the winner's lead" in text
+        assert f"changed most: {name} played {told(turned.played)}." in text
     assert "up to 6 above the lowest colour" in text
 
 
@@ -177,3 +179,22 @@ def test_no_review_text_holds_a_rack_or_the_draw_order(tmp_path: Path) -> None:
     assert "bag" not in data
     bag = row["record"]["bag"]
     assert ",".join(f'"{t}"' for t in bag[:8]) not in json.dumps(data, separators=(",", ":"))
+
+
+def test_review_tells_the_chats_last_game_not_its_first(tmp_path: Path) -> None:
+    room = finished_room(tmp_path)  # Ada against a computer player
+    clock = room.service.clock
+    assert isinstance(clock, Clock)
+    clock.advance(3600)  # a finished game is known by its chat and the time it ended
+    room.ok("Ada", "/leave")
+    room.ok("Bob", "/join")  # then Bob against the same computer player
+    room.ok("Bob", "/start")
+    room.play_out(random.Random(5))
+    first, last = room.service.store.archived("chat-1")[-2:]
+    assert [s["name"] for s in first["seats"]] == ["Ada", "Computer 1"]
+    assert [s["name"] for s in last["seats"]] == ["Computer 1", "Bob"]
+    (out,) = room.ok("Ada", "/review")
+    lines = out.text.splitlines()
+    assert lines[0] == f"The expert's review ({len(last['record']['moves'])} moves):"
+    assert any(line.startswith("Bob: accuracy ") for line in lines)
+    assert not any(line.startswith("Ada: accuracy ") for line in lines)

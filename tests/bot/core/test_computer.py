@@ -192,3 +192,50 @@ def test_thinking_that_loses_the_race_is_dropped(
     assert room.service.due(room.service.clock()) == []
     t = room.table()
     assert t.status == CLOSED and t.record["moves"] == []
+
+
+@pytest.mark.parametrize("change", ["/undo", "/leave"])
+def test_a_move_thought_out_before_an_undo_or_a_leave_is_not_played(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    change: str,
+) -> None:
+    """While the computer player thinks on Ada's move, Ada takes it back (nobody else must
+    accept: the computer seats do) or Bob leaves: the move it thought out is for a table
+    that is gone, and is not played on the new one (the clock looks again)."""
+    room = Room(make_service(tmp_path / "t.db"))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot")
+    if change == "/leave":
+        room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    real = players.choose
+    thought: list[object] = []
+
+    def think_while_the_table_changes(view: object, level: str, seed: int) -> object:
+        move = real(view, level, seed)
+        if not thought:
+            who = "Ada" if change == "/undo" else "Bob"
+            room.service.handle(room.chat, room.person(who), change)
+        thought.append(move)
+        return move
+
+    monkeypatch.setattr(players, "choose", think_while_the_table_changes)
+    first = room.game().legal_moves()[0]
+    played = games.format_move(room.game(), first)
+    room.ok("Ada", f"/play {played}")
+    game = room.game()
+    assert [r for r in caplog.records if r.levelname == "ERROR"] == []
+    assert len(thought) == 1
+    if change == "/undo":
+        # Ada's move is taken back; the computer's, thought out after it, was not played.
+        assert game.moves == [] and game.to_move == 0
+        return
+    # Only Ada's move is played: the first computer's move, thought out while Bob still
+    # sat there, waits for the clock's next look, which thinks again.
+    assert game.moves == [played] and game.to_move == 1
+    assert room.table().seats[2].computer
+    room.due(room.service.clock())
+    assert len(thought) >= 3  # the first computer again, then the one in Bob's seat
+    assert room.game().to_move == 0

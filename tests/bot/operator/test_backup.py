@@ -451,3 +451,20 @@ def test_a_refused_restore_leaves_no_schema_and_backups_are_the_owners_only(
     else:
         assert not Path(target).exists()
         assert not list(tmp_path.glob("t.sqlite3*"))
+
+
+def test_another_programs_sqlite_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A SQLite file of some other program: its schema version (user_version) is 0, which
+    # no store of genial-bot has.
+    other = tmp_path / "contacts.sqlite3"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+    db.execute("INSERT INTO contacts VALUES ('Ada', '555')")
+    db.commit()
+    db.close()
+    out = tmp_path / "b.jsonl"
+    assert main(["backup", str(out), "--db", str(other)]) == 2
+    assert capsys.readouterr().err == f"genial-bot: {other}: not a store of genial-bot\n"
+    assert not out.exists()

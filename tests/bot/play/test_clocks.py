@@ -421,3 +421,91 @@ def test_the_turns_board_shows_each_persons_time_left(tmp_path: Path) -> None:
     panel = (0, got.size[1] - 260, got.size[0], got.size[1])
     assert got.crop(panel).tobytes() == ref.crop(panel).tobytes()
     assert got.crop(panel).tobytes() != bare.crop(panel).tobytes()
+
+
+def test_a_bank_never_grows_above_its_start(tmp_path: Path) -> None:
+    clock = Clock()
+    room = clocked_room(tmp_path / "t.db", clock, ("Ada", "Bob"), "1h+10m")
+    # Ada plays after 5 minutes: 60m - 5m + 10m = 65m, capped at the bank's start, 60m.
+    clock.now = START + 300
+    room.play_turn(random.Random(1))
+    assert room.table().banks == [HOUR, HOUR]
+    # Bob after 55 minutes: 60m - 55m + 10m = 15m, under the cap.
+    clock.now = START + 300 + 55 * 60
+    room.play_turn(random.Random(2))
+    assert room.table().banks == [HOUR, 15 * 60.0]
+
+
+@pytest.mark.parametrize(
+    ("option", "live"),
+    [("3h+1m", True), ("10m+5s", True), ("4h+1m", False), ("3d+1d", False)],
+)
+def test_a_bank_of_up_to_three_hours_is_a_live_clock(
+    tmp_path: Path, option: str, live: bool
+) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    room.ok("Ada", "/join")
+    room.ok("Ada", f"/option clock {option}")
+    (lobby,) = [o for o in room.ok("Bob", "/join") if o.kind == "lobby"]
+    kind = "live" if live else "by message"
+    assert f"Clock: {option} ({kind})" in lobby.text.splitlines()
+    room.ok("Ada", "/start")
+    bank = parse_clock(option)[0]
+    # A live clock has no reminder at half time: the clock looks when the bank runs out.
+    t = room.table()
+    assert t.due_at == START + (bank if live else bank / 2)
+
+
+def held_ping_room(db: Path, clock: Clock, option: str, quiet: str) -> Room:
+    """Ada plays at once; Bob, to move, asked for pings but not during ``quiet`` (UTC):
+    his turn's ping is held back until the quiet hours end."""
+    room = clocked_room(db, clock, ("Ada", "Bob"), option)
+    room.ok("Bob", "/notify on")
+    room.ok("Bob", f"/notify quiet {quiet}")
+    room.play_turn(random.Random(1))
+    assert room.to_move() == "Bob"
+    return room
+
+
+def test_a_held_ping_after_the_reminder_brings_no_second_reminder(tmp_path: Path) -> None:
+    # 22:13:20 UTC, a 4h bank (by message: a reminder at half time, 00:13:20); quiet
+    # until 01:00, 2h 46m 40s later: after the reminder, before Bob's 4 hours run out.
+    clock = Clock()
+    room = held_ping_room(tmp_path / "t.db", clock, "4h+1h", "22-01")
+    assert room.table().ping_at == START + 10_000
+    (reminder,) = room.due(START + 2 * HOUR)
+    assert reminder.text.startswith("Bob, it is your turn at Test room: 2h left")
+    out = room.due(START + 10_000)
+    assert [(o.kind, o.user) for o in out] == [("ping", "id-bob")]
+    assert room.due(START + 4 * HOUR - 1) == []
+    (told,) = room.due(START + 4 * HOUR)
+    assert told.text.startswith("Bob is out of time.")
+
+
+def test_a_held_ping_within_the_vote_does_not_cut_it_short(tmp_path: Path) -> None:
+    # 22:13:20 UTC: Bob's 4 hours run out at 02:13:20, the vote (one increment, 1h) ends
+    # at 03:13:20; quiet until 03:00, so his ping comes while the others may still vote.
+    clock = Clock()
+    room = held_ping_room(tmp_path / "t.db", clock, "4h+1h", "22-03")
+    assert room.table().ping_at == START + 17_200
+    room.due(START + 2 * HOUR)  # the reminder at half time
+    (told,) = room.due(START + 4 * HOUR)
+    assert told.text.startswith("Bob is out of time. The others may vote")
+    moves = len(room.game().moves)
+    out = room.due(START + 17_200)
+    assert [(o.kind, o.user) for o in out] == [("ping", "id-bob")]
+    assert len(room.game().moves) == moves and room.table().out_of_time is not None
+    assert room.due(START + 5 * HOUR - 1) == []
+    out = room.due(START + 5 * HOUR)
+    assert any(o.text.startswith("Time is up for Bob") for o in out)
+    assert len(room.game().moves) > moves
+
+
+def test_a_watcher_has_no_vote_on_a_player_out_of_time(tmp_path: Path) -> None:
+    clock = Clock()
+    room = out_of_time_room(tmp_path / "t.db", clock, ("Ada", "Bob"))
+    for choice in ("/skip", "/expel", "/wait"):
+        assert room.error("Zoe", choice) == "You are not seated at this table."
+    t = room.table()
+    assert t.out_of_time is not None and t.out_of_time["votes"] == {}
+    assert len(room.game().moves) == 0

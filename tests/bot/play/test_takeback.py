@@ -271,3 +271,67 @@ def test_the_replay_shows_the_move_taken_back_badged_in_the_tables_language(
     for words, same in (("zurückgenommen", True), ("taken back", False)):
         frame, _ = next(replay_frames(record, None, words))
         assert (frame.convert("RGB").crop(box).tobytes() == got) is same
+
+
+def test_at_a_table_of_three_every_other_person_must_accept(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    for name in ("Ada", "Bob", "Cy"):
+        room.ok(name, "/join")
+    room.ok("Ada", "/start")
+    room.play_turn(random.Random(1))
+    assert room.to_move() == "Bob"
+    (asked,) = room.ok("Ada", "/undo")
+    assert set(asked.mentions) == {"id-bob", "id-cy"}
+    # Bob's yes is one of the two answers needed: the move stays for now.
+    (told,) = room.ok("Bob", "/undo yes")
+    assert told.text == "Bob accepts; 1 more answer is needed."
+    assert len(room.game().moves) == 1
+    # Bob's second yes counts once.
+    (again,) = room.ok("Bob", "/undo yes")
+    assert again.text == "Bob accepts; 1 more answer is needed."
+    assert len(room.game().moves) == 1
+    out = room.ok("Cy", "/undo yes")
+    (turn,) = [o for o in out if o.kind == "turn"]
+    assert turn.text.splitlines()[0] == "Everyone accepts."
+    assert room.game().moves == [] and room.game().to_move == 0
+
+
+def test_a_takeback_gives_the_time_of_the_turn_back(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db", "/option clock 1h+1m")
+    clock = room.service.clock
+    assert isinstance(clock, Clock)
+    assert room.table().banks == [3600.0, 3600.0]
+    start = room.table().turn_started
+    assert start is not None
+    # Ada's turn of ten minutes: 3600 - 600 + 60 = 3060 left.
+    clock.now = start + 600
+    room.play_turn(random.Random(1))
+    assert room.table().banks == [3060.0, 3600.0]
+    clock.now = start + 700
+    room.ok("Ada", "/undo")
+    room.ok("Bob", "/undo yes")
+    # Her turn is taken back: her bank as it was when the turn began, the turn's time
+    # running from its start (not charged twice when she plays it again).
+    t = room.table()
+    assert t.banks == [3600.0, 3600.0]
+    assert t.turn_started == start and t.deadline == start + 3600
+    assert t.record is not None and t.record["clock"]["turns"] == []
+
+
+def test_a_takeback_keeps_the_turns_before_it_in_the_records_clock(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db", "/option clock 1h+1m")
+    clock = room.service.clock
+    assert isinstance(clock, Clock)
+    start = clock.now
+    clock.now = start + 600
+    room.play_turn(random.Random(1))  # Ada, one move: 3600 - 600 + 60 = 3060
+    clock.now = start + 900
+    room.play_turn(random.Random(2))  # Bob, one move: 3600 - 300 + 60 = 3360
+    assert len(room.game().moves) == 2 and room.to_move() == "Ada"
+    room.ok("Bob", "/undo")
+    room.ok("Ada", "/undo yes")
+    t = room.table()
+    assert t.record is not None
+    # Bob's turn (ended after move 2) is gone; Ada's (ended after move 1) stays.
+    assert t.record["clock"]["turns"] == [{"seat": 0, "moves": 1, "used": 600.0, "left": 3060.0}]
+    assert t.banks == [3060.0, 3600.0]

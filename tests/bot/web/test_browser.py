@@ -1,11 +1,15 @@
 """A whole 2-player game played by taps in headless Chromium: two players' pages and a
 watcher's page, the watcher seeing every move live; a move typed in the chat shows on the
-pages too; screenshots at phone size go to ``out/web/`` for a person to look at."""
+pages too; screenshots at phone size go to a temporary folder, or to the folder
+``GENIAL_WEB_SHOTS`` names (kept there for a person to look at)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.core.table import PLAYING
 from bot.web.guard import Limits
@@ -13,7 +17,15 @@ from tests.bot.web.board import Site, running, started_room
 from tests.bot.web.browser import PHONE, until
 from tests.patience import PATIENCE, wait_until
 
-SHOTS = Path(__file__).resolve().parents[3] / "out" / "web"
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where the screenshots go: ``$GENIAL_WEB_SHOTS`` if set (kept), else the test's
+    temporary folder."""
+    kept = os.environ.get("GENIAL_WEB_SHOTS")
+    folder = Path(kept) if kept else tmp_path / "shots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _open(browser: Any, url: str) -> Any:
@@ -59,8 +71,7 @@ def _tap_a_move(page: Any) -> str:
     return f"{first} {second}"
 
 
-def test_a_whole_game_by_taps_with_a_watcher(tmp_path: Path, browser: Any) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def test_a_whole_game_by_taps_with_a_watcher(tmp_path: Path, browser: Any, shots: Path) -> None:
     room = started_room(tmp_path)
     with running(room) as site:
         base = f"http://127.0.0.1:{site.port}"
@@ -68,7 +79,7 @@ def test_a_whole_game_by_taps_with_a_watcher(tmp_path: Path, browser: Any) -> No
         watcher = _open(browser, f"{base}/t/{site.tid}")
         for page in (*pages.values(), watcher):
             _shown(page, _version(site), "the first look")
-        pages["Ann"].screenshot(path=str(SHOTS / "seat-start.png"))
+        pages["Ann"].screenshot(path=str(shots / "seat-start.png"))
         watcher_moves = 0
         taps = 0
         typed = False
@@ -99,7 +110,7 @@ def test_a_whole_game_by_taps_with_a_watcher(tmp_path: Path, browser: Any) -> No
                 _tap_a_move(page)
                 taps += 1
                 if taps == 2:
-                    page.screenshot(path=str(SHOTS / "seat-after-taps.png"))
+                    page.screenshot(path=str(shots / "seat-after-taps.png"))
             wait_until(lambda v=version: _version(site) > v, f"{name}'s move taken", interval=0.02)
             after = _version(site)
             _shown(watcher, after, "the move on the watcher's page")
@@ -109,7 +120,7 @@ def test_a_whole_game_by_taps_with_a_watcher(tmp_path: Path, browser: Any) -> No
         placed = len(table.record["moves"])
         _shown(watcher, table.version, "the end on the watcher's page")
         until(watcher, "() => document.body.dataset.over === 'true'", "the result")
-        watcher.screenshot(path=str(SHOTS / "watcher-end.png"), full_page=True)
+        watcher.screenshot(path=str(shots / "watcher-end.png"), full_page=True)
         shown_moves = watcher.evaluate("() => document.querySelectorAll('#moves li').length")
         # Every move of the record is in the watcher's list, and it saw each turn live.
         assert shown_moves == placed and taps > 10 and typed
@@ -130,10 +141,11 @@ def test_a_whole_game_by_taps_with_a_watcher(tmp_path: Path, browser: Any) -> No
             assert page.errors == []
 
 
-def test_a_golden_space_s_colour_is_chosen_by_a_tap(tmp_path: Path, browser: Any) -> None:
+def test_a_golden_space_s_colour_is_chosen_by_a_tap(
+    tmp_path: Path, browser: Any, shots: Path
+) -> None:
     from tests.bot.web.test_pages import _golden_placement
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     room = started_room(tmp_path, ("Ann", "Bob"), game="Spezial")
     with running(room) as site:
         found = None
@@ -164,7 +176,7 @@ def test_a_golden_space_s_colour_is_chosen_by_a_tap(tmp_path: Path, browser: Any
             f"() => document.querySelector('#golden button.chosen')?.dataset.colour === '{other}'",
             "the tapped colour chosen",
         )
-        page.screenshot(path=str(SHOTS / "spezial-golden.png"))
+        page.screenshot(path=str(shots / "spezial-golden.png"))
         version = _version(site)
         page.click("#confirm")
         wait_until(lambda: _version(site) > version, "the move taken", interval=0.02)

@@ -594,3 +594,32 @@ def test_the_board_stops_at_once_with_live_pages_still_open(tmp_path: Path) -> N
         # look's event and the last, empty chunk of the response (HTTP/1.1 chunked).
         assert watcher.res.fp.read().endswith(b"\r\n0\r\n\r\n")
         watcher.close()
+
+
+def test_one_tables_seat_token_plays_at_no_other_table(tmp_path: Path) -> None:
+    from tests.bot.helpers import Room
+
+    room = started_room(tmp_path)
+    other = Room(room.service, "chat-2", "Other room")
+    for name in ("Ann", "Bob"):
+        other.say(name, "/join")
+    other.say("Ann", "/start")
+    with running(room) as site:
+        # Ann is to move at both tables; her seat's token of chat-2, sent to chat-1.
+        elsewhere = site.board.signer.seat_token(
+            site.board.table_id("chat-2"), site.room.person("Ann").id
+        )
+        before = site.service.table(site.chat)
+        assert before is not None
+        status, answer = site.post(
+            f"/api/t/{site.tid}/command",
+            {
+                "seat": elsewhere,
+                "command": "play",
+                "move": _first_move(site, "Ann"),
+                "version": before.version,
+            },
+        )
+        assert status == 403 and answer["error"] == "seat token of another table"
+        after = site.service.table(site.chat)
+        assert after is not None and after.to_dict() == before.to_dict()

@@ -1,0 +1,78 @@
+"""What /review says and shows, from a review worked out by hand (bot/community/reviews.py):
+the game's three costliest placements as boards, each person's costliest placements and
+the swap decisions that differed from the expert's, in the right words."""
+
+from __future__ import annotations
+
+from bot.community.reviews import costliest_for, summary
+from bot.words.texts import Texts
+from engine.review import GameReview, PlacementReview, SeatReview, SwapReview
+
+ZEROS = (0,) * 6
+
+
+def placement(number: int, seat: int, best_red: int) -> PlacementReview:
+    """A placement that scored nothing where the expert's scored ``best_red`` in red
+    (every colour at 0 before): it costs ``best_red`` points."""
+    return PlacementReview(
+        number, seat, seat, f"p{number}", f"b{number}", ZEROS, ZEROS, (best_red, 0, 0, 0, 0, 0)
+    )
+
+
+def hand_review() -> GameReview:
+    placements = (
+        placement(0, 0, 2),
+        placement(1, 1, 4),
+        placement(2, 0, 1),
+        placement(3, 1, 0),
+        placement(4, 0, 5),
+    )
+    swaps = (
+        SwapReview(5, 1, "keep", "swap"),  # Bob kept where swapping was better
+        SwapReview(6, 0, "swap", "keep"),  # Ada swapped where keeping was better
+        SwapReview(7, 0, "keep", "keep"),
+    )
+    seats = (
+        SeatReview(0, 3, 1, (4, 0), (6,)),
+        SeatReview(1, 2, 1, (1,), (5,)),
+    )
+    lowest = ((0, 0),) * 8
+    return GameReview(
+        "genial", None, 2, ("R", "G", "B", "O", "Y", "P"), placements, swaps, seats, lowest, 1
+    )
+
+
+def test_the_games_three_costliest_placements_costliest_first() -> None:
+    review = hand_review()
+    # Costs: move 4: 5, move 1: 4, move 0: 2, move 2: 1, move 3: 0.
+    assert [p.number for p in costliest_for(review, None)] == [4, 1, 0]
+    assert [p.number for p in costliest_for(review, 0)] == [4, 0]
+    assert [p.number for p in costliest_for(review, 1)] == [1]
+    # Only two placements cost anything (moves 0 and 1; move 3 cost 0): two boards.
+    few = hand_review()
+    few = GameReview(
+        few.game,
+        few.mode,
+        few.players,
+        few.colours,
+        (*few.placements[:2], few.placements[3]),
+        few.swaps,
+        few.seats,
+        few.lowest,
+        few.turning_point,
+    )
+    assert [p.number for p in costliest_for(few, None)] == [1, 0]
+
+
+def test_the_summary_tells_costs_swaps_and_the_turn() -> None:
+    lines = summary(hand_review(), ["Ada", "Bob"], Texts("en"))
+    assert lines[1:-1] == [
+        "Ada: accuracy 33% (1 of 3 placements)",
+        "  move 5: played p4, best b4: 5 points less; lowest colour 0 instead of 0",
+        "  move 1: played p0, best b0: 2 points less; lowest colour 0 instead of 0",
+        "  move 7: swapped where keeping the tiles was better",
+        "Bob: accuracy 50% (1 of 2 placements)",
+        "  move 2: played p1, best b1: 4 points less; lowest colour 0 instead of 0",
+        "  move 6: kept the tiles where swapping was better",
+        "The game turned at move 2: Bob played p1.",
+    ]
