@@ -14,7 +14,6 @@ import traceback
 from dataclasses import dataclass, field
 
 from bot.core import games
-from bot.core.durations import format_duration
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.parsing import COMMAND_WORDS
 from bot.core.table import PLAYING
@@ -94,9 +93,10 @@ def _long_texts() -> set[str]:
         tx = Texts(lang)
         # /rules tells the game's rules and then those of the clocks and the grace period
         # (bot/play/show.py).
-        grace = tx("rules.grace", live=format_duration(LIVE_GRACE))
-        clocks = f"{tx('rules.clock')}\n{grace}"
-        out |= {f"{tx(f'rules.{game}')}\n{clocks}" for game in ("genial", "spezial")}
+        # (bot/play/show.py); Genial Spezial's clock paragraph has no swap and no bag.
+        grace = tx("rules.grace", live=tx.duration(LIVE_GRACE))
+        out.add(f"{tx('rules.genial')}\n{tx('rules.clock')}\n{grace}")
+        out.add(f"{tx('rules.spezial')}\n{tx('rules.clock_spezial')}\n{grace}")
     return out
 
 

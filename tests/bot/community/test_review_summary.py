@@ -68,11 +68,12 @@ def test_the_summary_tells_costs_swaps_and_the_turn() -> None:
     lines = summary(hand_review(), ["Ada", "Bob"], Texts("en"))
     assert lines[1:-1] == [
         "Ada: accuracy 33% (1 of 3 placements)",
-        "  move 5: played p4, best b4: 5 points less; lowest colour 0 instead of 0",
-        "  move 1: played p0, best b0: 2 points less; lowest colour 0 instead of 0",
+        "  move 5: played p4, best b4: 5 points less",
+        "  move 1: played p0, best b0: 2 points less",
         "  move 7: swapped where keeping the tiles was better",
         "Bob: accuracy 50% (1 of 2 placements)",
-        "  move 2: played p1, best b1: 4 points less; lowest colour 0 instead of 0",
+        "  move 2: played p1, best b1: 4 points less",
         "  move 6: kept the tiles where swapping was better",
-        "The game turned at move 2: Bob played p1.",
+        "The game turned at move 2, where the winner's lead over the runner-up in the lowest"
+        " colour changed most: Bob played p1.",
     ]

@@ -56,10 +56,10 @@ def review(turning_point: int | None = 1) -> GameReview:
 def test_the_lowest_colour_is_named_only_where_it_differs() -> None:
     lines = summary(review(), ["Ada", "Bob"], Texts("en"))
     assert (
-        "  move 1: played RR H11 I10, best RG A1 A2: 3 points less; lowest colour 0 instead of 1"
+        "  move 1: played 🟥🟥 H11 I10, best 🟥🟩 A1 A2: 3 points less; lowest colour 0 instead of 1"
         in lines
     )
-    assert "  move 2: played RO B1 B2, best RR C1 C2: 2 points less" in lines
+    assert "  move 2: played 🟥🟧 B1 B2, best 🟥🟥 C1 C2: 2 points less" in lines
     assert not any("0 instead of 0" in line for line in lines)
 
 
@@ -74,7 +74,7 @@ def test_the_lowest_colour_is_named_only_where_it_differs() -> None:
 )
 def test_no_language_says_the_same_lowest_colour_instead_of_itself(lang: str, less: str) -> None:
     lines = summary(review(turning_point=None), ["Ada", "Bob"], Texts(lang))
-    [second] = [line for line in lines if "RO B1 B2" in line]
+    [second] = [line for line in lines if "🟥🟧 B1 B2" in line]
     assert second.endswith(less)
 
 
@@ -90,4 +90,4 @@ def test_no_language_says_the_same_lowest_colour_instead_of_itself(lang: str, le
 def test_the_turning_point_says_what_turned(lang: str, meaning: str) -> None:
     lines = summary(review(turning_point=1), ["Ada", "Bob"], Texts(lang))
     [turned] = [line for line in lines if "2" in line and meaning in line]
-    assert "RO B1 B2" in turned and "Bob" in turned
+    assert "🟥🟧 B1 B2" in turned and "Bob" in turned

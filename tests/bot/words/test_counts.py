@@ -71,23 +71,6 @@ def test_numbers_as_people_read_them() -> None:
     assert [Texts(lang).number(Fraction(7, 3)) for lang in ("de", "nl", "fr")] == ["2,33"] * 3
 
 
-DEADLINE_PLAYED = {
-    "en": ["(0 moves).", "(1 move).", "(2 moves)."],
-    "de": ["(0 Züge).", "(1 Zug).", "(2 Züge)."],
-    "nl": ["(0 zetten).", "(1 zet).", "(2 zetten)."],
-    "fr": ["(0 coup).", "(1 coup).", "(2 coups)."],
-}
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_moves_played_out_at_the_deadline(lang: str) -> None:
-    texts = Texts(lang)
-    said = [texts("tournament.deadline_played", count=n) for n in (0, 1, 2)]
-    assert [s.rsplit(" ", 2)[-2] + " " + s.rsplit(" ", 1)[-1] for s in said] == DEADLINE_PLAYED[
-        lang
-    ]
-
-
 JOINED = {
     "en": ["(players so far: 0).", "(players so far: 1).", "(players so far: 2)."],
     "de": ["(bisher 0 Spieler).", "(bisher 1 Spieler).", "(bisher 2 Spieler)."],
