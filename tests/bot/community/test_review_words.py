@@ -56,7 +56,8 @@ def review(turning_point: int | None = 1) -> GameReview:
 def test_the_lowest_colour_is_named_only_where_it_differs() -> None:
     lines = summary(review(), ["Ada", "Bob"], Texts("en"))
     assert (
-        "  move 1: played 🟥🟥 H11 I10, best 🟥🟩 A1 A2: 3 points less; lowest colour 0 instead of 1"
+        "  move 1: played 🟥🟥 H11 I10, best 🟥🟩 A1 A2: 3 points less;"
+        " lowest colour 0 instead of 1"
         in lines
     )
     assert "  move 2: played 🟥🟧 B1 B2, best 🟥🟥 C1 C2: 2 points less" in lines
