@@ -57,8 +57,7 @@ def test_the_lowest_colour_is_named_only_where_it_differs() -> None:
     lines = summary(review(), ["Ada", "Bob"], Texts("en"))
     assert (
         "  move 1: played 🟥🟥 H11 I10, best 🟥🟩 A1 A2: 3 points less;"
-        " lowest colour 0 instead of 1"
-        in lines
+        " lowest colour 0 instead of 1" in lines
     )
     assert "  move 2: played 🟥🟧 B1 B2, best 🟥🟥 C1 C2: 2 points less" in lines
     assert not any("0 instead of 0" in line for line in lines)
