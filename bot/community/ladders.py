@@ -215,31 +215,21 @@ def stats(
         if everywhere is None:
             continue  # every rated game is on the global ladder too
         lines = []
-        if s is not None and s.scored:
-            lines.append(
-                texts(
-                    "stats.game",
-                    game=texts(f"game.{game}"),
-                    rating=s.points,
-                    games=s.games,
-                    wins=s.wins,
-                    rate=round(100 * s.win_rate),
-                    average=texts.decimal(s.average_lowest),
-                    best=s.best,
-                )
-            )
-        elif s is not None:
-            # Only team games, or games finished by a computer: no lowest colour of one's own.
-            lines.append(
-                texts(
-                    "stats.game_unscored",
-                    game=texts(f"game.{game}"),
-                    rating=s.points,
-                    games=s.games,
-                    wins=s.wins,
-                    rate=round(100 * s.win_rate),
-                )
-            )
+        if s is not None:
+            shared = {
+                "game": texts(f"game.{game}"),
+                "rating": s.points,
+                "games": s.games,
+                "wins": s.wins,
+                "rate": round(100 * s.win_rate),
+            }
+            if s.scored:
+                average = texts.decimal(s.average_lowest)
+                lines.append(texts("stats.game", **shared, average=average, best=s.best))
+            else:
+                # Only team games, or games finished by a computer: no lowest colour of
+                # one's own.
+                lines.append(texts("stats.game_unscored", **shared))
         lines.append(
             texts(
                 "stats.global",
