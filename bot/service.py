@@ -21,6 +21,7 @@ from bot.core.looks import PageLook, SeatLook
 from bot.core.outbound import Button, Outbound
 from bot.core.service import PageRunner, TableService
 from bot.core.tables import Concern
+from bot.pages import hints as page_hints
 from bot.pages import links as weblinks
 from bot.pages import looks as pages
 from bot.play import show
@@ -107,6 +108,13 @@ class Service(TableService):
         changing nothing: ``points`` by colour letter and ``golden``, the colour of each
         golden space covered; ``None`` if it is no legal placement of theirs now."""
         return pages.seat_preview(self, chat, user, move)
+
+    def page_hints(self, chat: str, user: str, version: int) -> dict[str, Any]:
+        """The web page's Hint for ``user`` at ``chat``'s table as seen at ``version``:
+        ``hints``, the suggested placements as values to draw on the board (cells, the
+        symbols on them, the points, the move to send), or ``error``, why not (the typed
+        /hint's rules), in the table's language."""
+        return page_hints.seat_hints(self, chat, user, version)
 
     def web_links(self, out: Outbound) -> Outbound:
         """``out`` with a link button to its table's web page when ``[web] public_url`` is

@@ -237,6 +237,13 @@ class GenialGame(GenialPlacements, GenialPlayouts):
         # A new list each time, never kept: no copy needed to widen its type.
         return cast(list[Placement | SwapChoice], self.legal_placements())
 
+    @property
+    def placing_again(self) -> bool:
+        """Whether the player to move has placed this turn and now places again: a bonus
+        placement (RULES.md 2.5). ``bonus_owed`` does not tell it: the engine counts a
+        bonus off as soon as it is earned, so it is 0 during the last one."""
+        return bool(self._turn_placements) and not self.over and self.awaiting == "place"
+
     # --- views --------------------------------------------------------------------------
 
     def view(self, seat: int | None = None) -> GenialView:

@@ -91,10 +91,14 @@ class PageLook:
     cells: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     bonus_owed: int = 0
     hints: bool = False
+    #: The player to move places again: a bonus placement (public, as the chat tells it).
+    bonus: bool = False
     #: Genial Spezial: the golden spaces still free, and the colours their point may go to
     #: (a seat's page asks for one when its placement covers one).
     golden: tuple[str, ...] = ()
     golden_colours: tuple[str, ...] = ()
+    #: Genial Spezial: the colour of this seat's stones (a placement drawn before Place).
+    seat_colour: str = ""
     #: When the clock of the person to move counts from (seconds since the epoch): the
     #: turn's start, later than now while they are away (their clock paused). The page
     #: shows ``deadline`` less the later of this and now, as its bank too.

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+#: How many placements a hint suggests (the typed /hint and the web page's Hint).
+HINTS = 3
+
 
 def levels() -> tuple[str, ...]:
     """The levels the engine's computer players offer, weakest first."""

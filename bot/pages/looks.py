@@ -28,7 +28,7 @@ from engine.events import GoldenPoint
 from engine.hexgrid import Hex
 from engine.tiles import COLOURS
 from render.svg import board_svg, hex_colour, symbol_svg
-from render.theme import SYMBOL, TILE
+from render.theme import SEAT, SYMBOL, TILE
 
 #: The page's own words, ids under ``web.`` in every catalogue.
 WORDS = (
@@ -40,6 +40,10 @@ WORDS = (
     "swap",
     "keep",
     "hint",
+    "zoom_out",
+    "pick_area",
+    "hints_shown",
+    "bonus_watch",
     "points",
     "moves",
     "lobby",
@@ -56,7 +60,8 @@ WORDS = (
 
 def words(texts: Texts) -> dict[str, str]:
     """The page's words, and each colour's name under ``colour_<letter>``."""
-    out = {w: texts(f"web.{w}", cell="{cell}") for w in WORDS}  # the page puts the cell in
+    # The page puts the cell and the name in.
+    out = {w: texts(f"web.{w}", cell="{cell}", name="{name}") for w in WORDS}
     out.update({f"colour_{c.value}": texts(f"colour.{c.value}") for c in COLOURS})
     return out
 
@@ -169,6 +174,7 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
         else (),
         deadline=deadline,
         started=started,
+        bonus=running and bool(getattr(game, "placing_again", False)),
         **common,
     )
     if seat is None or not running:
@@ -186,6 +192,7 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
         cells=games.placement_cells(game, seat) if my_turn else {},
         bonus_owed=int(getattr(view, "bonus_owed", 0) or 0),
         golden=_golden(game) if my_turn else (),
+        seat_colour=hex_colour(SEAT[seat]) if games.is_spezial(game) else "",
         golden_colours=tuple(c.value for c in games.score_colours(game))
         if my_turn and games.is_spezial(game)
         else (),

@@ -22,7 +22,7 @@ from engine.errors import EngineError
 from engine.events import BonusEarned, Event, GameEnded, Placed, SpezialPlaced, TurnStarted
 
 #: Good moves a hint shows.
-HINTS = 3
+HINTS = players.HINTS
 #: Longest text of moves told together (a person's move and the computer moves after it);
 #: beyond it lines from the middle are left out (:func:`shortened`), so one message never
 #: becomes a wall and never leaves its board: every platform's caption holds this much

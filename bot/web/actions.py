@@ -66,6 +66,11 @@ class SeatActions(BoardBase):
         if word == "play" and (not isinstance(move, str) or not _MOVE.fullmatch(move.strip())):
             raise _refuse(400, "not a placement")
         _, chat = self._chat(tid)
+        if word == "hint":  # suggestions to draw on the board: nothing changes, none told
+            found = await asyncio.to_thread(self.service.page_hints, chat, user, version)
+            if "error" in found:
+                return web.json_response({"error": found["error"]}, status=409)
+            return web.json_response({"ok": True, "hints": found["hints"]})
         if self.deliver is None and self.service.page_runner is None:
             raise _refuse(503, "moves are taken by the bot's own process")
         text = COMMANDS[word]

@@ -27,8 +27,10 @@ _ID = re.compile(rf"[A-Za-z0-9_-]{{{ID_LENGTH}}}")
 #: when it said nothing yet (a move the computer players answer in one message with it).
 Deliver = Callable[[str, list[Outbound]], None]
 
-#: The page's one HTML file, its script and its style sheet, in ``static/``.
+#: The page's one HTML file, its script and its style sheet, in ``static/``; and the
+#: script of aiming on the board (zoom, the placement drawn, hints: issue 48).
 PAGE, SCRIPT, STYLE = "page.html", "app.js", "app.css"
+AIM = "aim.js"
 
 
 def _static(name: str) -> bytes:

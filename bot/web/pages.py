@@ -16,7 +16,7 @@ from aiohttp import web
 from bot.core.looks import PageLook
 from bot.core.table import PLAYING
 from bot.service import TOURNAMENT_PREFIX, is_tournament_table
-from bot.web.base import SCRIPT, STYLE, BoardBase, _static
+from bot.web.base import AIM, SCRIPT, STYLE, BoardBase, _static
 from bot.web.guard import _headers, _refuse
 from bot.web.tokens import BadToken
 
@@ -116,7 +116,7 @@ class Pages(BoardBase):
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        kinds = {SCRIPT: "text/javascript", STYLE: "text/css"}
+        kinds = {SCRIPT: "text/javascript", AIM: "text/javascript", STYLE: "text/css"}
         if name not in kinds:
             raise _refuse(404, "no such file")
         return web.Response(

@@ -366,3 +366,15 @@ def test_turn_events_in_order() -> None:
     events = game.play_text("RG A2 A3")
     assert kinds(events) == ["Placed", "Scored", "Refilled", "TurnStarted"]
     assert events[-1] == TurnStarted(1)
+
+
+def test_placing_again_tells_a_bonus_placement_that_bonus_owed_no_longer_shows() -> None:
+    # Issue 48: at the last bonus placement owed, ``bonus_owed`` is already 0.
+    game = started([["RG", "BB", "OY", "PP", "RY", "GB"], ["YY", "RO", "GP", "BO", "RP", "GG"]])
+    put(game, {(-1, 0): "R"})
+    game.scores[0][R.index] = 17
+    assert not game.placing_again
+    game.play_text("RG F6 F7")  # red reaches 18: one bonus placement
+    assert game.to_move == 0 and game.bonus_owed == 0 and game.placing_again
+    game.play_text("PP A2 A3")  # the bonus placement, earning nothing: the turn ends
+    assert game.to_move == 1 and not game.placing_again

@@ -171,6 +171,7 @@
     box.querySelectorAll(".cell").forEach((g) => {
       g.addEventListener("click", () => tapCell(g.dataset.cell));
     });
+    if (svg) aim.board(svg, look.version); // zoom, hints and the placement drawn: aim.js
     markCells();
   }
 
@@ -190,6 +191,7 @@
       g.classList.toggle("first", c === pick.a);
       g.classList.toggle("second", c === pick.b);
     });
+    aim.mark();
   }
 
   function renderRack() {
@@ -216,8 +218,9 @@
     const hintLine = $("hint-line");
     if (!myTurn) text(hintLine, look.turn);
     else if (swap) text(hintLine, look.words.swap_offer);
-    else if (look.bonus_owed) text(hintLine, look.words.bonus);
+    else if (look.bonus && pick.slot === null && pick.a === null) text(hintLine, look.words.bonus);
     else if (look.game !== "spezial" && pick.slot === null) text(hintLine, look.words.pick_tile);
+    else if (pick.b === null && body.dataset.zoom === "out") text(hintLine, look.words.pick_area);
     else if (pick.b === null) text(hintLine, look.words.pick_cell);
     for (const [id, word, shown] of [
       ["swap", "swap", swap],
@@ -262,7 +265,20 @@
     renderRack();
     renderGolden();
     renderReplay();
+    announce();
     tick();
+  }
+
+  // A bonus placement and the swap offer, said in words above the board.
+  function announce() {
+    const a = $("announce");
+    let said = "";
+    if (look.my_turn && look.awaiting === "swap") said = look.words.swap_offer;
+    else if (look.bonus && look.my_turn) said = look.words.bonus;
+    else if (look.bonus && look.to_move !== null && look.to_move !== undefined)
+      said = look.words.bonus_watch.replace("{name}", look.names[look.to_move] || "");
+    text(a, said);
+    a.hidden = !said;
   }
 
   let replaying = false;
@@ -361,6 +377,7 @@
     haptic({ type: "selection_change" });
     pick = { slot: pick.slot === slot ? null : slot, a: null, b: null, gold: [] };
     golden = [];
+    aim.clear();
     renderRack();
     markCells();
   }
@@ -369,6 +386,7 @@
     if (!look || !look.my_turn || look.awaiting !== "place") return;
     if (look.game !== "spezial" && pick.slot === null) return say(look.words.pick_tile);
     if (pick.a !== null && pick.b !== null && (cell === pick.a || cell === pick.b)) {
+      if (aim.tapPlaced(cell)) return; // a golden space: its point to the next colour
       [pick.a, pick.b] = [pick.b, pick.a]; // the tile turned
     } else if (pick.a !== null && (look.cells[pick.a] || []).includes(cell)) {
       pick.b = cell;
@@ -379,6 +397,7 @@
       return;
     }
     haptic({ type: "selection_change" });
+    aim.clear();
     pick.gold = []; // a new placement: its golden spaces get the default until chosen
     golden = [];
     say("");
@@ -402,6 +421,7 @@
     if (!res.ok) return say(data.error);
     golden = data.golden || [];
     renderGolden();
+    aim.mark();
     const parts = Object.entries(data.points).map(
       ([l, p]) => "+" + p + " " + (look.words["colour_" + l] || l),
     );
@@ -506,18 +526,85 @@
     return true;
   }
 
+  // The page's Hint: the suggested placements drawn on the board (aim.js), each listed
+  // under it by its number, its tile's symbols and its points; a tap on one takes it.
+  async function askHints() {
+    const res = await fetch("/api/t/" + encodeURIComponent(table) + "/command", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seat: seat, command: "hint", version: look.version }),
+    });
+    const data = await res.json().catch(() => ({ error: res.statusText }));
+    if (!res.ok) return say(data.error);
+    reset();
+    renderRack();
+    markCells();
+    renderGolden();
+    aim.hints(data.hints);
+    text($("hint-line"), look.words.hints_shown);
+    const said = $("said");
+    said.replaceChildren();
+    data.hints.forEach((h, n) => {
+      const li = document.createElement("li");
+      li.className = "hint";
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.hint = String(n + 1);
+      b.appendChild(document.createTextNode(n + 1 + ". "));
+      if (h.symbols.length) {
+        const tile = tileSvg(h.symbols[0], h.symbols[1]);
+        tile.setAttribute("class", "tile");
+        b.appendChild(tile);
+      }
+      b.appendChild(document.createTextNode(" " + h.cells.join(" ")));
+      Object.entries(h.points).forEach(([letter, p]) => {
+        b.appendChild(document.createTextNode("  +" + p + " "));
+        const s = symbol(letter);
+        s.setAttribute("role", "img");
+        s.setAttribute("aria-label", look.words["colour_" + letter] || "");
+        b.appendChild(s);
+      });
+      b.addEventListener("click", () => aim.take(n));
+      li.appendChild(b);
+      said.appendChild(li);
+    });
+  }
+
+  const aim = window.genialAim({
+    look: () => look,
+    pick: () => pick,
+    golden: () => golden,
+    covered: coveredGolden,
+    symbol: symbol,
+    take(h) {
+      pick = { slot: h.slot, a: h.cells[0], b: h.cells[1], gold: h.gold.slice() };
+      golden = [];
+      $("said").replaceChildren();
+      say("");
+      renderRack();
+      markCells();
+      renderGolden();
+      preview();
+    },
+    chooseGold(k, letter) {
+      pick.gold = coveredGolden().map((_, j) => (j === k ? letter : golden[j]));
+      preview();
+    },
+  });
+
   $("confirm").addEventListener("click", () => {
     if (pick.b !== null) send("play", moveText());
   });
   $("cancel").addEventListener("click", () => {
     reset();
+    aim.clear();
     renderRack();
     markCells();
     renderGolden();
   });
   $("swap").addEventListener("click", () => send("swap"));
   $("keep").addEventListener("click", () => send("keep"));
-  $("hint").addEventListener("click", () => send("hint"));
+  $("hint").addEventListener("click", askHints);
   $("replay").addEventListener("input", showReplay);
   setInterval(tick, 1000);
 

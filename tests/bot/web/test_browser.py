@@ -14,7 +14,7 @@ import pytest
 from bot.core.table import PLAYING
 from bot.web.guard import Limits
 from tests.bot.web.board import Site, running, started_room
-from tests.bot.web.browser import PHONE, until
+from tests.bot.web.browser import PHONE, tap_cell, until
 from tests.patience import PATIENCE, wait_until
 
 
@@ -55,11 +55,11 @@ def _tap_a_move(page: Any) -> str:
     points; confirm. The move as the page will send it."""
     page.click(".rack button >> nth=0")
     first = until(page, "() => document.querySelector('.cell.legal')?.dataset.cell", "legal cells")
-    page.click(f'.cell[data-cell="{first}"]')
+    tap_cell(page, first)
     second = until(
         page, "() => document.querySelector('.cell.legal')?.dataset.cell", "second cells"
     )
-    page.click(f'.cell[data-cell="{second}"]')
+    tap_cell(page, second)
     said = until(
         page,
         "() => document.getElementById('status').textContent"
@@ -161,8 +161,8 @@ def test_a_golden_space_s_colour_is_chosen_by_a_tap(
         first, second = found
         page = _open(browser, f"http://127.0.0.1:{site.port}/s/{site.token(name)}")
         _shown(page, _version(site), "the look")
-        page.click(f'.cell[data-cell="{first}"]')
-        page.click(f'.cell[data-cell="{second}"]')
+        tap_cell(page, first)
+        tap_cell(page, second)
         given = until(
             page,
             "() => document.querySelector('#golden:not([hidden]) button.chosen')?.dataset.colour",

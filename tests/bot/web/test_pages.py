@@ -3,6 +3,7 @@ through the service as typed commands, live updates, and every bad request refus
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -239,7 +240,12 @@ def test_a_seats_looks_have_their_own_budget(tmp_path: Path) -> None:
 def test_every_answer_has_a_policy_without_inline_script(tmp_path: Path) -> None:
     room = started_room(tmp_path)
     with running(room) as site:
-        for path in (f"/t/{site.tid}", f"/s/{site.token('Ann')}", "/static/app.js"):
+        for path in (
+            f"/t/{site.tid}",
+            f"/s/{site.token('Ann')}",
+            "/static/app.js",
+            "/static/aim.js",
+        ):
             status, headers, _data = site.request("GET", path)
             assert status == 200
             csp = headers["content-security-policy"]
@@ -247,7 +253,10 @@ def test_every_answer_has_a_policy_without_inline_script(tmp_path: Path) -> None
             assert headers["x-content-type-options"] == "nosniff"
         _, _, page = site.request("GET", f"/t/{site.tid}")
         # Every script has a src; no element has an event attribute or a style attribute.
-        assert re.findall(rb"<script[^>]*>", page) == [b'<script src="/static/app.js" defer>']
+        assert re.findall(rb"<script[^>]*>", page) == [
+            b'<script src="/static/aim.js" defer>',
+            b'<script src="/static/app.js" defer>',
+        ]
         assert not re.search(rb"\son[a-z]+=", page) and b"style=" not in page
 
 
@@ -261,8 +270,9 @@ def test_names_are_data_never_markup(tmp_path: Path) -> None:
         assert [s["names"][0] for s in look["sides"]] == list(names)
         assert "alert" not in look["board"]  # the board carries labels only
         # The script sets every server text with textContent, never innerHTML.
-        _, _, script = site.request("GET", "/static/app.js")
-        assert b"innerHTML" not in script and b"insertAdjacentHTML" not in script
+        for name in ("app.js", "aim.js"):
+            _, _, script = site.request("GET", f"/static/{name}")
+            assert b"innerHTML" not in script and b"insertAdjacentHTML" not in script
 
 
 def test_watchers_and_seats_get_live_updates_from_a_typed_move(tmp_path: Path) -> None:
@@ -378,14 +388,42 @@ def test_a_move_by_another_process_on_the_store_shows_live(tmp_path: Path) -> No
         watcher.close()
 
 
-def test_hints_on_the_page_are_said_to_the_player_alone(tmp_path: Path) -> None:
+def test_hints_on_the_page_are_placements_to_draw_never_typed_commands(tmp_path: Path) -> None:
+    # Issue 48: the page draws hints on the board; nothing is typed, nothing said in a chat.
     room = started_room(tmp_path, hints="hints on")
     with running(room) as site:
+        look = site.state("Ann")
+        version = look["version"]
         status, answer = site.command("Ann", "hint")
-        assert status == 200 and answer["ok"] and answer["said"]
-        assert all(o.kind != "hint" for o in site.delivered if o.user is None)
-        status, answer = site.command("Bob", "hint")  # not his turn
-        assert status == 409 and answer["error"]
+        assert status == 200 and answer["ok"] and "said" not in answer
+        hints = answer["hints"]
+        assert len(hints) == 3 and site.delivered == []
+        rack = {t["slot"]: t for t in look["rack"]}
+        for hint in hints:
+            first, second = hint["cells"]
+            assert second in look["cells"][first]  # a legal placement's two cells
+            tile = rack[hint["slot"]]  # the rack's tile, its first symbol on the first cell
+            assert hint["symbols"] == [tile["first"], tile["second"]]
+            assert hint["move"] == f"{hint['slot']} {first} {second}"
+            assert "/" not in json.dumps(hint)  # no command in it
+            assert all(p > 0 for p in hint["points"].values())
+        assert site.state("Ann")["version"] == version  # a hint changes nothing
+        # Taken as it is, the first hint is a move the table accepts.
+        assert site.command("Ann", "play", hints[0]["move"])[0] == 200
+        status, answer = site.command("Ann", "hint")  # not her turn now
+        assert status == 409 and answer["error"] == "Hints are for your own turn, when you place a tile."
+
+
+def test_hints_on_the_page_need_hints_on_and_the_current_board(tmp_path: Path) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        status, answer = site.command("Ann", "hint")
+        assert status == 409 and answer["error"].startswith("Hints are off at this table")
+    room = started_room(tmp_path / "on", hints="hints on")
+    with running(room) as site:
+        stale = site.state("Ann")["version"] - 1
+        status, answer = site.command("Ann", "hint", version=stale)
+        assert (status, answer["error"]) == (409, "The board changed meanwhile: look again.")
 
 
 def test_the_page_speaks_the_tables_language(tmp_path: Path) -> None:
@@ -623,3 +661,33 @@ def test_one_tables_seat_token_plays_at_no_other_table(tmp_path: Path) -> None:
         assert status == 403 and answer["error"] == "seat token of another table"
         after = site.service.table(site.chat)
         assert after is not None and after.to_dict() == before.to_dict()
+
+
+def test_spezial_hints_name_cells_and_no_symbols(tmp_path: Path) -> None:
+    room = started_room(tmp_path, game="Spezial", hints="hints on")
+    with running(room) as site:
+        look = site.state("Ann")
+        status, answer = site.command("Ann", "hint")
+        assert status == 200 and len(answer["hints"]) == 3
+        for hint in answer["hints"]:
+            first, second = hint["cells"]
+            assert second in look["cells"][first]
+            assert hint["slot"] is None and hint["symbols"] == []
+            assert hint["move"].split()[:2] == [first, second]
+
+
+def test_a_bonus_placement_is_in_the_look_though_bonus_owed_is_counted_down(
+    tmp_path: Path, shared: Path
+) -> None:
+    from tests.bot.play.test_play import seeded_room
+
+    # Bob's OY J6 I6 brings yellow to 18 (tests/bot/play: "Genial! 18 in yellow"): he
+    # places again, and the engine has already counted that bonus off.
+    room = seeded_room(tmp_path, shared, "01-genial-standard-2p", 26, ["Ada", "Bob"])
+    with running(room) as site:
+        assert not site.state("Bob")["bonus"]
+        room.ok("Bob", "/play OY J6 I6")
+        bob, watcher = site.state("Bob"), site.state()
+        assert bob["my_turn"] and bob["bonus_owed"] == 0 and bob["bonus"]
+        assert watcher["bonus"] and watcher["to_move"] == 1
+        assert bob["words"]["bonus_watch"] == "Bonus placement: {name} places again."
