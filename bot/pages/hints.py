@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import games, players
+from bot.core import players
 from bot.core.games import Game
 from bot.core.table import PLAYING
 from bot.core.tables import Tables

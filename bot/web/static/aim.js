@@ -86,12 +86,14 @@ window.genialAim = function (ctx) {
       h,
     ];
     apply();
+    if (ctx.zoomed) ctx.zoomed();
     return true;
   }
 
   function zoomOut() {
     view = null;
     apply();
+    if (ctx.zoomed) ctx.zoomed(); // Telegram's back button follows
   }
 
   function centre(svg, label) {
@@ -333,6 +335,9 @@ window.genialAim = function (ctx) {
     },
     zoomed() {
       return Boolean(view);
+    },
+    hinting() {
+      return hints.length > 0;
     },
     zoomOut: zoomOut,
   };

@@ -57,7 +57,7 @@
   // The back button steps back through the taps: the second cell, the first, the tile, a
   // replay position; with nothing to step back, Telegram's own (close) is shown instead.
   function canStepBack() {
-    return pick.b !== null || pick.a !== null || pick.slot !== null || replaying;
+    return pick.b !== null || pick.a !== null || pick.slot !== null || replaying || aim.zoomed();
   }
   function showBack() {
     const want = canStepBack();
@@ -76,7 +76,7 @@
     else if (replaying) {
       $("replay").value = String(look.placed);
       showReplay();
-    }
+    } else if (aim.zoomed()) aim.zoomOut();
     if (look) {
       renderRack();
       markCells();
@@ -218,6 +218,7 @@
     const hintLine = $("hint-line");
     if (!myTurn) text(hintLine, look.turn);
     else if (swap) text(hintLine, look.words.swap_offer);
+    else if (aim.hinting()) text(hintLine, look.words.hints_shown);
     else if (look.bonus && pick.slot === null && pick.a === null) text(hintLine, look.words.bonus);
     else if (look.game !== "spezial" && pick.slot === null) text(hintLine, look.words.pick_tile);
     else if (pick.b === null && body.dataset.zoom === "out") text(hintLine, look.words.pick_area);
@@ -247,6 +248,7 @@
     text($("turn"), look.my_turn ? look.words.your_turn : look.turn);
     renderScores();
     if (!replaying) renderBoard(look.board);
+    if (!aim.hinting()) $("said").querySelectorAll("li.hint").forEach((li) => li.remove());
     text($("moves-title"), look.words.moves);
     const moves = $("moves");
     moves.replaceChildren();
@@ -377,7 +379,7 @@
     haptic({ type: "selection_change" });
     pick = { slot: pick.slot === slot ? null : slot, a: null, b: null, gold: [] };
     golden = [];
-    aim.clear();
+    dropHints();
     renderRack();
     markCells();
   }
@@ -397,7 +399,7 @@
       return;
     }
     haptic({ type: "selection_change" });
-    aim.clear();
+    dropHints();
     pick.gold = []; // a new placement: its golden spaces get the default until chosen
     golden = [];
     say("");
@@ -526,6 +528,11 @@
     return true;
   }
 
+  function dropHints() {
+    aim.clear();
+    $("said").replaceChildren();
+  }
+
   // The page's Hint: the suggested placements drawn on the board (aim.js), each listed
   // under it by its number, its tile's symbols and its points; a tap on one takes it.
   async function askHints() {
@@ -541,7 +548,7 @@
     markCells();
     renderGolden();
     aim.hints(data.hints);
-    text($("hint-line"), look.words.hints_shown);
+    renderRack();
     const said = $("said");
     said.replaceChildren();
     data.hints.forEach((h, n) => {
@@ -586,6 +593,11 @@
       renderGolden();
       preview();
     },
+    zoomed() {
+      // The words under the rack (tap where / tap two cells) and Telegram's back button.
+      if (look) renderRack();
+      showBack();
+    },
     chooseGold(k, letter) {
       pick.gold = coveredGolden().map((_, j) => (j === k ? letter : golden[j]));
       preview();
@@ -597,7 +609,7 @@
   });
   $("cancel").addEventListener("click", () => {
     reset();
-    aim.clear();
+    dropHints();
     renderRack();
     markCells();
     renderGolden();

@@ -223,7 +223,9 @@ def test_hints_are_drawn_on_the_board_and_a_tap_takes_one(
         hints = {}
         for number, pieces in drawn:
             (a, x), (b, y) = pieces
-            slot = next(s for s, t in rack.items() if sorted(t["first"] + t["second"]) == [*sorted(x + y)])
+            slot = next(
+                s for s, t in rack.items() if sorted(t["first"] + t["second"]) == [*sorted(x + y)]
+            )
             hints[int(number)] = (a, b, x, y, slot)
             assert listed[int(number) - 1].startswith(f"{number}.  {a} {b}  +")
             assert not any(c in listed[int(number) - 1].split() for c in "RGBOYP")
@@ -281,8 +283,7 @@ def test_the_bonus_placement_and_the_swap_offer_are_said_in_words(
         _shown(bob, _version(site), "the swap offer")
         offer = "None of your tiles has your lowest colour: swap them all?"
         until(bob, f"() => ({announce})() === {offer!r}", "the swap offer")
-        assert bob.evaluate(
-            "() => !document.getElementById('swap').hidden && !document.getElementById('keep').hidden"
-        )
+        shown = "() => ['swap', 'keep'].map((id) => !document.getElementById(id).hidden)"
+        assert bob.evaluate(shown) == [True, True]
         assert bob.errors == []
         bob.context.close()

@@ -411,7 +411,10 @@ def test_hints_on_the_page_are_placements_to_draw_never_typed_commands(tmp_path:
         # Taken as it is, the first hint is a move the table accepts.
         assert site.command("Ann", "play", hints[0]["move"])[0] == 200
         status, answer = site.command("Ann", "hint")  # not her turn now
-        assert status == 409 and answer["error"] == "Hints are for your own turn, when you place a tile."
+        assert (
+            status == 409
+            and answer["error"] == "Hints are for your own turn, when you place a tile."
+        )
 
 
 def test_hints_on_the_page_need_hints_on_and_the_current_board(tmp_path: Path) -> None:

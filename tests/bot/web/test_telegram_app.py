@@ -16,7 +16,7 @@ import pytest
 from bot.web.tokens import INIT_DATA_LIFE, BadToken, telegram_user
 from tests.bot.helpers import START
 from tests.bot.web.board import running, started_room
-from tests.bot.web.browser import PHONE, until
+from tests.bot.web.browser import PHONE, tap_cell, until
 
 BOT_TOKEN = "123456:TEST-token-of-this-test"
 
@@ -134,14 +134,19 @@ def test_the_mini_app_speaks_telegrams_events_back_button_and_theme(
         until(page, "() => document.querySelector('.rack button.chosen')", "the tile chosen")
         assert ["web_app_setup_back_button", {"is_visible": True}] in posted()
         first = until(page, "() => document.querySelector('.cell.legal')?.dataset.cell", "cells")
-        page.click(f'.cell[data-cell="{first}"]')
+        tap_cell(page, first)  # on a phone: the board zoomed in, then the cell
         until(page, "() => document.querySelector('.cell.first')", "the first cell chosen")
-        # Telegram's back button, pressed twice: the cell, then the tile, taken back.
-        page.evaluate("() => window.Telegram.WebView.receiveEvent('back_button_pressed', null)")
+        # Telegram's back button, pressed three times: the cell, the tile, the zoom.
+        press = "() => window.Telegram.WebView.receiveEvent('back_button_pressed', null)"
+        page.evaluate(press)
         assert page.evaluate("() => document.querySelector('.cell.first')") is None
         assert page.evaluate("() => Boolean(document.querySelector('.rack button.chosen'))")
-        page.evaluate("() => window.Telegram.WebView.receiveEvent('back_button_pressed', null)")
+        page.evaluate(press)
         assert page.evaluate("() => document.querySelector('.rack button.chosen')") is None
+        assert page.evaluate("() => document.body.dataset.zoom") == "in"
+        assert posted()[-1] != ["web_app_setup_back_button", {"is_visible": False}]
+        page.evaluate(press)
+        assert page.evaluate("() => document.body.dataset.zoom") == "out"
         assert posted()[-1] == ["web_app_setup_back_button", {"is_visible": False}]
         assert ["web_app_trigger_haptic_feedback", {"type": "selection_change"}] in posted()
         # The theme changed in Telegram (night mode): the page follows it.
