@@ -209,6 +209,38 @@ window.genialAim = function (ctx) {
     if (g) svg.appendChild(g);
   }
 
+  // Under the board, each hint by its number, its tile's symbols, its cells and its points
+  // (each colour's symbol, named for a screen reader): a tap on one takes it too.
+  function list() {
+    const said = $("said");
+    said.querySelectorAll("li.hint").forEach((li) => li.remove());
+    const words = ctx.look().words;
+    hints.forEach((h, n) => {
+      const li = document.createElement("li");
+      li.className = "hint";
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.hint = String(n + 1);
+      b.appendChild(document.createTextNode(n + 1 + ". "));
+      if (h.symbols.length) {
+        const tile = ctx.tileSvg(h.symbols[0], h.symbols[1]);
+        tile.setAttribute("class", "tile");
+        b.appendChild(tile);
+      }
+      b.appendChild(document.createTextNode(" " + h.cells.join(" ")));
+      Object.entries(h.points).forEach(([letter, p]) => {
+        b.appendChild(document.createTextNode("  +" + p + " "));
+        const s = ctx.symbol(letter);
+        s.setAttribute("role", "img");
+        s.setAttribute("aria-label", words["colour_" + letter] || "");
+        b.appendChild(s);
+      });
+      b.addEventListener("click", () => take(n));
+      li.appendChild(b);
+      said.appendChild(li);
+    });
+  }
+
   // A hint's golden space shows the colour the hint names, else none (the default).
   function goldOf(look, cell, gold, k) {
     if (!(look.golden || []).includes(cell)) return "";
@@ -269,7 +301,9 @@ window.genialAim = function (ctx) {
 
   function take(n) {
     const h = hints[n];
+    if (!h) return;
     hints = [];
+    list();
     const svg = svgOf();
     const a = centre(svg, h.cells[0]);
     const b = centre(svg, h.cells[1]);
@@ -290,6 +324,7 @@ window.genialAim = function (ctx) {
         version = now;
         view = null;
         hints = [];
+        list();
       }
       wire(svg);
       apply();
@@ -322,16 +357,15 @@ window.genialAim = function (ctx) {
       ctx.chooseGold(k, next);
       return true;
     },
-    hints(list) {
-      hints = list || [];
+    hints(found) {
+      hints = found || [];
       draw();
-    },
-    take(n) {
-      if (hints[n]) take(n);
+      list();
     },
     clear() {
       hints = [];
       draw();
+      list();
     },
     zoomed() {
       return Boolean(view);

@@ -248,7 +248,6 @@
     text($("turn"), look.my_turn ? look.words.your_turn : look.turn);
     renderScores();
     if (!replaying) renderBoard(look.board);
-    if (!aim.hinting()) $("said").querySelectorAll("li.hint").forEach((li) => li.remove());
     text($("moves-title"), look.words.moves);
     const moves = $("moves");
     moves.replaceChildren();
@@ -379,7 +378,7 @@
     haptic({ type: "selection_change" });
     pick = { slot: pick.slot === slot ? null : slot, a: null, b: null, gold: [] };
     golden = [];
-    dropHints();
+    aim.clear();
     renderRack();
     markCells();
   }
@@ -399,7 +398,7 @@
       return;
     }
     haptic({ type: "selection_change" });
-    dropHints();
+    aim.clear();
     pick.gold = []; // a new placement: its golden spaces get the default until chosen
     golden = [];
     say("");
@@ -528,13 +527,7 @@
     return true;
   }
 
-  function dropHints() {
-    aim.clear();
-    $("said").replaceChildren();
-  }
-
-  // The page's Hint: the suggested placements drawn on the board (aim.js), each listed
-  // under it by its number, its tile's symbols and its points; a tap on one takes it.
+  // The page's Hint: the suggested placements drawn on the board and listed (aim.js).
   async function askHints() {
     const res = await fetch("/api/t/" + encodeURIComponent(table) + "/command", {
       method: "POST",
@@ -547,34 +540,9 @@
     renderRack();
     markCells();
     renderGolden();
+    $("said").replaceChildren();
     aim.hints(data.hints);
     renderRack();
-    const said = $("said");
-    said.replaceChildren();
-    data.hints.forEach((h, n) => {
-      const li = document.createElement("li");
-      li.className = "hint";
-      const b = document.createElement("button");
-      b.type = "button";
-      b.dataset.hint = String(n + 1);
-      b.appendChild(document.createTextNode(n + 1 + ". "));
-      if (h.symbols.length) {
-        const tile = tileSvg(h.symbols[0], h.symbols[1]);
-        tile.setAttribute("class", "tile");
-        b.appendChild(tile);
-      }
-      b.appendChild(document.createTextNode(" " + h.cells.join(" ")));
-      Object.entries(h.points).forEach(([letter, p]) => {
-        b.appendChild(document.createTextNode("  +" + p + " "));
-        const s = symbol(letter);
-        s.setAttribute("role", "img");
-        s.setAttribute("aria-label", look.words["colour_" + letter] || "");
-        b.appendChild(s);
-      });
-      b.addEventListener("click", () => aim.take(n));
-      li.appendChild(b);
-      said.appendChild(li);
-    });
   }
 
   const aim = window.genialAim({
@@ -583,10 +551,10 @@
     golden: () => golden,
     covered: coveredGolden,
     symbol: symbol,
+    tileSvg: tileSvg,
     take(h) {
       pick = { slot: h.slot, a: h.cells[0], b: h.cells[1], gold: h.gold.slice() };
       golden = [];
-      $("said").replaceChildren();
       say("");
       renderRack();
       markCells();
@@ -609,7 +577,7 @@
   });
   $("cancel").addEventListener("click", () => {
     reset();
-    dropHints();
+    aim.clear();
     renderRack();
     markCells();
     renderGolden();
