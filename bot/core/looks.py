@@ -51,6 +51,8 @@ class SideLook:
     lowest: tuple[str, ...] = ()
     #: The time its player has left on a table with a clock (``2d 3h``), else empty.
     clock: str = ""
+    #: Genial Spezial: the colour of its player's stones (``#d42c34``), else empty.
+    colour: str = ""
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,7 @@ def _sides(
                 to_move=to_move is not None and games.side_of(game, to_move) == side,
                 lowest=tuple(c.value for c in colours if score[c] == lowest),
                 clock=clocks[side] if side < len(clocks) and len(sides) == len(names) else "",
+                colour=hex_colour(SEAT[side]) if games.is_spezial(game) else "",
             )
         )
     return tuple(out)

@@ -6,6 +6,8 @@
 //   Spezial: the player's stones, and on a golden space the colour its point goes to; a
 //   tap on that space gives the point to the next colour).
 // - hints: the suggested placements drawn on the board, numbered; a tap takes one.
+// - words: the bonus placement and the swap offer announced; in Genial Spezial each
+//   player's stone colour beside their name.
 // Everything drawn here is built from the page's look (symbols from the server's SVG of
 // each colour), never from text a person typed.
 "use strict";
@@ -311,6 +313,27 @@ window.genialAim = function (ctx) {
     ctx.take(h);
   }
 
+  // A bonus placement and the swap offer, said in words above the board (a bonus: the
+  // look's ``bonus``; the engine has already counted it off ``bonus_owed``).
+  function announce() {
+    const look = ctx.look();
+    const a = $("announce");
+    let said = "";
+    if (look.my_turn && look.awaiting === "swap") said = look.words.swap_offer;
+    else if (look.bonus && look.my_turn) said = look.words.bonus;
+    else if (look.bonus && look.to_move !== null && look.to_move !== undefined)
+      said = look.words.bonus_watch.replace("{name}", look.names[look.to_move] || "");
+    a.textContent = said;
+    a.hidden = !said;
+  }
+
+  // Genial Spezial: a player's stone colour beside their name.
+  function swatch(colour) {
+    const svg = el("svg", { viewBox: "0 0 20 20", class: "swatch" });
+    svg.appendChild(el("circle", { cx: 10, cy: 10, r: 8, fill: colour, stroke: "#282420" }));
+    return svg;
+  }
+
   $("zoom-out").addEventListener("click", zoomOut);
   window.addEventListener("resize", apply);
 
@@ -374,5 +397,7 @@ window.genialAim = function (ctx) {
       return hints.length > 0;
     },
     zoomOut: zoomOut,
+    announce: announce,
+    swatch: swatch,
   };
 };

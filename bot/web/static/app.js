@@ -142,6 +142,7 @@
       const name = document.createElement("td");
       name.className = "name";
       text(name, side.names.join(" & "));
+      if (side.colour) name.prepend(aim.swatch(side.colour)); // Genial Spezial: whose stones
       if (side.clock) {
         // The time bank of a table with a clock: what this player has left.
         const left = document.createElement("span");
@@ -178,7 +179,8 @@
   function legalNow() {
     if (!look || !look.my_turn || look.awaiting !== "place") return [];
     if (look.game !== "spezial" && pick.slot === null) return [];
-    if (pick.a === null) return Object.keys(look.cells);
+    // Genial Spezial: any two free neighbours; outlining every free cell would say nothing.
+    if (pick.a === null) return look.game === "spezial" ? [] : Object.keys(look.cells);
     return look.cells[pick.a] || [];
   }
 
@@ -266,20 +268,8 @@
     renderRack();
     renderGolden();
     renderReplay();
-    announce();
+    aim.announce();
     tick();
-  }
-
-  // A bonus placement and the swap offer, said in words above the board.
-  function announce() {
-    const a = $("announce");
-    let said = "";
-    if (look.my_turn && look.awaiting === "swap") said = look.words.swap_offer;
-    else if (look.bonus && look.my_turn) said = look.words.bonus;
-    else if (look.bonus && look.to_move !== null && look.to_move !== undefined)
-      said = look.words.bonus_watch.replace("{name}", look.names[look.to_move] || "");
-    text(a, said);
-    a.hidden = !said;
   }
 
   let replaying = false;

@@ -287,3 +287,73 @@ def test_the_bonus_placement_and_the_swap_offer_are_said_in_words(
         assert bob.evaluate(shown) == [True, True]
         assert bob.errors == []
         bob.context.close()
+
+
+def test_a_drag_pans_the_zoomed_board_and_chooses_nothing(tmp_path: Path, browser: Any) -> None:
+    room = started_room(tmp_path, ("Ann", "Bob", "Cy", "Dee"))
+    with running(room) as site:
+        page = _open(browser, f"http://127.0.0.1:{site.port}/s/{site.token('Ann')}")
+        _shown(page, _version(site), "the look")
+        page.click(".rack button >> nth=0")
+        box = page.locator("#board svg").bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.click(x, y)
+        until(page, "() => document.body.dataset.zoom === 'in'", "the board zoomed")
+        before = page.evaluate("() => document.querySelector('#board svg').getAttribute('viewBox')")
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x - 60, y - 40, steps=6)  # the thumb moves left and up
+        page.mouse.up()
+        after = page.evaluate("() => document.querySelector('#board svg').getAttribute('viewBox')")
+        (bx, by, bw, bh), (ax, ay, aw, ah) = (
+            [float(v) for v in before.split()],
+            [float(v) for v in after.split()],
+        )
+        # The board follows the thumb: what is shown moves right and down, as large as before.
+        assert ax > bx and ay > by and (aw, ah) == (bw, bh)
+        assert page.evaluate("() => document.querySelectorAll('.cell.first').length") == 0
+        assert page.errors == []
+        page.context.close()
+
+
+def test_a_wide_screen_needs_no_zoom_and_the_first_tap_takes_the_cell(
+    tmp_path: Path, browser: Any
+) -> None:
+    room = started_room(tmp_path)
+    with running(room) as site:
+        context = browser.new_context(viewport={"width": 1280, "height": 1400})
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{site.port}/s/{site.token('Ann')}")
+        _shown(page, _version(site), "the look")
+        assert page.evaluate(MEASURE)["width"] >= THUMB
+        assert page.evaluate("() => document.body.dataset.zoom") == ""
+        page.click(".rack button >> nth=0")
+        cell = until(page, "() => document.querySelector('.cell.legal')?.dataset.cell", "cells")
+        page.click(f'.cell[data-cell="{cell}"]')
+        until(page, f"() => document.querySelector('.cell.first')?.dataset.cell === '{cell}'", "it")
+        context.close()
+
+
+def test_spezial_says_whose_stones_are_which_and_outlines_no_free_cell_before_the_first(
+    tmp_path: Path, browser: Any
+) -> None:
+    room = started_room(tmp_path, ("Ann", "Bob"), game="Spezial")
+    with running(room) as site:
+        page = _open(browser, f"http://127.0.0.1:{site.port}/s/{site.token('Ann')}")
+        _shown(page, _version(site), "the look")
+        # Ann's stones red, Bob's black (render.theme.SEAT), beside their names.
+        swatches = page.evaluate(
+            "() => [...document.querySelectorAll('#scores td.name')].map((td) =>"
+            " [td.textContent, td.querySelector('svg.swatch circle')?.getAttribute('fill')])"
+        )
+        assert swatches == [["Ann", "#d42c34"], ["Bob", "#282a32"]]
+        assert page.evaluate("() => document.querySelectorAll('.cell.legal').length") == 0
+        look = site.state("Ann")
+        first = sorted(look["cells"])[0]
+        tap_cell(page, first)
+        outlined = page.evaluate(
+            "() => [...document.querySelectorAll('.cell.legal')].map((g) => g.dataset.cell)"
+        )
+        assert sorted(outlined) == sorted(look["cells"][first])  # its partners only
+        assert page.errors == []
+        page.context.close()
