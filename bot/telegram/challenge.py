@@ -116,9 +116,7 @@ class Challenges:
         table = fmt.inline_table(inline_id)
         if query.data.startswith(NEW):
             kind = query.data.removeprefix(NEW)
-            there = await asyncio.to_thread(self.service.table, table)
-            if there is None and kind in KINDS:
-                await self.open(inline_id, query.from_user, kind)
+            if kind in KINDS and await self.open(inline_id, query.from_user, kind):
                 await self.updates.answer(query, "")
                 return
             # Opened already (the sender's choice came first): this press is a Join.
@@ -130,13 +128,14 @@ class Challenges:
         if isinstance(_parsed(command), Join):
             await self._start_for_two(table, query.from_user)
 
-    async def open(self, inline_id: str, sender: TelegramUser, kind: str) -> None:
+    async def open(self, inline_id: str, sender: TelegramUser, kind: str) -> bool:
         """Open the table of the inline message ``inline_id`` for game ``kind``, the sender
-        seated as host, in their language. Done once: a second word of it changes nothing."""
+        seated as host, in their language. Done once: ``False`` (and nothing changed) when
+        the table was open already."""
         table = fmt.inline_table(inline_id)
         async with self.locks.hold(table):
             if await asyncio.to_thread(self.service.table, table) is not None:
-                return
+                return False
             await self.notes.set_note(table, NOTE_INLINE, inline_id)
             await self.notes.set_note(table, NOTE_INLINE_KIND, kind)
         texts = person_texts(sender, self.service)
@@ -152,6 +151,7 @@ class Challenges:
         for text in commands:
             origin = Origin(table, table, user, _parsed(text), None)
             await self.updates.run(origin, text, chat)
+        return True
 
     async def _start_for_two(self, table: str, presser: TelegramUser) -> None:
         """Genial for 2 starts by itself once a second person sat down."""

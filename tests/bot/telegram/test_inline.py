@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 
 from bot.core import games
-from bot.core.config import Settings, TelegramSettings
+from bot.core.config import Settings, TelegramSettings, WebSettings
 from bot.core.table import LOBBY, PLAYING, Table
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
 from bot.telegram import limits as fmt
+from tests.bot.helpers import Clock
 from tests.bot.telegram.fake_api import (
     NO_CAPTION,
     NO_TEXT,
@@ -65,15 +66,22 @@ def stop_bots(api: FakeBotAPI) -> Iterator[None]:
         _RUNNING.pop().stop()
 
 
-def start_bot(api: FakeBotAPI, db: Path, seed: int = 3, media: int = MEDIA) -> BotRunner:
+def start_bot(
+    api: FakeBotAPI,
+    db: Path,
+    seed: int = 3,
+    media: int = MEDIA,
+    clock: Clock | None = None,
+    web: WebSettings | None = None,
+) -> BotRunner:
     telegram = TelegramSettings(base_url=api.base_url, media_chat=media)
 
     def make_service(path: Path) -> Service:
         return Service(
             SQLiteStore(path),
-            Settings(telegram=telegram),
+            Settings(telegram=telegram, web=web or WebSettings()),
             rng=random.Random(seed),
-            clock=time.time,
+            clock=clock or time.time,
         )
 
     runner = BotRunner(api, db, make_service=make_service, telegram=telegram)
@@ -104,6 +112,14 @@ class Chat:
     def shown(self) -> str:
         message = self.message()
         return str(message.get("text") or message.get("caption") or "")
+
+    def label_for(self, command: str) -> str:
+        """The label of the message's button that sends ``command``."""
+        found = [
+            b["text"] for b in buttons(self.message()) if command in b.get("callback_data", "")
+        ]
+        assert found, f"no button for {command!r}"
+        return str(found[0])
 
     def press(self, user: int, label: str) -> dict[str, Any]:
         """``user`` presses ``label`` on the message; how the bot answered the press."""
@@ -308,6 +324,49 @@ def test_a_watcher_sees_no_rack_and_cannot_join_a_running_game(
     # Pressing the old Join (gone now) is impossible; the message is as it was.
     assert "Join" not in labels(chat.message())
     assert chat.message() == shown
+
+
+def test_the_clock_reminds_in_the_message_above_the_turn(api: FakeBotAPI, tmp_path: Path) -> None:
+    """A time per turn set by the options' button: at half time the reminder shows above
+    the turn, whose buttons stay; the web board's Mini App is a button on the message."""
+    clock = Clock()
+    web = WebSettings(public_url="https://genial.example", telegram_app="board")
+    chat = Chat(api, start_bot(api, tmp_path / "t.db", clock=clock, web=web))
+    chat.offer(ADA, "pair")
+    chat.press(ADA, "Options")
+    chat.press(ADA, chat.label_for("/option timeout 24h"))
+    assert chat.table().options.timeout == 86400
+    chat.press(BOB, "Join")
+    assert chat.table().status == PLAYING
+    turn = chat.shown()
+    mover = NAMES[chat.mover()]
+    app = [b["url"] for b in buttons(chat.message()) if "url" in b and "startapp" in b["url"]]
+    assert len(app) == 1 and app[0].startswith("https://t.me/GenialTestBot/board?startapp=")
+
+    clock.advance(12 * 3600 + 1)  # half of the 24 hours
+    chat.runner.tick()
+    message = chat.message()
+    reminder, _, below = message["caption"].partition("\n\n")
+    assert reminder.startswith(f"{mover}, it is your turn at Ada's game: ")
+    assert below == turn
+    assert "My tiles" in labels(message)
+
+
+def test_a_deleted_message_leaves_the_game_playable(api: FakeBotAPI, tmp_path: Path) -> None:
+    """Someone deleted the table's message: the bot cannot show it any more (Telegram:
+    MESSAGE_ID_INVALID), and the game goes on by moves typed privately."""
+    chat = Chat(api, start_bot(api, tmp_path / "t.db"))
+    chat.offer(ADA, "pair")
+    chat.press(BOB, "Join")
+    with api._cond:
+        del api.inline_messages[chat.inline_id]
+    game = chat.game()
+    move = random.Random(1).choice(game.legal_moves())
+    chat.say(chat.mover(), f"/play {games.format_move(game, move)}")
+    assert len(chat.game().moves) == 1
+    assert chat.table().status == PLAYING
+    refused = [c for c in api.of("editMessageMedia") if c.status == 400]
+    assert refused
 
 
 def test_against_the_computer_without_feedback_opens_with_the_first_press(
