@@ -26,7 +26,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, InputFile, InputMediaPhoto, Message, MessageEntity
@@ -56,17 +56,35 @@ class Shown:
     text: str = ""
     markup: dict[str, Any] | None = None
     photo: str | None = None
+    #: The main text's mentions, as Telegram's entities.
+    entities: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def read(cls, raw: str | None) -> Shown:
         try:
             data = json.loads(raw) if raw else {}
-            return cls(str(data.get("text", "")), data.get("markup"), data.get("photo"))
-        except (ValueError, TypeError, AttributeError):  # not a note we wrote
+            entities = [e for e in data.get("entities", []) if isinstance(e, dict)]
+            return cls(str(data["text"]), data.get("markup"), data.get("photo"), entities)
+        except (ValueError, TypeError, AttributeError, KeyError):  # not a note we wrote
             return cls()
 
     def dump(self) -> str:
-        return json.dumps({"text": self.text, "markup": self.markup, "photo": self.photo})
+        return json.dumps(
+            {
+                "text": self.text,
+                "markup": self.markup,
+                "photo": self.photo,
+                "entities": self.entities,
+            }
+        )
+
+    def mentions(self, shift: int) -> list[MessageEntity]:
+        """The main text's mentions, ``shift`` UTF-16 units on (below what is shown above
+        it)."""
+        found = [
+            MessageEntity.de_json({**e, "offset": e["offset"] + shift}, None) for e in self.entities
+        ]
+        return [e for e in found if e is not None]
 
 
 class InlineMessages:
@@ -95,9 +113,14 @@ class InlineMessages:
         text = out.text
         if out.kind in MAIN_KINDS:
             shown.text, shown.markup = text, layout
+            shown.entities = [e.to_dict() for e in entities or ()]
         else:
-            # Shown above the turn (or lobby) it is about, its buttons above the turn's.
+            # Shown above the turn (or lobby) it is about, its buttons above the turn's,
+            # the turn's player still mentioned.
             text = ABOVE.join(t for t in (out.text, shown.text) if t)
+            if shown.text:
+                shift = fmt.utf16_len(out.text + ABOVE)
+                entities = [*(entities or ()), *shown.mentions(shift)] or None
             own = (layout or {}).get("inline_keyboard", [])
             shown.markup = _versioned(shown.markup, _version(own))
             rows = [*own, *(shown.markup or {}).get("inline_keyboard", [])]

@@ -12,7 +12,8 @@ player asks: the "My tiles" button shows them in a pop-up that only the player s
 
 A table played in an inline message (issue 49) has no chat to post in: what it says to
 the chat edits its one message (:mod:`bot.telegram.inline`), under buttons that open the
-private chat; a player whose private chat is not open uses its "My tiles" button.
+private chat; the notice to a player whose private chat is not open is shown there too,
+above the turn and its "My tiles" button.
 
 A request that finds the group became a supergroup moves the group's tables along
 (:meth:`~bot.telegram.tables.Tables.migrate`) and goes to the new chat.
@@ -319,10 +320,6 @@ class Messages:
             await self.notes.set_note(user, NOTE_CLOSED, "1")
         if out.kind == "ping":
             return  # a turn ping is private or nothing: the turn message already says it
-        if fmt.is_inline(out.chat):
-            # No chat to tell it in: the inline message's buttons show the tiles and open
-            # the private chat.
-            return
         asked = origin is not None and origin.typed and origin.user.id == user
         table = await self.tables.table(out.chat)
         game = str(table.seed) if table is not None else ""
@@ -345,6 +342,11 @@ class Messages:
             buttons=tuple(buttons),
             mentions=(user,),
         )
+        if fmt.is_inline(out.chat):
+            # Said in the table's one message, above the turn, whose buttons show the
+            # tiles and open the private chat.
+            await self._show_inline(replace(notice, buttons=()))
+            return
         reply_to = None
         if asked and origin is not None and origin.chat == out.chat:
             reply_to = origin.message_id

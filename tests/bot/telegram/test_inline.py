@@ -211,8 +211,12 @@ def test_three_friends_play_in_one_inline_message(api: FakeBotAPI, tmp_path: Pat
     assert upload.files["photo"][1].startswith(b"\x89PNG")
     message = chat.message()
     assert message["photo"] in api.uploaded
-    begins = "The game begins: Genial. Seats: 1. Ada, 2. Bob, 3. Carol."
-    assert message["caption"].startswith(begins)
+    # Carol's private chat is closed: the message tells her so, above the turn, whose
+    # buttons show her tiles and open the private chat.
+    notice, _, turn = message["caption"].partition("\n\n")
+    assert notice.startswith("Carol, I can't write to you privately yet")
+    assert turn.startswith("The game begins: Genial. Seats: 1. Ada, 2. Bob, 3. Carol.")
+    assert {"My tiles", "Open my private chat"} <= set(labels(message))
     assert TYPED not in message["caption"]
 
     # Racks: Ada and Bob privately, as the engine has them; Carol's private chat is closed.
@@ -239,8 +243,13 @@ def test_three_friends_play_in_one_inline_message(api: FakeBotAPI, tmp_path: Pat
             swaps += 1
             continue
         # The player to act is mentioned in the caption, so Telegram notifies them.
+        # (Carol is mentioned too while the notice to her shows above the turn.)
         entities = chat.message().get("caption_entities", [])
-        assert [e["user"]["id"] for e in entities] == [mover]
+        assert entities[-1]["user"]["id"] == mover
+        units = caption.encode("utf-16-le")
+        for entity in entities:
+            start, end = 2 * entity["offset"], 2 * (entity["offset"] + entity["length"])
+            assert units[start:end].decode("utf-16-le") == NAMES[entity["user"]["id"]]
         move = rng.choice(game.legal_moves())
         text = f"/play {games.format_move(game, move)}"
         if mover == CAROL and not opened:
