@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot.community.ratings import rebuild_archive
 from bot.core import games
 from bot.core.config import Settings, TelegramSettings, WebSettings
 from bot.core.table import LOBBY, PLAYING, Table
@@ -393,6 +394,32 @@ def test_against_the_computer_without_feedback_opens_with_the_first_press(
     assert [s.computer for s in table.seats] == [False, True]
     assert table.host == str(ADA)
     assert "photo" in chat.message()
+
+
+def test_a_game_against_the_computer_to_its_end_on_the_inline_ladder(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """Ada plays the computer to the end from her private chat (the swaps by the
+    message's buttons): the result shows in the message, and the game is rated on the
+    ladder of inline games, not on one of its own."""
+    chat = Chat(api, start_bot(api, tmp_path / "t.db"))
+    chat.offer(ADA, "computer")
+    rng = random.Random(8)
+    while chat.table().status == PLAYING:
+        game = chat.game()
+        assert chat.mover() == ADA  # the computer moved at once after her
+        if game.awaiting == "swap":
+            chat.press(ADA, rng.choice(["Swap", "Keep"]))
+            continue
+        move = rng.choice(game.legal_moves())
+        chat.say(ADA, f"/play {games.format_move(game, move)}")
+    message = chat.message()
+    assert "Game over" in message["caption"] and message["photo"] in api.uploaded
+    (row,) = chat.runner.service.store.archived()
+    assert row["chat"] == chat.table_id
+    ladder = rebuild_archive([row])
+    assert ladder.standing("101", "genial", "inline") is not None
+    assert ladder.top("genial", chat.table_id) == []
 
 
 def test_without_a_media_chat_the_turns_are_told_in_words(api: FakeBotAPI, tmp_path: Path) -> None:
