@@ -187,11 +187,13 @@ def message_link(table: str, message_id: int, username: str | None = None) -> st
     topic if the table is one: by the group's public username (``t.me/<username>/<id>``),
     else by the supergroup's id without its ``-100`` (``t.me/c/<id>/<id>``); a topic's
     thread id comes before the message id. ``None`` where Telegram has no message links:
-    a basic group (its id lacks the ``-100``) and a private chat.
+    a basic group (its id lacks the ``-100``), a private chat, an inline message.
 
     Raises:
         ValueError: if ``table`` is no Telegram table id.
     """
+    if is_inline(table):
+        return None  # a message sent through the bot: Telegram links none
     chat, thread = split_table(table)
     path = str(message_id) if thread is None else f"{thread}/{message_id}"
     if not str(chat).startswith(SUPERGROUP_PREFIX):
