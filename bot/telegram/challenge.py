@@ -133,19 +133,27 @@ class Challenges:
         seated as host, in their language. Done once: ``False`` (and nothing changed) when
         the table was open already."""
         table = fmt.inline_table(inline_id)
+        texts = person_texts(sender, self.service)
+        user = User(str(sender.id), sender.full_name)
+        chat = Chat(table, texts("telegram.inline.title", name=shown_name(sender.full_name)))
+        options = []
+        if texts.lang != self.service.settings.language:
+            options.append(f"/option lang {texts.lang}")
+        if kind == SPEZIAL:
+            options.append("/option game spezial")
         async with self.locks.hold(table):
             if await asyncio.to_thread(self.service.table, table) is not None:
                 return False
             await self.notes.set_note(table, NOTE_INLINE, inline_id)
             await self.notes.set_note(table, NOTE_INLINE_KIND, kind)
-        texts = person_texts(sender, self.service)
-        user = User(str(sender.id), sender.full_name)
-        chat = Chat(table, texts("telegram.inline.title", name=shown_name(sender.full_name)))
+            # The options the choice implies, set before anyone sits: not told, the lobby
+            # that follows shows them.
+            for text in options:
+                said = await asyncio.to_thread(self.service.handle, chat, user, text)
+                for out in said:
+                    if out.stored is not None:
+                        await asyncio.to_thread(self.service.delivered, out)
         commands = ["/join"]
-        if texts.lang != self.service.settings.language:
-            commands.append(f"/option lang {texts.lang}")
-        if kind == SPEZIAL:
-            commands.append("/option game spezial")
         if kind == COMPUTER:
             commands += ["/addbot", "/start"]
         for text in commands:

@@ -181,6 +181,18 @@ def test_inline_mode_offers_the_four_games_in_the_persons_language(
     assert labels(first) == ["Join"]
     assert api.inline_results(german)[0]["title"] == "Einfach Genial zu zweit"
     assert api.of("answerInlineQuery")[0].params["is_personal"] is True
+    # The table Dan opens speaks his language.
+    chosen, inline_id = api.choose(DAN, german, "pair")
+    assert chosen is not None
+    runner.wait(chosen)
+    lobby = api.inline_message(inline_id)["text"]
+    assert "Tisch Spiel von Dan: Einfach Genial\n1. Dan\n" in lobby
+    assert lobby.endswith("oder tippe Züge im privaten Chat mit mir.")
+    # Genial Spezial is the lobby's game from the start.
+    chosen, inline_id = api.choose(ADA, english, "spezial")
+    assert chosen is not None
+    runner.wait(chosen)
+    assert "Table Ada's game: Genial Spezial\n1. Ada\n" in api.inline_message(inline_id)["text"]
 
 
 def test_three_friends_play_in_one_inline_message(api: FakeBotAPI, tmp_path: Path) -> None:
