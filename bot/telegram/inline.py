@@ -26,7 +26,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, InputFile, InputMediaPhoto, Message, MessageEntity
@@ -46,25 +46,26 @@ log = logging.getLogger(__name__)
 MAIN_KINDS = frozenset({"lobby", "turn", "result"})
 #: What separates a passing message from the turn it is shown above.
 ABOVE = "\n\n"
+#: The file id noted for a photo whose id the bot does not know (the note was lost).
+UNKNOWN_PHOTO = "?"
 
 
 @dataclass
 class Shown:
-    """What an inline message shows: its main text (the lobby, the turn) and buttons, and
-    the photo's file id if it is one now."""
+    """What an inline message shows: its main text (the lobby, the turn), buttons and the
+    persons it mentions, and the photo's file id if it is one now."""
 
     text: str = ""
     markup: dict[str, Any] | None = None
     photo: str | None = None
-    #: The main text's mentions, as Telegram's entities.
-    entities: list[dict[str, Any]] = field(default_factory=list)
+    mentions: tuple[str, ...] = ()
 
     @classmethod
     def read(cls, raw: str | None) -> Shown:
         try:
             data = json.loads(raw) if raw else {}
-            entities = [e for e in data.get("entities", []) if isinstance(e, dict)]
-            return cls(str(data["text"]), data.get("markup"), data.get("photo"), entities)
+            mentions = tuple(str(m) for m in data.get("mentions", []))
+            return cls(str(data["text"]), data.get("markup"), data.get("photo"), mentions)
         except (ValueError, TypeError, AttributeError, KeyError):  # not a note we wrote
             return cls()
 
@@ -74,17 +75,13 @@ class Shown:
                 "text": self.text,
                 "markup": self.markup,
                 "photo": self.photo,
-                "entities": self.entities,
+                "mentions": list(self.mentions),
             }
         )
 
-    def mentions(self, shift: int) -> list[MessageEntity]:
-        """The main text's mentions, ``shift`` UTF-16 units on (below what is shown above
-        it)."""
-        found = [
-            MessageEntity.de_json({**e, "offset": e["offset"] + shift}, None) for e in self.entities
-        ]
-        return [e for e in found if e is not None]
+
+#: How the mentions of some persons in a text are made (Telegram's entities, or none).
+Mentions = Callable[[str, tuple[str, ...]], Awaitable[list[MessageEntity] | None]]
 
 
 class InlineMessages:
@@ -96,13 +93,10 @@ class InlineMessages:
         self.notes = notes
 
     async def show(
-        self,
-        out: Outbound,
-        markup: InlineKeyboardMarkup | None,
-        entities: list[MessageEntity] | None,
+        self, out: Outbound, markup: InlineKeyboardMarkup | None, mentions: Mentions
     ) -> None:
         """Show ``out`` (to an inline table's chat) in the table's message: ``markup``,
-        its buttons; ``entities``, its mentions (of ``out.text``)."""
+        its buttons; ``mentions`` makes the mentions of the persons it names."""
         table = out.chat
         inline_id = await self.service_note(table, NOTE_INLINE)
         if inline_id is None:
@@ -110,17 +104,14 @@ class InlineMessages:
             return
         shown = Shown.read(await self.service_note(table, NOTE_INLINE_SHOWN))
         layout = markup.to_dict() if markup is not None else None
-        text = out.text
+        text, named = out.text, out.mentions
         if out.kind in MAIN_KINDS:
-            shown.text, shown.markup = text, layout
-            shown.entities = [e.to_dict() for e in entities or ()]
+            shown.text, shown.markup, shown.mentions = text, layout, named
         else:
             # Shown above the turn (or lobby) it is about, its buttons above the turn's,
             # the turn's player still mentioned.
             text = ABOVE.join(t for t in (out.text, shown.text) if t)
-            if shown.text:
-                shift = fmt.utf16_len(out.text + ABOVE)
-                entities = [*(entities or ()), *shown.mentions(shift)] or None
+            named = tuple(dict.fromkeys((*named, *shown.mentions)))
             own = (layout or {}).get("inline_keyboard", [])
             shown.markup = _versioned(shown.markup, _version(own))
             rows = [*own, *(shown.markup or {}).get("inline_keyboard", [])]
@@ -133,7 +124,7 @@ class InlineMessages:
                 shown.photo = file_id
                 caption = fmt.fit(text, fmt.CAPTION_LIMIT)
                 media = InputMediaPhoto(
-                    file_id, caption=caption, caption_entities=_within(entities, caption)
+                    file_id, caption=caption, caption_entities=await mentions(caption, named)
                 )
                 await self._edit(
                     self.api.bot.edit_message_media,
@@ -148,7 +139,7 @@ class InlineMessages:
             done = await self._edit(
                 self.api.bot.edit_message_caption,
                 caption=caption,
-                caption_entities=_within(entities, caption),
+                caption_entities=await mentions(caption, named),
                 inline_message_id=inline_id,
                 reply_markup=buttons,
                 photo=True,
@@ -158,13 +149,13 @@ class InlineMessages:
             done = await self._edit(
                 self.api.bot.edit_message_text,
                 text=body,
-                entities=_within(entities, body),
+                entities=await mentions(body, named),
                 inline_message_id=inline_id,
                 reply_markup=buttons,
                 photo=False,
             )
-        if done is not None:  # what Telegram said the message is, if the note was wrong
-            shown.photo = shown.photo if done else None
+        if done is not None:  # what Telegram said the message is, when the note was wrong
+            shown.photo = (shown.photo or UNKNOWN_PHOTO) if done else None
         await self.notes.set_note(table, NOTE_INLINE_SHOWN, shown.dump())
 
     async def service_note(self, table: str, key: str) -> str | None:
@@ -245,12 +236,3 @@ def _versioned(markup: dict[str, Any] | None, version: int | None) -> dict[str, 
         for row in markup.get("inline_keyboard", [])
     ]
     return {**markup, "inline_keyboard": rows}
-
-
-def _within(entities: list[MessageEntity] | None, text: str) -> list[MessageEntity] | None:
-    """The entities that still fall inside ``text`` (it may have been cut to fit)."""
-    if not entities:
-        return None
-    size = fmt.utf16_len(text)
-    kept = [e for e in entities if e.offset + e.length <= size]
-    return kept or None

@@ -158,7 +158,11 @@ class Messages:
             texts = await self.tables.texts(out.chat)
             out = replace(out, text=f"{out.text}\n{texts('telegram.inline.typed')}")
         markup = await self._markup(out, out.chat)
-        await self.inline.show(out, markup, await self._mentions(out, out.text))
+
+        async def mentions(text: str, users: tuple[str, ...]) -> list[MessageEntity] | None:
+            return await self._mentions(replace(out, mentions=users), text)
+
+        await self.inline.show(out, markup, mentions)
 
     async def with_ping(self, rack: Outbound, ping: Outbound) -> Outbound:
         """A player's rack with their turn ping said first: one private message, with the

@@ -391,6 +391,28 @@ def test_a_deleted_message_leaves_the_game_playable(api: FakeBotAPI, tmp_path: P
     assert refused
 
 
+def test_a_lost_note_of_what_the_message_shows_is_made_good(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """The bot's note of what the message shows is gone (a store restored from an older
+    backup): a text edit of the photo is refused by Telegram ("no text in the message"),
+    and the bot edits its caption instead."""
+    clock = Clock()
+    chat = Chat(api, start_bot(api, tmp_path / "t.db", clock=clock))
+    chat.offer(ADA, "pair")
+    chat.press(ADA, "Options")
+    chat.press(ADA, chat.label_for("/option timeout 24h"))
+    chat.press(BOB, "Join")
+    assert "photo" in chat.message()
+    chat.runner.service.set_note(chat.table_id, "telegram.inline.shown", None)
+    clock.advance(12 * 3600 + 1)
+    chat.runner.tick()  # the reminder: a text-only change
+    refused = [c for c in api.of("editMessageText") if c.status == 400]
+    assert len(refused) == 1
+    mover = NAMES[chat.mover()]
+    assert chat.message()["caption"].startswith(f"{mover}, it is your turn at Ada's game: ")
+
+
 def test_against_the_computer_without_feedback_opens_with_the_first_press(
     api: FakeBotAPI, tmp_path: Path
 ) -> None:
