@@ -407,9 +407,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     store = open_store(args.db)
     try:
-        rows = store.archived(None if args.chat == GLOBAL else args.chat)
+        # Every chat's: a ladder named in table ids (inline) gathers many tables' games.
+        rows = store.archived(None)
     finally:
         store.close()
+    if args.chat != GLOBAL:
+        rows = [r for r in rows if ladder_scope(str(r.get("chat", ""))) == args.chat]
     ladder = rebuild_archive(rows)
     names: dict[str, str] = {}
     for row in rows:

@@ -223,44 +223,30 @@ def test_the_script_prints_one_chats_ladder(
     assert lines[7] == "  7. P1: 954 (1 games, 0 wins)"
 
 
-# --- issue 44, item 27: what the lowest colour is compared with ----------------------------
-
-
-def test_a_team_games_tracks_of_36_stay_out_of_the_lowest_colour() -> None:
-    ladder = Ladder()
-    team = (
-        SeatResult("ann", 0, 1, 30),
-        SeatResult("bob", 1, 2, 20),
-        SeatResult("cy", 0, 1, 30),
-        SeatResult("dee", 1, 2, 20),
-    )
-    ladder.apply(RatedGame("g1", "genial", "team", 1.0, team))
-    standard = (SeatResult("ann", 0, 1, 12), SeatResult("bob", 1, 2, 7))
-    ladder.apply(RatedGame("g1", "genial", "standard", 2.0, standard))
-    ann = ladder.standing("ann", "genial", "g1")
-    assert ann is not None
-    # Two games rated and won, but only the 18-point game's 12 is a lowest colour: not
-    # a best of 30, nor an average of (30 + 12) / 2 = 21.
-    assert (ann.games, ann.wins, ann.scored, ann.best, ann.average_lowest) == (2, 2, 1, 12, 12.0)
-
-
-def test_a_game_a_computer_finished_is_no_lowest_colour_of_the_leaver() -> None:
-    ladder = Ladder()
-    left = (SeatResult("ann", 0, 1, 15, left=True), SeatResult("bob", 1, 2, 10))
-    ladder.apply(RatedGame("g1", "genial", "standard", 1.0, left))
-    ann = ladder.standing("ann", "genial", "g1")
-    assert ann is not None
-    # A game and a loss for leaving, but the computer's 15 is not Ann's.
-    assert (ann.games, ann.wins, ann.scored, ann.best, ann.average_lowest) == (1, 0, 0, 0, 0.0)
-    ladder.apply(
-        RatedGame(
-            "g1",
-            "genial",
-            "standard",
-            2.0,
-            (SeatResult("ann", 0, 2, 8), SeatResult("bob", 1, 1, 9)),
-        )
-    )
-    ann = ladder.standing("ann", "genial", "g1")
-    assert ann is not None
-    assert (ann.games, ann.scored, ann.best, ann.average_lowest) == (2, 1, 8, 8.0)
+def test_the_script_prints_the_ladder_of_inline_games(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two Telegram inline messages are two tables, one ladder (issue 49): Ann beats Bob
+    at one, Cat beats Dan at the other, all newcomers (test_ratings: 1086 and 954); a
+    group's game (Eve beats Fay at A) stays off it."""
+    record = _record(shared, "01-genial-standard-2p")
+    db = tmp_path / "t.db"
+    store = SQLiteStore(db)
+    games = [
+        ("Ann", "Bob", "inline~0123456789abcdef"),
+        ("Cat", "Dan", "inline~fedcba9876543210"),
+        ("Eve", "Fay", "A"),
+    ]
+    for n, (winner, loser, chat) in enumerate(games):
+        at = 1.0 + n
+        seats = [Seat(winner, user=f"u-{winner.lower()}"), Seat(loser, user=f"u-{loser.lower()}")]
+        store.archive(chat, at, _row(record, seats, chat, at))
+    store.close()
+    assert ratings.main(["--db", str(db), "--chat", "inline"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "2 finished games, genial, ladder inline",
+        "  1. Ann: 1086 (1 games, 1 wins)",
+        "  2. Cat: 1086 (1 games, 1 wins)",
+        "  3. Bob: 954 (1 games, 0 wins)",
+        "  4. Dan: 954 (1 games, 0 wins)",
+    ]
