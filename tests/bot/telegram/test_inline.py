@@ -509,3 +509,18 @@ def test_fake_refuses_inline_edits_as_telegram_does(api: FakeBotAPI, tmp_path: P
     assert call("editMessageCaption", inline_message_id="nope", caption="x") == (
         "Bad Request: MESSAGE_ID_INVALID"
     )
+    # The buttons alone (the media edit above, without buttons, took them off): put on,
+    # taken off, then "not modified" when there are none to take.
+    keyboard = {"inline_keyboard": [[{"text": "Join", "callback_data": "/join"}]]}
+    assert call("editMessageReplyMarkup", inline_message_id=inline_id, reply_markup=keyboard) == (
+        "True"
+    )
+    assert api.inline_message(inline_id)["reply_markup"] == keyboard
+    assert call("editMessageReplyMarkup", inline_message_id=inline_id) == "True"
+    assert "reply_markup" not in api.inline_message(inline_id)
+    assert call("editMessageReplyMarkup", inline_message_id=inline_id) == NOT_MODIFIED
+    # An inline message is named by its id alone, never with a chat's.
+    both = {"inline_message_id": inline_id, "chat_id": ADA, "message_id": 1}
+    assert call("editMessageCaption", caption="y", **both) == (
+        "Bad Request: message identifier is not specified"
+    )
