@@ -250,3 +250,46 @@ def test_the_script_prints_the_ladder_of_inline_games(
         "  3. Bob: 954 (1 games, 0 wins)",
         "  4. Dan: 954 (1 games, 0 wins)",
     ]
+
+
+# --- issue 44, item 27: what the lowest colour is compared with ----------------------------
+
+
+def test_a_team_games_tracks_of_36_stay_out_of_the_lowest_colour() -> None:
+    ladder = Ladder()
+    team = (
+        SeatResult("ann", 0, 1, 30),
+        SeatResult("bob", 1, 2, 20),
+        SeatResult("cy", 0, 1, 30),
+        SeatResult("dee", 1, 2, 20),
+    )
+    ladder.apply(RatedGame("g1", "genial", "team", 1.0, team))
+    standard = (SeatResult("ann", 0, 1, 12), SeatResult("bob", 1, 2, 7))
+    ladder.apply(RatedGame("g1", "genial", "standard", 2.0, standard))
+    ann = ladder.standing("ann", "genial", "g1")
+    assert ann is not None
+    # Two games rated and won, but only the 18-point game's 12 is a lowest colour: not
+    # a best of 30, nor an average of (30 + 12) / 2 = 21.
+    assert (ann.games, ann.wins, ann.scored, ann.best, ann.average_lowest) == (2, 2, 1, 12, 12.0)
+
+
+def test_a_game_a_computer_finished_is_no_lowest_colour_of_the_leaver() -> None:
+    ladder = Ladder()
+    left = (SeatResult("ann", 0, 1, 15, left=True), SeatResult("bob", 1, 2, 10))
+    ladder.apply(RatedGame("g1", "genial", "standard", 1.0, left))
+    ann = ladder.standing("ann", "genial", "g1")
+    assert ann is not None
+    # A game and a loss for leaving, but the computer's 15 is not Ann's.
+    assert (ann.games, ann.wins, ann.scored, ann.best, ann.average_lowest) == (1, 0, 0, 0, 0.0)
+    ladder.apply(
+        RatedGame(
+            "g1",
+            "genial",
+            "standard",
+            2.0,
+            (SeatResult("ann", 0, 2, 8), SeatResult("bob", 1, 1, 9)),
+        )
+    )
+    ann = ladder.standing("ann", "genial", "g1")
+    assert ann is not None
+    assert (ann.games, ann.scored, ann.best, ann.average_lowest) == (2, 1, 8, 8.0)
