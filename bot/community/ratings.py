@@ -10,9 +10,12 @@ rated: their lowest colour is kept as a personal best. Aborted games never becom
 :class:`RatedGame` (:func:`from_table` gives ``None``).
 
 Ratings are kept per chat (the group or server ladder) and for everyone together
-(``GLOBAL``), for Genial and Genial Spezial apart. Nothing here is stored: the ladder is a
-pure fold over the games, so :func:`rebuild` from the stored records equals the ladder
-kept up to date game by game, and a change of rating model loses nothing.
+(``GLOBAL``), for Genial and Genial Spezial apart. A table with no chat of its own, whose id
+names a ladder before a ``~`` (a Telegram inline message's, ``inline~…``), is rated on that
+ladder (:func:`ladder_scope`): all such tables together, not one ladder per message.
+Nothing here is stored: the ladder is a pure fold over the games, so :func:`rebuild` from
+the stored records equals the ladder kept up to date game by game, and a change of rating
+model loses nothing.
 
 The number shown is conservative: ``points = 1000 + 25 * (mu - 3 * sigma)``, rounded. A
 newcomer (mu 25, sigma 25/3) shows 1000; a player of average skill whose rating has
@@ -35,6 +38,8 @@ from engine.record import Record, replay
 
 #: The scope of the ladder of everyone, across all chats.
 GLOBAL = "*"
+#: What ends a ladder's name at the start of a table id (:func:`ladder_scope`).
+LADDER_MARK = "~"
 #: Player keys of computer seats: ``computer:`` and the level.
 COMPUTER = "computer:"
 GAMES = ("genial", "spezial")
@@ -183,12 +188,12 @@ class Ladder:
             for seat in game.seats:
                 # A solo game the person left was finished by a computer: not theirs.
                 if not is_computer(seat.player) and not seat.left:
-                    for scope in (game.chat, GLOBAL):
+                    for scope in (ladder_scope(game.chat), GLOBAL):
                         self._solo(scope, seat.player, seat.lowest)
             return
         if not game.rated:
             return
-        for scope in (game.chat, GLOBAL):
+        for scope in (ladder_scope(game.chat), GLOBAL):
             self._rate((scope, game.game), game)
 
     def standing(self, player: str, game: str, chat: str = GLOBAL) -> Standing | None:
@@ -356,6 +361,13 @@ def from_table(
     return RatedGame(str(table["chat"]), record.game, mode, finished_at, tuple(results))
 
 
+def ladder_scope(chat: str) -> str:
+    """The ladder a table's games are rated on besides the global one: its chat's, or,
+    for a table id ``<ladder>~<rest>``, the ladder named so."""
+    ladder, mark, rest = chat.partition(LADDER_MARK)
+    return ladder if mark and ladder and rest else chat
+
+
 def from_archive(row: Mapping[str, Any], played: Any = None) -> RatedGame | None:
     """The rated game of one archived finished game (``Store.archived``): the table's
     seats at the end, whose ``left_user`` names the person who left a seat; ``None`` for a
@@ -395,9 +407,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     store = open_store(args.db)
     try:
-        rows = store.archived(None if args.chat == GLOBAL else args.chat)
+        # Every chat's: a ladder named in table ids (inline) gathers many tables' games.
+        rows = store.archived(None)
     finally:
         store.close()
+    if args.chat != GLOBAL:
+        rows = [r for r in rows if ladder_scope(str(r.get("chat", ""))) == args.chat]
     ladder = rebuild_archive(rows)
     names: dict[str, str] = {}
     for row in rows:

@@ -25,7 +25,9 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "bot": frozenset({"storage", "language", "timeout", "away_days", "outage_credit"}),
     "computer": frozenset({"levels", "default"}),
     "console": frozenset({"images", "name"}),
-    "telegram": frozenset({"token_env", "base_url", "mode", "webhook_url", "listen", "port"}),
+    "telegram": frozenset(
+        {"token_env", "base_url", "mode", "webhook_url", "listen", "port", "media_chat"}
+    ),
     "discord": frozenset({"token_env", "threads", "dm", "members"}),
     "metrics": frozenset({"port", "listen"}),
     "web": frozenset({"listen", "port", "public_url", "telegram_app"}),
@@ -63,6 +65,10 @@ class TelegramSettings:
     webhook_url: str = ""
     listen: str = "127.0.0.1"
     port: int = 8443
+    #: The chat the bot uploads board pictures to for tables played in inline messages
+    #: (an inline message takes no upload, only a file Telegram has: docs/operating.md);
+    #: 0: none, and such tables show the board as text and by their web page.
+    media_chat: int = 0
 
 
 @dataclass(frozen=True)
@@ -304,6 +310,11 @@ def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
         if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
             raise ConfigError("telegram.port must be a port number from 1 to 65535")
         out["port"] = port
+    if "media_chat" in section:
+        chat = section["media_chat"]
+        if isinstance(chat, bool) or not isinstance(chat, int):
+            raise ConfigError("telegram.media_chat must be a chat id, like -1001234567890")
+        out["media_chat"] = chat
     settings = TelegramSettings(**out)
     if settings.mode == "webhook" and not settings.webhook_url:
         raise ConfigError('telegram.mode = "webhook" needs telegram.webhook_url')

@@ -14,6 +14,8 @@ the python-telegram-bot Application:
   command from the service to its delivery;
 - :mod:`~bot.telegram.messages`: what each outbound becomes on Telegram (posts, photos,
   edits in place, racks in private chats);
+- :mod:`~bot.telegram.challenge` and :mod:`~bot.telegram.inline`: a game offered by
+  typing the bot's name in any chat, its table in that one message, edited in place;
 - :mod:`~bot.telegram.outbox`: each table's messages in order, what waits when Telegram
   does not take one, and the tables' locks;
 - :mod:`~bot.telegram.clock`: what is due at each table (computer players, reminders,
@@ -43,7 +45,15 @@ from telegram import (
     Update,
 )
 from telegram.error import TelegramError
-from telegram.ext import Application, CallbackQueryHandler, MessageHandler, TypeHandler, filters
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    InlineQueryHandler,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
 
 from bot.core.commands import LANGUAGES
 from bot.core.outbound import Outbound, User
@@ -52,7 +62,9 @@ from bot.service import Service
 from bot.telegram import limits as fmt
 from bot.telegram.admins import ChatAdmins
 from bot.telegram.botapi import BotAPI
+from bot.telegram.challenge import Challenges
 from bot.telegram.clock import MAX_SLEEP, Clock
+from bot.telegram.inline import InlineMessages
 from bot.telegram.messages import Messages
 from bot.telegram.notes import NOTE_TOPIC, Notes
 from bot.telegram.outbox import Outbox, TableLocks
@@ -65,8 +77,14 @@ log = logging.getLogger(__name__)
 #: Seconds a tournament's due work waits for Telegram to open a forum topic.
 TOPIC_WAIT = 30.0
 
-#: The updates the bot asks Telegram for.
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+#: The updates the bot asks Telegram for (the inline ones come once BotFather's /setinline
+#: and /setinlinefeedback are on: docs/operating.md).
+ALLOWED_UPDATES = [
+    Update.MESSAGE,
+    Update.CALLBACK_QUERY,
+    Update.INLINE_QUERY,
+    Update.CHOSEN_INLINE_RESULT,
+]
 
 
 class TelegramAdapter:
@@ -100,7 +118,8 @@ class TelegramAdapter:
         self.api = BotAPI(send_retries=send_retries, backoff=backoff, clock=service.clock)
         self.notes = Notes(service)
         self.tables = Tables(service, self.notes)
-        self.messages = Messages(service, self.api, self.notes, self.tables)
+        self.inline = InlineMessages(service, self.api, self.notes)
+        self.messages = Messages(service, self.api, self.notes, self.tables, self.inline)
         self.admins = ChatAdmins(service, self.api)
         self.locks = TableLocks(same=self.tables.first_id)
         self.outbox = Outbox(service, self.api, self.messages)
@@ -115,6 +134,9 @@ class TelegramAdapter:
             outbox=self.outbox,
             clock=self.clock,
             on_handled=on_handled,
+        )
+        self.challenges = Challenges(
+            service, api=self.api, notes=self.notes, locks=self.locks, updates=self.updates
         )
 
         # A web page's commands come from the web board's thread (docs/web.md).
@@ -175,7 +197,9 @@ class TelegramAdapter:
         app.add_handler(
             MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self.updates.on_command)
         )
-        app.add_handler(CallbackQueryHandler(self.updates.on_button))
+        app.add_handler(CallbackQueryHandler(self.challenges.on_button))
+        app.add_handler(InlineQueryHandler(self.challenges.on_inline_query))
+        app.add_handler(ChosenInlineResultHandler(self.challenges.on_chosen))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.updates.on_migrate))
         app.add_handler(
             MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, self.updates.on_member_left)

@@ -60,6 +60,8 @@ class ChatAdmins:
                 return False
             if table is None or table.host is None or table.host == origin.user.id:
                 return False
+        if fmt.is_inline(origin.table):
+            return False  # an inline message's chat is none the bot may ask about
         group, _thread = fmt.split_table(origin.table)  # a topic's admins are the group's
         key = (str(group), origin.user.id)
         cached = self._admins.get(key)

@@ -8,11 +8,15 @@ line ends, keeping the last lines: they say whose turn it is.
 A table lives in a chat, or in one topic of a forum group. Its id for the service is the
 chat id, with the topic's ``message_thread_id`` after a slash (``-1001234/42``); the
 General topic of a forum is the chat itself. :func:`table_id` and :func:`split_table` are
-the one place this encoding is made and read.
+the one place this encoding is made and read. A table played in an inline message (sent
+through the bot in any chat, issue 49) has no chat the bot knows: its id is made from the
+message's ``inline_message_id`` by :func:`inline_table` (``inline~`` and 16 hex digits),
+and it is rated on a ladder of its own, ``inline`` (see ``bot.community.ratings``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 
@@ -34,6 +38,13 @@ SUPERGROUP_PREFIX = "-100"
 
 _PAYLOAD = re.compile(r"t(-?\d{1,20})(?:_(\d{1,10}))?")
 _TABLE_ID = re.compile(r"(-?\d{1,20})(?:/(\d{1,10}))?")
+#: What an inline message's table id starts with: the ladder its games are rated on, and
+#: the separator ``bot.community.ratings`` reads a ladder's name up to.
+INLINE_PREFIX = "inline~"
+#: The deep-link payload's letter for an inline message's table (a ``~`` may not appear).
+INLINE_PAYLOAD = "i"
+_INLINE_ID = re.compile(re.escape(INLINE_PREFIX) + r"[0-9a-f]{16}")
+_INLINE_PAYLOAD = re.compile(INLINE_PAYLOAD + r"([0-9a-f]{16})")
 
 
 #: The longest name of a forum topic.
@@ -63,9 +74,26 @@ def split_table(table: str) -> tuple[int, int | None]:
 ID_BITS = 52
 
 
+def inline_table(inline_message_id: str) -> str:
+    """The id of the table played in the inline message ``inline_message_id``: the same
+    for every update about that message, before and after a restart, with nothing to look
+    up (and short enough for a button's data)."""
+    digest = hashlib.sha256(inline_message_id.encode()).hexdigest()
+    return INLINE_PREFIX + digest[:16]
+
+
+def is_inline(table: str) -> bool:
+    """Whether ``table`` is played in an inline message (no chat to post in: its one
+    message is edited)."""
+    return _INLINE_ID.fullmatch(table) is not None
+
+
 def is_telegram_chat(table: str) -> bool:
-    """Whether ``table`` is a Telegram table id (a chat or forum topic), not another
-    platform's chat in a store both share (a team battle's, issue 30)."""
+    """Whether ``table`` is a Telegram table id (a chat or forum topic, or an inline
+    message's), not another platform's chat in a store both share (a team battle's,
+    issue 30)."""
+    if is_inline(table):
+        return True
     try:
         chat, _thread = split_table(table)
     except ValueError:
@@ -126,15 +154,22 @@ def start_payload(table: str) -> str:
     """The deep-link payload that names a table (``-1001234`` -> ``t-1001234``, a topic's
     ``-1001234/42`` -> ``t-1001234_42``: a slash may not appear in a payload).
 
+    An inline message's table: ``i`` and its hex digits.
+
     Raises:
         ValueError: if ``table`` is no Telegram table id.
     """
+    if is_inline(table):
+        return INLINE_PAYLOAD + table.removeprefix(INLINE_PREFIX)
     chat, thread = split_table(table)
     return f"t{chat}" if thread is None else f"t{chat}{PAYLOAD_SEPARATOR}{thread}"
 
 
 def parse_start_payload(payload: str) -> str | None:
     """The table a deep-link payload names, or ``None`` if it names none."""
+    inline = _INLINE_PAYLOAD.fullmatch(payload.strip())
+    if inline is not None:
+        return INLINE_PREFIX + inline.group(1)
     m = _PAYLOAD.fullmatch(payload.strip())
     if m is None:
         return None
@@ -152,11 +187,13 @@ def message_link(table: str, message_id: int, username: str | None = None) -> st
     topic if the table is one: by the group's public username (``t.me/<username>/<id>``),
     else by the supergroup's id without its ``-100`` (``t.me/c/<id>/<id>``); a topic's
     thread id comes before the message id. ``None`` where Telegram has no message links:
-    a basic group (its id lacks the ``-100``) and a private chat.
+    a basic group (its id lacks the ``-100``), a private chat, an inline message.
 
     Raises:
         ValueError: if ``table`` is no Telegram table id.
     """
+    if is_inline(table):
+        return None  # a message sent through the bot: Telegram links none
     chat, thread = split_table(table)
     path = str(message_id) if thread is None else f"{thread}/{message_id}"
     if not str(chat).startswith(SUPERGROUP_PREFIX):
@@ -185,7 +222,8 @@ def parse_callback_data(data: str, message_chat: str) -> tuple[str, str] | None:
     if data.startswith("/"):
         return message_chat, data
     chat, _, command = data.partition(" ")
-    if not _TABLE_ID.fullmatch(chat) or not command.startswith("/"):
+    known = _TABLE_ID.fullmatch(chat) or is_inline(chat)
+    if not known or not command.startswith("/"):
         return None
     return chat, command
 

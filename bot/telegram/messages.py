@@ -10,6 +10,11 @@ Racks and hints go only to a player's private chat. If it is not open (Telegram 
 403), the group says how to see the tiles, once per player and game and again whenever the
 player asks: the "My tiles" button shows them in a pop-up that only the player sees.
 
+A table played in an inline message (issue 49) has no chat to post in: what it says to
+the chat edits its one message (:mod:`bot.telegram.inline`), under buttons that open the
+private chat; the notice to a player whose private chat is not open is shown there too,
+above the turn and its "My tiles" button.
+
 A request that finds the group became a supergroup moves the group's tables along
 (:meth:`~bot.telegram.tables.Tables.migrate`) and goes to the new chat.
 """
@@ -39,6 +44,7 @@ from bot.core.outbound import Button, Outbound, User, with_links
 from bot.service import Service
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import BotAPI
+from bot.telegram.inline import InlineMessages
 from bot.telegram.notes import (
     NOTE_CLOSED,
     NOTE_LIVE,
@@ -76,11 +82,19 @@ class Origin:
 class Messages:
     """Posts, edits and sends privately what the service says, in Telegram's idiom."""
 
-    def __init__(self, service: Service, api: BotAPI, notes: Notes, tables: Tables) -> None:
+    def __init__(
+        self,
+        service: Service,
+        api: BotAPI,
+        notes: Notes,
+        tables: Tables,
+        inline: InlineMessages | None = None,
+    ) -> None:
         self.service = service
         self.api = api
         self.notes = notes
         self.tables = tables
+        self.inline = inline or InlineMessages(service, api, notes)
         #: Tables with stale messages whose buttons are still to come off.
         self.untidy: set[str] = set()
 
@@ -101,8 +115,14 @@ class Messages:
             # Errors go back where the command came from: a move sent from the private
             # chat is answered there, not in the group.
             where = origin.chat if origin is not None else out.chat
+            if fmt.is_inline(where):  # a press there is answered on the button; else none
+                log.info("an error at inline table %s not shown: %s", where, out.text)
+                return
             reply_to = origin.message_id if origin is not None and origin.typed else None
             await self._send(where, out, reply_to=reply_to)
+            return
+        if fmt.is_inline(out.chat):
+            await self._show_inline(out)
             return
         if out.kind == "lobby":
             await self._show_lobby(out, origin)
@@ -130,6 +150,19 @@ class Messages:
             await self.notes.note_latest(self.tables.current(out.chat), sent)
             if out.source:  # a table seen in this chat among others: its own latest too
                 await self.notes.note_latest(out.source, sent, self.tables.current(out.chat))
+
+    async def _show_inline(self, out: Outbound) -> None:
+        """What an inline message's table says to its chat: the message edited. Its lobby
+        says, once, that typed commands do not reach the bot in that chat."""
+        if out.kind == "lobby":
+            texts = await self.tables.texts(out.chat)
+            out = replace(out, text=f"{out.text}\n{texts('telegram.inline.typed')}")
+        markup = await self._markup(out, out.chat)
+
+        async def mentions(text: str, users: tuple[str, ...]) -> list[MessageEntity] | None:
+            return await self._mentions(replace(out, mentions=users), text)
+
+        await self.inline.show(out, markup, mentions)
 
     async def with_ping(self, rack: Outbound, ping: Outbound) -> Outbound:
         """A player's rack with their turn ping said first: one private message, with the
@@ -313,6 +346,11 @@ class Messages:
             buttons=tuple(buttons),
             mentions=(user,),
         )
+        if fmt.is_inline(out.chat):
+            # Said in the table's one message, above the turn, whose buttons show the
+            # tiles and open the private chat.
+            await self._show_inline(replace(notice, buttons=()))
+            return
         reply_to = None
         if asked and origin is not None and origin.chat == out.chat:
             reply_to = origin.message_id
@@ -414,7 +452,7 @@ class Messages:
         deep link that opens the private chat under the lobby (where racks arrive)."""
         buttons: list[InlineKeyboardButton] = []
         for button in out.buttons:
-            if button.url and "/s/" in button.url and not _is_group(chat):
+            if button.url and "/s/" in button.url and _is_private(chat):
                 # The player's own page, in their private chat: opened as a Mini App.
                 app = WebAppInfo(button.url)
                 buttons.append(InlineKeyboardButton(button.label, web_app=app))
@@ -438,7 +476,8 @@ class Messages:
                 )
             )
         layout = [[buttons[i] for i in row] for row in fmt.rows([b.text for b in buttons])]
-        if (private_link or out.kind == "lobby") and _is_group(chat):
+        inline = fmt.is_inline(chat) and out.kind in ("lobby", "turn")
+        if ((private_link or out.kind == "lobby") and _is_group(chat)) or inline:
             texts = texts or await self.tables.texts(out.chat)
             url = fmt.deep_link(self.api.username, out.chat)
             layout.append([InlineKeyboardButton(texts("telegram.private_link"), url=url)])
@@ -477,3 +516,9 @@ def as_reply(message_id: int) -> ReplyParameters:
 def _is_group(chat: str) -> bool:
     # Telegram's group and supergroup ids are negative; private chats' are the user's id.
     return chat.startswith("-")
+
+
+def _is_private(chat: str) -> bool:
+    """A private chat (a Mini App button works only there): neither a group nor an
+    inline message's table."""
+    return not _is_group(chat) and not fmt.is_inline(chat)

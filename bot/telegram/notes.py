@@ -38,6 +38,12 @@ NOTE_LATEST = "telegram.latest"
 NOTE_STALE = "telegram.stale"
 #: By the id a table had before its group became a supergroup: the table's id now.
 NOTE_MOVED = "telegram.moved"
+#: By table played in an inline message (issue 49): the message's inline_message_id, the
+#: one way to edit it; what it shows now (bot.telegram.inline); and which game was chosen
+#: (bot.telegram.challenge).
+NOTE_INLINE = "telegram.inline"
+NOTE_INLINE_SHOWN = "telegram.inline.shown"
+NOTE_INLINE_KIND = "telegram.inline.kind"
 #: By table, per person: the turn ping sent to them privately (its message id), deleted
 #: when that turn passes.
 NOTE_PING = "telegram.ping.{user}"

@@ -156,7 +156,8 @@ class Outbox:
         player to move next): the last turn messages wait for the next ones while the
         chat has no room, up to :data:`MERGED_TURNS` (they are in :attr:`gathering`)."""
         self.gathering.discard(table)
-        chat, _thread = fmt.split_table(table)
+        # An inline message's table has no chat of its own: its edits are paced as one.
+        chat: int | str = table if fmt.is_inline(table) else fmt.split_table(table)[0]
         done: set[int] = set()
         while True:
             batch = await asyncio.to_thread(self.service.waiting, table)

@@ -143,6 +143,29 @@ class Updates:
             title = await self._title(msg, where)
         await self._run(origin, text, Chat(table, title))
 
+    async def press(self, query: CallbackQuery, table: str, text: str) -> None:
+        """A press on the buttons of a table's inline message (bot.telegram.challenge):
+        the message is the table, so no chat and no message id; ``text`` empty for data we
+        never made."""
+        if not text:
+            texts = await self.tables.texts(table)
+            await self._answer(query, texts("error.stale"), alert=False)
+            return
+        try:
+            cmd: Command | None = parse_command(text)
+        except CommandError:
+            cmd = None
+        origin = Origin(table, table, _user(query.from_user), cmd, None, query)
+        await self._run(origin, text, Chat(table))
+
+    async def run(self, origin: Origin, text: str, chat: Chat) -> None:
+        """One command at its table, as if typed or pressed (see :meth:`_run`)."""
+        await self._run(origin, text, chat)
+
+    async def answer(self, query: CallbackQuery, text: str) -> None:
+        """Answer a button press (a short notice, or nothing)."""
+        await self._answer(query, text, alert=False)
+
     async def on_member_left(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Someone left the group (or was removed): they leave its tournaments, their
         remaining games lost (issue 30)."""

@@ -25,6 +25,7 @@ from bot.community.ratings import (
     Standing,
     computer_key,
     from_table,
+    ladder_scope,
     points,
     rebuild,
 )
@@ -495,3 +496,23 @@ def test_equal_points_more_games_first() -> None:
         ("dan", 1075, 3),
         ("ann", 1075, 1),
     ]
+
+
+def test_tables_of_inline_messages_share_one_ladder() -> None:
+    """Two Telegram inline messages are two tables with no chat: their games go on the
+    ladder ``inline`` together (issue 49), not on one ladder per message."""
+    ladder = rebuild(
+        [
+            game(seat("ann", 0, 1, 12), seat("bob", 1, 2, 7), chat="inline~0123456789abcdef"),
+            game(seat("ann", 0, 1, 12), seat("cat", 1, 2, 7), chat="inline~fedcba9876543210"),
+        ]
+    )
+    assert ladder.top("genial", "inline~0123456789abcdef") == []
+    ann = ladder.standing("ann", "genial", "inline")
+    assert ann is not None and (ann.games, ann.wins) == (2, 2)
+    # Bob's one game: the hand-worked loser's numbers, 954 shown (test_a_two_player_game).
+    bob = ladder.standing("bob", "genial", "inline")
+    assert bob is not None and bob.points == 954
+    assert ladder_scope("inline~0123456789abcdef") == "inline"
+    # Ids without a ladder's name keep their own chat's ladder.
+    assert [ladder_scope(c) for c in ("-100123", "~web", "g1~")] == ["-100123", "~web", "g1~"]

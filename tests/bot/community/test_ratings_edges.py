@@ -223,6 +223,35 @@ def test_the_script_prints_one_chats_ladder(
     assert lines[7] == "  7. P1: 954 (1 games, 0 wins)"
 
 
+def test_the_script_prints_the_ladder_of_inline_games(
+    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two Telegram inline messages are two tables, one ladder (issue 49): Ann beats Bob
+    at one, Cat beats Dan at the other, all newcomers (test_ratings: 1086 and 954); a
+    group's game (Eve beats Fay at A) stays off it."""
+    record = _record(shared, "01-genial-standard-2p")
+    db = tmp_path / "t.db"
+    store = SQLiteStore(db)
+    games = [
+        ("Ann", "Bob", "inline~0123456789abcdef"),
+        ("Cat", "Dan", "inline~fedcba9876543210"),
+        ("Eve", "Fay", "A"),
+    ]
+    for n, (winner, loser, chat) in enumerate(games):
+        at = 1.0 + n
+        seats = [Seat(winner, user=f"u-{winner.lower()}"), Seat(loser, user=f"u-{loser.lower()}")]
+        store.archive(chat, at, _row(record, seats, chat, at))
+    store.close()
+    assert ratings.main(["--db", str(db), "--chat", "inline"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "2 finished games, genial, ladder inline",
+        "  1. Ann: 1086 (1 games, 1 wins)",
+        "  2. Cat: 1086 (1 games, 1 wins)",
+        "  3. Bob: 954 (1 games, 0 wins)",
+        "  4. Dan: 954 (1 games, 0 wins)",
+    ]
+
+
 # --- issue 44, item 27: what the lowest colour is compared with ----------------------------
 
 

@@ -17,6 +17,16 @@ with a 429 and the ``retry_after`` until one fits, on a clock the test moves. Th
 against the bot too: :meth:`FakeBotAPI.kick` removes it from a group,
 :meth:`FakeBotAPI.block` has a user block it, both answered 403 as Telegram does.
 
+Inline mode (issue 49): :meth:`FakeBotAPI.inline_query` is someone typing the bot's name
+in any chat, :meth:`FakeBotAPI.choose` their choice of one of the results the bot answered
+(the message appears in that chat, known to the bot only by its ``inline_message_id``,
+and with :attr:`FakeBotAPI.feedback`, BotFather's /setinlinefeedback, the bot hears of
+it as a ``chosen_inline_result``), :meth:`FakeBotAPI.press_inline` a press on its buttons.
+The bot edits such a message by its ``inline_message_id`` only, as Telegram allows: text,
+caption, media (a file uploaded before, by its ``file_id``: an inline message takes no
+upload) and buttons, with Telegram's refusals ("message is not modified", no text in a
+photo, no caption in a text).
+
 Forum groups have topics (a message in one carries ``message_thread_id`` and
 ``is_topic_message``; the General topic carries neither, and a thread id that names no
 topic is refused), and a group can become a supergroup (:meth:`FakeBotAPI.migrate`): the
@@ -54,7 +64,16 @@ from tests.patience import PATIENCE
 BOT_ID = 7_000_000_001
 #: Fields python-telegram-bot sends as plain strings (everything else is JSON).
 _TEXT_FIELDS = frozenset(
-    {"text", "caption", "callback_query_id", "url", "secret_token", "language_code"}
+    {
+        "text",
+        "caption",
+        "callback_query_id",
+        "url",
+        "secret_token",
+        "language_code",
+        "inline_message_id",
+        "inline_query_id",
+    }
 )
 FORBIDDEN_PRIVATE = "Forbidden: bot can't initiate conversation with a user"
 MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
@@ -73,8 +92,20 @@ SAME = "not modified"
 DELETED = "deleted"
 #: Methods that change a message already posted.
 EDITS = frozenset(
-    {"editMessageText", "editMessageReplyMarkup", "editMessageCaption", "deleteMessage"}
+    {
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+        "editMessageMedia",
+        "deleteMessage",
+    }
 )
+#: Telegram's answers to edits of an inline message that cannot be made so.
+NO_TEXT = "Bad Request: there is no text in the message to edit"
+NO_CAPTION = "Bad Request: there is no caption in the message to edit"
+INLINE_UPLOAD = "Bad Request: can't upload a new file to an inline message"
+WRONG_FILE = "Bad Request: wrong file identifier/HTTP URL specified"
+INLINE_GONE = "Bad Request: MESSAGE_ID_INVALID"
 #: What Telegram counts against its flood limits: messages posted, and messages changed.
 COUNTED = frozenset(
     {
@@ -86,6 +117,7 @@ COUNTED = frozenset(
         "editMessageText",
         "editMessageReplyMarkup",
         "editMessageCaption",
+        "editMessageMedia",
     }
 )
 #: Faults any call may meet, and those only an edit may.
@@ -271,6 +303,17 @@ class FakeBotAPI:
         #: requests held so far.
         self.stalled: set[int] = set()
         self.held: list[Call] = []
+        #: Inline mode (BotFather's /setinline) and its feedback (/setinlinefeedback).
+        self.inline_mode = True
+        self.feedback = True
+        #: The bot's answers to inline queries, by query id; the query id of each update.
+        self.inline_answers: dict[str, dict[str, Any]] = {}
+        self.inline_queries: dict[int, str] = {}
+        #: Messages sent through the bot in chats it does not see, by inline_message_id.
+        self.inline_messages: dict[str, dict[str, Any]] = {}
+        #: The file ids of the photos the bot uploaded (what an inline message may show).
+        self.uploaded: set[str] = set()
+        self._inline_ids = itertools.count(1)
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, Iterator[int]] = {}
@@ -646,6 +689,78 @@ class FakeBotAPI:
         self.queries[update_id] = query_id
         return update_id
 
+    def inline_query(self, user_id: int, query: str = "", chat_type: str = "supergroup") -> int:
+        """``user`` types ``@<bot> query`` in a chat of ``chat_type``: the inline query's
+        update id."""
+        query_id = f"iq{next(self._query_ids)}"
+        payload = {
+            "id": query_id,
+            "from": self.users[user_id],
+            "query": query,
+            "offset": "",
+            "chat_type": chat_type,
+        }
+        update_id = self.push("inline_query", payload)
+        self.inline_queries[update_id] = query_id
+        return update_id
+
+    def inline_results(self, update_id: int) -> list[dict[str, Any]]:
+        """The results the bot answered the inline query of update ``update_id`` with."""
+        with self._cond:
+            answer = self.inline_answers[self.inline_queries[update_id]]
+        return list(answer["results"])
+
+    def choose(self, user_id: int, update_id: int, result_id: str) -> tuple[int | None, str]:
+        """``user`` chooses result ``result_id`` of the inline query of update
+        ``update_id``: its message appears in the chat (from the user, via the bot), and
+        with :attr:`feedback` the bot hears a ``chosen_inline_result``, which names the
+        message only if it has buttons (Telegram's rule). Returns that update's id
+        (``None`` without feedback) and the message's ``inline_message_id``."""
+        result = next(r for r in self.inline_results(update_id) if r["id"] == result_id)
+        content = result["input_message_content"]
+        inline_id = f"AgAAAF{next(self._inline_ids):08d}xQk-fake"
+        message: dict[str, Any] = {"text": content["message_text"], "from": self.users[user_id]}
+        if content.get("entities"):
+            message["entities"] = content["entities"]
+        if result.get("reply_markup"):
+            message["reply_markup"] = result["reply_markup"]
+        with self._cond:
+            self.inline_messages[inline_id] = message
+        if not self.feedback:
+            return None, inline_id
+        chosen: dict[str, Any] = {
+            "result_id": result_id,
+            "from": self.users[user_id],
+            "query": "",
+        }
+        if result.get("reply_markup"):
+            chosen["inline_message_id"] = inline_id
+        return self.push("chosen_inline_result", chosen), inline_id
+
+    def inline_message(self, inline_id: str) -> dict[str, Any]:
+        """The inline message as people in its chat see it now."""
+        with self._cond:
+            return json.loads(json.dumps(self.inline_messages[inline_id]))
+
+    def press_inline(self, user_id: int, inline_id: str, label: str) -> int:
+        """``user`` presses the button labelled ``label`` on an inline message (Telegram
+        names the message by its inline_message_id; the bot sees no chat)."""
+        message = self.inline_message(inline_id)
+        data = next((b["callback_data"] for b in buttons(message) if b["text"] == label), None)
+        if data is None:
+            raise AssertionError(f"no button {label!r} on {buttons(message)}")
+        query_id = str(next(self._query_ids))
+        query = {
+            "id": query_id,
+            "from": self.users[user_id],
+            "inline_message_id": inline_id,
+            "chat_instance": "ci-inline-chat",
+            "data": data,
+        }
+        update_id = self.push("callback_query", query)
+        self.queries[update_id] = query_id
+        return update_id
+
     def answer(self, update_id: int) -> dict[str, Any]:
         """How the bot answered the button press of update ``update_id``."""
         with self._cond:
@@ -745,7 +860,7 @@ class FakeBotAPI:
             "username": self.username,
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline_mode,
         }
 
     def _api_deleteWebhook(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
@@ -829,7 +944,10 @@ class FakeBotAPI:
             raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
         if len(params.get("caption", "").encode("utf-16-le")) // 2 > 1024:
             raise ApiError(400, "Bad Request: message caption is too long")
-        size = {"file_id": f"photo-{len(data)}", "file_unique_id": "p", "width": 8, "height": 8}
+        file_id = f"photo-{next(self._inline_ids)}-{len(data)}"
+        with self._cond:
+            self.uploaded.add(file_id)
+        size = {"file_id": file_id, "file_unique_id": "p", "width": 8, "height": 8}
         content: dict[str, Any] = {"photo": [size], "caption": params.get("caption", "")}
         return self._post(params["chat_id"], content, params)
 
@@ -847,6 +965,74 @@ class FakeBotAPI:
         content = {"animation": animation, "caption": params.get("caption", "")}
         return self._post(params["chat_id"], content, params)
 
+    def _inline(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        """The inline message an edit names (``None``: it names a chat's message)."""
+        inline_id = params.get("inline_message_id")
+        if inline_id is None:
+            return None
+        if "chat_id" in params or "message_id" in params:
+            raise ApiError(400, "Bad Request: message identifier is not specified")
+        with self._cond:
+            message = self.inline_messages.get(str(inline_id))
+        if message is None:
+            raise ApiError(400, INLINE_GONE)
+        return message
+
+    def _set_markup(self, message: dict[str, Any], markup: Any) -> None:
+        if markup:
+            message["reply_markup"] = markup
+        else:
+            message.pop("reply_markup", None)
+
+    def _api_editMessageCaption(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        message = self._inline(params)
+        if message is None:
+            message = self._edit(params)
+        elif "photo" not in message:
+            raise ApiError(400, NO_CAPTION)
+        markup = params.get("reply_markup")
+        caption = params.get("caption", "")
+        if len(caption.encode("utf-16-le")) // 2 > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        if message.get("caption") == caption and message.get("reply_markup") == markup:
+            raise ApiError(400, NOT_MODIFIED)
+        with self._cond:
+            message["caption"] = caption
+            if params.get("caption_entities"):
+                message["caption_entities"] = params["caption_entities"]
+            self._set_markup(message, markup)
+        return True if "inline_message_id" in params else message
+
+    def _api_editMessageMedia(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        """Only an inline message's media is edited here: to a photo uploaded before."""
+        message = self._inline(params)
+        if message is None:
+            raise ApiError(400, "Bad Request: there is no media in the message to edit")
+        media = params["media"]
+        if files or str(media.get("media", "")).startswith("attach://"):
+            raise ApiError(400, INLINE_UPLOAD)
+        if media.get("type") != "photo" or media.get("media") not in self.uploaded:
+            raise ApiError(400, WRONG_FILE)
+        caption = media.get("caption", "")
+        if len(caption.encode("utf-16-le")) // 2 > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        markup = params.get("reply_markup")
+        if (
+            message.get("photo") == media["media"]
+            and message.get("caption") == caption
+            and message.get("reply_markup") == markup
+        ):
+            raise ApiError(400, NOT_MODIFIED)
+        with self._cond:
+            # A text message sent through the bot becomes a photo with a caption.
+            message.pop("text", None)
+            message.pop("entities", None)
+            message["photo"] = media["media"]
+            message["caption"] = caption
+            message["caption_entities"] = media.get("caption_entities", [])
+            self._set_markup(message, markup)
+        return True
+
     def _edit(self, params: dict[str, Any]) -> dict[str, Any]:
         key = (int(params["chat_id"]), int(params["message_id"]))
         if key[0] in self.kicked:
@@ -862,6 +1048,9 @@ class FakeBotAPI:
         return message
 
     def _api_editMessageText(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        inline = self._inline(params)
+        if inline is not None:
+            return self._edit_inline_text(inline, params)
         message = self._edit(params)
         markup = params.get("reply_markup")
         if message.get("text") == params["text"] and message.get("reply_markup") == markup:
@@ -875,7 +1064,29 @@ class FakeBotAPI:
                 message.pop("reply_markup", None)
         return message
 
+    def _edit_inline_text(self, message: dict[str, Any], params: dict[str, Any]) -> Any:
+        if "photo" in message:
+            raise ApiError(400, NO_TEXT)
+        text = params["text"]
+        if not text or len(text.encode("utf-16-le")) // 2 > 4096:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        markup = params.get("reply_markup")
+        if message.get("text") == text and message.get("reply_markup") == markup:
+            raise ApiError(400, NOT_MODIFIED)
+        with self._cond:
+            message["text"] = text
+            message["entities"] = params.get("entities") or []
+            self._set_markup(message, markup)
+        return True
+
     def _api_editMessageReplyMarkup(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        inline = self._inline(params)
+        if inline is not None:
+            if inline.get("reply_markup") == (params.get("reply_markup") or None):
+                raise ApiError(400, NOT_MODIFIED)
+            with self._cond:
+                self._set_markup(inline, params.get("reply_markup"))
+            return True
         message = self._edit(params)
         if message.get("reply_markup") == (params.get("reply_markup") or None):
             raise ApiError(400, NOT_MODIFIED)
@@ -909,6 +1120,28 @@ class FakeBotAPI:
         text = params.get("text", "")
         if len(text.encode("utf-16-le")) // 2 > 200:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        return True
+
+    def _api_answerInlineQuery(self, params: dict[str, Any], files: dict[str, Any]) -> Any:
+        """The bot's results for an inline query: at most 50, ids unique and at most 64
+        bytes; an article needs a title and the message it sends (and buttons, for the
+        bot to hear which was chosen: see :meth:`choose`)."""
+        query = str(params["inline_query_id"])
+        results = params["results"]
+        ids = [str(r.get("id", "")) for r in results]
+        if len(results) > 50 or len(set(ids)) != len(ids):
+            raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        for result in results:
+            if not 0 < len(str(result.get("id", "")).encode()) <= 64:
+                raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+            if result.get("type") == "article" and not (
+                result.get("title") and result.get("input_message_content", {}).get("message_text")
+            ):
+                raise ApiError(400, "Bad Request: MESSAGE_EMPTY")
+        with self._cond:
+            if query in self.inline_answers:
+                raise ApiError(400, "Bad Request: query is too old and response timeout expired")
+            self.inline_answers[query] = dict(params)
         return True
 
     def _api_setMyCommands(self, params: dict[str, Any], files: dict[str, Any]) -> Any:

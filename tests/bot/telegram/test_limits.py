@@ -17,6 +17,9 @@ from bot.telegram.limits import (
     callback_data,
     deep_link,
     fit,
+    inline_table,
+    is_inline,
+    is_telegram_chat,
     mention_spans,
     message_link,
     parse_callback_data,
@@ -190,3 +193,29 @@ def test_button_rows() -> None:
 )
 def test_message_links(table: str, message_id: int, username: str | None, link: str | None) -> None:
     assert message_link(table, message_id, username) == link
+
+
+@given(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-",
+               min_size=1, max_size=64))  # fmt: skip
+def test_an_inline_messages_table_id_round_trips_through_links_and_buttons(
+    inline_message_id: str,
+) -> None:
+    """Any inline_message_id gives one table id, the same every time, that a deep link
+    and a private rack's button (Swap, at most 64 bytes) carry and give back."""
+    table = inline_table(inline_message_id)
+    assert table == inline_table(inline_message_id)
+    assert is_inline(table) and is_telegram_chat(table)
+    assert re.fullmatch(r"inline~[0-9a-f]{16}", table)
+    payload = start_payload(table)
+    assert PAYLOAD.fullmatch(payload) and parse_start_payload(payload) == table
+    data = callback_data(table, "101", "/swap #123")
+    assert len(data.encode()) <= CALLBACK_DATA_LIMIT
+    assert parse_callback_data(data, "101") == (table, "/swap #123")
+    assert message_link(table, 5) is None
+
+
+def test_inline_table_ids_are_told_apart() -> None:
+    assert inline_table("AgAAAF00000001") != inline_table("AgAAAF00000002")
+    assert not is_inline("inline~0123")  # not 16 digits
+    assert not is_inline("-1001234567890")
+    assert parse_start_payload("i0123456789abcdeg") is None  # not hex
