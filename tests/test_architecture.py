@@ -65,7 +65,7 @@ PUBLIC_SURFACE = (
     "bot.core.workers",
     "bot.core.stepping",
     "bot.words.texts",
-    "bot.words.messages",
+    "bot.core.messages",
     "bot.core.config",
     "bot.operator.logs",
     "bot.store",
