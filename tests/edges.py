@@ -15,9 +15,9 @@ import os
 import tempfile
 from functools import cache
 
+from bot.core import messages
 from bot.core.commands import CommandError
 from bot.core.parsing import format_command, parse_command
-from bot.words import messages
 from bot.words.texts import Texts
 from engine.errors import (
     REASONS,

@@ -7,12 +7,16 @@
   imports no concern (``bot.play``, ``bot.community``, ``bot.tournaments``, ``bot.pages``):
   each concern registers with the core, and only the builder (``bot.service``) imports them;
 - a concern imports another only along an arrow of :data:`CONCERNS`;
-- the core, its words and the store never import the operator's room (``bot.operator``);
+- the foundation stands in floors (:data:`FLOORS`): the words (the catalogues), the store,
+  the core, the operator's room; each imports only its own floor and those below, so no
+  arrow between two packages runs back up;
 - a platform (``bot.console``, ``bot.telegram``, ``bot.discord``, ``bot.web``) imports only
   the service's public surface (:data:`PUBLIC_SURFACE`): never ``engine``, ``render``,
   another platform, a concern or the core's internals;
 - discord.py and python-telegram-bot stay inside their own platform's package;
-- no import circles anywhere, counting imports inside functions and ``TYPE_CHECKING``.
+- no import circles anywhere, counting imports inside functions and ``TYPE_CHECKING``,
+  among modules nor among the packages of ``bot`` (a package importing one that
+  imports it back, even through other modules, is a circle).
 
 Each check fails naming the file and the import that breaks it. The checker itself is tested
 on small made-up trees, so a rule that silently stopped checking would be noticed.
@@ -65,7 +69,7 @@ PUBLIC_SURFACE = (
     "bot.core.workers",
     "bot.core.stepping",
     "bot.words.texts",
-    "bot.words.messages",
+    "bot.core.messages",
     "bot.core.config",
     "bot.operator.logs",
     "bot.store",
@@ -84,10 +88,12 @@ CONCERNS = {
     "bot.pages": {"bot.community"},
 }
 BUILDER = "bot.service"
-#: What the operator runs and reads (logs, the health page, backups, the tools): it uses the
-#: core and the store, and they never use it.
-OPERATOR = "bot.operator"
-BELOW = ("bot.core", "bot.words", "bot.store")
+#: The foundation's floors, from the ground up: the catalogues and their reader
+#: (``bot.words``, which import nothing of ours), the store and the table it keeps
+#: (``bot.store``), the core that builds what the bot says from both (``bot.core``), and what
+#: the operator runs and reads (``bot.operator``: logs, the health page, backups, the tools).
+#: A module imports its own floor and those below it, never one above.
+FLOORS = ("bot.words", "bot.store", "bot.core", "bot.operator")
 #: The process entry point chooses and starts a platform, so it may name them.
 LAUNCHER = "bot.__main__"
 
@@ -177,6 +183,10 @@ def _concern_of(module: str) -> str | None:
     return next((c for c in CONCERNS if _within(module, c)), None)
 
 
+def _floor_of(module: str) -> int | None:
+    return next((i for i, f in enumerate(FLOORS) if _within(module, f)), None)
+
+
 def _platform_of(module: str) -> str | None:
     return next((p for p in PLATFORMS if _within(module, p)), None)
 
@@ -213,8 +223,10 @@ def violations(root: Path) -> list[str]:
                     bad.append(f"{imp} (the core imports no concern: it registers with the core)")
                 elif concern is not None and concern != wanted and wanted not in CONCERNS[concern]:
                     bad.append(f"{imp} (no arrow from {concern} to {wanted})")
-            elif _within(imp.target, OPERATOR) and any(_within(imp.module, f) for f in BELOW):
-                bad.append(f"{imp} (the operator's room stands above the core)")
+            elif (here := _floor_of(imp.module)) is not None and (
+                (there := _floor_of(imp.target)) is not None and there > here
+            ):
+                bad.append(f"{imp} ({FLOORS[there]} stands above {FLOORS[here]})")
         elif platform is not None:
             if target_top in ("engine", "render"):
                 bad.append(f"{imp} (a platform asks the service, never {target_top})")
@@ -242,6 +254,11 @@ def cycles(root: Path) -> list[list[str]]:
     for imp in imports(root, known):
         if imp.target in known:
             graph[imp.module].add(imp.target)
+    return _circles(graph)
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of two nodes or more, each sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -275,6 +292,29 @@ def cycles(root: Path) -> list[list[str]]:
     return found
 
 
+def package_of(module: str) -> str:
+    """The package of ``bot`` a module belongs to (``bot.core.tables`` -> ``bot.core``); a
+    module straight under ``bot`` (``bot.service``, ``bot.console``) is a package of its own,
+    as is any module of ``engine`` or ``render`` (they have their own rules)."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "bot" and len(parts) > 1 else module
+
+
+def package_cycles(root: Path) -> list[list[str]]:
+    """The circles among the packages of ``bot``: packages that import each other, directly
+    or through others, each listed from its smallest name."""
+    known = modules(root)
+    graph: dict[str, set[str]] = {}
+    for imp in imports(root, known):
+        if imp.target in known and imp.module.startswith("bot.") and imp.target.startswith("bot."):
+            here, there = package_of(imp.module), package_of(imp.target)
+            graph.setdefault(here, set())
+            graph.setdefault(there, set())
+            if here != there:
+                graph[here].add(there)
+    return _circles(graph)
+
+
 # --- the project -------------------------------------------------------------------------
 
 
@@ -292,6 +332,27 @@ def test_imports_go_one_way() -> None:
 def test_no_import_circles() -> None:
     found = cycles(ROOT)
     assert not found, "import circles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_no_circles_among_packages() -> None:
+    found = package_cycles(ROOT)
+    assert not found, "package circles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_the_foundation_stands_in_floors() -> None:
+    """Every package of the foundation is on a floor, and the words import nothing of ours
+    but themselves (they are the ground every other floor speaks from)."""
+    known = modules(ROOT)
+    foundation = {package_of(m) for m in known if package_of(m) in FOUNDATION}
+    assert foundation == set(FLOORS) == set(FOUNDATION)
+    words = [
+        str(imp)
+        for imp in imports(ROOT, known)
+        if _within(imp.module, "bot.words")
+        and imp.target.split(".")[0] in PACKAGES
+        and not _within(imp.target, "bot.words")
+    ]
+    assert words == []
 
 
 # --- the checker, on made-up trees ---------------------------------------------------------
@@ -323,10 +384,14 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
         ("bot/telegram/app.py", "import discord\n", "only its own platform"),
         ("bot/console.py", "def f(service):\n    return service.store.due(0)\n", "reads .store"),
         ("bot/core/tables.py", "from bot.play import lobby\n", "the core imports no concern"),
-        ("bot/words/messages.py", "def f():\n    from bot.play import lobby\n", "no concern"),
+        ("bot/core/messages.py", "def f():\n    from bot.play import lobby\n", "no concern"),
         ("bot/community/social.py", "from bot.tournaments import places\n", "no arrow from"),
         ("bot/telegram/app.py", "from bot.core.tables import Tables\n", "a service internal"),
-        ("bot/core/tables.py", "from bot.operator import ops\n", "stands above the core"),
+        ("bot/core/tables.py", "from bot.operator import ops\n", "stands above bot.core"),
+        ("bot/words/texts.py", "from bot.core.games import Game\n", "stands above bot.words"),
+        ("bot/words/texts.py", "def f():\n    from bot.store import base\n", "above bot.words"),
+        ("bot/store/base.py", "from bot.core.tables import Tables\n", "stands above bot.store"),
+        ("bot/store/base.py", "from bot.operator import ops\n", "stands above bot.store"),
     ],
 )
 def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str, why: str) -> None:
@@ -339,7 +404,9 @@ def test_the_checker_names_each_broken_rule(tmp_path: Path, name: str, text: str
         "bot/core/games.py": "",
         "bot/core/tables.py": "",
         "bot/operator/ops.py": "",
-        "bot/words/messages.py": "",
+        "bot/core/messages.py": "",
+        "bot/words/texts.py": "",
+        "bot/store/base.py": "",
         "bot/play/lobby.py": "",
         "bot/community/social.py": "",
         "bot/tournaments/places.py": "",
@@ -370,6 +437,22 @@ def test_the_checker_allows_what_the_rules_allow(tmp_path: Path) -> None:
         "bot/tournaments/commands.py": "from bot.play import lobby\n",
     }
     assert violations(_tree(tmp_path, files)) == []
+
+
+def test_the_checker_finds_circles_among_packages(tmp_path: Path) -> None:
+    """No module imports itself back, yet the packages do: ``play`` -> ``community`` ->
+    ``play`` through different modules."""
+    files = {
+        "bot/play/moves.py": "from bot.community import social\n",
+        "bot/play/lobby.py": "",
+        "bot/community/social.py": "",
+        "bot/community/ladders.py": "def f():\n    from bot.play import lobby\n",
+        "bot/core/tables.py": "from bot.words import texts\n",
+        "bot/words/texts.py": "",
+    }
+    root = _tree(tmp_path, files)
+    assert cycles(root) == []
+    assert package_cycles(root) == [["bot.community", "bot.play"]]
 
 
 def test_the_checker_finds_circles_even_inside_functions(tmp_path: Path) -> None:

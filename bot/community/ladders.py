@@ -16,13 +16,12 @@ from typing import Any
 
 from bot.community import ratings
 from bot.community.ratings import Ladder, Standing
-from bot.core import games, timebank
+from bot.core import games, narrate, timebank
 from bot.core.durations import LIVE_BANK
 from bot.core.games import Game
 from bot.core.table import Table
 from bot.core.tables import Tables
 from bot.store import Store
-from bot.words import narrate
 from bot.words.texts import Texts, squared
 
 #: Rows of one /top page.

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.community import ladders as community
 from bot.community import puzzles, ratings
-from bot.core import deadlines, images, timebank
+from bot.core import deadlines, images, messages, timebank
 from bot.core.commands import Games, Notify, Stats, Top
 from bot.core.durations import format_left
 from bot.core.games import Game
@@ -21,7 +21,6 @@ from bot.core.outbound import Outbound
 from bot.core.table import PLAYING
 from bot.core.tables import Context, Handler, Reject, Tables
 from bot.store import DamagedTable
-from bot.words import messages
 
 
 @dataclass(frozen=True, slots=True)

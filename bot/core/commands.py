@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LANGUAGES = ("en", "de", "nl", "fr")
 GAMES = ("genial", "spezial")
 ORDERS = ("join", "random")
 

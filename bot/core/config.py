@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core.commands import LANGUAGES, CommandError
+from bot.core.commands import CommandError
 from bot.core.durations import parse_duration
+from bot.words.texts import LANGUAGES
 
 DEFAULT_PATH = "config.toml"
 _SECTIONS: dict[str, frozenset[str]] = {

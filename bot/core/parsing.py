@@ -14,7 +14,6 @@ import re
 
 from bot.core.commands import (
     GAMES,
-    LANGUAGES,
     ORDERS,
     Abort,
     AddBot,
@@ -66,7 +65,7 @@ from bot.core.durations import (
     parse_duration,
 )
 from bot.core.tournament_spec import _format_tournament, _parse_tournament
-from bot.words.texts import letters
+from bot.words.texts import LANGUAGES, letters
 
 _VERSION = re.compile(r"#([0-9]{1,9})")
 #: A tournament's id (its letters: no 0/o or 1/l), naming the table a seat's command is

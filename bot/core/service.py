@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
-from bot.core import metrics, outage
+from bot.core import messages, metrics, outage
 from bot.core.commands import (
     Abort,
     AddBot,
@@ -37,14 +37,13 @@ from bot.core.commands import (
     SetOption,
     Start,
 )
+from bot.core.messages import Scene
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.outbox import Outbox
 from bot.core.parsing import parse_command
 from bot.core.table import CLOSED, PLAYING, Options, Table
 from bot.core.tables import Context, Handler, OwnDue, Reject
 from bot.store import DamagedTable, StaleTable, StoreBusy, StoreDown, StoreError
-from bot.words import messages
-from bot.words.messages import Scene
 from bot.words.texts import NAME_LIMIT, Texts, shown_name
 
 log = logging.getLogger(__name__)

@@ -28,11 +28,11 @@ from bot.core.commands import Command
 from bot.core.config import Settings
 from bot.core.games import Game
 from bot.core.heartbeat import Heartbeat
+from bot.core.messages import Scene
 from bot.core.outbound import Chat, Outbound, Stored, User
 from bot.core.table import CLOSED, LOBBY, PLAYING, Table
 from bot.store import DamagedTable, StaleTable, Store
 from bot.store.base import seated
-from bot.words.messages import Scene
 from bot.words.texts import Texts, shown
 from engine.errors import EngineError
 

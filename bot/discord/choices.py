@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.core.commands import LANGUAGES
 from bot.core.durations import format_duration
 from bot.core.looks import SeatLook
+from bot.core.messages import timeout_text
 from bot.core.table import Table
-from bot.words.messages import timeout_text
-from bot.words.texts import Texts
+from bot.words.texts import LANGUAGES, Texts
 
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100

@@ -13,15 +13,14 @@ from dataclasses import replace
 from typing import Any
 
 from bot.community import ladders as community
-from bot.core import games, timebank
+from bot.core import games, narrate, timebank
 from bot.core.durations import format_left
 from bot.core.games import Game
 from bot.core.looks import PageLook, RackTile, SideLook
+from bot.core.messages import Scene, left_seats
 from bot.core.table import PLAYING, Table
 from bot.core.tables import Reject, Tables
 from bot.store import DamagedTable
-from bot.words import narrate
-from bot.words.messages import Scene, left_seats
 from bot.words.texts import Texts
 from engine.errors import EngineError
 from engine.events import GoldenPoint

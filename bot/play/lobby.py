@@ -11,7 +11,7 @@ import contextlib
 import re
 
 from bot.community import social
-from bot.core import games, timebank
+from bot.core import games, messages, narrate, timebank
 from bot.core.commands import (
     Abort,
     AddBot,
@@ -36,7 +36,6 @@ from bot.core.tables import (
     need_table,
     open_table,
 )
-from bot.words import messages, narrate
 from bot.words.texts import Texts
 
 #: A seat number or a mention's id: ASCII digits only, and short (``²`` passes isdigit()

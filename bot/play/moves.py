@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from bot.community import ladders as community
 from bot.community import social
-from bot.core import games, players, timebank
+from bot.core import games, messages, narrate, players, timebank
 from bot.core.commands import Hint, Keep, Play, Swap
 from bot.core.deadlines import schedule
 from bot.core.games import Game
 from bot.core.outbound import Outbound
 from bot.core.table import LOBBY, PLAYING
 from bot.core.tables import Context, Handler, Reject, Tables, my_seat, need_running, need_table
-from bot.words import messages, narrate
 from bot.words.texts import Texts
 from engine.errors import EngineError
 from engine.events import BonusEarned, Event, GameEnded, Placed, SpezialPlaced, TurnStarted

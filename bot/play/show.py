@@ -6,7 +6,7 @@ reads. Nothing here changes a table.
 from __future__ import annotations
 
 from bot.community import ladders as community
-from bot.core import games, images, timebank
+from bot.core import games, images, messages, timebank
 from bot.core.commands import Board, Export, Hand, Help, History, Replay, Rules, Score
 from bot.core.games import Game
 from bot.core.looks import RackTile, SeatLook
@@ -21,7 +21,6 @@ from bot.core.tables import (
     my_seat,
     need_table,
 )
-from bot.words import messages
 
 
 def hand(tables: Tables, ctx: Context, cmd: Hand) -> None:

@@ -10,13 +10,12 @@ draws; the record keeps the moves taken back (its ``takebacks``) and still repla
 from __future__ import annotations
 
 from bot.community import social
-from bot.core import games, timebank
+from bot.core import games, messages, timebank
 from bot.core.commands import Undo
 from bot.core.deadlines import schedule
 from bot.core.games import Game
 from bot.core.outbound import Button
 from bot.core.tables import Context, Handler, Reject, Tables, my_seat, need_running
-from bot.words import messages
 from engine.errors import EngineError
 from engine.record import MAX_TAKEBACKS
 

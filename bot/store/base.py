@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.core.table import PLAYING, Table
+from bot.store.table import PLAYING, Table
 
 #: Tables one :meth:`Store.claim` takes at most: a process works through a backlog batch by
 #: batch, and others take the rest meanwhile.

@@ -55,7 +55,6 @@ from telegram.ext import (
     filters,
 )
 
-from bot.core.commands import LANGUAGES
 from bot.core.outbound import Outbound, User
 from bot.core.parsing import COMMAND_WORDS
 from bot.service import Service
@@ -70,7 +69,7 @@ from bot.telegram.notes import NOTE_TOPIC, Notes
 from bot.telegram.outbox import Outbox, TableLocks
 from bot.telegram.tables import Tables
 from bot.telegram.updates import Updates
-from bot.words.texts import Texts
+from bot.words.texts import LANGUAGES, Texts
 
 log = logging.getLogger(__name__)
 

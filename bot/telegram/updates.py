@@ -28,7 +28,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.core.commands import LANGUAGES, Command, CommandError, Hand, Hint, Keep, Play, Swap
+from bot.core.commands import Command, CommandError, Hand, Hint, Keep, Play, Swap
 from bot.core.outbound import Chat, Outbound, User
 from bot.core.parsing import UNKNOWN_KEYS, parse_command
 from bot.core.table import CLOSED, PLAYING
@@ -41,7 +41,7 @@ from bot.telegram.messages import Origin, as_reply
 from bot.telegram.notes import NOTE_TOPIC, Notes
 from bot.telegram.outbox import Outbox, TableLocks
 from bot.telegram.tables import Tables
-from bot.words.texts import Texts, shown_name
+from bot.words.texts import LANGUAGES, Texts, shown_name
 
 log = logging.getLogger(__name__)
 

@@ -1,2 +1,2 @@
-"""What the bot says: the message catalogues of each language, the messages built from a table,
-and the engine's events told in words."""
+"""What the bot says, in each language: the message catalogues and their reader. The ground
+floor of the service: it imports nothing of ours."""

@@ -32,8 +32,8 @@ from babel import Locale
 from babel.numbers import format_decimal
 from babel.plural import PluralRule
 
-from bot.core.commands import LANGUAGES
-
+#: The languages the bot speaks: one catalogue each under ``locales/``.
+LANGUAGES = ("en", "de", "nl", "fr")
 DEFAULT_LANGUAGE = "en"
 # The CLDR plural categories; a table keyed by them is one message in plural forms.
 PLURAL_CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})

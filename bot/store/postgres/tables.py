@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 import psycopg
 
-from bot.core.table import STATUSES, Table
 from bot.store.base import Letter, StaleTable, by_person, read_table, seated, to_json
 from bot.store.postgres.connection import PostgresConnection
+from bot.store.table import STATUSES, Table
 
 
 class PostgresTables(PostgresConnection):

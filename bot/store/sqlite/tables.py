@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.core.table import STATUSES, Table
 from bot.store.base import Letter, StaleTable, by_person, read_table, seated, to_json
 from bot.store.sqlite.connection import SQLiteConnection, _busy
+from bot.store.table import STATUSES, Table
 
 
 class SQLiteTables(SQLiteConnection):

@@ -7,6 +7,7 @@ exactly what they were.
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,34 @@ def my_data(room: Room, name: str) -> dict[str, Any]:
     assert answer.attachment.mime == "application/json"
     data: dict[str, Any] = json.loads(answer.attachment.data)
     return data
+
+
+def plackett_luce(
+    players: list[tuple[float, float]], ranks: list[int]
+) -> list[tuple[float, float]]:
+    """Weng & Lin (2011), Algorithm 4, with openskill's defaults as bot/community/ratings.py
+    names them (beta 25/6, tau 25/300 added to each sigma before the game, kappa 1e-4,
+    gamma sigma/c): each player's (mu, sigma) after one game; ``ranks``: 1 first, ties
+    share a rank."""
+    beta, tau, kappa = 25 / 6, 25 / 300, 0.0001
+    before = [(mu, math.sqrt(sigma**2 + tau**2)) for mu, sigma in players]
+    c = math.sqrt(sum(sigma**2 + beta**2 for _, sigma in before))
+    e = [math.exp(mu / c) for mu, _ in before]
+    n = range(len(before))
+    below = [sum(e[s] for s in n if ranks[s] >= ranks[q]) for q in n]
+    tied = [sum(1 for s in n if ranks[s] == ranks[q]) for q in n]
+    after = []
+    for i, (mu, sigma) in enumerate(before):
+        omega = delta = 0.0
+        for q in n:
+            if ranks[q] <= ranks[i]:
+                share = e[i] / below[q]
+                omega += ((q == i) - share) / tied[q]
+                delta += share * (1 - share) / tied[q]
+        var = sigma**2
+        shrink = max(1 - (sigma / c) * var / c**2 * delta, kappa)
+        after.append((mu + var / c * omega, math.sqrt(var * shrink)))
+    return after
 
 
 def play_out(room: Room, seed: int) -> None:
@@ -83,15 +112,27 @@ def test_mydata_is_everything_kept_about_me(tmp_path: Path) -> None:
     # Rated on chat-1's ladder, chat-2's and the global one (two games there).
     ladders = {(r["ladder"], r["game"]): r["games"] for r in data["ratings"]}
     assert ladders == {("chat-1", "genial"): 1, ("chat-2", "genial"): 1, ("global", "genial"): 2}
-    standing = one.service.community.ladder.standing(BOB, "genial")
-    assert standing is not None
+    # The global ladder worked out by hand: the three games in the order they finished
+    # (Ada and Bob at chat-1, Ada and Cid, then Ada and Bob at chat-2), every newcomer at
+    # mu 25, sigma 25/3, each game rated by Plackett-Luce from the engine's ranking.
+    rated: dict[str, tuple[float, float]] = {}
+    shown: list[int] = []
+    for row in one.service.store.archived("chat-1") + one.service.store.archived("chat-2"):
+        ranking = replay(Record.from_dict(row["record"])).ranking()
+        assert ranking is not None
+        place = {seat: n for n, group in enumerate(ranking, 1) for seat in group}
+        users = [seat["user"] for seat in row["seats"]]
+        ranks = [place[seat] for seat in range(len(users))]
+        new = plackett_luce([rated.get(u, (25.0, 25 / 3)) for u in users], ranks)
+        rated.update(zip(users, new, strict=True))
+        if BOB in users:
+            shown.append(round(1000 + 25 * (rated[BOB][0] - 3 * rated[BOB][1])))
+    mu, sigma = rated[BOB]
     (overall,) = [r for r in data["ratings"] if r["ladder"] == "global"]
-    assert (overall["mu"], overall["sigma"], overall["rating"]) == (
-        standing.mu,
-        standing.sigma,
-        standing.points,
-    )
-    assert len(overall["history"]) == 2
+    assert overall["mu"] == pytest.approx(mu, abs=1e-9)
+    assert overall["sigma"] == pytest.approx(sigma, abs=1e-9)
+    assert overall["rating"] == round(1000 + 25 * (mu - 3 * sigma))
+    assert overall["history"] == shown and len(shown) == 2
     # Worked from the rules and the docs: chat-1 rated one game of two newcomers (mu 25,
     # sigma 25/3): the winner's mu rose above 25, the loser's fell below, both sigmas
     # shrank; the number shown is 1000 + 25 * (mu - 3 * sigma), rounded.
@@ -100,6 +141,14 @@ def test_mydata_is_everything_kept_about_me(tmp_path: Path) -> None:
     (club,) = [r for r in data["ratings"] if r["ladder"] == "chat-1"]
     assert (club["games"], club["wins"]) == (1, int(bob_won))
     assert (club["mu"] > 25) is bob_won and club["sigma"] < 25 / 3
+    # Two newcomers, one game: c = sqrt(2 (s^2 + beta^2)) with s^2 = (25/3)^2 + (25/300)^2;
+    # the winner gains s^2 / 2c, the loser loses as much (each wins half of the Plackett-
+    # Luce weight); both variances shrink by the factor 1 - (s / c) s^2 / c^2 / 4.
+    s2 = (25 / 3) ** 2 + (25 / 300) ** 2
+    c = math.sqrt(2 * (s2 + (25 / 6) ** 2))
+    gain = s2 / (2 * c)
+    assert club["mu"] == pytest.approx(25 + gain if bob_won else 25 - gain, abs=1e-9)
+    assert club["sigma"] == pytest.approx(math.sqrt(s2 * (1 - s2**1.5 / c**3 / 4)), abs=1e-9)
     assert club["rating"] == round(1000 + 25 * (club["mu"] - 3 * club["sigma"]))
     # Nothing of Ada's or Cid's games: Cid is in none of Bob's.
     assert all(CID not in {s["user"] for s in g["seats"]} for g in games)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,10 +36,21 @@ def test_no_puzzle_before_a_reviewed_game(tmp_path: Path) -> None:
     assert room.error("Ada", "/puzzle answer") == "No puzzle is open here: /puzzle shows one."
 
 
-def test_a_puzzle_shows_the_board_and_only_the_movers_tiles(tmp_path: Path) -> None:
+def test_a_puzzle_shows_the_board_and_only_the_movers_tiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     room = Room(make_service(tmp_path / "t.db", pictures=True))
     # The game was played in another chat: a chat without games of its own gets one.
     found, game = store_puzzle_game(room.service.store, "chat-9")
+    # What the bot hands the renderer (render's own tests check the drawing).
+    drawn: list[tuple[Any, dict[str, Any]]] = []
+    real = render.board_png
+
+    def board_png(view: Any, **kw: Any) -> bytes:
+        drawn.append((view, kw))
+        return real(view, **kw)
+
+    monkeypatch.setattr(render, "board_png", board_png)
     (out,) = room.ok("Ada", "/puzzle")
     mover = game.racks[found.seat]
     # Each tile after its slot, in coloured squares.
@@ -48,7 +60,18 @@ def test_a_puzzle_shows_the_board_and_only_the_movers_tiles(tmp_path: Path) -> N
     # The picture is the board as a spectator sees it: no rack on it.
     names = ["Seat 1", "Seat 2", "Seat 3"]
     assert out.attachment is not None
-    assert out.attachment.data == render.board_png(game.view(None), names=names)
+    assert out.attachment.data == real(game.view(None), names=names)
+    # Worked from the record: the position before the puzzle's move, as a spectator sees
+    # it (no seat, no rack), each placement two cells beside the six start symbols, and
+    # the seats unnamed.
+    record = greedy_game(seed=10)
+    played = record.moves[: found.number]
+    placements = [m for m in played if m not in ("swap", "keep")]
+    ((view, kw),) = drawn
+    assert (view.seat, view.rack) == (None, None)
+    assert view.moves == tuple(played)
+    assert len(view.board) == 6 + 2 * len(placements)
+    assert kw == {"names": ["Seat 1", "Seat 2", "Seat 3"]}
     # No name of the other chat's players, no answer.
     assert "P0" not in out.text and found.answer not in out.text
     # Asked again, the same puzzle (it stays open until solved).

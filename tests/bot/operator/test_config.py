@@ -128,6 +128,11 @@ def test_missing_file(tmp_path: Path) -> None:
 def run_bot(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` with ``args`` in an environment of the test's own (``None``: this
+    process's). A coverage run's own variables pass through, so a measurement with
+    subprocesses tracked counts what these processes run."""
+    if env is not None:
+        env = {**{k: v for k, v in os.environ.items() if k.startswith("COVERAGE_")}, **env}
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=cwd,
@@ -276,6 +281,7 @@ def test_the_console_refuses_to_start_with_nothing_to_read(tmp_path: Path) -> No
     standard input) would open the console, read end of input and exit 0, which nothing
     restarts: it refuses instead, status 2, saying what to do."""
     env = {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "")}
+    env |= {k: v for k, v in os.environ.items() if k.startswith("COVERAGE_")}
     result = subprocess.run(
         [sys.executable, "-m", "bot", "--db", "t.db"],
         cwd=tmp_path,

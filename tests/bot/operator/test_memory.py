@@ -4,6 +4,7 @@ freed holes shrinks in resident size once the bot gives it back."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
 import subprocess
@@ -11,7 +12,10 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from bot.operator import memory
+from tests.patience import PATIENCE
 
 #: Run in a process of its own: a heap that has served a thousand tests before (hundreds of
 #: MB, some of it in huge pages the kernel made of it) does not show what one trim gives
@@ -65,3 +69,49 @@ def test_the_thread_is_started_once() -> None:
     assert memory.keep_giving_back(every=3600) is True
     assert memory._thread is first
     assert sum(t.name == "genial-memory" for t in threading.enumerate()) == 1
+
+
+def test_without_malloc_trim_nothing_is_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    """musl and macOS have no ``malloc_trim``, and a C library may not load at all: then
+    nothing is given back and no thread is started, and the bot runs on."""
+
+    def no_library(name: object) -> object:
+        raise OSError("no C library")
+
+    monkeypatch.setattr(memory.ctypes, "CDLL", no_library)
+    assert memory._malloc_trim() is None
+    monkeypatch.setattr(memory.ctypes, "CDLL", lambda name: object())  # no malloc_trim
+    assert memory._malloc_trim() is None
+    monkeypatch.setattr(memory, "_TRIM", None)
+    monkeypatch.setattr(memory, "_thread", None)
+    assert memory.give_back() is False
+    assert memory.keep_giving_back(every=0.01) is False
+    assert memory._thread is None
+
+
+def test_the_thread_trims_again_and_again_and_outlives_a_failed_trim(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every ``every`` seconds a trim; one that fails is logged and the next ones come."""
+    calls: list[int] = []
+    third = threading.Event()
+
+    def trim(pad: int) -> int:
+        calls.append(pad)
+        if len(calls) == 1:
+            raise RuntimeError("the allocator said no")
+        if len(calls) == 3:
+            third.set()
+            threading.Event().wait()  # parks this test's thread for good (a daemon)
+        return 1
+
+    monkeypatch.setattr(memory, "_TRIM", trim)
+    monkeypatch.setattr(memory, "_thread", None)
+    with caplog.at_level(logging.ERROR, logger=memory.__name__):
+        assert memory.keep_giving_back(every=0.01) is True
+        mine = memory._thread
+        assert mine is not None and mine.daemon and mine.is_alive()
+        mine.name = "genial-memory-under-test"  # not the process's own trimming thread
+        assert third.wait(PATIENCE), "no more trims after a failed one"
+    assert calls == [0, 0, 0]  # malloc_trim(0): keep no padding at the top of the heap
+    assert [r.getMessage() for r in caplog.records] == ["giving memory back failed"]

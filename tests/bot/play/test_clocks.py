@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -388,9 +389,20 @@ def test_two_processes_on_one_store_share_the_banks(tmp_path: Path) -> None:
     assert first.due(START + 27 * HOUR) == []
 
 
-def test_the_turns_board_shows_each_persons_time_left(tmp_path: Path) -> None:
+def test_the_turns_board_shows_each_persons_time_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import render
 
+    # What the bot hands the renderer for each board (render's own tests check the drawing).
+    asked: list[Any] = []
+    real = render.board_png
+
+    def board_png(view: Any, **kw: Any) -> bytes:
+        asked.append(kw.get("clocks"))
+        return real(view, **kw)
+
+    monkeypatch.setattr(render, "board_png", board_png)
     clock = Clock()
     room = Room(make_service(tmp_path / "t.db", clock=clock, pictures=True))
     for name in ("Ada", "Bob"):
@@ -402,16 +414,19 @@ def test_the_turns_board_shows_each_persons_time_left(tmp_path: Path) -> None:
     # the computer seat has no clock.
     mover = room.to_move()
     clock.now = START + 2 * DAY
+    asked.clear()
     out = room.play_turn(random.Random(3))
     turn = [o for o in out if o.kind == "turn"][-1]
     assert turn.attachment is not None
     t = room.table()
     want = [None if s.computer else ("1d 12h" if s.name == mover else "3d") for s in t.seats]
     assert want.count(None) == 1 and "1d 12h" in want and "3d" in want
+    # The turn's one board was asked for with each seat's time left, worked out above.
+    assert asked == [want]
     game = room.game()
     names = [s.name for s in t.seats]
-    drawn = render.board_png(game.view(None), names=names, clocks=want)
-    plain = render.board_png(game.view(None), names=names)
+    drawn = real(game.view(None), names=names, clocks=want)
+    plain = real(game.view(None), names=names)
     assert drawn != plain
     # The same panel as the renderer draws for those clocks (the placements marked on the
     # turn's board are the same in both: only the panel's clocks are compared).

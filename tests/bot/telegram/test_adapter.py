@@ -30,13 +30,12 @@ from typing import Any
 import pytest
 
 from bot.core import games
-from bot.core.commands import LANGUAGES
 from bot.core.config import ConfigError, Settings, TelegramSettings, Unreachable
 from bot.core.parsing import COMMAND_WORDS
 from bot.core.table import CLOSED, LOBBY, PLAYING, Table
 from bot.service import Service
 from bot.store.sqlite import SQLiteStore
-from bot.words.texts import squared
+from bot.words.texts import LANGUAGES, squared
 from tests.bot.helpers import Clock
 from tests.bot.pgserver import free_port
 from tests.bot.telegram.fake_api import BotRunner, FakeBotAPI, buttons

@@ -331,8 +331,11 @@ def test_no_byte_to_a_watcher_or_other_seat_holds_a_rack_or_the_draw_order(
         upcoming = bag[12:16]
         for data in sent.values():
             assert not holds(data, upcoming) and b'"bag"' not in data
-        assert all(r == b"" for r in rack_of(sent[None]))
-        assert all(b'"slot"' in r for r in rack_of(sent["Ann"]) + rack_of(sent["Bob"]))
+        # Every look holds a rack list (never an empty pass): the watcher's are all empty.
+        watcher, seats = rack_of(sent[None]), rack_of(sent["Ann"]) + rack_of(sent["Bob"])
+        assert watcher and all(r == b"" for r in watcher)
+        assert rack_of(sent["Ann"]) and rack_of(sent["Bob"])
+        assert all(b'"slot"' in r for r in seats)
         # Bob's rack never reaches Ann's page (nor the watcher's), and his page never
         # shows Ann's first rack: each rack list is its own seat's.
         bob_names = sorted(bob_rack)

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands import LANGUAGES
-from bot.words.texts import Texts
+from bot.words.texts import LANGUAGES, Texts
 from tests.bot.helpers import Room, make_service
 
 NB = "\u00a0"

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands import LANGUAGES, Play, Puzzle
+from bot.core.commands import Play, Puzzle
 from bot.core.outbound import Outbound
 from bot.core.parsing import parse_command
+from bot.words.texts import LANGUAGES
 from engine.genial import GenialGame
 from engine.moves import Placement
 from tests.bot.helpers import Room, make_service

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands import LANGUAGES
 from bot.words.texts import (
+    LANGUAGES,
     Texts,
     _flatten,
     catalogue,

@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core import games
-from bot.core.commands import LANGUAGES
-from bot.words import narrate
-from bot.words.texts import Texts, catalogue, letters, placeholders, squared
+from bot.core import games, narrate
+from bot.words.texts import LANGUAGES, Texts, catalogue, letters, placeholders, squared
 from engine.genial import GenialGame
 from engine.moves import Placement
 from engine.tiles import Colour, Tile

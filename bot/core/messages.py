@@ -10,14 +10,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.core import games, images, timebank
-from bot.core.commands import LANGUAGES
+from bot.core import games, images, narrate, timebank
 from bot.core.durations import format_clock, format_duration, format_left
 from bot.core.games import Game
 from bot.core.outbound import Attachment, Button, Outbound
 from bot.core.table import LOBBY, PLAYING, Seat, Table
-from bot.words import narrate
-from bot.words.texts import Said, Texts, shown
+from bot.words.texts import LANGUAGES, Said, Texts, shown
 from engine.genial import GenialGame
 from engine.hexgrid import Hex
 
