@@ -20,7 +20,7 @@ from bot.core.looks import PageLook, RackTile, SideLook
 from bot.core.table import PLAYING, Table
 from bot.core.tables import Reject, Tables
 from bot.store import DamagedTable
-from bot.words import narrate
+from bot.words import cells, narrate
 from bot.words.messages import Scene, left_seats
 from bot.words.texts import Texts
 from engine.errors import EngineError
@@ -51,6 +51,11 @@ WORDS = (
     "offline",
     "swap_offer",
     "golden_pick",
+    "board",
+    "free",
+    "can_place",
+    "lines",
+    "keys",
 )
 
 
@@ -58,6 +63,7 @@ def words(texts: Texts) -> dict[str, str]:
     """The page's words, and each colour's name under ``colour_<letter>``."""
     out = {w: texts(f"web.{w}", cell="{cell}") for w in WORDS}  # the page puts the cell in
     out.update({f"colour_{c.value}": texts(f"colour.{c.value}") for c in COLOURS})
+    out.update({f"symbol_{c.value}": texts(f"symbol.{c.value}") for c in COLOURS})
     return out
 
 
@@ -169,6 +175,7 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
         else (),
         deadline=deadline,
         started=started,
+        cell_names=cells.cell_names(game, table.record, names, texts),
         **common,
     )
     if seat is None or not running:
@@ -284,6 +291,25 @@ def replay_at(tables: Tables, chat: str, placed: int) -> str | None:
         return replay_board(table, placed)
     except EngineError:
         return None
+
+
+def cell_look(tables: Tables, chat: str, label: str) -> list[str] | None:
+    """Cell ``label`` of ``chat``'s board (running or last game) and its lines, in the
+    table's language (:func:`bot.words.cells.look`); ``None`` without a game or such a
+    cell."""
+    with tables.locks.hold(chat):
+        try:
+            table = tables.store.load(chat)
+        except DamagedTable:
+            return None
+        if table is None:
+            return None
+        game = _game_of(tables, table)
+        if game is None:
+            return None
+        texts = Texts(table.options.lang)
+        names = Scene(table, texts, pictures=False).names(game)
+        return cells.look(game, table.record, names, texts, label)
 
 
 def review_lines(tables: Tables, chat: str) -> list[str] | None:

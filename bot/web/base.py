@@ -29,6 +29,8 @@ Deliver = Callable[[str, list[Outbound]], None]
 
 #: The page's one HTML file, its script and its style sheet, in ``static/``.
 PAGE, SCRIPT, STYLE = "page.html", "app.js", "app.css"
+#: The page's keyboard and screen-reader play (issue 48), a script of its own.
+ACCESS = "access.js"
 
 
 def _static(name: str) -> bytes:
@@ -71,6 +73,8 @@ class BoardBase:
         self._chats: dict[str, str] = {}
         self._looks: OrderedDict[str, tuple[int, dict[str | None, bytes]]] = OrderedDict()
         self._building: dict[tuple[str, int, str | None], asyncio.Future[bytes]] = {}
+        self._changes: OrderedDict[tuple[str, str | None, int, int], asyncio.Future[bytes | None]]
+        self._changes = OrderedDict()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
