@@ -30,7 +30,7 @@ Deliver = Callable[[str, list[Outbound]], None]
 #: The page's one HTML file, its script and its style sheet, in ``static/``.
 PAGE, SCRIPT, STYLE = "page.html", "app.js", "app.css"
 #: The page's keyboard and screen-reader play (issue 48), a script of its own.
-ACCESS = "access.js"
+ACCESS, ACCESS_STYLE = "access.js", "access.css"
 
 
 def _static(name: str) -> bytes:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import re
 import zlib
 from dataclasses import asdict
 from typing import Any
@@ -17,10 +18,13 @@ from aiohttp import web
 from bot.core.looks import PageLook
 from bot.core.table import PLAYING
 from bot.service import TOURNAMENT_PREFIX, is_tournament_table
-from bot.web.base import ACCESS, SCRIPT, STYLE, BoardBase, _static
+from bot.web.base import ACCESS, ACCESS_STYLE, SCRIPT, STYLE, BoardBase, _static
 from bot.web.deltas import change
 from bot.web.guard import _headers, _refuse
 from bot.web.tokens import BadToken
+
+#: A cell's label as a page asks for its lines.
+_CELL = re.compile(r"[A-Za-z]{1,2}[0-9]{1,2}")
 
 #: Tables whose looks are kept ready to send (each table's latest version only: the
 #: watchers' look and each seat's).
@@ -167,7 +171,12 @@ class Pages(BoardBase):
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        kinds = {SCRIPT: "text/javascript", ACCESS: "text/javascript", STYLE: "text/css"}
+        kinds = {
+            SCRIPT: "text/javascript",
+            ACCESS: "text/javascript",
+            STYLE: "text/css",
+            ACCESS_STYLE: "text/css",
+        }
         if name not in kinds:
             raise _refuse(404, "no such file")
         response = web.Response(
@@ -252,6 +261,20 @@ class Pages(BoardBase):
             if not self._open[opener]:
                 del self._open[opener]
         return response
+
+    async def lines(self, request: web.Request) -> web.Response:
+        """A cell and its lines in words (``?cell=F7``), as ``/look`` tells them."""
+        tid = request.match_info["tid"]
+        user = self._seat(request, tid)
+        self._limit(request, tid, user)
+        _, chat = self._chat(tid)
+        cell = request.query.get("cell", "")
+        if not _CELL.fullmatch(cell):
+            raise _refuse(400, "name a cell like F7")
+        found = await asyncio.to_thread(self.service.cell_look, chat, cell)
+        if found is None:
+            raise _refuse(404, "no such cell on this board")
+        return web.json_response({"lines": found})
 
     async def replay(self, request: web.Request) -> web.Response:
         self._limit(request)

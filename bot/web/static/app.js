@@ -13,6 +13,7 @@
   let golden = [];
   let source = null;
   const $ = (id) => document.getElementById(id);
+  const A = window.GenialAccess; // keyboard and screen-reader play (access.js)
   const SVG = "http://www.w3.org/2000/svg";
 
   function api(path) {
@@ -172,6 +173,11 @@
       g.addEventListener("click", () => tapCell(g.dataset.cell));
     });
     markCells();
+    if (A && look) A.board(box, look, legalNow(), chosenCells(), tapCell, api);
+  }
+
+  function chosenCells() {
+    return [pick.a, pick.b].filter((c) => c !== null);
   }
 
   function legalNow() {
@@ -190,6 +196,7 @@
       g.classList.toggle("first", c === pick.a);
       g.classList.toggle("second", c === pick.b);
     });
+    if (A && look) A.marked($("board"), look, [...legal].filter((c) => c !== pick.a && c !== pick.b), chosenCells());
   }
 
   function renderRack() {
@@ -211,6 +218,7 @@
       b.addEventListener("click", () => tapTile(tile.slot));
       rack.appendChild(b);
     });
+    if (A) A.rack(rack, look, pick.slot);
     const myTurn = look.my_turn;
     const swap = myTurn && look.awaiting === "swap";
     const hintLine = $("hint-line");
@@ -263,6 +271,7 @@
     renderGolden();
     renderReplay();
     tick();
+    if (A) A.rendered(look);
   }
 
   let replaying = false;
@@ -448,8 +457,10 @@
     if (source) source.close();
     source = new EventSource(api("/events"));
     source.onmessage = (e) => {
-      const data = JSON.parse(e.data);
+      let data = JSON.parse(e.data);
       if (!data) return;
+      if (A) data = A.applyChange(look, data); // after the first look, what changed
+      if (!data) return load(); // a change for a look this page does not have
       if (look && data.version !== look.version) reset();
       if (look && data.my_turn && !look.my_turn)
         haptic({ type: "notification", notification_type: "success" }); // your turn now
