@@ -22,7 +22,10 @@ from tests.bot.web.browser import PHONE, until
 from tests.bot.web.test_telegram_app import BOT_TOKEN, signed
 from tests.patience import PATIENCE, wait_until
 
-ACTIVE = "() => { const a = document.activeElement; return a ? (a.id || a.dataset.cell || a.dataset.slot && 'slot' || a.tagName) : ''; }"
+ACTIVE = (
+    "() => { const a = document.activeElement; if (!a) return '';"
+    " return a.id || a.dataset.cell || (a.dataset.slot && 'slot') || a.tagName; }"
+)
 
 
 def _open(browser: Any, url: str) -> Any:
@@ -70,7 +73,8 @@ def _keyboard_move(page: Any) -> tuple[str, str]:
     page.keyboard.press("n")
     second = until(
         page,
-        f"() => {{ const c = document.activeElement?.dataset?.cell; return c !== '{first}' && c; }}",
+        "() => { const c = document.activeElement?.dataset?.cell;"
+        f" return c !== '{first}' && c; }}",
         "a second cell",
     )
     page.keyboard.press("Enter")
