@@ -62,7 +62,7 @@ def _flush_each_event(response: web.StreamResponse) -> None:
     writer = getattr(response, "_payload_writer", None)
     inner = getattr(writer, "_compress", None)
     if writer is not None and inner is not None and hasattr(inner, "compress_sync"):
-        writer._compress = _FlushEachEvent(inner)  # type: ignore[union-attr]
+        writer._compress = _FlushEachEvent(inner)
 
 
 def look_json(look: PageLook) -> dict[str, Any]:
