@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from bot.core.outbound import Chat, User  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import open_store  # noqa: E402
-from bot.web.base import PAGE, SCRIPT, STYLE, _static  # noqa: E402
+from bot.web.base import ACCESS, ACCESS_STYLE, PAGE, SCRIPT, STYLE, _static  # noqa: E402
 from bot.web.guard import Limits  # noqa: E402
 from bot.web.server import WebBoard  # noqa: E402
 
@@ -288,14 +288,16 @@ async def measure(info: dict[str, Any], pid: int, watchers: int, pages: int) -> 
     port = info["port"]
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"machine load {load}; boards after {info['placed']} placements")
-    weight = {name: len(_static(name)) for name in (PAGE, SCRIPT, STYLE)}
+    weight = {name: len(_static(name)) for name in (PAGE, SCRIPT, ACCESS, STYLE, ACCESS_STYLE)}
     statics = sum(weight.values())
     looks = {}
     for key in ("late4", "spezial4"):
         looks[key] = len(await _get(port, f"/api/t/{info[key]}/state"))
     print(
-        f"page weight: HTML {weight[PAGE] / 1000:.1f} KB + script {weight[SCRIPT] / 1000:.1f} KB"
-        f" + style {weight[STYLE] / 1000:.1f} KB = {statics / 1000:.1f} KB, fonts none;"
+        f"page weight: HTML {weight[PAGE] / 1000:.1f} KB + scripts"
+        f" {(weight[SCRIPT] + weight[ACCESS]) / 1000:.1f} KB + styles"
+        f" {(weight[STYLE] + weight[ACCESS_STYLE]) / 1000:.1f} KB = {statics / 1000:.1f} KB,"
+        " fonts none (uncompressed);"
         f" with the look of a late 4-player board {(statics + looks['late4']) / 1000:.1f} KB"
         f" (look {looks['late4'] / 1000:.1f} KB), Genial Spezial 4-player"
         f" {(statics + looks['spezial4']) / 1000:.1f} KB (goal <= 150 KB)"
