@@ -247,7 +247,10 @@ def test_every_answer_has_a_policy_without_inline_script(tmp_path: Path) -> None
             assert headers["x-content-type-options"] == "nosniff"
         _, _, page = site.request("GET", f"/t/{site.tid}")
         # Every script has a src; no element has an event attribute or a style attribute.
-        assert re.findall(rb"<script[^>]*>", page) == [b'<script src="/static/app.js" defer>']
+        assert re.findall(rb"<script[^>]*>", page) == [
+            b'<script src="/static/access.js" defer>',
+            b'<script src="/static/app.js" defer>',
+        ]
         assert not re.search(rb"\son[a-z]+=", page) and b"style=" not in page
 
 
