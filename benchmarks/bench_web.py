@@ -11,6 +11,9 @@ Run: ``.venv/bin/python benchmarks/bench_web.py [--watchers 200] [--tables 100]
 - a move to the board on watchers' pages: ``--watchers`` Server-Sent Events streams on one
   table, a move posted as the page posts it, the time until each stream has the new look;
   p50 and p95 over 10 moves, goal p95 <= 300 ms with 200 watching;
+- the bytes a move costs a watcher of a 4-player game (issue 48): its event stream opened
+  as a browser opens it (accepting gzip), 40 moves played, the bytes on the wire per move
+  after the first look, median and largest, goal median <= 5 KB; and the same uncompressed;
 - ``--tables`` x ``--pages`` open pages held by one server process, with the server's
   resident memory before and after (goal: 1,000 pages across 100 tables).
 
@@ -30,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from bot.core.outbound import Chat, User  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store import open_store  # noqa: E402
-from bot.web.base import AIM, PAGE, SCRIPT, STYLE, _static  # noqa: E402
+from bot.web.base import ACCESS, ACCESS_STYLE, AIM, PAGE, SCRIPT, STYLE, _static  # noqa: E402
 from bot.web.guard import Limits  # noqa: E402
 from bot.web.server import WebBoard  # noqa: E402
 
@@ -104,6 +108,9 @@ def serve(db: str, tables: int) -> None:
         key: getattr(service.page_look(key), "placed", 0) for key in ("late4", "spezial4")
     }
     info["spezial4"] = board.table_id("spezial4")
+    four = _table(service, "four", 4)
+    info["four"] = board.table_id("four")
+    info["four_seats"] = [board.signer.seat_token(info["four"], p.id) for p in four]
     watched = _table(service, "watched", 2)
     info["watched"] = board.table_id("watched")
     info["seats"] = [board.signer.seat_token(info["watched"], p.id) for p in watched]
@@ -178,6 +185,83 @@ class Stream:
             self.writer.close()
 
 
+class Wire:
+    """A watcher's event stream as a browser opens it: the bytes each look costs on the
+    wire (gzip when ``packed``), told apart by unpacking as they come."""
+
+    def __init__(self, packed: bool) -> None:
+        self.packed = packed
+        self.sizes: dict[int, int] = {}
+        self.reader: asyncio.StreamReader | None = None
+
+    async def run(self, port: int, path: str) -> None:
+        self.reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**22)
+        accept = "Accept-Encoding: gzip, deflate\r\n" if self.packed else ""
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{accept}\r\n".encode())
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        assert b" 200 " in head.split(b"\r\n")[0], head
+        # aiohttp answers "gzip, deflate" with deflate (zlib's format): 32 takes either.
+        unpack = zlib.decompressobj(32 + zlib.MAX_WBITS) if self.packed else None
+        text, wire = b"", 0
+        try:
+            while True:
+                size_line = await self.reader.readuntil(b"\r\n")  # chunked
+                size = int(size_line.strip(), 16)
+                chunk = await self.reader.readexactly(size + 2)
+                wire += len(size_line) + size + 2
+                data = chunk[:-2]
+                text += unpack.decompress(data) if unpack is not None else data
+                while b"\n\n" in text:
+                    event, text = text.split(b"\n\n", 1)
+                    if event.startswith(b"data: "):
+                        self.sizes[int(json.loads(event[6:])["version"])] = wire
+                        wire = 0
+        finally:
+            writer.close()
+
+
+async def watcher_bytes(port: int, tid: str, seats: list[str]) -> None:
+    wires = [Wire(True), Wire(False)]
+    tasks = [asyncio.create_task(w.run(port, f"/api/t/{tid}/events")) for w in wires]
+    while not all(w.sizes for w in wires):
+        for t in tasks:
+            if t.done():
+                t.result()  # a stream that failed says why
+        await asyncio.sleep(0.01)
+    first = {w.packed: next(iter(w.sizes.values())) for w in wires}
+    versions: list[int] = []
+    for _ in range(40):
+        for seat in seats:
+            state = json.loads(await _get(port, f"/api/t/{tid}/state?seat={seat}"))
+            if state.get("my_turn"):
+                break
+        else:
+            break  # the game is over
+        version = int(state["version"])
+        if state["awaiting"] == "swap":
+            payload = {"seat": seat, "command": "keep", "version": version}
+        else:
+            cell = sorted(state["cells"])[0]
+            move = f"1 {cell} {state['cells'][cell][0]}"
+            payload = {"seat": seat, "command": "play", "move": move, "version": version}
+        answer = json.loads(await _post(port, f"/api/t/{tid}/command", payload))
+        assert answer.get("ok"), answer
+        while not all(version + 1 in w.sizes for w in wires):
+            await asyncio.sleep(0.005)
+        versions.append(version + 1)
+    for t in tasks:
+        t.cancel()
+    for w in wires:
+        sizes = [w.sizes[v] for v in versions]
+        kind = "gzip" if w.packed else "uncompressed"
+        print(
+            f"a watcher of a 4-player game, {kind}: first look {first[w.packed] / 1000:.1f} KB,"
+            f" then per move median {statistics.median(sizes) / 1000:.2f} KB, largest"
+            f" {max(sizes) / 1000:.2f} KB over {len(sizes)} moves"
+            + (" (goal median <= 5 KB)" if w.packed else "")
+        )
+
+
 def first_paint(port: int, tid: str) -> list[float]:
     from playwright.sync_api import sync_playwright
 
@@ -204,15 +288,16 @@ async def measure(info: dict[str, Any], pid: int, watchers: int, pages: int) -> 
     port = info["port"]
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"machine load {load}; boards after {info['placed']} placements")
-    weight = {name: len(_static(name)) for name in (PAGE, SCRIPT, AIM, STYLE)}
+    weight = {name: len(_static(name)) for name in (PAGE, SCRIPT, AIM, ACCESS, STYLE, ACCESS_STYLE)}
     statics = sum(weight.values())
     looks = {}
     for key in ("late4", "spezial4"):
         looks[key] = len(await _get(port, f"/api/t/{info[key]}/state"))
     print(
-        f"page weight: HTML {weight[PAGE] / 1000:.1f} KB"
-        f" + scripts {(weight[SCRIPT] + weight[AIM]) / 1000:.1f} KB"
-        f" + style {weight[STYLE] / 1000:.1f} KB = {statics / 1000:.1f} KB, fonts none;"
+        f"page weight: HTML {weight[PAGE] / 1000:.1f} KB + scripts"
+        f" {(weight[SCRIPT] + weight[AIM] + weight[ACCESS]) / 1000:.1f} KB + styles"
+        f" {(weight[STYLE] + weight[ACCESS_STYLE]) / 1000:.1f} KB = {statics / 1000:.1f} KB,"
+        " fonts none (uncompressed);"
         f" with the look of a late 4-player board {(statics + looks['late4']) / 1000:.1f} KB"
         f" (look {looks['late4'] / 1000:.1f} KB), Genial Spezial 4-player"
         f" {(statics + looks['spezial4']) / 1000:.1f} KB (goal <= 150 KB)"
@@ -265,6 +350,9 @@ async def measure(info: dict[str, Any], pid: int, watchers: int, pages: int) -> 
         f" p95 {p95 * 1000:.0f} ms, slowest {delays[-1] * 1000:.0f} ms over 10 moves"
         f" (goal p95 <= 300 ms)"
     )
+
+    # The bytes a move costs a watcher of a 4-player game, gzip as a browser asks and not.
+    await watcher_bytes(port, info["four"], info["four_seats"])
 
     # Many open pages across many tables.
     before = rss_kb(pid)

@@ -103,6 +103,11 @@ class Service(TableService):
         if the chat has no table."""
         return pages.look(self, chat, user)
 
+    def cell_look(self, chat: str, label: str) -> list[str] | None:
+        """Cell ``label`` of ``chat``'s board and its lines in words, as ``/look`` tells
+        them; ``None`` without a game there or such a cell."""
+        return pages.cell_look(self, chat, label)
+
     def preview(self, chat: str, user: str, move: str) -> dict[str, Any] | None:
         """What ``user``'s placement ``move`` (as typed after ``/play``) would score now,
         changing nothing: ``points`` by colour letter and ``golden``, the colour of each

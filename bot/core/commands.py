@@ -103,6 +103,14 @@ class Board(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Look(Command):
+    """``/look F7``: a cell of the board and its lines in words (issue 48)."""
+
+    cell: str
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class Score(Command):
     at_seat = True
     changes = False

@@ -32,6 +32,8 @@ def letter(out: Outbound) -> Letter:
     data = None
     if out.attachment is not None:
         body["file"] = [out.attachment.filename, out.attachment.mime]
+        if out.attachment.description:
+            body["alt"] = out.attachment.description
         data = out.attachment.data
     return Letter(out.chat, json.dumps(body, separators=(",", ":")), data)
 
@@ -52,7 +54,8 @@ def outbound(letter: Letter) -> Outbound:
         attachment = None
         if "file" in body:
             filename, mime = body["file"]
-            attachment = Attachment(str(filename), letter.attachment or b"", str(mime))
+            alt = str(body.get("alt", ""))
+            attachment = Attachment(str(filename), letter.attachment or b"", str(mime), alt)
         return Outbound(
             chat=letter.chat,
             text=str(body["text"]),

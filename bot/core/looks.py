@@ -105,3 +105,6 @@ class PageLook:
     #: turn's start, later than now while they are away (their clock paused). The page
     #: shows ``deadline`` less the later of this and now, as its bank too.
     started: float | None = None
+    #: What each covered cell holds, in words, by label ("blue star, placed by Ann"), for
+    #: the board's accessible names (:mod:`bot.core.cells`); a free cell is not in it.
+    cell_names: Mapping[str, str] = field(default_factory=dict)

@@ -343,8 +343,43 @@ def board_attachment(
     told: list[tuple[int, Hex, Hex]] = []
     if len(seats) * 2 == len(cells):
         told = [(seat, cells[2 * k], cells[2 * k + 1]) for k, seat in enumerate(seats)]
-    return images.board(
+    picture = images.board(
         game.view(None), scene.names(game), game.version, cells, told, clock_labels(scene, game)
+    )
+    return replace(picture, description=board_alt(scene, game))
+
+
+def board_alt(scene: Scene, game: Game) -> str:
+    """The board picture in words (its alt text): how many moves, the last placement's
+    symbols and cells, and each side's points by colour."""
+    tx, view = scene.texts, game.view(None)
+    area = game.area
+    placed = list(getattr(view, "last_placements", ()) or ())
+    if not placed and getattr(view, "last_placement", None) is not None:
+        placed = [view.last_placement]
+    said = []
+    for p in placed:
+        halves = []
+        for cell, colour in (
+            (p.cell1, getattr(p, "first", None)),
+            (p.cell2, getattr(p, "second", None)),
+        ):
+            symbol = f"{tx(f'symbol.{colour.value}')} " if colour is not None else ""
+            halves.append(symbol + area.label(cell))
+        said.append(", ".join(halves))
+    sides = narrate.side_names(game, scene.names(game), tx)
+    scores = []
+    for side, name in enumerate(sides):
+        score = game.score(side)
+        points = ", ".join(
+            f"{tx(f'colour.{c.value}')} {score[c]}" for c in games.score_colours(game)
+        )
+        scores.append(f"{name} ({points})")
+    return tx(
+        "look.alt",
+        count=len(game.moves),
+        last="; ".join(said) or tx("look.alt_none"),
+        scores="; ".join(scores),
     )
 
 

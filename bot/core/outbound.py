@@ -66,6 +66,9 @@ class Attachment:
     filename: str
     data: bytes = field(repr=False)
     mime: str = "image/png"
+    #: What the picture shows, in words, for a person who does not see it (alt text:
+    #: Discord's attachment ``description``); "" for none.
+    description: str = ""
 
     @property
     def is_image(self) -> bool:

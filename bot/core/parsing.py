@@ -33,6 +33,7 @@ from bot.core.commands import (
     Keep,
     Kick,
     Leave,
+    Look,
     MyData,
     Notify,
     Play,
@@ -159,6 +160,7 @@ COMMAND_WORDS: tuple[str, ...] = (
     "keep",
     "hand",
     "board",
+    "look",
     "score",
     "hint",
     "export",
@@ -333,6 +335,11 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         return Top(page=page, everyone=everyone)
     if word == "stats":
         return Stats(player=" ".join(args) or None)
+    if word in ("look", "feld", "veld", "case"):
+        # A cell's label is short: anything longer is no cell, and is not echoed back.
+        if len(args) != 1 or len(args[0]) > 4:
+            raise CommandError("look.usage")
+        return Look(cell=args[0].upper())
     if word == "history":
         # More moves than it tells at once are the most it tells: /history 50 is the last 30.
         return History(count=_number(args, 10, HISTORY_MAX, "usage.history", clamp=True))
@@ -498,6 +505,8 @@ def _format_plain(cmd: Command) -> str:
         return "/stats" + (f" {cmd.player}" if cmd.player else "")
     if isinstance(cmd, History):
         return f"/history {cmd.count}"
+    if isinstance(cmd, Look):
+        return f"/look {cmd.cell}"
     if isinstance(cmd, Notify):
         if cmd.setting is not None:
             value = cmd.value or ("off" if cmd.setting == "quiet" else "")

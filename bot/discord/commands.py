@@ -182,6 +182,14 @@ async def history(interaction: discord.Interaction[Any], moves: int | None = Non
     await _run(interaction, "/history" + (f" {moves}" if moves is not None else ""))
 
 
+@app_commands.command(name="look", description=_about("look"))
+@app_commands.describe(**_params("look", "cell"))
+@app_commands.rename(**_names("cell"))
+async def look(interaction: discord.Interaction[Any], cell: str) -> None:
+    # A cell and its lines in words (issue 48): only the asker needs them.
+    await _run(interaction, "/look " + (cell.strip() or "?"), quiet=True)
+
+
 @app_commands.command(name="notify", description=_about("notify"))
 @app_commands.describe(**_params("notify", "switch", "value"))
 @app_commands.rename(**_names("switch", "value"))
@@ -356,6 +364,7 @@ COMMANDS: tuple[Command, ...] = (
     top,
     stats,
     history,
+    look,
     notify,
     forget,
     undo,

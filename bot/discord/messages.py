@@ -23,6 +23,8 @@ from bot.words.texts import Texts
 #: Discord's limits on a message's content and an embed's description.
 MAX_CONTENT = 2000
 MAX_DESCRIPTION = 4096
+#: The longest alt text (an attachment's ``description``) Discord takes.
+ALT_MOST = 1024
 #: The embed's side stripe: Genial's orange.
 COLOUR = discord.Colour(0xF28C28)
 
@@ -63,7 +65,12 @@ def send_kwargs(outbound: Outbound, *, with_view: bool = True) -> dict[str, Any]
     else:
         kw["content"] = body
     if attachment is not None:
-        kw["file"] = discord.File(io.BytesIO(attachment.data), filename=attachment.filename)
+        kw["file"] = discord.File(
+            io.BytesIO(attachment.data),
+            filename=attachment.filename,
+            # Alt text (issue 48): Discord allows 1,024 characters.
+            description=attachment.description[:ALT_MOST] or None,
+        )
     if with_view:
         view = outbound_view(outbound)
         if view is not None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.community import ladders as community
-from bot.core import games, narrate, timebank
+from bot.core import cells, games, narrate, timebank
 from bot.core.durations import format_left
 from bot.core.games import Game
 from bot.core.looks import PageLook, RackTile, SideLook
@@ -54,6 +54,11 @@ WORDS = (
     "offline",
     "swap_offer",
     "golden_pick",
+    "board",
+    "free",
+    "can_place",
+    "lines",
+    "keys",
 )
 
 
@@ -62,6 +67,7 @@ def words(texts: Texts) -> dict[str, str]:
     # The page puts the cell and the name in.
     out = {w: texts(f"web.{w}", cell="{cell}", name="{name}") for w in WORDS}
     out.update({f"colour_{c.value}": texts(f"colour.{c.value}") for c in COLOURS})
+    out.update({f"symbol_{c.value}": texts(f"symbol.{c.value}") for c in COLOURS})
     return out
 
 
@@ -175,6 +181,7 @@ def page_look(table: Table, game: Game | None, seat: int | None, now: float) -> 
         deadline=deadline,
         started=started,
         bonus=running and bool(getattr(game, "placing_again", False)),
+        cell_names=cells.cell_names(game, table.record, names, texts),
         **common,
     )
     if seat is None or not running:
@@ -291,6 +298,25 @@ def replay_at(tables: Tables, chat: str, placed: int) -> str | None:
         return replay_board(table, placed)
     except EngineError:
         return None
+
+
+def cell_look(tables: Tables, chat: str, label: str) -> list[str] | None:
+    """Cell ``label`` of ``chat``'s board (running or last game) and its lines, in the
+    table's language (:func:`bot.core.cells.look`); ``None`` without a game or such a
+    cell."""
+    with tables.locks.hold(chat):
+        try:
+            table = tables.store.load(chat)
+        except DamagedTable:
+            return None
+        if table is None:
+            return None
+        game = _game_of(tables, table)
+        if game is None:
+            return None
+        texts = Texts(table.options.lang)
+        names = Scene(table, texts, pictures=False).names(game)
+        return cells.look(game, table.record, names, texts, label)
 
 
 def review_lines(tables: Tables, chat: str) -> list[str] | None:

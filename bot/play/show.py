@@ -1,13 +1,13 @@
-"""What a player asks to see: ``/hand``, ``/board``, ``/score``, ``/export``, ``/history``,
-``/replay``, ``/help`` and ``/rules``, and the :class:`SeatLook` an adapter's autocomplete
-reads. Nothing here changes a table.
+"""What a player asks to see: ``/hand``, ``/board``, ``/look``, ``/score``, ``/export``,
+``/history``, ``/replay``, ``/help`` and ``/rules``, and the :class:`SeatLook` an
+adapter's autocomplete reads. Nothing here changes a table.
 """
 
 from __future__ import annotations
 
 from bot.community import ladders as community
-from bot.core import games, images, messages, timebank
-from bot.core.commands import Board, Export, Hand, Help, History, Replay, Rules, Score
+from bot.core import cells, games, images, messages, timebank
+from bot.core.commands import Board, Export, Hand, Help, History, Look, Replay, Rules, Score
 from bot.core.games import Game
 from bot.core.looks import RackTile, SeatLook
 from bot.core.table import PLAYING
@@ -37,6 +37,16 @@ def board(tables: Tables, ctx: Context, cmd: Board) -> None:
     game = shown_game(tables, ctx)
     title = ctx.texts("board.title", game=ctx.scene.game_title(game), count=len(game.moves))
     ctx.out.append(messages.turn(ctx.scene, game, [title]))
+
+
+def look(tables: Tables, ctx: Context, cmd: Look) -> None:
+    """A cell and its lines in words, for a player who does not see the board."""
+    game = shown_game(tables, ctx)
+    names = ctx.scene.names(game)
+    lines = cells.look(game, ctx.table.record, names, ctx.texts, cmd.cell)
+    if lines is None:
+        raise Reject("look.no_cell")
+    ctx.out.append(ctx.scene.chat_message(lines))
 
 
 def score(tables: Tables, ctx: Context, cmd: Score) -> None:
@@ -136,6 +146,7 @@ def seat_look(game: Game, seat: int) -> SeatLook:
 HANDLERS: dict[type, Handler] = {
     Hand: hand,
     Board: board,
+    Look: look,
     Score: score,
     Export: export,
     Help: help_text,

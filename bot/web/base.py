@@ -31,6 +31,8 @@ Deliver = Callable[[str, list[Outbound]], None]
 #: script of aiming on the board (zoom, the placement drawn, hints: issue 48).
 PAGE, SCRIPT, STYLE = "page.html", "app.js", "app.css"
 AIM = "aim.js"
+#: The page's keyboard and screen-reader play (issue 48), a script of its own.
+ACCESS, ACCESS_STYLE = "access.js", "access.css"
 
 
 def _static(name: str) -> bytes:
@@ -73,6 +75,8 @@ class BoardBase:
         self._chats: dict[str, str] = {}
         self._looks: OrderedDict[str, tuple[int, dict[str | None, bytes]]] = OrderedDict()
         self._building: dict[tuple[str, int, str | None], asyncio.Future[bytes]] = {}
+        self._changes: OrderedDict[tuple[str, str | None, int, int], asyncio.Future[bytes | None]]
+        self._changes = OrderedDict()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import re
+import zlib
 from dataclasses import asdict
 from typing import Any
 
@@ -16,13 +18,51 @@ from aiohttp import web
 from bot.core.looks import PageLook
 from bot.core.table import PLAYING
 from bot.service import TOURNAMENT_PREFIX, is_tournament_table
-from bot.web.base import AIM, SCRIPT, STYLE, BoardBase, _static
+from bot.web.base import ACCESS, ACCESS_STYLE, AIM, SCRIPT, STYLE, BoardBase, _static
+from bot.web.deltas import change
 from bot.web.guard import _headers, _refuse
 from bot.web.tokens import BadToken
+
+#: A cell's label as a page asks for its lines.
+_CELL = re.compile(r"[A-Za-z]{1,2}[0-9]{1,2}")
 
 #: Tables whose looks are kept ready to send (each table's latest version only: the
 #: watchers' look and each seat's).
 LOOKS_KEPT = 256
+#: Changes from one look to the next kept ready to send (every watcher of a table is sent
+#: the same one, worked out once).
+CHANGES_KEPT = 256
+
+
+class _FlushEachEvent:
+    """aiohttp's compressor for an event stream, flushed after every event (``Z_SYNC_FLUSH``)
+    so the browser unpacks each event as it comes, not when the stream ends."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def compress(self, data: bytes) -> bytes:
+        return bytes(self._inner.compress_sync(data)) + bytes(self._inner.flush(zlib.Z_SYNC_FLUSH))
+
+    def flush(self, mode: int | None = None) -> bytes:
+        return bytes(self._inner.flush(mode))
+
+
+def _compress_events(request: web.Request, response: web.StreamResponse) -> bool:
+    """Compress an event stream for a browser that accepts it; ``True`` if it will be (the
+    caller wraps the compressor after ``prepare``)."""
+    accepts = request.headers.get("Accept-Encoding", "").lower()
+    if "gzip" not in accepts and "deflate" not in accepts:
+        return False
+    response.enable_compression()
+    return True
+
+
+def _flush_each_event(response: web.StreamResponse) -> None:
+    writer = getattr(response, "_payload_writer", None)
+    inner = getattr(writer, "_compress", None)
+    if writer is not None and inner is not None and hasattr(inner, "compress_sync"):
+        writer._compress = _FlushEachEvent(inner)
 
 
 def look_json(look: PageLook) -> dict[str, Any]:
@@ -75,6 +115,21 @@ class Pages(BoardBase):
             return table.version, data
         return table.version, await asyncio.shield(building)
 
+    async def _change(self, key: tuple[str, str | None, int, int], old: bytes, new: bytes) -> bytes:
+        """What a live page is sent when the look goes from ``old`` to ``new``: the change
+        (worked out once for every page that needs the same one), or ``new`` whole."""
+        task = self._changes.get(key)
+        if task is None:
+            task = asyncio.ensure_future(asyncio.to_thread(change, old, new))
+            self._changes[key] = task
+            while len(self._changes) > CHANGES_KEPT:
+                self._changes.popitem(last=False)
+        try:
+            found = await asyncio.shield(task)
+        except Exception:  # a look that is no JSON object: the whole look
+            found = None
+        return new if found is None else found
+
     # --- handlers ----------------------------------------------------------------------
 
     async def page(self, request: web.Request) -> web.Response:
@@ -116,15 +171,23 @@ class Pages(BoardBase):
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        kinds = {SCRIPT: "text/javascript", AIM: "text/javascript", STYLE: "text/css"}
+        kinds = {
+            SCRIPT: "text/javascript",
+            AIM: "text/javascript",
+            ACCESS: "text/javascript",
+            STYLE: "text/css",
+            ACCESS_STYLE: "text/css",
+        }
         if name not in kinds:
             raise _refuse(404, "no such file")
-        return web.Response(
+        response = web.Response(
             body=_static(name),
             content_type=kinds[name],
             charset="utf-8",
             headers={"Cache-Control": "public, max-age=3600"},
         )
+        response.enable_compression()  # where the browser accepts it
+        return response
 
     async def state(self, request: web.Request) -> web.Response:
         tid = request.match_info["tid"]
@@ -134,9 +197,11 @@ class Pages(BoardBase):
         found = await self._look(chat, user)
         if found is None:
             raise _refuse(404, "no such table")
-        return web.Response(
+        response = web.Response(
             body=found[1], content_type="application/json", headers={"Cache-Control": "no-store"}
         )
+        response.enable_compression()  # where the browser accepts it
+        return response
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         tid = request.match_info["tid"]
@@ -160,10 +225,13 @@ class Pages(BoardBase):
             }
         )
         _headers(response)
+        compressed = _compress_events(request, response)
         await response.prepare(request)
+        if compressed:
+            _flush_each_event(response)
         self._open[opener] = self._open.get(opener, 0) + 1
         event = self.live.join(chat, found[0])
-        shown = found[0]
+        shown, sent = found
         try:
             await response.write(b"data: " + found[1] + b"\n\n")
             while True:
@@ -181,8 +249,11 @@ class Pages(BoardBase):
                 if found is None:
                     break
                 if found[0] != shown:
-                    shown = found[0]
-                    await response.write(b"data: " + found[1] + b"\n\n")
+                    # After the first look, only what changed (a page that missed one
+                    # fetches the whole look again: the change names its version).
+                    data = await self._change((chat, user, shown, found[0]), sent, found[1])
+                    shown, sent = found
+                    await response.write(b"data: " + data + b"\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
@@ -191,6 +262,20 @@ class Pages(BoardBase):
             if not self._open[opener]:
                 del self._open[opener]
         return response
+
+    async def lines(self, request: web.Request) -> web.Response:
+        """A cell and its lines in words (``?cell=F7``), as ``/look`` tells them."""
+        tid = request.match_info["tid"]
+        user = self._seat(request, tid)
+        self._limit(request, tid, user)
+        _, chat = self._chat(tid)
+        cell = request.query.get("cell", "")
+        if not _CELL.fullmatch(cell):
+            raise _refuse(400, "name a cell like F7")
+        found = await asyncio.to_thread(self.service.cell_look, chat, cell)
+        if found is None:
+            raise _refuse(404, "no such cell on this board")
+        return web.json_response({"lines": found})
 
     async def replay(self, request: web.Request) -> web.Response:
         self._limit(request)

@@ -63,6 +63,7 @@ class WebBoard(Pages, SeatActions):
                 web.get("/api/t/{tid}/events", self.events),
                 web.get("/api/t/{tid}/preview", self.preview),
                 web.get("/api/t/{tid}/replay/{n}", self.replay),
+                web.get("/api/t/{tid}/lines", self.lines),
                 web.post("/api/t/{tid}/command", self.command),
                 web.post("/api/tg/session", self.telegram_session),
             ]

@@ -13,6 +13,7 @@
   let golden = [];
   let source = null;
   const $ = (id) => document.getElementById(id);
+  const A = window.GenialAccess; // keyboard and screen-reader play (access.js)
   const SVG = "http://www.w3.org/2000/svg";
 
   function api(path) {
@@ -174,6 +175,11 @@
     });
     if (svg) aim.board(svg, look.version); // zoom, hints and the placement drawn: aim.js
     markCells();
+    if (A && look) A.board(box, look, legalNow(), chosenCells(), tapCell, api);
+  }
+
+  function chosenCells() {
+    return [pick.a, pick.b].filter((c) => c !== null);
   }
 
   function legalNow() {
@@ -194,6 +200,7 @@
       g.classList.toggle("second", c === pick.b);
     });
     aim.mark();
+    if (A && look) A.marked($("board"), look, [...legal].filter((c) => c !== pick.a && c !== pick.b), chosenCells());
   }
 
   function renderRack() {
@@ -215,6 +222,7 @@
       b.addEventListener("click", () => tapTile(tile.slot));
       rack.appendChild(b);
     });
+    if (A) A.rack(rack, look, pick.slot);
     const myTurn = look.my_turn;
     const swap = myTurn && look.awaiting === "swap";
     const hintLine = $("hint-line");
@@ -270,6 +278,7 @@
     renderReplay();
     aim.announce();
     tick();
+    if (A) A.rendered(look);
   }
 
   let replaying = false;
@@ -459,8 +468,10 @@
     if (source) source.close();
     source = new EventSource(api("/events"));
     source.onmessage = (e) => {
-      const data = JSON.parse(e.data);
+      let data = JSON.parse(e.data);
       if (!data) return;
+      if (A) data = A.applyChange(look, data); // after the first look, what changed
+      if (!data) return load(); // a change for a look this page does not have
       if (look && data.version !== look.version) reset();
       if (look && data.my_turn && !look.my_turn)
         haptic({ type: "notification", notification_type: "success" }); // your turn now

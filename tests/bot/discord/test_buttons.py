@@ -38,6 +38,7 @@ COMMANDS = {
     "keep",
     "hand",
     "board",
+    "look",
     "score",
     "hint",
     "export",

@@ -55,6 +55,7 @@ EXPECTED = {
     "top": ("page", "everywhere"),
     "stats": ("player",),
     "history": ("moves",),
+    "look": ("cell",),  # issue 48: a cell and its lines in words
     "notify": ("switch", "value"),
     "addbot": ("level",),
     "option": ("setting", "value"),

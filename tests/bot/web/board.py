@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from bot.core.outbound import Outbound, User
 from bot.service import Service
+from bot.web import deltas
 from bot.web.guard import Limits
 from bot.web.server import WebBoard
 from tests.bot.helpers import Clock, Room, make_service
@@ -89,13 +90,17 @@ class Site:
 
 
 class Events:
-    """An open ``/events`` stream: each ``next()`` is the next look sent, as JSON."""
+    """An open ``/events`` stream: each ``next()`` is the next look, as JSON: the whole
+    look sent first, then each change sent applied to it as the page applies it
+    (``sent`` holds what came, a whole look or a change)."""
 
     def __init__(self, port: int, path: str) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE)
         self.conn.request("GET", path)
         self.res = self.conn.getresponse()
         self.raw: list[bytes] = []
+        self.sent: list[dict[str, Any]] = []
+        self.look: dict[str, Any] | None = None
         assert self.res.status == 200
 
     def next(self) -> dict[str, Any]:
@@ -105,7 +110,12 @@ class Events:
             if not line:
                 raise AssertionError("the event stream ended")
             if line.startswith(b"data: "):
-                return dict(json.loads(line[6:]))
+                sent = dict(json.loads(line[6:]))
+                self.sent.append(sent)
+                look = deltas.apply(self.look, sent)
+                assert look is not None, "a change for a look this stream was not sent"
+                self.look = look
+                return look
 
     def close(self) -> None:
         self.conn.close()
