@@ -67,7 +67,7 @@ window.GenialAccess = (function () {
     if (fresh && look.moves.length > shownMoves) lines.push(...look.moves.slice(shownMoves));
     if (fresh || shownVersion === null) {
       if (look.my_turn && look.awaiting === "swap") lines.push(look.words.swap_offer);
-      else if (look.my_turn && look.bonus_owed) lines.push(look.words.bonus);
+      else if (look.my_turn && (look.bonus || look.bonus_owed)) lines.push(look.words.bonus);
       else if (look.my_turn && (fresh || !wasMyTurn)) lines.push(look.words.your_turn);
       else if (fresh && look.turn) lines.push(look.turn);
       look.result.forEach((line) => fresh && lines.push(line));

@@ -317,7 +317,7 @@ window.genialAim = function (ctx) {
   // look's ``bonus``; the engine has already counted it off ``bonus_owed``).
   function announce() {
     const look = ctx.look();
-    const a = $("announce");
+    const a = $("said-aloud");
     let said = "";
     if (look.my_turn && look.awaiting === "swap") said = look.words.swap_offer;
     else if (look.bonus && look.my_turn) said = look.words.bonus;

@@ -255,7 +255,7 @@ def test_hints_are_drawn_on_the_board_and_a_tap_takes_one(
 def test_the_bonus_placement_and_the_swap_offer_are_said_in_words(
     tmp_path: Path, browser: Any, shared: Path
 ) -> None:
-    announce = "() => document.getElementById('announce').textContent"
+    announce = "() => document.getElementById('said-aloud').textContent"
     # Bob's OY J6 I6 brings yellow to 18 (move 27 of the sample game): he places again.
     room = seeded_room(tmp_path / "bonus", shared, "01-genial-standard-2p", 26, ["Ada", "Bob"])
     with running(room) as site:
