@@ -286,6 +286,9 @@ def test_vacation_days_not_taken_count_no_more(tmp_path: Path) -> None:
     clock = Clock()
     room = Room(make_service(tmp_path / "t.db", clock=clock))
     room.ok("Ada", "/away 10d")
+    assert room.error("Ada", "/away 1d") == (
+        "You are away already: /back ends it, then /away starts a new one."
+    )
     clock.now = START + 4 * DAY  # 2023-11-18, the month START is in
     room.ok("Ada", "/back")
     out = room.say("Ada", "/away 11d")
