@@ -300,6 +300,28 @@ def test_vacation_days_not_taken_count_no_more(tmp_path: Path) -> None:
     assert "10d left" in room.say("Ada", "/away 11d")[0].text
 
 
+def test_seconds_of_a_vacation_count_and_a_month_used_up_leaves_0d(tmp_path: Path) -> None:
+    """Back ten seconds after going away for 14 days: those ten seconds are taken, so 14
+    days more are too many (13d 23h 59m 50s left, told in its two largest units); 14 days
+    away to their end leave nothing (0d)."""
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/away 14d")
+    clock.now = START + 10
+    room.ok("Ada", "/back")
+    out = room.say("Ada", "/away 14d")
+    assert out[0].text == (
+        "That is more vacation than this month allows (14 days a month; 13d 23h left)."
+    )
+    # A new room's person: 14 days away to their end, the month's days all taken.
+    clock.now = START
+    room.ok("Bob", "/away 14d")
+    clock.now = START + 14 * DAY  # 2023-11-28: the vacation is over
+    assert room.say("Bob", "/away 1h")[0].text == (
+        "That is more vacation than this month allows (14 days a month; 0d left)."
+    )
+
+
 def test_a_vacation_into_the_next_month_leaves_that_months_days_whole(tmp_path: Path) -> None:
     """Ten days from 2023-11-25, back on 2023-12-01: November's count says nothing of
     December, which still has its fourteen days."""
