@@ -313,7 +313,7 @@ def test_seconds_of_a_vacation_count_and_a_month_used_up_leaves_0d(tmp_path: Pat
     assert out[0].text == (
         "That is more vacation than this month allows (14 days a month; 13d 23h left)."
     )
-    # A new room's person: 14 days away to their end, the month's days all taken.
+    # Bob: 14 days away to their end, the month's days all taken.
     clock.now = START
     room.ok("Bob", "/away 14d")
     clock.now = START + 14 * DAY  # 2023-11-28: the vacation is over
