@@ -189,8 +189,8 @@ def test_a_restore_never_mixes_two_stores(
     capsys.readouterr()
     assert main(["restore", str(dump), "--db", source]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"genial-bot: {source}: not empty (")
-    assert err.count("\n") == 1
+    assert err.startswith(f"genial-bot: {source}: not empty (rows in ")
+    assert err.endswith("); restore into a new store\n") and err.count("\n") == 1
     # Nothing was added: a second backup is the first.
     assert main(["backup", str(tmp_path / "c.jsonl"), "--db", source]) == 0
     assert (tmp_path / "c.jsonl").read_text() == before
@@ -222,15 +222,19 @@ def test_a_restore_never_mixes_two_stores(
             '{"genial_backup": 2, "schema": 4}\n' + "[" * 100_000 + "]" * 100_000 + "\n",
             "2: not a line of a genial-bot backup (nested too deep)",
         ),
-        ("SEALED" + '{"genial_backup": 2, "schema": 999}\n', "the backup is of schema 999"),
+        (
+            "SEALED" + '{"genial_backup": 2, "schema": 999}\n',
+            "STORE: the backup is of schema 999, this genial-bot's store is of schema SCHEMA;"
+            " restore it with the genial-bot that wrote it, then upgrade",
+        ),
         (
             "SEALED" + '{"genial_backup": 2, "schema": SCHEMA}\n{"table": "nope", "columns": []}\n',
-            "has no table 'nope' of the backup",
+            "STORE: has no table 'nope' of the backup",
         ),
         (
             "SEALED"
             + '{"genial_backup": 2, "schema": SCHEMA}\n{"table": "notes", "columns": ["x"]}\n',
-            "table notes has no column 'x'",
+            "STORE: table notes has no column 'x'",
         ),
     ],
 )
@@ -248,7 +252,14 @@ def test_a_file_that_is_no_backup_is_one_line(
     target = str(tmp_path / "new" / "store" / "new.sqlite3")
     assert main(["restore", str(bad), "--db", target]) == 2
     err = capsys.readouterr().err
-    assert why in err and err.startswith("genial-bot: ") and err.count("\n") == 1
+    # The one line exactly: the file's line (or the file, or the store) and what is wrong.
+    why = why.replace("SCHEMA", str(SCHEMA_VERSION))
+    if why.startswith("STORE: "):
+        assert err == f"genial-bot: {target}: {why.removeprefix('STORE: ')}\n"
+    elif why[0].isdigit():
+        assert err == f"genial-bot: {bad}:{why}\n"
+    else:
+        assert err == f"genial-bot: {bad}: {why}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl"]
 
 
@@ -618,3 +629,29 @@ def test_stored_values_as_json() -> None:
     assert encode("text") == "text" and encode(7) == 7 and encode(None) is None
     assert decode({"base64": "AP8="}) == b"\x00\xff"
     assert decode("AP8=") == "AP8="
+
+
+def test_a_backup_file_that_cannot_be_read_or_written_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = str(tmp_path / "t.sqlite3")
+    missing = tmp_path / "missing.jsonl"
+    assert main(["restore", str(missing), "--db", target]) == 2
+    assert capsys.readouterr().err == (
+        f"genial-bot: {missing}: cannot read the backup (No such file or directory)\n"
+    )
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"genial_backup": 2, "schema": 4, "from": "caf\xe9"}\n')
+    assert main(["restore", str(latin), "--db", target]) == 2
+    assert capsys.readouterr().err == (
+        f"genial-bot: {latin}: not a genial-bot backup (not UTF-8 text)\n"
+    )
+    assert not Path(target).exists()
+    source = str(tmp_path / "s.sqlite3")
+    open_store(source).close()
+    nowhere = tmp_path / "no-folder" / "b.jsonl"
+    assert main(["backup", str(nowhere), "--db", source]) == 2
+    assert capsys.readouterr().err == (
+        f"genial-bot: {nowhere}: cannot write the backup (No such file or directory)\n"
+    )
+    assert not nowhere.parent.exists()
