@@ -277,6 +277,8 @@ def test_a_backup_of_nothing_and_a_password_kept_out(
     assert main(["backup", str(tmp_path / "b.jsonl"), "--db", url]) == 2
     err = capsys.readouterr().err
     assert err.startswith("genial-bot: postgresql://genial@127.0.0.1:1/genial: ")
+    # libpq's first line, which names what failed (its second suggests a cause).
+    assert err.endswith(" failed: Connection refused\n")
     assert "s3cret" not in err and err.count("\n") == 1
     assert not list(tmp_path.iterdir())
 
