@@ -77,3 +77,18 @@ def test_the_summary_tells_costs_swaps_and_the_turn() -> None:
         "The game turned at move 2, where the winner's lead over the runner-up in the lowest"
         " colour changed most: Bob played p1.",
     ]
+
+
+def test_sides_are_seats_or_the_teams_of_seats_one_and_three_two_and_four() -> None:
+    from dataclasses import replace
+
+    from bot.community.reviews import seat_names, side_names
+
+    names = ["Ada", "Bob", "Cy", "Di"]
+    en = Texts("en")
+    assert side_names(replace(hand_review(), mode="team"), names, en) == ["Ada & Cy", "Bob & Di"]
+    assert side_names(hand_review(), names, en) == names
+    assert side_names(replace(hand_review(), mode="solo"), ["Ada"], en) == ["Ada"]
+    row = {"seats": [{"name": "Ada"}, {"name": ""}, "damaged", {"user": "u-di"}]}
+    assert seat_names(row, en) == ["Ada", "Seat 2", "Seat 3", "Seat 4"]
+    assert seat_names({}, en) == []
