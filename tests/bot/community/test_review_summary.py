@@ -92,3 +92,25 @@ def test_sides_are_seats_or_the_teams_of_seats_one_and_three_two_and_four() -> N
     row = {"seats": [{"name": "Ada"}, {"name": ""}, "damaged", {"user": "u-di"}]}
     assert seat_names(row, en) == ["Ada", "Seat 2", "Seat 3", "Seat 4"]
     assert seat_names({}, en) == []
+
+
+def test_one_line_a_move_with_its_points_and_the_experts() -> None:
+    from dataclasses import replace
+
+    from bot.community.reviews import move_lines
+
+    assert move_lines(hand_review(), ["Ada", "Bob"], Texts("en")) == [
+        "Ada: p0 (no points); the expert: b0 (+2 red), 2 points more.",
+        "Bob: p1 (no points); the expert: b1 (+4 red), 4 points more.",
+        "Ada: p2 (no points); the expert: b2 (+1 red), 1 point more.",
+        "Bob: p3 (no points); the expert: b3 (no points), no more in the lowest-colour sense.",
+        "Ada: p4 (no points); the expert: b4 (+5 red), 5 points more.",
+        "Bob: keep; the expert: swap.",
+        "Ada: swap; the expert: keep.",
+        "Ada: keep, as the expert would.",
+    ]
+    best = PlacementReview(0, 0, 0, "RG A1 A2", "RG A1 A2", ZEROS, (1, 0, 0, 0, 0, 2), ZEROS)
+    same = replace(hand_review(), placements=(best,), swaps=(), lowest=((0, 0),))
+    assert move_lines(same, ["Ada", "Bob"], Texts("en")) == [
+        "Ada: \U0001f7e5\U0001f7e9 A1 A2 (+1 red, +2 purple), the expert's move too."
+    ]
