@@ -4,6 +4,8 @@ the swap decisions that differed from the expert's, in the right words."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.community.reviews import costliest_for, summary
 from bot.words.texts import Texts
 from engine.review import GameReview, PlacementReview, SeatReview, SwapReview
@@ -114,3 +116,38 @@ def test_one_line_a_move_with_its_points_and_the_experts() -> None:
     assert move_lines(same, ["Ada", "Bob"], Texts("en")) == [
         "Ada: \U0001f7e5\U0001f7e9 A1 A2 (+1 red, +2 purple), the expert's move too."
     ]
+
+
+def test_the_chart_reaches_the_top_of_the_games_score_track(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Score tracks go to 18, to 36 in the team and solo games (docs/reliability.md); a
+    Genial Spezial chart reaches its highest lowest colour, at least 18."""
+    from dataclasses import replace
+    from typing import Any
+
+    import render.review
+    from bot.community.reviews import chart
+
+    drawn: list[tuple[Any, ...]] = []
+
+    def lowest_chart_png(lines: Any, names: Any, cap: int, title: str = "") -> bytes:
+        drawn.append((lines, names, cap, title))
+        return b"png"
+
+    monkeypatch.setattr(render.review, "lowest_chart_png", lowest_chart_png)
+    en, names = Texts("en"), ["Ada", "Bob", "Cy", "Di"]
+    rows = ((1, 0), (3, 2), (4, 5))
+    review = replace(hand_review(), lowest=rows)
+    picture = chart(review, names, en)
+    assert picture is not None and picture.filename == "review-lowest.png"
+    assert drawn[-1] == ([[1, 3, 4], [0, 2, 5]], ["Ada", "Bob"], 18, "Lowest colour")
+    chart(replace(review, mode="team"), names, en)
+    assert drawn[-1][1:3] == (["Ada & Cy", "Bob & Di"], 36)
+    chart(replace(review, mode="solo", lowest=((2,), (7,))), ["Ada"], en)
+    assert drawn[-1][:3] == ([[2, 7]], ["Ada"], 36)
+    chart(replace(review, game="spezial", lowest=((20, 1), (25, 2))), names, en)
+    assert drawn[-1][2] == 25
+    chart(replace(review, game="spezial"), names, en)
+    assert drawn[-1][2] == 18
+    assert chart(replace(review, lowest=()), names, en) is None
