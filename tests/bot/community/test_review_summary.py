@@ -151,3 +151,37 @@ def test_the_chart_reaches_the_top_of_the_games_score_track(
     chart(replace(review, game="spezial"), names, en)
     assert drawn[-1][2] == 18
     assert chart(replace(review, lowest=()), names, en) is None
+
+
+def test_a_costly_placements_board_is_labelled_with_both_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board before move 3 of a game, with the move played and the expert's outlined
+    and labelled "played ..." and "best ..." (the record's notation); a Genial Spezial
+    game has no such board."""
+    from dataclasses import replace
+    from typing import Any
+
+    import render.review
+    from bot.community.reviews import board
+    from tests.bot.review_fixtures import greedy_game
+
+    drawn: list[tuple[Any, ...]] = []
+
+    def compared_board_png(view: Any, played: Any, best: Any, labels: Any, names: Any) -> bytes:
+        drawn.append((view, played, best, labels, names))
+        return b"png"
+
+    monkeypatch.setattr(render.review, "compared_board_png", compared_board_png)
+    record = greedy_game(players=2)
+    third = record.moves[2]
+    p = PlacementReview(2, 0, 0, third, third, ZEROS, ZEROS, ZEROS)
+    picture = board(record, p, ["Ada", "Bob"], Texts("en"))
+    assert picture is not None and picture.filename == "review-003.png"
+    (view, played, best, labels, names) = drawn[-1]
+    assert labels == (f"played {third}", f"best {third}")
+    assert names == ["Ada", "Bob"] and played == best
+    # The six symbols printed on the board and the two moves before it, two cells each;
+    # a spectator's view, without a rack.
+    assert len(view.board) == 6 + 4 and view.seat is None
+    assert board(replace(record, game="spezial"), p, ["Ada", "Bob"], Texts("en")) is None
