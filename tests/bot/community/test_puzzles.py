@@ -259,3 +259,16 @@ def test_the_daily_puzzles_times_across_the_change_to_summer_time() -> None:
     for bad in ("25:00", "9:00 Mars/Olympus", "9", "nine:00"):
         with pytest.raises(ValueError):
             next_time(bad, utc(2026, 12, 5))
+
+
+def test_a_daily_puzzle_set_during_a_game_leaves_the_games_clock_alone(tmp_path: Path) -> None:
+    """A game without a time limit has nothing due: setting the daily puzzle then gives
+    it no due time (the clock looks at a game for its turns, not for puzzles)."""
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    assert room.table().due_at is None
+    room.ok("Ada", "/option puzzle daily 18:00")
+    assert room.table().options.puzzle == "18:00 UTC"
+    assert room.table().due_at is None
