@@ -141,6 +141,7 @@ def test_the_chart_reaches_the_top_of_the_games_score_track(
     review = replace(hand_review(), lowest=rows)
     picture = chart(review, names, en)
     assert picture is not None and picture.filename == "review-lowest.png"
+    assert picture.data == b"png"  # what the renderer drew
     assert drawn[-1] == ([[1, 3, 4], [0, 2, 5]], ["Ada", "Bob"], 18, "Lowest colour")
     chart(replace(review, mode="team"), names, en)
     assert drawn[-1][1:3] == (["Ada & Cy", "Bob & Di"], 36)

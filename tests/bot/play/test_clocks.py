@@ -228,6 +228,7 @@ def test_vacation_across_two_tables(tmp_path: Path) -> None:
     out = dm.ok("Ada", "/away 3d")
     assert (one.table().version, two.table().version) == (versions[0] + 1, versions[1] + 1)
     mine = [o for o in out if o.user == "id-ada"]
+    assert (mine[0].chat, mine[0].kind) == ("dm-ada", "info")
     assert mine[0].text.startswith("Away for 3d: your clocks are paused")
     assert "Tables told: 2." in mine[0].text
     told = {o.chat: o.text for o in out if o.user is None}
