@@ -253,6 +253,10 @@ def test_the_daily_puzzles_times_across_the_change_to_summer_time() -> None:
     # A second before it: the day before's.
     assert last_time(at, utc(2026, 3, 28, 7, 59, 59)) == utc(2026, 3, 27, 8, 0)
     assert next_time(at, utc(2026, 3, 28, 7, 59, 59)) == utc(2026, 3, 28, 8, 0)
+    # The hour and minute of the option, not of the time asked at; whole minutes.
+    assert last_time("18:30", utc(2026, 12, 5, 19, 5)) == utc(2026, 12, 5, 18, 30)
+    assert last_time(at, utc(2026, 3, 28, 12, 0, 30) + 0.5) == utc(2026, 3, 28, 8, 0)
+    assert last_time(at, utc(2026, 3, 28, 7, 59, 59) + 0.5) == utc(2026, 3, 27, 8, 0)
     # Without a zone: UTC.
     assert last_time("18:30", utc(2026, 12, 5, 14, 40)) == utc(2026, 12, 4, 18, 30)
     assert next_time("18:30", utc(2026, 12, 5, 14, 40)) == utc(2026, 12, 5, 18, 30)
