@@ -108,13 +108,22 @@ def migrate(conn: psycopg.Connection[Any], url: str) -> None:
 class PostgresConnection:
     """One PostgreSQL database, through a pool of autocommit connections."""
 
-    def __init__(self, url: str, *, pool_size: int = POOL_SIZE, wait: float = WAIT) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = POOL_SIZE,
+        wait: float = WAIT,
+        open_timeout: int = OPEN_TIMEOUT,
+    ) -> None:
         """Connect, and bring the schema up to date.
 
         Args:
             pool_size: connections kept at most.
             wait: seconds a statement waits for a pooled connection before it connects on
                 its own (and, failing that, the store counts as down).
+            open_timeout: seconds the first connection may take before the server counts
+                as not answering (whole seconds, at least 2: libpq's own rule).
 
         Raises:
             StoreDown: if the server cannot be reached or does not let this connection
@@ -125,7 +134,7 @@ class PostgresConnection:
         """
         self.url = url
         try:
-            with psycopg.connect(url, connect_timeout=OPEN_TIMEOUT) as conn:
+            with psycopg.connect(url, connect_timeout=open_timeout) as conn:
                 self._migrate(conn)
         except psycopg.OperationalError as exc:
             if str(exc).startswith(_BAD_SETTINGS):

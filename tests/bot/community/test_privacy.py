@@ -264,3 +264,112 @@ def test_mydata_lists_the_finished_games_i_left(tmp_path: Path) -> None:
     (game,) = data["finished_games"]
     assert (game["chat"], game["title"], game["my_seats"]) == ("chat-3", "Club three", [1])
     assert game["seats"][1]["left_user"] == BOB and game["seats"][1]["user"] is None
+
+
+# --- a stored table without the person (privacy.scrub), on tables made by hand ---------
+
+
+def _seat(name: str, user: str | None, **more: Any) -> Any:
+    from bot.core.table import Seat
+
+    return Seat(name, user=user, **more)
+
+
+def test_a_lobby_without_its_host_is_hosted_by_the_first_person_left() -> None:
+    from bot.community.privacy import scrub
+    from bot.core.table import Table
+
+    t = Table(
+        "c",
+        host="u-ada",
+        host_name="Ada",
+        seats=[
+            _seat("Ada", "u-ada"),
+            _seat("Computer 1", None, level="easy"),
+            _seat("Bob", "u-bob"),
+            _seat("Cy", "u-cy"),
+        ],
+    )
+    assert scrub(t, "u-ada", "former:1", ["Ada"]) is True
+    assert [s.name for s in t.seats] == ["Computer 1", "Bob", "Cy"]
+    assert (t.host, t.host_name) == ("u-bob", "Bob")
+    # Nothing of theirs: nothing changes, and a host stays.
+    assert scrub(t, "u-zed", "former:2", ["Zed"]) is False
+    assert (t.host, t.host_name) == ("u-bob", "Bob")
+    # A lobby of computers only is hosted by nobody.
+    solo = Table(
+        "d", host="u-ada", host_name="Ada", seats=[_seat("Ada", "u-ada"), _seat("C", None)]
+    )
+    assert scrub(solo, "u-ada", "former:1") is True
+    assert (solo.host, solo.host_name, [s.name for s in solo.seats]) == (None, "", ["C"])
+
+
+def test_a_game_keeps_the_seat_of_a_person_forgotten_under_the_alias() -> None:
+    from bot.community.privacy import scrub
+    from bot.core.table import PLAYING, Table
+
+    t = Table(
+        "c",
+        status=PLAYING,
+        host="u-ada",
+        host_name="Ada",
+        seats=[
+            _seat("Ada", "u-ada"),
+            _seat("Computer 2", None, left=True, left_user="u-ada"),
+            _seat("Bob", "u-bob"),
+        ],
+        players=[_seat("Ada", "u-ada"), _seat("Bob", "u-bob")],
+        pending=["Ada placed a tile.", "Adam and Ada's friend Adaline wait."],
+        undoable={"user": "u-bob", "asked": True, "accepted": ["u-ada", "u-cy"]},
+        ping_at=5.0,
+        ping_user="u-ada",
+        ping_turn="t1",
+        pinged="u-ada",
+        out_of_time={"seat": 0, "since": 1.0, "votes": {"u-ada": "wait", "u-bob": "skip"}},
+        tournament={"seen": ["u-ada", "u-bob"]},
+    )
+    assert scrub(t, "u-ada", "former:1", ["Ada"]) is True
+    assert [(s.name, s.user, s.left_user) for s in t.seats] == [
+        (FORMER_NAME, "former:1", None),
+        (FORMER_NAME, None, "former:1"),
+        ("Bob", "u-bob", None),
+    ]
+    assert [(s.name, s.user) for s in t.players] == [
+        (FORMER_NAME, "former:1"),
+        ("Bob", "u-bob"),
+    ]
+    assert t.pending == [
+        "a former player placed a tile.",
+        "Adam and a former player's friend Adaline wait.",
+    ]
+    assert (t.host, t.host_name) == (None, "")  # a running game gets no new host
+    assert t.undoable == {"user": "u-bob", "asked": True, "accepted": ["u-cy"]}
+    assert (t.ping_at, t.ping_user, t.ping_turn, t.pinged) == (None, None, "", None)
+    assert t.out_of_time == {
+        "seat": 0,
+        "since": 1.0,
+        "votes": {"former:1": "wait", "u-bob": "skip"},
+    }
+    assert t.tournament == {"seen": ["former:1", "u-bob"]}
+
+
+def test_a_takeback_asked_by_the_person_forgotten_goes() -> None:
+    from bot.community.privacy import scrub
+    from bot.core.table import PLAYING, Table
+
+    t = Table(
+        "c",
+        status=PLAYING,
+        seats=[_seat("Ada", "u-ada"), _seat("Bob", "u-bob")],
+        undoable={"user": "u-ada", "asked": True, "accepted": []},
+        ping_user="u-bob",
+        ping_at=9.0,
+        pinged="u-bob",
+    )
+    assert scrub(t, "u-ada", "former:1") is True
+    assert t.undoable is None
+    assert (t.ping_at, t.ping_user, t.pinged) == (9.0, "u-bob", "u-bob")
+    # Only the pending lines changing is a change too.
+    told = Table("d", status=PLAYING, pending=["Ada left."], seats=[_seat("Bob", "u-bob")])
+    assert scrub(told, "u-ada", "former:1", ["Ada"]) is True
+    assert told.pending == ["a former player left."]

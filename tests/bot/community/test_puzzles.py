@@ -255,3 +255,47 @@ def test_only_the_host_or_an_admin_sets_the_daily_puzzle(tmp_path: Path) -> None
     assert room.table().options.puzzle != ""
     room.ok("Bob", "/option puzzle off", admin=True)
     assert room.table().options.puzzle == ""
+
+
+def test_the_daily_puzzles_times_across_the_change_to_summer_time() -> None:
+    """09:00 in Berlin: CET (UTC+1) until 2026-03-29 01:00 UTC, then CEST (UTC+2); so the
+    puzzle of 2026-03-28 comes at 08:00 UTC and the next day's at 07:00 UTC."""
+    import datetime
+
+    from bot.community.puzzles import last_time, next_time
+
+    def utc(*when: int) -> float:
+        return datetime.datetime(*when, tzinfo=datetime.UTC).timestamp()
+
+    at = "9:00 Europe/Berlin"
+    assert last_time(at, utc(2026, 3, 28, 12, 0, 30)) == utc(2026, 3, 28, 8, 0)
+    assert next_time(at, utc(2026, 3, 28, 12, 0, 30)) == utc(2026, 3, 29, 7, 0)
+    # At the very time: that one is the last, the next is a day on.
+    assert last_time(at, utc(2026, 3, 28, 8, 0)) == utc(2026, 3, 28, 8, 0)
+    assert next_time(at, utc(2026, 3, 28, 8, 0)) == utc(2026, 3, 29, 7, 0)
+    # A second before it: the day before's.
+    assert last_time(at, utc(2026, 3, 28, 7, 59, 59)) == utc(2026, 3, 27, 8, 0)
+    assert next_time(at, utc(2026, 3, 28, 7, 59, 59)) == utc(2026, 3, 28, 8, 0)
+    # The hour and minute of the option, not of the time asked at; whole minutes.
+    assert last_time("18:30", utc(2026, 12, 5, 19, 5)) == utc(2026, 12, 5, 18, 30)
+    assert last_time(at, utc(2026, 3, 28, 12, 0, 30) + 0.5) == utc(2026, 3, 28, 8, 0)
+    assert last_time(at, utc(2026, 3, 28, 7, 59, 59) + 0.5) == utc(2026, 3, 27, 8, 0)
+    # Without a zone: UTC.
+    assert last_time("18:30", utc(2026, 12, 5, 14, 40)) == utc(2026, 12, 4, 18, 30)
+    assert next_time("18:30", utc(2026, 12, 5, 14, 40)) == utc(2026, 12, 5, 18, 30)
+    for bad in ("25:00", "9:00 Mars/Olympus", "9", "nine:00"):
+        with pytest.raises(ValueError):
+            next_time(bad, utc(2026, 12, 5))
+
+
+def test_a_daily_puzzle_set_during_a_game_leaves_the_games_clock_alone(tmp_path: Path) -> None:
+    """A game without a time limit has nothing due: setting the daily puzzle then gives
+    it no due time (the clock looks at a game for its turns, not for puzzles)."""
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()))
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    assert room.table().due_at is None
+    room.ok("Ada", "/option puzzle daily 18:00")
+    assert room.table().options.puzzle == "18:00 UTC"
+    assert room.table().due_at is None

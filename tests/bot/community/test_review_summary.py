@@ -4,6 +4,8 @@ the swap decisions that differed from the expert's, in the right words."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.community.reviews import costliest_for, summary
 from bot.words.texts import Texts
 from engine.review import GameReview, PlacementReview, SeatReview, SwapReview
@@ -77,3 +79,110 @@ def test_the_summary_tells_costs_swaps_and_the_turn() -> None:
         "The game turned at move 2, where the winner's lead over the runner-up in the lowest"
         " colour changed most: Bob played p1.",
     ]
+
+
+def test_sides_are_seats_or_the_teams_of_seats_one_and_three_two_and_four() -> None:
+    from dataclasses import replace
+
+    from bot.community.reviews import seat_names, side_names
+
+    names = ["Ada", "Bob", "Cy", "Di"]
+    en = Texts("en")
+    assert side_names(replace(hand_review(), mode="team"), names, en) == ["Ada & Cy", "Bob & Di"]
+    assert side_names(hand_review(), names, en) == names
+    assert side_names(replace(hand_review(), mode="solo"), ["Ada"], en) == ["Ada"]
+    row = {"seats": [{"name": "Ada"}, {"name": ""}, "damaged", {"user": "u-di"}]}
+    assert seat_names(row, en) == ["Ada", "Seat 2", "Seat 3", "Seat 4"]
+    assert seat_names({}, en) == []
+
+
+def test_one_line_a_move_with_its_points_and_the_experts() -> None:
+    from dataclasses import replace
+
+    from bot.community.reviews import move_lines
+
+    assert move_lines(hand_review(), ["Ada", "Bob"], Texts("en")) == [
+        "Ada: p0 (no points); the expert: b0 (+2 red), 2 points more.",
+        "Bob: p1 (no points); the expert: b1 (+4 red), 4 points more.",
+        "Ada: p2 (no points); the expert: b2 (+1 red), 1 point more.",
+        "Bob: p3 (no points); the expert: b3 (no points), no more in the lowest-colour sense.",
+        "Ada: p4 (no points); the expert: b4 (+5 red), 5 points more.",
+        "Bob: keep; the expert: swap.",
+        "Ada: swap; the expert: keep.",
+        "Ada: keep, as the expert would.",
+    ]
+    best = PlacementReview(0, 0, 0, "RG A1 A2", "RG A1 A2", ZEROS, (1, 0, 0, 0, 0, 2), ZEROS)
+    same = replace(hand_review(), placements=(best,), swaps=(), lowest=((0, 0),))
+    assert move_lines(same, ["Ada", "Bob"], Texts("en")) == [
+        "Ada: \U0001f7e5\U0001f7e9 A1 A2 (+1 red, +2 purple), the expert's move too."
+    ]
+
+
+def test_the_chart_reaches_the_top_of_the_games_score_track(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Score tracks go to 18, to 36 in the team and solo games (docs/reliability.md); a
+    Genial Spezial chart reaches its highest lowest colour, at least 18."""
+    from dataclasses import replace
+    from typing import Any
+
+    import render.review
+    from bot.community.reviews import chart
+
+    drawn: list[tuple[Any, ...]] = []
+
+    def lowest_chart_png(lines: Any, names: Any, cap: int, title: str = "") -> bytes:
+        drawn.append((lines, names, cap, title))
+        return b"png"
+
+    monkeypatch.setattr(render.review, "lowest_chart_png", lowest_chart_png)
+    en, names = Texts("en"), ["Ada", "Bob", "Cy", "Di"]
+    rows = ((1, 0), (3, 2), (4, 5))
+    review = replace(hand_review(), lowest=rows)
+    picture = chart(review, names, en)
+    assert picture is not None and picture.filename == "review-lowest.png"
+    assert picture.data == b"png"  # what the renderer drew
+    assert drawn[-1] == ([[1, 3, 4], [0, 2, 5]], ["Ada", "Bob"], 18, "Lowest colour")
+    chart(replace(review, mode="team"), names, en)
+    assert drawn[-1][1:3] == (["Ada & Cy", "Bob & Di"], 36)
+    chart(replace(review, mode="solo", lowest=((2,), (7,))), ["Ada"], en)
+    assert drawn[-1][:3] == ([[2, 7]], ["Ada"], 36)
+    chart(replace(review, game="spezial", lowest=((20, 1), (25, 2))), names, en)
+    assert drawn[-1][2] == 25
+    chart(replace(review, game="spezial"), names, en)
+    assert drawn[-1][2] == 18
+    assert chart(replace(review, lowest=()), names, en) is None
+
+
+def test_a_costly_placements_board_is_labelled_with_both_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board before move 3 of a game, with the move played and the expert's outlined
+    and labelled "played ..." and "best ..." (the record's notation); a Genial Spezial
+    game has no such board."""
+    from dataclasses import replace
+    from typing import Any
+
+    import render.review
+    from bot.community.reviews import board
+    from tests.bot.review_fixtures import greedy_game
+
+    drawn: list[tuple[Any, ...]] = []
+
+    def compared_board_png(view: Any, played: Any, best: Any, labels: Any, names: Any) -> bytes:
+        drawn.append((view, played, best, labels, names))
+        return b"png"
+
+    monkeypatch.setattr(render.review, "compared_board_png", compared_board_png)
+    record = greedy_game(players=2)
+    third = record.moves[2]
+    p = PlacementReview(2, 0, 0, third, third, ZEROS, ZEROS, ZEROS)
+    picture = board(record, p, ["Ada", "Bob"], Texts("en"))
+    assert picture is not None and picture.filename == "review-003.png"
+    (view, played, best, labels, names) = drawn[-1]
+    assert labels == (f"played {third}", f"best {third}")
+    assert names == ["Ada", "Bob"] and played == best
+    # The six symbols printed on the board and the two moves before it, two cells each;
+    # a spectator's view, without a rack.
+    assert len(view.board) == 6 + 4 and view.seat is None
+    assert board(replace(record, game="spezial"), p, ["Ada", "Bob"], Texts("en")) is None

@@ -189,8 +189,8 @@ def test_a_restore_never_mixes_two_stores(
     capsys.readouterr()
     assert main(["restore", str(dump), "--db", source]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"genial-bot: {source}: not empty (")
-    assert err.count("\n") == 1
+    assert err.startswith(f"genial-bot: {source}: not empty (rows in ")
+    assert err.endswith("); restore into a new store\n") and err.count("\n") == 1
     # Nothing was added: a second backup is the first.
     assert main(["backup", str(tmp_path / "c.jsonl"), "--db", source]) == 0
     assert (tmp_path / "c.jsonl").read_text() == before
@@ -222,15 +222,19 @@ def test_a_restore_never_mixes_two_stores(
             '{"genial_backup": 2, "schema": 4}\n' + "[" * 100_000 + "]" * 100_000 + "\n",
             "2: not a line of a genial-bot backup (nested too deep)",
         ),
-        ("SEALED" + '{"genial_backup": 2, "schema": 999}\n', "the backup is of schema 999"),
+        (
+            "SEALED" + '{"genial_backup": 2, "schema": 999}\n',
+            "STORE: the backup is of schema 999, this genial-bot's store is of schema SCHEMA;"
+            " restore it with the genial-bot that wrote it, then upgrade",
+        ),
         (
             "SEALED" + '{"genial_backup": 2, "schema": SCHEMA}\n{"table": "nope", "columns": []}\n',
-            "has no table 'nope' of the backup",
+            "STORE: has no table 'nope' of the backup",
         ),
         (
             "SEALED"
             + '{"genial_backup": 2, "schema": SCHEMA}\n{"table": "notes", "columns": ["x"]}\n',
-            "table notes has no column 'x'",
+            "STORE: table notes has no column 'x'",
         ),
     ],
 )
@@ -248,7 +252,14 @@ def test_a_file_that_is_no_backup_is_one_line(
     target = str(tmp_path / "new" / "store" / "new.sqlite3")
     assert main(["restore", str(bad), "--db", target]) == 2
     err = capsys.readouterr().err
-    assert why in err and err.startswith("genial-bot: ") and err.count("\n") == 1
+    # The one line exactly: the file's line (or the file, or the store) and what is wrong.
+    why = why.replace("SCHEMA", str(SCHEMA_VERSION))
+    if why.startswith("STORE: "):
+        assert err == f"genial-bot: {target}: {why.removeprefix('STORE: ')}\n"
+    elif why[0].isdigit():
+        assert err == f"genial-bot: {bad}:{why}\n"
+    else:
+        assert err == f"genial-bot: {bad}: {why}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl"]
 
 
@@ -266,6 +277,8 @@ def test_a_backup_of_nothing_and_a_password_kept_out(
     assert main(["backup", str(tmp_path / "b.jsonl"), "--db", url]) == 2
     err = capsys.readouterr().err
     assert err.startswith("genial-bot: postgresql://genial@127.0.0.1:1/genial: ")
+    # libpq's first line, which names what failed (its second suggests a cause).
+    assert err.endswith(" failed: Connection refused\n")
     assert "s3cret" not in err and err.count("\n") == 1
     assert not list(tmp_path.iterdir())
 
@@ -468,3 +481,179 @@ def test_another_programs_sqlite_file_is_refused(
     assert main(["backup", str(out), "--db", str(other)]) == 2
     assert capsys.readouterr().err == f"genial-bot: {other}: not a store of genial-bot\n"
     assert not out.exists()
+
+
+# --- the lines of a backup file, one by one (bot/operator/backup_lines.py) --------------
+
+
+def backup_file(*items: object, rows: dict[str, int] | None = None, digest: str = "") -> list[str]:
+    """A backup's lines as the format says: one JSON value a line; at the end, unless
+    ``rows`` is None, the trailer with those counts and the SHA-256 of every line before it
+    (``digest`` instead, when given)."""
+    import hashlib
+
+    lines = [(i if isinstance(i, str) else json.dumps(i)) + "\n" for i in items]
+    if rows is not None:
+        sha = digest or hashlib.sha256("".join(lines).encode()).hexdigest()
+        lines.append(json.dumps({"trailer": {"rows": rows, "sha256": sha}}) + "\n")
+    return lines
+
+
+HEAD = {"genial_backup": 2, "schema": 3}
+
+
+def refused(lines: list[str]) -> str:
+    from bot.operator.backup_lines import BackupError, scan
+
+    with pytest.raises(BackupError) as info:
+        list(scan(lines, "f.jsonl"))
+    return str(info.value)
+
+
+def test_a_whole_backup_is_read_line_by_line() -> None:
+    from bot.operator.backup_lines import outline, scan
+
+    lines = backup_file(
+        HEAD,
+        {"table": "a", "columns": ["x", "y"]},
+        [1, "q"],
+        "",  # a blank line counts for the checksum too
+        [2, {"base64": "AP8="}],
+        {"table": "b", "columns": ["z"]},
+        rows={"a": 2, "b": 0},
+    )
+    lines.append("\n")  # and one after the trailer is nothing
+    assert list(scan(lines)) == [3, ("a", ["x", "y"]), [1, "q"], [2, b"\x00\xff"], ("b", ["z"])]
+    assert outline(lines) == (3, [("a", ["x", "y"]), ("b", ["z"])])
+
+
+def test_each_fault_of_a_backup_file_is_named_with_its_line() -> None:
+    table = {"table": "a", "columns": ["x", "y"]}
+    assert refused([]) == "f.jsonl: empty, not a genial-bot backup"
+    assert refused(backup_file(HEAD, table, [1, 2])) == (
+        "f.jsonl: no trailer at its end: the backup is cut short (or not whole); nothing"
+        " was restored"
+    )
+    assert refused([*backup_file(HEAD, rows={}), "[1]\n"]) == (
+        "f.jsonl:3: a line after the trailer, which ends a backup"
+    )
+    assert refused(backup_file(HEAD, "{", rows={})) == (
+        "f.jsonl:2: not a line of a genial-bot backup (not JSON)"
+    )
+    assert refused(backup_file(HEAD, "[" * 100_000, rows={})) == (
+        "f.jsonl:2: not a line of a genial-bot backup (nested too deep)"
+    )
+    assert refused(backup_file({"genial_backup": 1, "schema": 3}, rows={})) == (
+        "f.jsonl: a backup of format 1, without the trailer that shows it whole; restore it"
+        " with the genial-bot that wrote it"
+    )
+    for header in ({"genial_backup": 3, "schema": 3}, [2], {"trailer": {}}):
+        assert refused(backup_file(header, rows={})) == (
+            "f.jsonl: not a genial-bot backup (format 2)"
+        )
+    for schema in (None, True, 0, "3"):
+        assert refused(backup_file({"genial_backup": 2, "schema": schema}, rows={})) == (
+            "f.jsonl:1: the header has no schema version"
+        )
+    for bad in ({"table": 1, "columns": []}, {"table": "a"}, {"table": "a", "columns": [1]}):
+        assert refused(backup_file(HEAD, bad, rows={})) == (
+            "f.jsonl:2: a table's line needs its name and columns"
+        )
+    assert refused(backup_file(HEAD, [1, 2], rows={})) == (
+        "f.jsonl:2: a row before any table's line"
+    )
+    assert refused(backup_file(HEAD, table, [1], rows={"a": 1})) == (
+        "f.jsonl:3: a row of 1 values in a, which has 2 columns"
+    )
+    assert refused(backup_file(HEAD, table, [1, [2]], rows={"a": 1})) == (
+        "f.jsonl:3: a value that is a list (a JSON column is written as its text)"
+    )
+    for value in ({"base64": 1}, {"base64": "AP8=", "more": 1}, {"text": "AP8="}):
+        assert refused(backup_file(HEAD, table, [1, value], rows={"a": 1})) == (
+            'f.jsonl:3: a value that is an object must be {"base64": ...}'
+        )
+    assert refused(backup_file(HEAD, table, [1, {"base64": "AP8"}], rows={"a": 1})).startswith(
+        "f.jsonl:3: "
+    )
+    assert refused(backup_file(HEAD, "7", rows={})) == (
+        "f.jsonl:2: not a line of a genial-bot backup"
+    )
+
+
+def test_a_trailer_that_disagrees_with_the_file_is_refused() -> None:
+    table = {"table": "a", "columns": ["x"]}
+    needs = "a trailer needs the rows of each table and a sha256"
+    for trailer in (
+        {"rows": {"a": True}, "sha256": "0"},
+        {"rows": {"a": 1.0}, "sha256": "0"},
+        {"rows": [], "sha256": "0"},
+        {"rows": {"a": 1}, "sha256": 0},
+        {"rows": {"a": 1}},
+        "rows",
+    ):
+        lines = backup_file(HEAD, table, [1], {"trailer": trailer})
+        assert refused(lines) == f"f.jsonl:4: {needs}"
+    assert refused(backup_file(HEAD, table, [1], rows={})) == (
+        "f.jsonl: its trailer does not count table a"
+    )
+    assert refused(backup_file(HEAD, table, [1], [2], rows={"a": 3})) == (
+        "f.jsonl: its trailer counts 3 rows in a, the file holds 2: the backup is not whole"
+    )
+    # Tables in the order of their names: the first that disagrees is named.
+    other = {"table": "b", "columns": ["x"]}
+    assert refused(backup_file(HEAD, other, table, [1], rows={"b": 5, "a": 7})) == (
+        "f.jsonl: its trailer counts 7 rows in a, the file holds 1: the backup is not whole"
+    )
+    assert refused(backup_file(HEAD, table, [1], rows={"a": 1, "z": 1})) == (
+        "f.jsonl: its trailer counts 1 rows in z, the file holds no: the backup is not whole"
+    )
+    assert refused(backup_file(HEAD, table, [1], rows={"a": 1}, digest="0" * 64)) == (
+        "f.jsonl: the checksum in its trailer does not match the lines before it: the file"
+        " was changed after it was written"
+    )
+
+
+def test_stored_values_as_json() -> None:
+    import datetime
+    import decimal
+
+    from bot.operator.backup_lines import decode, encode
+
+    assert encode(b"\x00\xff") == {"base64": "AP8="}
+    assert encode(bytearray(b"\x00\xff")) == {"base64": "AP8="}
+    assert encode(memoryview(b"\x00\xff")) == {"base64": "AP8="}
+    assert encode(datetime.date(2026, 12, 5)) == "2026-12-05"
+    assert encode(datetime.datetime(2026, 12, 5, 14, 40)) == "2026-12-05T14:40:00"
+    assert encode(datetime.time(14, 40)) == "14:40:00"
+    assert encode(decimal.Decimal("1.5")) == 1.5
+    assert encode({"a": [1, 2]}) == '{"a":[1,2]}'
+    assert encode([1, "b"]) == '[1,"b"]'
+    assert encode("text") == "text" and encode(7) == 7 and encode(None) is None
+    assert decode({"base64": "AP8="}) == b"\x00\xff"
+    assert decode("AP8=") == "AP8="
+
+
+def test_a_backup_file_that_cannot_be_read_or_written_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = str(tmp_path / "t.sqlite3")
+    missing = tmp_path / "missing.jsonl"
+    assert main(["restore", str(missing), "--db", target]) == 2
+    assert capsys.readouterr().err == (
+        f"genial-bot: {missing}: cannot read the backup (No such file or directory)\n"
+    )
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"genial_backup": 2, "schema": 4, "from": "caf\xe9"}\n')
+    assert main(["restore", str(latin), "--db", target]) == 2
+    assert capsys.readouterr().err == (
+        f"genial-bot: {latin}: not a genial-bot backup (not UTF-8 text)\n"
+    )
+    assert not Path(target).exists()
+    source = str(tmp_path / "s.sqlite3")
+    open_store(source).close()
+    nowhere = tmp_path / "no-folder" / "b.jsonl"
+    assert main(["backup", str(nowhere), "--db", source]) == 2
+    assert capsys.readouterr().err == (
+        f"genial-bot: {nowhere}: cannot write the backup (No such file or directory)\n"
+    )
+    assert not nowhere.parent.exists()

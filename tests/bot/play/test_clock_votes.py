@@ -37,7 +37,11 @@ def test_after_expel_the_result_names_the_winner_the_ladder_rates(tmp_path: Path
     room = two_with(tmp_path / "t.db", clock, "clock 1h+10m")
     clock.now = START + HOUR
     room.due(clock.now)
-    room.ok("Bob", "/expel")
+    said = room.ok("Bob", "/expel")
+    assert said[0].text.splitlines()[:2] == [
+        "Bob votes: a computer takes the seat.",
+        "The table decided: a computer player takes Ada's seat for the rest of the game.",
+    ]
     room.play_out(random.Random(4))
     (result,) = [o for o in room.log if o.kind == "result"]
     lines = result.text.splitlines()
@@ -180,3 +184,21 @@ def test_a_live_clock_gives_the_others_two_minutes_to_vote(tmp_path: Path) -> No
     # /rules says what the default is, and why.
     (rules,) = room.ok("Ada", "/rules")
     assert "at least 2m on a live clock" in rules.text
+
+
+def test_a_vote_short_of_a_majority_is_counted_and_keeps_its_buttons(tmp_path: Path) -> None:
+    """Three people, Ada out of time: Bob's vote is one of two, no majority (more than
+    half), so the table hears the count and can still vote."""
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    for name in ("Ada", "Bob", "Cy"):
+        room.ok(name, "/join")
+    room.ok("Ada", "/option clock 1h+10m")
+    room.ok("Ada", "/start")
+    assert room.to_move() == "Ada"
+    clock.now = START + HOUR
+    room.due(clock.now)
+    (said,) = room.ok("Bob", "/skip")
+    assert said.text == "Bob votes: skip this move.\n1 of 2 has voted; a majority decides."
+    assert [b.command.split(" #")[0] for b in said.buttons] == ["/skip", "/expel", "/wait"]
+    assert room.table().out_of_time is not None

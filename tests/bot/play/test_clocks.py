@@ -225,8 +225,11 @@ def test_vacation_across_two_tables(tmp_path: Path) -> None:
     clock.now = START + DAY
     dm = Room(service, "dm-ada", "")
     dm.people = one.people
+    versions = (one.table().version, two.table().version)
     out = dm.ok("Ada", "/away 3d")
+    assert (one.table().version, two.table().version) == (versions[0] + 1, versions[1] + 1)
     mine = [o for o in out if o.user == "id-ada"]
+    assert (mine[0].chat, mine[0].kind) == ("dm-ada", "info")
     assert mine[0].text.startswith("Away for 3d: your clocks are paused")
     assert "Tables told: 2." in mine[0].text
     told = {o.chat: o.text for o in out if o.user is None}
@@ -235,6 +238,7 @@ def test_vacation_across_two_tables(tmp_path: Path) -> None:
         "chat-2": "Ada is away for 3d: their clock is paused.",
     }
     t = one.table()
+    assert t.reminded is False  # her turn starts again when she is back: a new half-time
     back_at = START + 4 * DAY
     # Table one: the day she used is off her bank, the rest waits for her return.
     assert t.banks[0] == 2 * DAY and t.turn_started == back_at
@@ -249,7 +253,13 @@ def test_vacation_across_two_tables(tmp_path: Path) -> None:
     # She comes back after two days: both her clocks run from now.
     clock.now = START + 3 * DAY
     out = dm.ok("Ada", "/back")
-    assert {o.chat for o in out if o.user is None} == {"chat-1", "chat-2"}
+    (welcome,) = [o for o in out if o.user == "id-ada"]
+    assert (welcome.chat, welcome.kind) == ("dm-ada", "info")
+    assert welcome.text == "Welcome back: your clocks run again. Tables told: 2."
+    assert {o.chat: o.text for o in out if o.user is None} == {
+        "chat-1": "Ada is back: their clock runs again.",
+        "chat-2": "Ada is back: their clock runs again.",
+    }
     assert one.table().turn_started == clock.now
     assert one.table().deadline == clock.now + 2 * DAY
     assert two.table().deadline == clock.now + 3 * DAY
@@ -270,6 +280,60 @@ def test_vacation_has_a_limit_a_month(tmp_path: Path) -> None:
     assert out[0].kind == "error"
     assert out[0].text.startswith("That is more vacation than this month allows (14 days")
     assert room.say("Ada", "/away 1m")[0].text.startswith("Say how long: /away 3d")
+
+
+def test_vacation_days_not_taken_count_no_more(tmp_path: Path) -> None:
+    """14 days a month (the default): ten days asked, back after four, so four are taken
+    and ten are left; back again at once from a second vacation: nothing more taken."""
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/away 10d")
+    assert room.error("Ada", "/away 1d") == (
+        "You are away already: /back ends it, then /away starts a new one."
+    )
+    clock.now = START + 4 * DAY  # 2023-11-18, the month START is in
+    room.ok("Ada", "/back")
+    out = room.say("Ada", "/away 11d")
+    assert out[0].kind == "error"
+    assert out[0].text.startswith("That is more vacation than this month allows (14 days")
+    assert "10d left" in out[0].text
+    room.ok("Ada", "/away 10d")
+    room.ok("Ada", "/back")
+    assert "10d left" in room.say("Ada", "/away 11d")[0].text
+
+
+def test_seconds_of_a_vacation_count_and_a_month_used_up_leaves_0d(tmp_path: Path) -> None:
+    """Back ten seconds after going away for 14 days: those ten seconds are taken, so 14
+    days more are too many (13d 23h 59m 50s left, told in its two largest units); 14 days
+    away to their end leave nothing (0d)."""
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/away 14d")
+    clock.now = START + 10
+    room.ok("Ada", "/back")
+    out = room.say("Ada", "/away 14d")
+    assert out[0].text == (
+        "That is more vacation than this month allows (14 days a month; 13d 23h left)."
+    )
+    # Bob: 14 days away to their end, the month's days all taken.
+    clock.now = START
+    room.ok("Bob", "/away 14d")
+    clock.now = START + 14 * DAY  # 2023-11-28: the vacation is over
+    assert room.say("Bob", "/away 1h")[0].text == (
+        "That is more vacation than this month allows (14 days a month; 0d left)."
+    )
+
+
+def test_a_vacation_into_the_next_month_leaves_that_months_days_whole(tmp_path: Path) -> None:
+    """Ten days from 2023-11-25, back on 2023-12-01: November's count says nothing of
+    December, which still has its fourteen days."""
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    clock.now = START + 11 * DAY  # 2023-11-25
+    room.ok("Ada", "/away 10d")
+    clock.now = START + 17 * DAY  # 2023-12-01
+    room.ok("Ada", "/back")
+    room.ok("Ada", "/away 14d")
 
 
 def test_games_lists_the_longest_waiting_first(tmp_path: Path) -> None:

@@ -183,3 +183,56 @@ def test_the_launcher_hook_starts_the_board_on_each_new_service(
         assert status == 200
     finally:
         board.stop_thread()
+
+
+def test_a_poke_wakes_the_pages_of_the_tables_named_at_once(tmp_path: Path) -> None:
+    """A command typed in the host platform pokes the board: the pages of that table look
+    now, not at the next poll (an hour here, so only the poke can wake them)."""
+    import asyncio
+
+    service = make_service(tmp_path / "t.db")
+    console = Console(service, User("ann", "ann"), None, io.StringIO())
+    board = WebBoard(service, "http://127.0.0.1", secret=b"k", poll=3600.0)
+    board.poke(["console"])  # not serving yet: nothing to wake, nothing raised
+    board.start_in_thread("127.0.0.1", 0)
+    loop = board._loop
+    assert loop is not None
+    try:
+        console.say("/join")
+        table = service.table("console")
+        assert table is not None
+
+        async def watch() -> asyncio.Event:
+            return board.live.join("console", None)
+
+        async def seen() -> int | None:
+            return board.live.version("console")
+
+        def told() -> int | None:
+            return asyncio.run_coroutine_threadsafe(seen(), loop).result(PATIENCE)
+
+        page = asyncio.run_coroutine_threadsafe(watch(), loop).result(PATIENCE)
+        wait_until(lambda: told() == table.version, "the watch's first look")
+        page.clear()
+        console.say("/option hints on")  # a change the watch has not looked for
+        changed = service.table("console")
+        assert changed is not None and changed.version == table.version + 1
+        board.poke(["console", "console"])
+        wait_until(lambda: told() == changed.version, "the poked table's watch looking")
+        assert page.is_set()  # and its page woken
+    finally:
+        board.stop_thread()
+    board.poke(["console"])  # stopped: nothing to wake, nothing raised
+
+
+def test_a_poke_after_the_boards_loop_closed_is_ignored(tmp_path: Path) -> None:
+    import asyncio
+
+    board = WebBoard(make_service(tmp_path / "t.db"), "http://127.0.0.1", secret=b"k")
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(board.start("127.0.0.1", 0))
+        loop.run_until_complete(board.stop())
+    finally:
+        loop.close()
+    board.poke(["console"])  # the loop is closed: the host's command must not fail

@@ -14,8 +14,10 @@ import json
 import logging
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
@@ -306,3 +308,67 @@ def test_a_fault_of_ours_is_a_json_500_with_its_traceback_logged(
     assert json.loads(body) == {"error": "something went wrong here: try again"}
     faults = [r for r in _web_lines(caplog) if r.exc_info is not None]
     assert len(faults) == 1 and "GET /api/t/{tid}/state" in faults[0].getMessage()
+
+
+# --- Telegram's initData, field by field (bot/web/tokens.py) ----------------------------
+
+
+def _refused(data: str, token: str = BOT_TOKEN, now: float | None = START + 60) -> str:
+    """Why ``telegram_user`` refuses ``data``: the exact word, not a text containing it."""
+    with pytest.raises(BadToken) as info:
+        telegram_user(data, token, now)
+    return str(info.value)
+
+
+def _user(**fields: object) -> str:
+    return json.dumps(fields)
+
+
+def test_init_data_names_the_person_as_telegram_shows_them() -> None:
+    at = str(int(START))
+
+    def name(user: str, **more: str) -> tuple[str, str]:
+        return telegram_user(signed({"auth_date": at, "user": user, **more}), BOT_TOKEN, START)
+
+    assert name(_user(id=42, first_name=" Ann ", last_name=" B ")) == ("42", "Ann B")
+    assert name(_user(id=42, first_name="Ann")) == ("42", "Ann")
+    assert name(_user(id=42, last_name="Brown")) == ("42", "Brown")
+    assert name(_user(id=42, first_name=" ", username="annb")) == ("42", "annb")
+    assert name(_user(id=42)) == ("42", "42")
+    assert name(_user(id="0042", first_name="Ann")) == ("42", "Ann")  # the id as a number
+    # Every field Telegram signed counts, an empty one too (the Mini App's query_id may be).
+    assert name(_user(id=7, first_name="Bo"), query_id="") == ("7", "Bo")
+
+
+def test_init_data_is_refused_with_its_reason() -> None:
+    at = str(int(START))
+    good = signed({"auth_date": at, "user": _user(id=42, first_name="Ann")})
+    assert _refused("") == "malformed"
+    assert _refused(good, token="") == "malformed"
+    assert _refused(good + "&x=" + "y" * 4096) == "malformed"  # longer than 4 KiB
+    # 4 KiB exactly is read.
+    fields = {"auth_date": at, "user": _user(id=42, first_name="Ann"), "pad": ""}
+    fields["pad"] = "x" * (4096 - len(signed(fields)))
+    assert len(signed(fields)) == 4096
+    assert telegram_user(signed(fields), BOT_TOKEN, START) == ("42", "Ann")
+    assert _refused(urlencode({"auth_date": at, "user": _user(id=42)})) == "forged"
+    assert _refused(good[: good.rindex("=") + 1] + "0" * 64) == "forged"
+    assert _refused(signed({"auth_date": at, "user": _user(id=42)}, "1:other")) == "forged"
+    assert _refused(signed({"auth_date": "soon", "user": _user(id=42)})) == "malformed"
+    assert _refused(signed({"user": _user(id=42)})) == "malformed"  # no date
+    assert _refused(signed({"auth_date": at})) == "malformed"  # nobody named
+    assert _refused(signed({"auth_date": at, "user": "{"})) == "malformed"
+    assert _refused(signed({"auth_date": at, "user": _user(first_name="Ann")})) == "malformed"
+    assert _refused(signed({"auth_date": at, "user": _user(id="ann")})) == "malformed"
+    assert _refused(signed({"auth_date": at, "user": "[42]"})) == "malformed"
+
+
+def test_init_data_is_good_for_a_day_to_the_second() -> None:
+    data = signed({"auth_date": str(int(START)), "user": _user(id=42, first_name="Ann")})
+    day = 24 * 3600
+    assert telegram_user(data, BOT_TOKEN, START + day) == ("42", "Ann")
+    assert _refused(data, now=START + day + 1) == "expired"
+    # Without a time given, the machine's: data signed now is good, data of 2023 is not.
+    fresh = signed({"auth_date": str(int(time.time())), "user": _user(id=42)})
+    assert telegram_user(fresh, BOT_TOKEN) == ("42", "42")
+    assert _refused(data, now=None) == "expired"
