@@ -1,7 +1,11 @@
 """A table's messages go out in order, through its outbox, whatever Telegram does.
 
 A lock per table lets one command (or look of the clock) at a table at a time, so its
-messages keep their order while other tables go on. What a command or the clock changed at
+messages keep their order while other tables go on. A table's waiting letters are flushed by
+one delivery at a time as well: a command delivers the letters it wrote for other tables (a
+tournament's tables in their forum topics) without holding their locks, and the clock may
+flush those tables meanwhile; the store hands this process's own claims to both, so without
+that a letter would be posted twice. What a command or the clock changed at
 a table is said through the service's stored outbox: written with the change itself, it
 waits in the store until Telegram took it, so a bot killed between the commit and the post
 says it after the restart (any process on the store does: a letter is claimed by one at a
@@ -112,6 +116,8 @@ class Outbox:
         self.gathering: set[str] = set()
         # Paused tables whose players were told privately that their boards wait.
         self.told_paused: set[str] = set()
+        # Each table's flush, one at a time (see the module's words).
+        self._flushing = TableLocks()
 
     async def deliver(
         self, outs: Sequence[Outbound], origin: Origin | None, *, gather: bool = False
@@ -155,6 +161,11 @@ class Outbox:
         are told as one (:func:`merged`); ``gather`` (the clock's step, with a computer
         player to move next): the last turn messages wait for the next ones while the
         chat has no room, up to :data:`MERGED_TURNS` (they are in :attr:`gathering`)."""
+        async with self._flushing.hold(table):
+            await self._flush(table, gather=gather)
+
+    async def _flush(self, table: str, *, gather: bool) -> None:
+        """:meth:`flush`, with the table's flush lock held."""
         self.gathering.discard(table)
         # An inline message's table has no chat of its own: its edits are paced as one.
         chat: int | str = table if fmt.is_inline(table) else fmt.split_table(table)[0]

@@ -348,3 +348,50 @@ def test_turns_waiting_for_a_full_group_are_told_together(crowded: bool) -> None
     else:
         assert messages.delivered == [a, b, c, "rack"]
     assert service.box == []  # every letter told, once
+
+
+def test_a_table_flushed_by_a_command_and_the_clock_at_once_posts_each_letter_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "/tournament start" typed in a forum's General topic: the command holds the lock of
+    # the General topic's table only, and delivers the letters of the tournament's table
+    # in its own topic. While Telegram is slow to answer the first of them, the clock looks
+    # at the outbox (its retry of waiting letters, or a wake from the store) and flushes
+    # that topic too, under the topic's lock, which nobody holds. The letters are this
+    # process's own claims, so the store hands them to both. Each must be posted once
+    # (issue 43: nothing lost or doubled): "The game begins" twice was seen under load.
+    general, topic = GROUP, f"{GROUP}/7"
+
+    async def inline(call: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return call(*args, **kwargs)
+
+    # The stand-in service answers at once: the only pause is Telegram's slow answer below,
+    # so the clock's flush runs as far as it can while the command's post is under way.
+    monkeypatch.setattr(asyncio, "to_thread", inline)
+    clock: list[asyncio.Future[None]] = []
+
+    class Slow(Messages):
+        async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
+            if out.text == "begins" and not clock:
+                clock.append(asyncio.ensure_future(box.flush(topic)))
+                await asyncio.sleep(0)  # Telegram answers later: the clock runs meanwhile
+            await super().deliver_one(out, origin)
+
+    messages = Slow()
+    service = Service()
+    box = outbox(messages, service)
+    origin = Origin(general, general, User(ADA, "Ada"), None, 7)
+    outs = service.said(
+        Outbound(general, "paired", "info"),
+        Outbound(topic, "begins", "turn"),
+        Outbound(topic, "rack", "rack", user=ADA),
+    )
+
+    async def command() -> None:
+        await box.deliver(outs, origin)
+        await asyncio.gather(*clock)
+
+    asyncio.run(command())
+    assert len(clock) == 1  # the clock did look while the command's post was under way
+    assert messages.delivered == ["paired", "begins", "rack"]
+    assert service.box == []
