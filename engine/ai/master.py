@@ -33,8 +33,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from engine.ai import kernel
 from engine.ai.genial_players import (
     Ending,
     GenialMove,
@@ -83,6 +84,21 @@ class MasterConfig:
 
 
 DEFAULT_MASTER_SEARCH = MasterConfig()
+
+#: The budget without the C kernel (a machine that built none, or ``GENIAL_PURE_PYTHON=1``):
+#: there a play-out runs in Python, about 16 times slower, and master's full budget took a
+#: p95 of 4 s a move at 2 players (issue 50). A quarter of it keeps the p95 under 2 s in
+#: every setup; what it costs in strength is in docs/measurements.md.
+PURE_PYTHON_BUDGET = 12500
+
+
+def default_search() -> MasterConfig:
+    """The master's search on this machine: :data:`DEFAULT_MASTER_SEARCH`, its budget cut
+    to :data:`PURE_PYTHON_BUDGET` where the play-outs run without the C kernel."""
+    config = DEFAULT_MASTER_SEARCH
+    if kernel.active() or config.budget <= PURE_PYTHON_BUDGET:
+        return config
+    return replace(config, budget=PURE_PYTHON_BUDGET)
 
 
 def _by_rule(game: GenialGame | Ending, side: int) -> int:
@@ -158,4 +174,11 @@ def master_move(
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-__all__ = ["DEFAULT_MASTER_SEARCH", "MasterConfig", "leaf_value", "master_move"]
+__all__ = [
+    "DEFAULT_MASTER_SEARCH",
+    "PURE_PYTHON_BUDGET",
+    "MasterConfig",
+    "default_search",
+    "leaf_value",
+    "master_move",
+]
