@@ -49,8 +49,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot import games  # noqa: E402
 from bot.community import reviews as reviews_module  # noqa: E402
+from bot.core import games  # noqa: E402
 from bot.core import tables as tables_module  # noqa: E402
 from bot.core.outbound import Chat, User  # noqa: E402
 from bot.core.table import Table  # noqa: E402

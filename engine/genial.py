@@ -36,7 +36,7 @@ from engine.events import (
     Swapped,
     TurnStarted,
 )
-from engine.genial_board import _KIND_BY_COLOURS
+from engine.genial_board import _KIND_BY_COLOURS, _KIND_COLOURS
 from engine.genial_board import EMPTY as EMPTY
 from engine.genial_board import KIND_OF as KIND_OF
 from engine.genial_board import START_SYMBOLS as START_SYMBOLS
@@ -386,18 +386,12 @@ class GenialGame(GenialPlacements, GenialPlayouts):
         """:meth:`check`, plus the tile and the move's text."""
         if self.awaiting == "swap":
             raise IllegalMove("swap_pending", self._describe(move))
-        known = self._layout.where.get(move)
-        if known is not None:
-            _, i, j, x, y, _ = known
-            tile = TILE_KINDS[_KIND_BY_COLOURS[x][y]]
-            labels = self.area.labels
-            text = f"{COLOUR_LETTERS[x]}{COLOUR_LETTERS[y]} {labels[i]} {labels[j]}"
-        else:
-            text = self._describe(move)
-            i, j = self.area.pair(move.cell1, move.cell2, text)
-            x, y = move.first.index, move.second.index
-            tile = Tile.of(move.first, move.second)
-        if self.board[i] != EMPTY or self.board[j] != EMPTY:
+        known = self._layout.checked.get(move)
+        if known is None:
+            known = self._cells_of(move)
+        i, j, _, _, tile, text = known
+        board = self.board
+        if board[i] != EMPTY or board[j] != EMPTY:
             raise IllegalMove("occupied", text)
         if tile not in self.racks[self.to_move]:
             raise IllegalMove("tile_not_on_rack", text)
@@ -405,18 +399,37 @@ class GenialGame(GenialPlacements, GenialPlayouts):
             allowed = self._first_round_cells()
             if i not in allowed and j not in allowed:
                 raise IllegalMove("first_round", text)
-        return i, j, x, y, tile, text
+        return known
+
+    def _cells_of(self, move: Placement) -> tuple[int, int, int, int, Tile, str]:
+        """A placement's cells and colours as indexes, its tile and its text; a listed
+        placement's are kept in the layout's table, so that it is worked out once.
+
+        Raises:
+            IllegalMove: a cell outside the area, or two cells that are not a pair.
+        """
+        spot = self._layout.where.get(move)
+        if spot is None:
+            text = self._describe(move)
+            i, j = self.area.pair(move.cell1, move.cell2, text)
+            return i, j, move.first.index, move.second.index, Tile.of(move.first, move.second), text
+        _, i, j, x, y, _ = spot
+        labels = self.area.labels
+        text = f"{COLOUR_LETTERS[x]}{COLOUR_LETTERS[y]} {labels[i]} {labels[j]}"
+        known = (i, j, x, y, TILE_KINDS[_KIND_BY_COLOURS[x][y]], text)
+        self._layout.checked[move] = known
+        return known
 
     def _place(self, move: Placement) -> list[Event]:
         i, j, x, y, tile, text = self._check(move)
         seat = self.to_move
         setup = self.setup
         side = setup.side_of(seat)
-        events: list[Event] = [Placed(seat, move, bonus=bool(self._turn_placements))]
+        events: list[Event] = [Placed(seat, move, bool(self._turn_placements))]
         # Score on the board as it was, then put the tile down.
-        pts = [0] * 6
-        pts[x] += self._points[x][i]
-        pts[y] += self._points[y][j]
+        points = self._points
+        a = points[x][i]
+        b = points[y][j]
         self.racks[seat].remove(tile)
         self._fill(i, x)
         self._fill(j, y)
@@ -425,33 +438,34 @@ class GenialGame(GenialPlacements, GenialPlayouts):
         self.moves.append(text)
 
         track = self.scores[side]
-        gained = {}
-        bonuses: list[Event] = []
-        for k in (x, y) if x != y else (x,):
-            if not pts[k]:
-                continue
-            old = track[k]
-            new = old + pts[k]
-            for mark in setup.marks:
-                if old < mark <= new:
-                    new = mark  # the track stops at the mark; the rest is lost
-                    if setup.bonus_placements:
-                        bonuses.append(BonusEarned(seat, _COLOUR_OF[k], mark))
-                    break
-            new = min(new, setup.cap)
-            track[k] = new
-            gained[_COLOUR_OF[k]] = new - old
-        if any(pts):
-            points = {_COLOUR_OF[k]: p for k, p in enumerate(pts) if p}
-            events.append(Scored(seat, side, points, gained, self.score(side)))
-        events += bonuses
-
-        if min(track) == setup.cap:
-            self.winner = side
-            return events + self._end("immediate_win")
+        if a or b:
+            made = ((x, a + b),) if x == y else ((x, a), (y, b))
+            gained = {}
+            bonuses: list[Event] = []
+            for k, p in made:
+                if not p:
+                    continue
+                old = track[k]
+                new = old + p
+                for mark in setup.marks:
+                    if old < mark <= new:
+                        new = mark  # the track stops at the mark; the rest is lost
+                        if setup.bonus_placements:
+                            bonuses.append(BonusEarned(seat, _COLOUR_OF[k], mark))
+                        break
+                new = min(new, setup.cap)
+                track[k] = new
+                gained[_COLOUR_OF[k]] = new - old
+            made_points = {_COLOUR_OF[k]: p for k, p in sorted(made) if p}
+            totals = dict(zip(COLOURS, track, strict=True))
+            events.append(Scored(seat, side, made_points, gained, totals))
+            events += bonuses
+            if min(track) == setup.cap:
+                self.winner = side
+                return events + self._end("immediate_win")
+            self.bonus_owed += len(bonuses)
         if not self.empty_edges:
             return events + self._end("board_full")
-        self.bonus_owed += len(bonuses)
         if self.bonus_owed:
             if self.racks[seat]:
                 self.bonus_owed -= 1
@@ -464,11 +478,16 @@ class GenialGame(GenialPlacements, GenialPlayouts):
         seat = self.to_move
         rack = self.racks[seat]
         if self.setup.swaps and rack:
-            lowest = self.lowest_colours(self.setup.side_of(seat))
-            shown = {c for t in rack for c in t}
-            if shown.isdisjoint(lowest):
+            side = self.setup.side_of(seat)
+            track = self.scores[side]
+            low = min(track)
+            for t in rack:
+                x, y = _KIND_COLOURS[KIND_OF[t]]
+                if track[x] == low or track[y] == low:
+                    break
+            else:
                 self.awaiting = "swap"
-                return [SwapOffered(seat, lowest)]
+                return [SwapOffered(seat, self.lowest_colours(side))]
         return self._refill_and_pass([])
 
     def _decide_swap(self, choice: SwapChoice) -> list[Event]:
@@ -488,15 +507,19 @@ class GenialGame(GenialPlacements, GenialPlayouts):
     def _refill_and_pass(self, events: list[Event]) -> list[Event]:
         seat = self.to_move
         rack = self.racks[seat]
-        drawn = self.bag.draw(self.setup.rack_size - len(rack))
-        rack.extend(drawn)
-        events.append(Refilled(seat, len(drawn), len(self.bag)))
+        bag = self.bag
+        drawn = bag.draw(self.setup.rack_size - len(rack))
+        rack += drawn
+        left = len(bag)
+        events.append(Refilled(seat, len(drawn), left))
         self.awaiting = "place"
         self.last_placements = self._turn_placements
         self._turn_placements = []
-        nxt = (seat + 1) % self.players
+        nxt = seat + 1
+        if nxt == len(self.racks):
+            nxt = 0
         self.to_move = nxt
-        if not self.racks[nxt] and not len(self.bag):
+        if not left and not self.racks[nxt]:
             return events + self._end("out_of_tiles")
         events.append(TurnStarted(nxt))
         return events

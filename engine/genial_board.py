@@ -126,10 +126,12 @@ class _Layout:
     __slots__ = (
         "board",
         "cell_edges",
+        "checked",
         "edge_pos",
         "edges",
         "empty_edges",
         "high_cells",
+        "lines",
         "low_cells",
         "moves",
         "near_start",
@@ -157,15 +159,14 @@ class _Layout:
             ways = [(0, 1), (1, 0)] if x != y else [(0, 1)]
             per_way = []
             for u, v in ways:
+                # A table's placements made one after the other, so that they lie together
+                # in memory: a listing touches each one it copies.
+                placed = [Placement(first, second, cells[e[u]], cells[e[v]]) for e in edges]
                 per_edge = []
-                for edge in edges:
+                for edge, placement in zip(edges, placed, strict=True):
                     i, j = edge[u], edge[v]
                     order = ((i * n + j) * 6 + x) * 6 + y
-                    per_edge.append(
-                        PlacementSpot(
-                            Placement(first, second, cells[i], cells[j]), i, j, x, y, order
-                        )
-                    )
+                    per_edge.append(PlacementSpot(placement, i, j, x, y, order))
                 per_way.append(tuple(per_edge))
             spots.append(tuple(per_way))
         #: spots[kind][way][edge]: the placement of that kind of tile on that edge, with its
@@ -178,8 +179,16 @@ class _Layout:
         self.where: dict[Placement, PlacementSpot] = {
             s.placement: s for per_way in spots for per_edge in per_way for s in per_edge
         }
+        #: checked[placement]: a listed placement's cells, colours, tile and text, as
+        #: GenialGame's checks work them out (filled as placements are played).
+        self.checked: dict[Placement, tuple[int, int, int, int, Tile, str]] = {}
         self.moves: tuple[tuple[tuple[Placement, ...], ...], ...] = tuple(
             tuple(tuple(s.placement for s in per_edge) for per_edge in per_way) for per_way in spots
+        )
+        #: lines[cell]: the three lines through the cell, each as its two rays (a direction
+        #: and its opposite), as raise_points goes through them.
+        self.lines: tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
+            tuple((rays[d], rays[OPPOSITE[d]]) for d in (0, 1, 2)) for rays in area.rays
         )
         board = [EMPTY] * n
         self.start_cells: dict[int, int] = {}
@@ -325,13 +334,40 @@ class GenialBoard:
         self._fill(i, colour.index)
 
     def _fill(self, cell: int, colour: int) -> None:
+        # The steps of _drop_edges and raise_points, written out here: every placement
+        # played (two cells) comes through this, play-outs' thousands a move included.
         board = self.board
         board[cell] = colour
         self.cell_order.append(cell)
-        self._drop_edges(cell)
-        for s in self._layout.near_start[cell]:
-            self.start_touched.add(s)
-        raise_points(board, self._points[colour], self._rays[cell], colour)
+        pos = self._edge_pos
+        empty = self.empty_edges
+        for e in self._cell_edges[cell]:
+            p = pos[e]
+            if p >= 0:
+                last = empty.pop()
+                if last != e:
+                    empty[p] = last
+                    pos[last] = p
+                pos[e] = -1
+        near = self._layout.near_start[cell]
+        if near:
+            self.start_touched.update(near)
+        points = self._points[colour]
+        for ahead, behind in self._layout.lines[cell]:
+            a = 0
+            for c in ahead:
+                if board[c] != colour:
+                    break
+                a += 1
+            b = 0
+            for c in behind:
+                if board[c] != colour:
+                    break
+                b += 1
+            if a < len(ahead) and board[ahead[a]] == EMPTY:
+                points[ahead[a]] += 1 + b
+            if b < len(behind) and board[behind[b]] == EMPTY:
+                points[behind[b]] += 1 + a
 
     def _drop_edges(self, cell: int) -> None:
         """Take the pairs of a cell just covered out of the empty pairs (the last one kept

@@ -69,23 +69,20 @@ class GenialPlacements(GenialBoard):
         return [KIND_OF[t] for t in dict.fromkeys(self.racks[self.to_move])]
 
     def legal_placements(self) -> list[Placement]:
-        """Every legal placement, each once in canonical form: pair of cells by pair of
-        cells, and on each pair the rack's kinds of tile in rack order, each both ways."""
+        """Every legal placement, each once in canonical form: the rack's kinds of tile in
+        rack order, each one way round and then the other, pair of cells by pair of cells
+        (the order :meth:`placement_groups` lists them in)."""
         if self.over or self.awaiting != "place":
             return []
         pick = self._candidate_edges_getter()
         if pick is None:
             return []
         moves = self._layout.moves
-        picked = [pick(table) for k in self._rack_kinds() for table in moves[k]]
-        if not picked:
-            return []  # an empty rack (only in positions set up by hand)
-        # Interleaved by edge with strided slice assignments (C-level copies): the same
-        # order as going through the edges one by one, at the cost of copying by table.
-        step = len(picked)
-        out: list[Placement] = [*picked[0]] * step
-        for n, entries in enumerate(picked):
-            out[n::step] = entries
+        out: list[Placement] = []
+        for k in self._rack_kinds():
+            for table in moves[k]:
+                # One C-level call per table (a copy of references), no step per move.
+                out += pick(table)
         return out
 
     def placement_groups(self) -> list[PlacementGroup]:

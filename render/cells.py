@@ -19,6 +19,8 @@ LABEL_SCALE = 0.27  # label size, as a fraction of the cell width (the web board
 #: large as this allows, so labels stay legible on a phone (a 4-player board 390 px wide
 #: has cells of 24 px; labels of 0.27 of that were 6 px letters, 4.6 px high).
 LABEL_FILL = 0.84
+#: The size at which :func:`cell_label_size` measures a label to guess from.
+GUESS_SIZE = 20
 
 
 def label_size(lat: Lattice) -> int:
@@ -28,9 +30,28 @@ def label_size(lat: Lattice) -> int:
 @cache
 def cell_label_size(w: int, labels: tuple[str, ...]) -> int:
     """The largest size of :func:`render.fonts.label_font` at which every one of ``labels``
-    fits :data:`LABEL_FILL` of a cell ``w`` px wide."""
-    size = 8
-    while max(label_font(size + 1).getlength(t) for t in labels) <= LABEL_FILL * w:
+    fits :data:`LABEL_FILL` of a cell ``w`` px wide (8 at the least).
+
+    Widths grow with the size, so the answer is the size below the first that does not
+    fit. It is looked for from a guess in proportion to the widest label at size
+    :data:`GUESS_SIZE`, not size by size from 8 (19 sizes for a 4-player board): each size
+    tried is a font loaded and every label measured, in the first board of a new process
+    (issue 50)."""
+    limit = LABEL_FILL * w
+
+    def fits(size: int) -> bool:
+        face = label_font(size)
+        return face.getlength(widest) <= limit and all(face.getlength(t) <= limit for t in labels)
+
+    # A guess from the widest of the longest labels at a middling size (a guess only: the
+    # checks below decide; widths of small sizes are rounded up too much to scale from).
+    longest = max(map(len, labels))
+    guess = label_font(GUESS_SIZE)
+    widest = max((t for t in labels if len(t) == longest), key=guess.getlength)
+    size = max(8, round(GUESS_SIZE * limit / guess.getlength(widest)))
+    while size > 8 and not fits(size):
+        size -= 1
+    while fits(size + 1):
         size += 1
     return size
 

@@ -116,6 +116,16 @@ def _distance(a: RGB, b: RGB) -> float:
     return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
 
 
+def _apart(a: RGB, b: RGB, spacing: float) -> bool:
+    """Whether two colours are at least ``spacing`` apart: :func:`_distance` compared in
+    squares, without the root or a generator (a palette checks some 6,000 pairs, in the
+    first board of a new process)."""
+    dr = a[0] - b[0]
+    dg = a[1] - b[1]
+    db = a[2] - b[2]
+    return dr * dr + dg * dg + db * db >= spacing * spacing
+
+
 def _blend(a: RGB, b: RGB, t: float) -> RGB:
     return (
         round(a[0] + (b[0] - a[0]) * t),
@@ -137,16 +147,23 @@ def palette_colours(game: str) -> list[RGB]:
     """
     if game not in GAMES:
         raise ValueError(f"no palette for game {game!r}")
+    return list(_palette(game))
+
+
+@cache
+def _palette(game: str) -> tuple[RGB, ...]:
+    """:func:`palette_colours`, worked out once per process (the board, its encoder and the
+    replay each ask for it)."""
     base, pairs = (_GENIAL, _GENIAL_PAIRS) if game == "genial" else (_SPEZIAL, _SPEZIAL_PAIRS)
     colours: list[RGB] = list(dict.fromkeys((*_COMMON, *base)))
     extra = [_blend(a, b, t) for a, b in (*_COMMON_PAIRS, *pairs) for t in _BLEND_STEPS]
     extra += [(g, g, g) for g in (round(255 * k / (_GREYS - 1)) for k in range(_GREYS))]
     for rgb in extra:
-        if all(_distance(rgb, c) >= MIN_SPACING for c in colours):
+        if all(_apart(rgb, c, MIN_SPACING) for c in colours):
             colours.append(rgb)
     if len(colours) > 256:
         raise ValueError(f"the palette needs {len(colours)} colours; a PNG palette holds 256")
-    return colours
+    return tuple(colours)
 
 
 @cache

@@ -67,7 +67,7 @@ def choose_move(
         if level == "greedy":
             return genial_players.greedy_move(view, rng)
         if level == "master":
-            search = _with_deadline(master.DEFAULT_MASTER_SEARCH, deadline)
+            search = _with_deadline(master.default_search(), deadline)
             return master.master_move(view, rng, search)
         if level == "expert":
             expert = _with_deadline(genial_players.DEFAULT_EXPERT, deadline)

@@ -33,8 +33,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from engine.ai import kernel
 from engine.ai.genial_players import (
     Ending,
     GenialMove,
@@ -83,6 +84,26 @@ class MasterConfig:
 
 
 DEFAULT_MASTER_SEARCH = MasterConfig()
+
+#: Without the C kernel (a machine that built none, or ``GENIAL_PURE_PYTHON=1``) a play-out
+#: runs in Python, about 16 times slower, and master's full budget took a p95 of 4 s a move
+#: at 2 players (issue 50). There it spends a quarter of the budget, and only from
+#: :data:`PURE_PYTHON_ENDGAME` empty cells on (as expert; before, the strong search's best):
+#: a quarter spread from the first move over 16 candidates gave each a few deals, and
+#: master won 4 of 18 games against expert so. Its cost and strength are in
+#: docs/measurements.md.
+PURE_PYTHON_BUDGET = 12500
+PURE_PYTHON_ENDGAME = 40
+
+
+def default_search() -> MasterConfig:
+    """The master's search on this machine: :data:`DEFAULT_MASTER_SEARCH`, or without the C
+    kernel its budget cut to :data:`PURE_PYTHON_BUDGET` and spent from
+    :data:`PURE_PYTHON_ENDGAME` empty cells on."""
+    config = DEFAULT_MASTER_SEARCH
+    if kernel.active() or config.budget <= PURE_PYTHON_BUDGET:
+        return config
+    return replace(config, budget=PURE_PYTHON_BUDGET, endgame=PURE_PYTHON_ENDGAME)
 
 
 def _by_rule(game: GenialGame | Ending, side: int) -> int:
@@ -158,4 +179,12 @@ def master_move(
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-__all__ = ["DEFAULT_MASTER_SEARCH", "MasterConfig", "leaf_value", "master_move"]
+__all__ = [
+    "DEFAULT_MASTER_SEARCH",
+    "PURE_PYTHON_BUDGET",
+    "PURE_PYTHON_ENDGAME",
+    "MasterConfig",
+    "default_search",
+    "leaf_value",
+    "master_move",
+]

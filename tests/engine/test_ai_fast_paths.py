@@ -68,7 +68,8 @@ def state(game: GenialGame) -> tuple[object, ...]:
 @pytest.mark.parametrize(("players", "mode"), SETUPS)
 def test_quiet_play_leaves_the_position_play_leaves(players: int, mode: str) -> None:
     swaps = 0
-    for seed in range(6):
+    # Ten games: random 2-player games seldom offer a swap (seeds 2, 8 and 9 of these).
+    for seed in range(10):
         game = GenialGame(players, mode, seed=seed)
         rng = random.Random(seed)
         while not game.over:

@@ -10,7 +10,9 @@ directions, uninterrupted), sharing no table with the engine.
 from __future__ import annotations
 
 import random
+from itertools import groupby
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -238,3 +240,24 @@ def test_an_empty_rack_lists_no_placement() -> None:
     assert game.legal_moves() == []
     assert game.placements_with_points() == []
     assert game.placement_spots() == []
+
+
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_placements_are_listed_kind_by_kind_in_rack_order(players: int, mode: str) -> None:
+    """Issue 50: a listing is each kind of tile on the rack in rack order, all its
+    placements together (one way round on every empty pair, then the other), as
+    :meth:`placement_groups` lists them: copied a table at a time, not a pair at a time."""
+    game = GenialGame(players, mode, seed=11)
+    rng = random.Random(11)
+    checked = 0
+    while not game.over:
+        moves = game.legal_moves()
+        if game.awaiting == "place":
+            listed = game.legal_placements()
+            runs = [tile for tile, _ in groupby(p.tile for p in listed)]
+            assert runs == list(dict.fromkeys(game.racks[game.to_move]))
+            assert listed == [s.placement for g in game.placement_groups() for s in g.spots]
+            assert len(set(listed)) == len(listed)
+            checked += 1
+        game.play(moves[rng.randrange(len(moves))])
+    assert checked > 10

@@ -1,0 +1,108 @@
+"""The first board of a fresh process: CPU time of a new Python process's first board image
+(drawn and PNG-encoded), for a late 4-player Genial game and a late 4-player Genial
+Spezial game, each run in a process of its own (issue 50).
+
+    .venv/bin/python benchmarks/bench_cold_board.py [--runs 7]
+
+Each run starts a new interpreter, which imports the engine and the renderer, sets up the
+position (untimed) and renders it once: the CPU time of that render (``time.process_time``)
+is the figure, with everything a first board builds in it (fonts, palettes, the empty
+board, tile sprites, every band deflated). Runs of the two games take turns; the medians
+of the runs are printed, the fastest and slowest beside them, and the imports' CPU time
+apart. ``bench_render.py``'s "cold" column is another thing: a board in a warm process
+with its caches of boards and bands emptied. Goal (issue 50): <= 20 ms CPU for each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+GOAL_MS = 20.0
+ROOT = Path(__file__).resolve().parent.parent
+
+# What runs in each new process: the position first, then one timed render.
+CHILD = """
+import json, random, sys, time
+started = time.process_time()
+from engine.genial import GenialGame
+from engine.moves import KEEP
+from engine.spezial import SpezialGame
+import render
+imported = time.process_time()
+kind = sys.argv[1]
+if kind == "genial":
+    game = GenialGame(4, seed=7)
+    rng = random.Random(7)
+    placed = 0
+    while not game.over and placed < 60:
+        if game.awaiting == "swap":
+            game.play(KEEP)
+            continue
+        game.play(game.random_placement(rng))
+        placed += 1
+else:
+    game = SpezialGame(4, seed=7)
+    rng = random.Random(7)
+    for _ in range(40):
+        if game.over:
+            break
+        game.play(game.random_placement(rng))
+view = game.view(None)
+before = time.process_time()
+data = render.board_png(view)
+first = time.process_time() - before
+before = time.process_time()
+render.board_png(view)
+again = time.process_time() - before
+print(json.dumps({"imports": imported - started, "first": first, "again": again,
+                  "bytes": len(data)}))
+"""
+
+KINDS = (("genial", "Genial 4p late"), ("spezial", "Genial Spezial 4p late"))
+
+
+def run(kind: str) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, kind],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    result: dict[str, float] = json.loads(out.stdout)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="new processes per board")
+    args = parser.parse_args()
+    runs: dict[str, list[dict[str, float]]] = {kind: [] for kind, _ in KINDS}
+    for _ in range(args.runs):
+        for kind, _ in KINDS:
+            runs[kind].append(run(kind))
+    print(f"each figure from {args.runs} new processes per board, load {os.getloadavg()[0]:.1f}")
+    for kind, label in KINDS:
+        first = [r["first"] * 1000 for r in runs[kind]]
+        again = [r["again"] * 1000 for r in runs[kind]]
+        imports = [r["imports"] * 1000 for r in runs[kind]]
+        med = statistics.median(first)
+        verdict = "met" if med <= GOAL_MS else "NOT met"
+        print(
+            f"{label:<24} first board CPU median {med:6.1f} ms (fastest {min(first):.1f},"
+            f" slowest {max(first):.1f}; goal <= {GOAL_MS:.0f}: {verdict});"
+            f" the same board again {statistics.median(again):.1f} ms;"
+            f" imports {statistics.median(imports):.0f} ms; {runs[kind][0]['bytes'] / 1024:.1f} KB"
+        )
+
+
+if __name__ == "__main__":
+    main()
