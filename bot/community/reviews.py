@@ -23,6 +23,7 @@ from bot.core.commands import Review
 from bot.core.outbound import Attachment
 from bot.core.tables import Context, Handler, Reject, Tables
 from bot.words.texts import Texts, squared
+from engine.ai.chances import SAMPLES as CHANCE_SAMPLES
 from engine.errors import EngineError
 from engine.genial import GenialGame
 from engine.notation import parse_placement
@@ -31,8 +32,10 @@ from engine.review import GameReview, PlacementReview, find_puzzles, review_game
 
 log = logging.getLogger(__name__)
 
-#: The computer player that reviews (tests may choose a quicker one).
+#: The computer player that reviews Genial Spezial (tests may choose a quicker one).
 LEVEL = "expert"
+#: Play-outs per position for the chances to win (tests may choose fewer).
+SAMPLES = CHANCE_SAMPLES
 #: Seconds a process holds a review it works on before another may take it over.
 LEASE = 300.0
 #: What is stored for a record that does not replay: it is never tried again.
@@ -49,7 +52,7 @@ def due(tables: Tables, chat: str, now: float) -> None:
     data: dict[str, Any] = FAILED
     try:
         record = Record.from_dict(row["record"])
-        review = review_game(record, level=LEVEL)
+        review = review_game(record, level=LEVEL, samples=SAMPLES)
         # The game's puzzles are looked for now too: /puzzle then only reads them.
         data = {**review.to_dict(), "puzzles": [asdict(p) for p in find_puzzles(record)]}
     except (EngineError, KeyError, TypeError, ValueError):
