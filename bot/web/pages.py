@@ -205,6 +205,16 @@ class Pages(BoardBase):
         review = await asyncio.to_thread(self.service.review_of_move, chat, placed)
         return web.json_response({"board": svg, "review": review})
 
+    async def chances(self, request: web.Request) -> web.Response:
+        self._limit(request)
+        _, chat = self._table(request)
+        png = await asyncio.to_thread(self.service.review_chart, chat)
+        if png is None:
+            raise _refuse(404, "no review of a finished game (yet)")
+        return web.Response(
+            body=png, content_type="image/png", headers={"Cache-Control": "no-store"}
+        )
+
 
 def tournament_html(look: dict[str, Any], tables: dict[str, str]) -> str:
     """A tournament's page as HTML, from :meth:`Service.tournament_look` (every text

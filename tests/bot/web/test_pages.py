@@ -584,6 +584,24 @@ def test_the_replay_slider_shows_the_experts_review_of_each_move(tmp_path: Path)
         assert site.get(f"/api/t/{site.tid}/replay/0")[1]["review"] == ""  # the empty board
 
 
+def test_under_the_replay_slider_the_review_charts_each_sides_chance_to_win(
+    tmp_path: Path,
+) -> None:
+    from tests.bot.community.test_reviews import finished_room
+
+    room = finished_room(tmp_path)
+    with running(room) as site:
+        status, headers, png = site.request("GET", f"/api/t/{site.tid}/chances.png")
+        assert status == 200 and png.startswith(b"\x89PNG")
+        assert headers.get("content-type") == "image/png"
+        # The very chart the chat's review shows (the table's language, its seats' names).
+        assert png == room.service.review_chart(room.chat.id)
+    # A table still playing has no review to chart.
+    playing = started_room(tmp_path / "playing")
+    with running(playing) as site:
+        assert site.request("GET", f"/api/t/{site.tid}/chances.png")[0] == 404
+
+
 def test_the_board_stops_at_once_with_live_pages_still_open(tmp_path: Path) -> None:
     room = started_room(tmp_path)
     with running(room) as site:
