@@ -8,8 +8,8 @@ deal and the game played out to its end by the greedy player for every seat (swa
 whenever offered; the C loop where it is built). A side's share of the play-outs it won
 (a shared first place counts as a share) is its raw chance; 3 and 4 players: the chance to
 finish first; team games: the team's. The raw chances are then **calibrated** by a
-temperature fitted on expert self-play games (:data:`TEMPERATURE`, by setup;
-``benchmarks/bench_calibration.py`` fits and measures it on separate games): each raw
+temperature fitted on expert self-play games (:data:`TEMPERATURE`;
+``benchmarks/bench_calibration.py`` fits it and measures it on other games): each raw
 chance, smoothed by half a play-out, is raised to ``1 / T`` and the chances rescaled to sum
 to 1 (for two sides: the log-odds divided by ``T``). Greedy play-outs play worse than the
 experts they predict; the temperature corrects how sure they are.
@@ -33,17 +33,14 @@ from engine.moves import Placement, SwapChoice
 
 #: Play-outs per position.
 SAMPLES = 128
-#: The fitted temperature of each setup (:func:`setup_key`); 1.0: the raw chances.
-TEMPERATURE: dict[str, float] = {"2": 1.0, "3": 1.0, "4": 1.0, "team": 1.0}
+#: The temperature fitted on 600 expert self-play games of 2, 3 and 4 players and the team
+#: game (``benchmarks/bench_calibration.py``, docs/measurements.md): one for every setup,
+#: and so close to 1 that the play-outs' own chances were calibrated already.
+TEMPERATURE = 1.01
 #: Each side's raw count is smoothed by this many play-outs before the temperature.
 SMOOTHING = 0.5
 
 Chances = tuple[float, ...]
-
-
-def setup_key(players: int, mode: str | None) -> str:
-    """The key of :data:`TEMPERATURE`: ``team`` or the number of players."""
-    return "team" if mode == "team" else str(players)
 
 
 def finished(game: GenialGame | Ending) -> Chances:
@@ -112,9 +109,7 @@ def chances_after(
 ) -> list[Chances]:
     """Each side's calibrated chance to win after each of ``moves`` (see the module): exact
     where a move ends the game."""
-    t = temperature
-    if t is None:
-        t = TEMPERATURE.get(setup_key(game.players, game.setup.mode), 1.0)
+    t = TEMPERATURE if temperature is None else temperature
     out: list[Chances] = []
     for move, wins in zip(moves, raw_wins(game, moves, samples, seed), strict=True):
         trial = game.copy()
@@ -132,6 +127,5 @@ __all__ = [
     "chances_after",
     "finished",
     "raw_wins",
-    "setup_key",
     "to_end",
 ]
