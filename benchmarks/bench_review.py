@@ -80,8 +80,8 @@ def main() -> None:
             moves.append(len(record.moves))
         print(
             f"{name}: {len(times)} games, {sum(moves) / len(moves):.0f} moves a game;"
-            f" review with its chart CPU s: mean {sum(times) / len(times):.1f}, p95 {p95(times):.1f},"
-            f" max {max(times):.1f}; with the puzzle search: mean"
+            f" review with its chart CPU s: mean {sum(times) / len(times):.1f},"
+            f" p95 {p95(times):.1f}, max {max(times):.1f}; with the puzzle search: mean"
             f" {sum(whole) / len(whole):.1f}, p95 {p95(whole):.1f}, max {max(whole):.1f}",
             flush=True,
         )
