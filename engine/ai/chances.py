@@ -36,7 +36,7 @@ SAMPLES = 128
 #: The temperature fitted on 600 expert self-play games of 2, 3 and 4 players and the team
 #: game (``benchmarks/bench_calibration.py``, docs/measurements.md): one for every setup,
 #: and so close to 1 that the play-outs' own chances were calibrated already.
-TEMPERATURE = 1.01
+TEMPERATURE = 0.98
 #: Each side's raw count is smoothed by this many play-outs before the temperature.
 SMOOTHING = 0.5
 
