@@ -250,9 +250,10 @@ def chart(review: GameReview, names: Sequence[str], texts: Texts) -> Attachment 
     if review.chances is not None:
         sides = len(review.chances[0])
         lines_of = [series(review.chances, side) for side in range(sides)]
+        turned = None if review.turning_point is None else review.turning_point + 1
         png = chances_chart_png(
             lines_of, side_names(review, names, texts)[:sides], texts("review.chances_title"),
-            review.mode == "team",
+            review.mode == "team", turned,
         )  # fmt: skip
         return Attachment("review-chances.png", png)
     sides = len(review.lowest[0])
