@@ -6,6 +6,7 @@ table version and seat) and its live updates, and a finished game's replay.
 from __future__ import annotations
 
 import asyncio
+import base64
 import html
 import json
 from dataclasses import asdict
@@ -209,11 +210,18 @@ class Pages(BoardBase):
         self._limit(request)
         _, chat = self._table(request)
         png = await asyncio.to_thread(self.service.review_chart, chat)
-        if png is None:
-            raise _refuse(404, "no review of a finished game (yet)")
+        if png is None:  # no review (yet): an empty picture, which the page keeps hidden
+            # (a 404 would be an error in the browser's console)
+            png = NO_CHART
         return web.Response(
             body=png, content_type="image/png", headers={"Cache-Control": "no-store"}
         )
+
+
+#: A 1 x 1 transparent PNG: the chart's answer while there is no review to chart.
+NO_CHART = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR4nGNgYAAAAAMAAbitOmMAAAAASUVORK5CYII="
+)
 
 
 def tournament_html(look: dict[str, Any], tables: dict[str, str]) -> str:

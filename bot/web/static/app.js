@@ -280,7 +280,7 @@
     const src = "/api/t/" + encodeURIComponent(table) + "/chances.png?moves=" + look.placed;
     if (chart.dataset.src !== src) {
       chart.dataset.src = src;
-      chart.onload = () => { chart.hidden = false; };
+      chart.onload = () => { chart.hidden = chart.naturalWidth < 2; };
       chart.onerror = () => { chart.hidden = true; };
       chart.src = src;
     }
