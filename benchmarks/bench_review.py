@@ -1,14 +1,18 @@
-"""CPU time of the expert's review of a whole game (issue 29), per game setup.
+"""CPU time of the expert's review of a whole game (issues 29 and 47), per game setup.
 
 Games are played by the strong player (real-looking games: bonus placements, swaps, a full
-board), then each is reviewed with :func:`engine.review.review_game` at the ``expert``
-level, and searched for puzzle positions, as the bot does after every game. Prints, per
-setup, the games, mean, p95 and max CPU seconds of one review, and of the review with the
-puzzle search (``time.process_time``: one core, not the machine's load).
+board), then each is reviewed with :func:`engine.review.review_game` (the judge's best
+placement and every side's chance to win after every move, from play-outs), its chart of
+the chances drawn (:func:`render.review.chances_chart_png`, as ``/review`` and the web
+board show it), and searched for puzzle positions, as the bot does after every game, off
+the table's path. Prints, per setup, the games, mean, p95 and max CPU seconds of one review
+with its chart, and of the review with the chart and the puzzle search
+(``time.process_time``: one core, not the machine's load).
 
     python benchmarks/bench_review.py [--games 20] [--setups genial-4]
 
-Goal (issue 29): p95 <= 30 s for a 4-player game on one core.
+Goal (issue 47): <= 20 s for a 4-player game's review with its chart on one core (issue
+29's: p95 <= 30 s with the puzzle search).
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ import time
 from engine.ai import choose_move
 from engine.genial import GenialGame
 from engine.record import Record
-from engine.review import find_puzzles, review_game
+from engine.review import find_puzzles, review_game, series
 from engine.spezial import SpezialGame
+from render.review import chances_chart_png
 
 SETUPS = {
     "genial-2": ("genial", 2, "standard"),
@@ -63,7 +68,11 @@ def main() -> None:
         for seed in range(1, args.games + 1):
             record = played(game_name, players, mode, seed)
             start = time.process_time()
-            review_game(record)
+            review = review_game(record)
+            if review.chances is not None:
+                sides = len(review.chances[0])
+                lines = [series(review.chances, side) for side in range(sides)]
+                chances_chart_png(lines, [f"P{n}" for n in range(sides)], "Chance to win")
             reviewed = time.process_time()
             find_puzzles(record)
             times.append(reviewed - start)
@@ -71,8 +80,8 @@ def main() -> None:
             moves.append(len(record.moves))
         print(
             f"{name}: {len(times)} games, {sum(moves) / len(moves):.0f} moves a game;"
-            f" review CPU s: mean {sum(times) / len(times):.1f}, p95 {p95(times):.1f},"
-            f" max {max(times):.1f}; with the puzzle search: mean"
+            f" review with its chart CPU s: mean {sum(times) / len(times):.1f},"
+            f" p95 {p95(times):.1f}, max {max(times):.1f}; with the puzzle search: mean"
             f" {sum(whole) / len(whole):.1f}, p95 {p95(whole):.1f}, max {max(whole):.1f}",
             flush=True,
         )

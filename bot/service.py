@@ -155,6 +155,12 @@ class Service(TableService):
         replay slider); ``None`` while a game runs or without a game."""
         return pages.replay_at(self, chat, placed)
 
+    def review_chart(self, chat: str) -> bytes | None:
+        """The chart of the review of ``chat``'s finished game (each side's chance to win
+        after every move) as PNG, for under the page's replay slider; ``None`` without a
+        review of that game (yet)."""
+        return pages.review_chart(self, chat)
+
     def review_of_move(self, chat: str, placed: int) -> str:
         """What the expert's review of ``chat``'s finished game says of its move number
         ``placed`` (from 1; the replay slider at that move); empty without a review."""

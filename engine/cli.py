@@ -39,6 +39,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         seat["accuracy"] = summary_of_seat.accuracy
     for placement, reviewed in zip(data["placements"], review.placements, strict=True):
         placement["cost"] = reviewed.cost
+        placement["drop"] = reviewed.drop
     print(json.dumps(data, indent=1))
     return 0
 

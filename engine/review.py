@@ -1,23 +1,31 @@
-"""The review of a finished game by the ``expert`` computer player, and the daily puzzle.
+"""The review of a finished game by the expert, and the daily puzzle.
 
-For every move of a record the review asks the expert what it would have played in that
-position *as the mover saw it*: the expert gets the mover's view (the board, the scores,
-the mover's own rack, never the draw order or another rack), and both the played and the
-expert's move are scored on a game rebuilt from that view alone
-(:meth:`~engine.genial.GenialGame.from_view`), so nothing the mover could not know goes into
-a review. Placement by placement the review keeps what both moves would have left on the
-mover's score track. What a placement cost is measured **in the lowest-colour sense**: the
-points both moves scored, where a colour's points count only up to :data:`AHEAD` above the
-mover's lowest colour before the move (the lowest colour decides a game of Genial, so points
-far ahead of it are worth nothing yet; a plain lowest colour would hardly ever move).
+For every move of a record the review judges the position *as the mover saw it*: only the
+mover's view goes in (the board, the scores, the mover's own rack, never the draw order or
+another rack), so nothing the mover could not know goes into a review.
 
-A placement is *accurate* when it scored at most :data:`ACCURATE_WITHIN` point less than the
-expert's move that way; a player's accuracy is the share of their placements that were.
+Genial (issue 47): the best placement is the first of :func:`engine.ai.judge.judge`, the one
+judge that ``/hint`` ranks by and a puzzle's answer must agree with, which values a placement
+with everything it brings (the bonus placements it earns, the swap it opens, the
+lowest-colour race), so a placement ``/hint`` ranks first is never called a mistake. What a
+placement cost is the drop in the mover's **chance to win** (:mod:`engine.ai.chances`: the
+side's, so a team's in the team game; 3 and 4 players: the chance to finish first) after it
+against after the best placement, both played out over the same deals of what the mover had
+not seen; each placement's accuracy and a player's accuracy over the game come from those
+drops as lichess derives them from win per cent (:mod:`engine.accuracy`). Every side's chance
+after every move is kept for the graph, and the game *turned* at the move after which a
+side's chance fell most. The points of both placements stay beside it: the lowest-colour
+figure where the two leave the lowest colour different, and :attr:`PlacementReview.cost`,
+the points the played placement scored less **in the lowest-colour sense** (a colour's points
+count only up to :data:`AHEAD` above the mover's lowest colour before the move).
+
+Genial Spezial keeps the expert's move as the best and the lowest-colour cost alone (no
+chances: ``chances`` is None).
 
 The puzzle (:func:`puzzle_at`, :func:`find_puzzles`) is a position where one placement
-scores at least :data:`PUZZLE_GAP` more points in the mover's lowest colour than any other
-that does not score as much: a question with one best score, worked out from the rules alone,
-without the expert.
+scores at least :data:`PUZZLE_GAP` more points in the mover's lowest colours than any other
+that does not score as much, and the judge's first placement is one that scores as much: a
+question with one best score that the review and ``/hint`` agree with.
 
 Standard library only, like the rest of the engine.
 """
@@ -29,22 +37,35 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from engine.accuracy import game_accuracy, move_accuracy, volatility
 from engine.ai import choose_move
+from engine.ai.chances import SAMPLES, Chances, chances_after
+from engine.ai.genial_players import best_moves
+from engine.ai.judge import judge
 from engine.errors import at_move
 from engine.genial import GenialGame
 from engine.moves import Placement, SpezialPlacement, SwapChoice
 from engine.notation import format_genial_move, format_spezial_placement
+from engine.puzzle import (
+    PUZZLE_GAP,
+    Puzzle,
+    find_puzzles,
+    lowest_points,
+    placement_points,
+    puzzle_at,
+    puzzle_position,
+    solves,
+)
 from engine.record import Record, new_game
 from engine.spezial import SpezialGame
 
-#: A placement within this many points of the expert's (lowest-colour sense) is accurate.
+#: A placement within this many percentage points of the best one's chance to win (points in
+#: the lowest-colour sense where there are no chances) is accurate.
 ACCURATE_WITHIN = 1
 #: A colour's points count for a placement's cost only up to this far above the lowest colour.
 AHEAD = 6
 #: How many of a player's costliest placements a review names.
 COSTLIEST = 3
-#: The least margin, in the lowest colour, of a puzzle's answer over the next best placement.
-PUZZLE_GAP = 4
 
 AnyGame = GenialGame | SpezialGame
 AnyMove = Placement | SwapChoice | SpezialPlacement
@@ -69,6 +90,30 @@ class PlacementReview:
     before: tuple[int, ...]
     after_played: tuple[int, ...]
     after_best: tuple[int, ...]
+    #: The mover's side's chance to win after the played and after the best placement.
+    chance_played: float | None = None
+    chance_best: float | None = None
+
+    @property
+    def drop(self) -> int | None:
+        """Percentage points of the chance to win the played placement lost against the best
+        (never below 0); None where there are no chances (Genial Spezial)."""
+        if self.chance_played is None or self.chance_best is None:
+            return None
+        return round(100 * max(0.0, self.chance_best - self.chance_played))
+
+    @property
+    def loss(self) -> int:
+        """What ranks a placement among the costly: its drop, or its cost without chances."""
+        drop = self.drop
+        return self.cost if drop is None else drop
+
+    @property
+    def accuracy(self) -> float | None:
+        """The placement's accuracy (0..100) from its drop, as lichess's (engine.accuracy)."""
+        if self.chance_played is None or self.chance_best is None:
+            return None
+        return move_accuracy(100 * self.chance_best, 100 * self.chance_played)
 
     @property
     def cost(self) -> int:
@@ -79,7 +124,7 @@ class PlacementReview:
 
     @property
     def accurate(self) -> bool:
-        return self.cost <= ACCURATE_WITHIN
+        return self.loss <= ACCURATE_WITHIN
 
     @property
     def gained_played(self) -> tuple[int, ...]:
@@ -115,10 +160,16 @@ class SeatReview:
     costliest: tuple[int, ...]
     #: Record move numbers of swap decisions that differed from the expert's.
     swaps_missed: tuple[int, ...]
+    #: The accuracy over the game from the drops in the chance to win (engine.accuracy);
+    #: None without chances.
+    score: float | None = None
 
     @property
     def accuracy(self) -> int:
-        """Per cent of placements that were accurate, rounded (100 without placements)."""
+        """The accuracy over the game, rounded; without chances the per cent of placements
+        that were accurate (100 without placements)."""
+        if self.score is not None:
+            return round(self.score)
         if not self.placements:
             return 100
         return round(100 * self.accurate / self.placements)
@@ -135,9 +186,13 @@ class GameReview:
     seats: tuple[SeatReview, ...]
     #: Each side's lowest colour after every move of the record (index: move number).
     lowest: tuple[tuple[int, ...], ...]
-    #: The move after which the winner's lead over the runner-up in the lowest colour
-    #: changed most (None: no runner-up, or the game is not over).
+    #: The move after which a side's chance to win fell most (without chances: the winner's
+    #: lead over the runner-up in the lowest colour changed most); None: none did.
     turning_point: int | None
+    #: Each side's chance to win after every move (index: move number); None: Genial Spezial.
+    chances: tuple[Chances, ...] | None = None
+    #: The side whose chance fell most at the turning point (None without chances).
+    turned_side: int | None = None
 
     def placement(self, number: int) -> PlacementReview:
         for p in self.placements:
@@ -157,6 +212,8 @@ class GameReview:
             "seats": [asdict(s) for s in self.seats],
             "lowest": [list(row) for row in self.lowest],
             "turning_point": self.turning_point,
+            "chances": None if self.chances is None else [list(row) for row in self.chances],
+            "turned_side": self.turned_side,
         }
 
     @classmethod
@@ -165,6 +222,12 @@ class GameReview:
 
         def tup(x: Any) -> tuple[int, ...]:
             return tuple(int(v) for v in x)
+
+        def chance(x: Any) -> float | None:
+            return None if x is None else float(x)
+
+        chances = data.get("chances")
+        turned = data.get("turned_side")
 
         return cls(
             game=str(data["game"]),
@@ -181,6 +244,8 @@ class GameReview:
                     before=tup(p["before"]),
                     after_played=tup(p["after_played"]),
                     after_best=tup(p["after_best"]),
+                    chance_played=chance(p.get("chance_played")),
+                    chance_best=chance(p.get("chance_best")),
                 )
                 for p in data["placements"]
             ),
@@ -195,11 +260,16 @@ class GameReview:
                     accurate=int(s["accurate"]),
                     costliest=tup(s["costliest"]),
                     swaps_missed=tup(s["swaps_missed"]),
+                    score=chance(s.get("score")),
                 )
                 for s in data["seats"]
             ),
             lowest=tuple(tup(row) for row in data["lowest"]),
             turning_point=None if data["turning_point"] is None else int(data["turning_point"]),
+            chances=None
+            if chances is None
+            else tuple(tuple(float(v) for v in row) for row in chances),
+            turned_side=None if turned is None else int(turned),
         )
 
 
@@ -234,25 +304,58 @@ def _after(seen: AnyGame, move: AnyMove, side: int) -> tuple[int, ...]:
 
 
 def review_move(
-    game: AnyGame, played: AnyMove, *, number: int = 0, level: str = "expert", seed: int = 0
+    game: AnyGame,
+    played: AnyMove,
+    *,
+    number: int = 0,
+    level: str = "expert",
+    seed: int = 0,
+    samples: int = SAMPLES,
 ) -> PlacementReview | SwapReview:
-    """The review of ``played``, a legal move of the seat to move in ``game``: the computer
-    player of ``level`` decides from that seat's view alone, and both moves are scored on a
-    game rebuilt from that view, so the rest of ``game`` (the bag, other racks) cannot
-    change the review."""
+    """The review of ``played``, a legal move of the seat to move in ``game``, from that
+    seat's view alone (the rest of ``game``, the bag and other racks, cannot change it): in
+    Genial the judge's best placement and the chances to win after both (``samples``
+    play-outs seeded with ``seed``); in Genial Spezial the move of the computer player of
+    ``level``."""
+    return _review(game, played, number, level, seed, samples)[0]
+
+
+def _review(
+    game: AnyGame, played: AnyMove, number: int, level: str, seed: int, samples: int
+) -> tuple[PlacementReview | SwapReview, Chances | None]:
+    """The review of the move, and each side's chance to win after it (Genial)."""
     seat = game.to_move
     side = game.side_of(seat)
     view = game.view(seat)
-    best = choose_move(view, level, seed)
+    genial = isinstance(game, GenialGame)
     if isinstance(played, SwapChoice):
-        return SwapReview(number, seat, _format(game, played), _format(game, best))
+        assert isinstance(game, GenialGame)
+        best_choice = best_moves(game.view(seat), 1)[0][0]
+        after = chances_after(game, [played], samples, seed)[0]
+        return SwapReview(number, seat, _format(game, played), _format(game, best_choice)), after
+    best: AnyMove
+    row: Chances | None = None
+    chance_played: float | None = None
+    chance_best: float | None = None
+    if isinstance(game, GenialGame) and isinstance(played, Placement):
+        # The judge's first of its own candidates, as /hint's (the played placement is
+        # judged by its chance to win below, whatever the judge would say of it).
+        best = judge(game.view(seat))[0].placement
+        if _same(played, best):
+            best = played
+            row = row_best = chances_after(game, [played], samples, seed)[0]
+        else:
+            row, row_best = chances_after(game, [played, best], samples, seed)
+        chance_played, chance_best = row[side], row_best[side]
+    else:
+        best = choose_move(view, level, seed)
+        if _same(played, best):
+            best = played
+    assert genial or row is None
     seen = _seen_game(game, seat)
     after_played = _after(seen, played, side)
-    if _same(played, best):
-        best, after_best = played, after_played
-    else:
-        after_best = _after(seen, best, side)
-    return PlacementReview(
+    after_best = after_played if best is played else _after(seen, best, side)
+    review = PlacementReview(
         number=number,
         seat=seat,
         side=side,
@@ -261,14 +364,20 @@ def review_move(
         before=_track(game, side),
         after_played=after_played,
         after_best=after_best,
+        chance_played=chance_played,
+        chance_best=chance_best,
     )
+    return review, row
 
 
-def review_game(record: Record, *, level: str = "expert", seed: int = 0) -> GameReview:
+def review_game(
+    record: Record, *, level: str = "expert", seed: int = 0, samples: int = SAMPLES
+) -> GameReview:
     """The review of every move of ``record`` (finished or not).
 
-    The computer player of ``level`` decides each position from the mover's view with the
-    seed ``seed`` plus the move's number, so a record always gets the same review.
+    Each position is judged from the mover's view with the seed ``seed`` plus the move's
+    number (``samples`` play-outs for the chances; Genial Spezial: the computer player of
+    ``level``), so a record always gets the same review.
 
     Raises:
         InvalidRecord, NotationError, IllegalMove: for a record that does not replay.
@@ -278,18 +387,23 @@ def review_game(record: Record, *, level: str = "expert", seed: int = 0) -> Game
     placements: list[PlacementReview] = []
     swaps: list[SwapReview] = []
     lowest: list[tuple[int, ...]] = []
+    chances: list[Chances] = []
     for n, text in enumerate(record.moves):
         with at_move(n):
             played = game.parse(text, None)
-            reviewed = review_move(game, played, number=n, level=level, seed=seed + n)
+            reviewed, row = _review(game, played, n, level, seed + n, samples)
             if isinstance(reviewed, SwapReview):
                 swaps.append(reviewed)
             else:
                 placements.append(reviewed)
+            if row is not None:
+                chances.append(tuple(round(c, 4) for c in row))
             game.play(played)  # type: ignore[arg-type]
             lowest.append(tuple(min(_track(game, s)) for s in range(game.sides)))
-    seats = tuple(_seat_review(seat, placements, swaps) for seat in range(record.players))
+    graph = tuple(chances) if isinstance(game, GenialGame) else None
+    seats = tuple(_seat_review(seat, placements, swaps, graph) for seat in range(record.players))
     colours = tuple(c.value for c in game.score(0))
+    turned = None if graph is None else turn_of_chances(graph)
     return GameReview(
         game=record.game,
         mode=record.mode,
@@ -299,21 +413,65 @@ def review_game(record: Record, *, level: str = "expert", seed: int = 0) -> Game
         swaps=tuple(swaps),
         seats=seats,
         lowest=tuple(lowest),
-        turning_point=turning_point(game.ranking(), lowest),
+        turning_point=turning_point(game.ranking(), lowest)
+        if graph is None
+        else turned[0]
+        if turned
+        else None,
+        chances=graph,
+        turned_side=turned[1] if turned else None,
     )
 
 
+def series(chances: Sequence[Chances], side: int) -> list[float]:
+    """A side's chance to win in per cent before the first move (an equal share) and after
+    every move."""
+    if not chances:
+        return []
+    return [100 / len(chances[0])] + [100 * row[side] for row in chances]
+
+
+def turn_of_chances(chances: Sequence[Chances]) -> tuple[int, int] | None:
+    """The move after which a side's chance to win fell most from the point before (the
+    first move: from an equal share), and that side; the earliest of equal falls; None if
+    no side's chance ever fell."""
+    if not chances:
+        return None
+    sides = len(chances[0])
+    lines = [series(chances, side) for side in range(sides)]
+    best: tuple[int, int] | None = None
+    most = 0.0
+    for n in range(len(chances)):
+        for side in range(sides):
+            fall = lines[side][n] - lines[side][n + 1]
+            if fall > most + 1e-9:
+                best, most = (n, side), fall
+    return best
+
+
 def _seat_review(
-    seat: int, placements: Sequence[PlacementReview], swaps: Sequence[SwapReview]
+    seat: int,
+    placements: Sequence[PlacementReview],
+    swaps: Sequence[SwapReview],
+    chances: Sequence[Chances] | None = None,
 ) -> SeatReview:
     own = [p for p in placements if p.seat == seat]
-    costly = sorted((p for p in own if p.cost > 0), key=lambda p: (-p.cost, p.number))
+    costly = sorted((p for p in own if p.loss > 0), key=lambda p: (-p.loss, p.number))
+    score = None
+    if chances is not None:
+        rated = [p for p in own if p.accuracy is not None]
+        lines = {p.side: series(chances, p.side) for p in rated}
+        score = game_accuracy(
+            [p.accuracy or 0.0 for p in rated],
+            [volatility(lines[p.side], p.number + 1) for p in rated],
+        )
     return SeatReview(
         seat=seat,
         placements=len(own),
         accurate=sum(p.accurate for p in own),
         costliest=tuple(p.number for p in costly[:COSTLIEST]),
         swaps_missed=tuple(s.number for s in swaps if s.seat == seat and not s.agreed),
+        score=score,
     )
 
 
@@ -338,119 +496,6 @@ def turning_point(ranking: list[list[int]] | None, lowest: Sequence[tuple[int, .
     return best
 
 
-# --- the puzzle ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Puzzle:
-    """A position of a record (before move ``number``) with one clearly best placement."""
-
-    number: int
-    seat: int
-    #: The colours the answer is scored in (the mover's lowest colours then).
-    lowest: tuple[str, ...]
-    answer: str  # record notation of the best placement
-    points: int  # what it scores in the lowest colours
-    gap: int  # its margin over the next best placement
-
-
-def lowest_points(game: GenialGame, placement: Placement) -> int:
-    """What ``placement`` would add (after the track's marks and cap) to the mover's lowest
-    colours, on a copy of the game."""
-    side = game.side_of(game.to_move)
-    track = game.scores[side]
-    low = min(track)
-    lowest = [i for i, v in enumerate(track) if v == low]
-    spot = game._layout.where.get(placement)
-    if spot is None:  # written another way round: played on a copy, through the checks
-        trial = game.copy()
-        trial.play(placement)
-        after = trial.scores[side]
-    else:  # the same scores, worked out without playing (a puzzle search asks this of
-        # every legal placement of every position of a game)
-        after = game.scores_after(spot)
-    return sum(after[i] - track[i] for i in lowest)
-
-
-def placement_points(game: GenialGame) -> dict[str, int]:
-    """Every legal placement of the position (once each: a double tile turned round is the
-    same placement), in record notation, with what it scores in the mover's lowest colours."""
-    seen: dict[str, int] = {}
-    for p in game.legal_placements():
-        text = format_genial_move(p.canonical(), game.area)
-        if text not in seen:
-            seen[text] = lowest_points(game, p)
-    return seen
-
-
-def puzzle_at(game: GenialGame, number: int = 0, gap: int = PUZZLE_GAP) -> Puzzle | None:
-    """The puzzle of the position ``game`` is in (Genial, a placement due), or None when the
-    best placements do not score ``gap`` or more in the mover's lowest colours above every
-    other legal placement (those sharing a cell with them included).
-
-    Placements scoring as much as the answer (the same tile on the same cell with another
-    free neighbour, say) are right answers too, as :func:`solves` says; every placement that
-    scores less is the competition. Only the mover's rack and the board decide it: the legal
-    placements are the mover's."""
-    if game.over or game.awaiting != "place":
-        return None
-    seen = placement_points(game)
-    if not seen:
-        return None
-    answer, first = min(seen.items(), key=lambda kv: (-kv[1], kv[0]))
-    others = [points for points in seen.values() if points < first]
-    if not others:  # every placement scores the same: not a question worth asking
-        return None
-    second = max(others)
-    if first - second < gap:
-        return None
-    side = game.side_of(game.to_move)
-    return Puzzle(
-        number=number,
-        seat=game.to_move,
-        lowest=tuple(c.value for c in game.lowest_colours(side)),
-        answer=answer,
-        points=first,
-        gap=first - second,
-    )
-
-
-def find_puzzles(record: Record, gap: int = PUZZLE_GAP) -> list[Puzzle]:
-    """Every puzzle position of a Genial record (none for Genial Spezial, where nothing is
-    hidden to make a rack a question), in the order of the moves.
-
-    Raises:
-        InvalidRecord, NotationError, IllegalMove: for a record that does not replay.
-    """
-    if record.game != "genial":
-        return []
-    game = new_game(record)
-    assert isinstance(game, GenialGame)
-    found: list[Puzzle] = []
-    for n, text in enumerate(record.moves):
-        with at_move(n):
-            puzzle = puzzle_at(game, n, gap)
-            if puzzle is not None:
-                found.append(puzzle)
-            game.play_text(text)
-    return found
-
-
-def puzzle_position(record: Record, puzzle: Puzzle) -> GenialGame:
-    """The game at the puzzle's position (its moves before ``puzzle.number`` replayed)."""
-    game = new_game(record)
-    for text in record.moves[: puzzle.number]:
-        game.play_text(text)
-    assert isinstance(game, GenialGame)
-    return game
-
-
-def solves(game: GenialGame, puzzle: Puzzle, answer: Placement) -> bool:
-    """Whether ``answer`` (a legal placement in the puzzle's position) scores as much in the
-    lowest colours as the puzzle's answer (a twin of it that scores the same is right too)."""
-    return lowest_points(game, answer) == puzzle.points
-
-
 __all__ = [
     "ACCURATE_WITHIN",
     "AHEAD",
@@ -469,6 +514,8 @@ __all__ = [
     "puzzle_position",
     "review_game",
     "review_move",
+    "series",
     "solves",
+    "turn_of_chances",
     "turning_point",
 ]

@@ -23,16 +23,19 @@ from bot.core.commands import Review
 from bot.core.outbound import Attachment
 from bot.core.tables import Context, Handler, Reject, Tables
 from bot.words.texts import Texts, squared
+from engine.ai.chances import SAMPLES as CHANCE_SAMPLES
 from engine.errors import EngineError
 from engine.genial import GenialGame
 from engine.notation import parse_placement
 from engine.record import Record, new_game
-from engine.review import GameReview, PlacementReview, find_puzzles, review_game
+from engine.review import GameReview, PlacementReview, find_puzzles, review_game, series
 
 log = logging.getLogger(__name__)
 
-#: The computer player that reviews (tests may choose a quicker one).
+#: The computer player that reviews Genial Spezial (tests may choose a quicker one).
 LEVEL = "expert"
+#: Play-outs per position for the chances to win (tests may choose fewer).
+SAMPLES = CHANCE_SAMPLES
 #: Seconds a process holds a review it works on before another may take it over.
 LEASE = 300.0
 #: What is stored for a record that does not replay: it is never tried again.
@@ -49,7 +52,7 @@ def due(tables: Tables, chat: str, now: float) -> None:
     data: dict[str, Any] = FAILED
     try:
         record = Record.from_dict(row["record"])
-        review = review_game(record, level=LEVEL)
+        review = review_game(record, level=LEVEL, samples=SAMPLES)
         # The game's puzzles are looked for now too: /puzzle then only reads them.
         data = {**review.to_dict(), "puzzles": [asdict(p) for p in find_puzzles(record)]}
     except (EngineError, KeyError, TypeError, ValueError):
@@ -117,27 +120,15 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
             )
         )
         for number in seat.costliest:
-            p = review.placement(number)
-            low_played, low_best = min(p.after_played), min(p.after_best)
-            # The lowest colour is named only where the two placements leave it different.
-            key = "review.costly" if low_played != low_best else "review.costly_level"
-            lines.append(
-                texts(
-                    key,
-                    number=number + 1,
-                    played=squared(p.played),
-                    best=squared(p.best),
-                    count=p.cost,
-                    low_played=low_played,
-                    low_best=low_best,
-                )
-            )
+            lines += costly_lines(review.placement(number), texts)
         for number in seat.swaps_missed:
             swap = next(s for s in review.swaps if s.number == number)
             key = "review.swap_declined" if swap.best == "swap" else "review.swap_taken"
             lines.append(texts(key, number=number + 1))
     if review.turning_point is None:
         lines.append(texts("review.no_turning"))
+    elif review.chances is not None and review.turned_side is not None:
+        lines.append(turning_line(review, names, texts))
     else:
         number = review.turning_point
         turned = next((p for p in review.placements if p.number == number), None)
@@ -153,8 +144,58 @@ def summary(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]
                     played=squared(turned.played),
                 )
             )
-    lines.append(texts("review.accuracy"))
+    lines.append(texts("review.accuracy" if review.chances is None else "review.accuracy_chance"))
     return lines
+
+
+def costly_lines(p: PlacementReview, texts: Texts) -> list[str]:
+    """A costly placement: what it cost (the drop in the chance to win, or without chances
+    the points in the lowest-colour sense), and the lowest colour only where the two
+    placements leave it different."""
+    low_played, low_best = min(p.after_played), min(p.after_best)
+    drop = p.drop
+    if drop is not None:
+        line = texts(
+            "review.costly_chance",
+            number=p.number + 1,
+            played=squared(p.played),
+            best=squared(p.best),
+            count=drop,
+        )
+        if low_played == low_best:
+            return [line]
+        return [line, texts("review.costly_lowest", low_played=low_played, low_best=low_best)]
+    key = "review.costly" if low_played != low_best else "review.costly_level"
+    return [
+        texts(
+            key,
+            number=p.number + 1,
+            played=squared(p.played),
+            best=squared(p.best),
+            count=p.cost,
+            low_played=low_played,
+            low_best=low_best,
+        )
+    ]
+
+
+def turning_line(review: GameReview, names: Sequence[str], texts: Texts) -> str:
+    """Where the game turned: the move after which a side's chance to win fell most, whose
+    chance it was, and who played that move."""
+    assert review.chances is not None and review.turning_point is not None
+    number, side = review.turning_point, review.turned_side
+    assert side is not None
+    before = series(review.chances, side)[number]
+    after = series(review.chances, side)[number + 1]
+    who = side_names(review, names, texts)[side]
+    values = {"number": number + 1, "name": who, "before": round(before), "after": round(after)}
+    turned = next((p for p in review.placements if p.number == number), None)
+    if turned is None:  # a swap decision
+        return texts("review.turning_chance", **values)
+    return texts(
+        "review.turning_chance_move", mover=names[turned.seat], played=squared(turned.played),
+        **values,
+    )  # fmt: skip
 
 
 def move_lines(review: GameReview, names: Sequence[str], texts: Texts) -> list[str]:
@@ -169,6 +210,18 @@ def move_lines(review: GameReview, names: Sequence[str], texts: Texts) -> list[s
                 name=names[p.seat],
                 played=squared(p.played),
                 played_points=played,
+            )
+            continue
+        drop = p.drop
+        if drop is not None:
+            lines[p.number] = texts(
+                "review.move_chance" if drop else "review.move_chance_even",
+                name=names[p.seat],
+                played=squared(p.played),
+                played_points=played,
+                best=squared(p.best),
+                best_points=points_text(p.gained_best, review.colours, texts),
+                count=drop,
             )
             continue
         lines[p.number] = texts(
@@ -189,10 +242,20 @@ def move_lines(review: GameReview, names: Sequence[str], texts: Texts) -> list[s
 
 
 def chart(review: GameReview, names: Sequence[str], texts: Texts) -> Attachment | None:
-    from render.review import lowest_chart_png
+    """The chances chart (Genial), or the lowest-colour chart (Genial Spezial)."""
+    from render.review import chances_chart_png, lowest_chart_png
 
     if not review.lowest:
         return None
+    if review.chances is not None:
+        sides = len(review.chances[0])
+        lines_of = [series(review.chances, side) for side in range(sides)]
+        turned = None if review.turning_point is None else review.turning_point + 1
+        png = chances_chart_png(
+            lines_of, side_names(review, names, texts)[:sides], texts("review.chances_title"),
+            review.mode == "team", turned,
+        )  # fmt: skip
+        return Attachment("review-chances.png", png)
     sides = len(review.lowest[0])
     lines = [[row[s] for row in review.lowest] for s in range(sides)]
     cap = 36 if review.mode in ("team", "solo") else 18
@@ -231,7 +294,7 @@ def costliest_for(review: GameReview, seat: int | None) -> list[PlacementReview]
     if seat is not None:
         own = review.seats[seat].costliest
         return [review.placement(n) for n in own]
-    costly = sorted((p for p in review.placements if p.cost), key=lambda p: (-p.cost, p.number))
+    costly = sorted((p for p in review.placements if p.loss), key=lambda p: (-p.loss, p.number))
     return costly[:3]
 
 

@@ -25,6 +25,7 @@ from bot.words.texts import Texts
 from engine.errors import EngineError
 from engine.events import GoldenPoint
 from engine.hexgrid import Hex
+from engine.review import GameReview
 from engine.tiles import COLOURS
 from render.svg import board_svg, hex_colour, symbol_svg
 from render.theme import SEAT, SYMBOL, TILE
@@ -319,11 +320,10 @@ def cell_look(tables: Tables, chat: str, label: str) -> list[str] | None:
         return cells.look(game, table.record, names, texts, label)
 
 
-def review_lines(tables: Tables, chat: str) -> list[str] | None:
-    """The expert's review of ``chat``'s finished game, move by move, for the replay
-    slider: line ``n`` says what the expert thought of move ``n`` (from 0), in the table's
-    language. ``None`` while the table plays, or when its last game has no review (yet):
-    the review of an older game is not shown beside another game's replay."""
+def _shown_review(tables: Tables, chat: str) -> tuple[GameReview, list[str], Texts] | None:
+    """The review of ``chat``'s finished game, its seats' names and the table's language;
+    ``None`` while the table plays, or when its last game has no review (yet): the review
+    of an older game is not shown beside another game's replay."""
     from bot.community import reviews
 
     try:
@@ -340,5 +340,33 @@ def review_lines(tables: Tables, chat: str) -> list[str] | None:
     if list(row["record"].get("moves") or []) != list(table.record.get("moves") or []):
         return None
     texts = Texts(table.options.lang)
-    names = reviews.seat_names(row, texts)
+    return review, reviews.seat_names(row, texts), texts
+
+
+def review_lines(tables: Tables, chat: str) -> list[str] | None:
+    """The expert's review of ``chat``'s finished game, move by move, for the replay
+    slider: line ``n`` says what the expert thought of move ``n`` (from 0), in the table's
+    language; ``None`` as :func:`_shown_review`."""
+    from bot.community import reviews
+
+    shown = _shown_review(tables, chat)
+    if shown is None:
+        return None
+    review, names, texts = shown
     return reviews.move_lines(review, names, texts)
+
+
+def review_chart(tables: Tables, chat: str) -> bytes | None:
+    """The review's chart of ``chat``'s finished game (each side's chance to win after every
+    move; Genial Spezial: the lowest colours) as PNG, for under the replay slider; ``None``
+    as :func:`_shown_review`."""
+    from bot.community import reviews
+
+    shown = _shown_review(tables, chat)
+    if shown is None:
+        return None
+    review, names, texts = shown
+    if len(names) < review.players:
+        return None
+    picture = reviews.chart(review, names, texts)
+    return None if picture is None else picture.data

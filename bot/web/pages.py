@@ -6,6 +6,7 @@ table version and seat) and its live updates, and a finished game's replay.
 from __future__ import annotations
 
 import asyncio
+import base64
 import html
 import json
 import re
@@ -289,6 +290,23 @@ class Pages(BoardBase):
             raise _refuse(409, "no finished game to replay")
         review = await asyncio.to_thread(self.service.review_of_move, chat, placed)
         return web.json_response({"board": svg, "review": review})
+
+    async def chances(self, request: web.Request) -> web.Response:
+        self._limit(request)
+        _, chat = self._table(request)
+        png = await asyncio.to_thread(self.service.review_chart, chat)
+        if png is None:  # no review (yet): an empty picture, which the page keeps hidden
+            # (a 404 would be an error in the browser's console)
+            png = NO_CHART
+        return web.Response(
+            body=png, content_type="image/png", headers={"Cache-Control": "no-store"}
+        )
+
+
+#: A 1 x 1 transparent PNG: the chart's answer while there is no review to chart.
+NO_CHART = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR4nGNgYAAAAAMAAbitOmMAAAAASUVORK5CYII="
+)
 
 
 def tournament_html(look: dict[str, Any], tables: dict[str, str]) -> str:

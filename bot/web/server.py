@@ -10,6 +10,8 @@ Routes (``<id>`` is a table id, :mod:`bot.web.tokens`):
   again on every change; ``?seat=<token>`` for a seat's;
 - ``GET /api/t/<id>/preview?seat=&move=``: the points a placement would score;
 - ``GET /api/t/<id>/replay/<n>``: a finished game's board after ``n`` moves, as SVG;
+- ``GET /api/t/<id>/chances.png``: the review's chart of each side's chance to win (a
+  1 x 1 transparent picture until the finished game has a review);
 - ``POST /api/t/<id>/command``: ``{"seat", "command", "move", "version"}``, carried out
   by :meth:`Service.handle` exactly as the typed command with the table version (a stale
   page is refused); what it says to the chat goes to the host platform's ``deliver``;
@@ -64,6 +66,7 @@ class WebBoard(Pages, SeatActions):
                 web.get("/api/t/{tid}/preview", self.preview),
                 web.get("/api/t/{tid}/replay/{n}", self.replay),
                 web.get("/api/t/{tid}/lines", self.lines),
+                web.get("/api/t/{tid}/chances.png", self.chances),
                 web.post("/api/t/{tid}/command", self.command),
                 web.post("/api/tg/session", self.telegram_session),
             ]

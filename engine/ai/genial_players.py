@@ -66,6 +66,7 @@ from engine.ai.genial_strong import blocking_placements as blocking_placements
 from engine.ai.genial_strong import evaluate_turn as evaluate_turn
 from engine.ai.genial_strong import strong_search as strong_search
 from engine.ai.genial_strong import swap_values as swap_values
+from engine.ai.judge import judge
 from engine.genial import EMPTY, GenialView
 from engine.moves import KEEP, SWAP, Placement, SwapChoice
 
@@ -97,7 +98,8 @@ def greedy_move(
 
 
 def best_moves(view: GenialView, n: int = 3) -> list[tuple[GenialMove, float]]:
-    """The top ``n`` moves by the greedy evaluation, best first (for hints)."""
+    """The top ``n`` moves by :func:`engine.ai.judge.judge` (the placements) or the strong
+    player's swap values, best first (for hints)."""
     check_turn(view)
     game = determinise(view, random.Random(0))
     if view.awaiting == "swap":
@@ -105,7 +107,7 @@ def best_moves(view: GenialView, n: int = 3) -> list[tuple[GenialMove, float]]:
         options: list[tuple[GenialMove, float]] = [(SWAP, swap), (KEEP, keep)]
         options.sort(key=lambda mv: -mv[1])
         return options[:n]
-    return list(rank_placements(game)[:n])
+    return [(j.placement, j.value) for j in judge(view)[:n]]
 
 
 # --- strong ---------------------------------------------------------------------------------

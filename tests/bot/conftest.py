@@ -96,6 +96,7 @@ def quick_reviewer(monkeypatch: pytest.MonkeyPatch, known_reviews_dir: Path) -> 
     from bot.community import reviews
 
     monkeypatch.setattr(reviews, "LEVEL", "greedy")
+    monkeypatch.setattr(reviews, "SAMPLES", 8)
     folder = known_reviews_dir
     monkeypatch.setattr(
         reviews, "review_game", known_reviews.review_game(folder, reviews.review_game)

@@ -65,13 +65,13 @@ def _save(folder: Path, key: str, data: Any) -> None:
 def review_game(folder: Path, real: Callable[..., GameReview]) -> Callable[..., GameReview]:
     """``engine.review.review_game``, its answers kept in ``folder``."""
 
-    def known(record: Record, *, level: str = "expert") -> GameReview:
-        key = _key("review", record, level)
+    def known(record: Record, *, level: str = "expert", samples: int = 8) -> GameReview:
+        key = _key("review", record, level, samples)
         with _alone(folder, key):
             data = _load(folder, key)
             if data is not None:
                 return GameReview.from_dict(data)
-            review = real(record, level=level)
+            review = real(record, level=level, samples=samples)
             data = review.to_dict()
             # What is kept reads back as the same review, or it is not kept.
             if GameReview.from_dict(json.loads(json.dumps(data))) == review:

@@ -28,12 +28,12 @@ def store_reviewed_game(
     row = {"chat": chat, "seats": seats, "options": {"lang": "en"}, "record": record}
     store.archive(chat, 100.0, row)
     store.want_review(chat, 100.0)
-    review = review_game(Record.from_dict(record), level="greedy")
+    review = review_game(Record.from_dict(record), level="greedy", samples=8)
     assert store.save_review(chat, 100.0, review.to_dict())
     return review, names
 
 
-def greedy_game(players: int = 3, seed: int = 10) -> Record:
+def greedy_game(players: int = 3, seed: int = 11) -> Record:
     """A finished game of greedy players (quick, and it has a puzzle position)."""
     game = GenialGame(players, seed=seed)
     n = 0
@@ -43,7 +43,7 @@ def greedy_game(players: int = 3, seed: int = 10) -> Record:
     return Record.from_dict(game.record())
 
 
-def store_puzzle_game(store: Store, chat: str, seed: int = 10) -> tuple[Found, GenialGame]:
+def store_puzzle_game(store: Store, chat: str, seed: int = 11) -> tuple[Found, GenialGame]:
     """A finished, reviewed game at ``chat`` with its puzzle positions; its first puzzle
     and the game at that puzzle's position."""
     record = greedy_game(seed=seed)
@@ -53,7 +53,7 @@ def store_puzzle_game(store: Store, chat: str, seed: int = 10) -> tuple[Found, G
     row = {"chat": chat, "seats": seats, "options": {"lang": "en"}, "record": record.to_dict()}
     store.archive(chat, 200.0, row)
     store.want_review(chat, 200.0)
-    data = review_game(record, level="greedy").to_dict()
+    data = review_game(record, level="greedy", samples=8).to_dict()
     data["puzzles"] = [asdict(p) for p in puzzles]
     assert store.save_review(chat, 200.0, data)
     game = GenialGame(3, bag=record.bag)

@@ -260,8 +260,6 @@ def test_best_moves_are_legal_and_ranked() -> None:
     assert values == sorted(values, reverse=True)
     legal = legal_set(game)
     assert all(canonical(m) in legal for m, _ in top)
-    tied = [m for m, v in best_moves(view, 200) if v == top[0][1]]
-    assert choose_move(view, "greedy", 0) in tied
     # The best hint is the one that completes red.
     first = top[0][0]
     assert isinstance(first, Placement) and R in (first.first, first.second)

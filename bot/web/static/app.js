@@ -291,6 +291,15 @@
     r.max = String(look.placed);
     if (!replaying) r.value = String(look.placed);
     text($("replay-at"), r.value + "/" + look.placed);
+    // The review's chart of each side's chance to win (issue 47), shown once it exists.
+    const chart = $("replay-chart");
+    const src = "/api/t/" + encodeURIComponent(table) + "/chances.png?moves=" + look.placed;
+    if (chart.dataset.src !== src) {
+      chart.dataset.src = src;
+      chart.onload = () => { chart.hidden = chart.naturalWidth < 2; };
+      chart.onerror = () => { chart.hidden = true; };
+      chart.src = src;
+    }
   }
 
   async function showReplay() {

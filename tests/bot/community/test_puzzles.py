@@ -103,7 +103,7 @@ def test_answers_are_private_and_the_solution_names_who_found_it(tmp_path: Path)
     assert solved.user is None
     assert solved.text.startswith(f"Puzzle 1: {told(found.answer)} scores {found.points} in ")
     assert solved.text.endswith("\nFound by: Ada.")
-    assert f"any other placement at most {found.points - found.gap}" in solved.text
+    assert f"other placement at most {found.points - found.gap}." in solved.text
     # Solved: answers now only hear so, and the game's only puzzle was posted here.
     assert room.ok("Bob", f"/puzzle 1 {found.answer}")[0].text.startswith("Puzzle 1 is solved")
     assert room.error("Ada", "/puzzle") == (

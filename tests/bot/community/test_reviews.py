@@ -11,7 +11,7 @@ import pytest
 
 from bot.community import reviews
 from engine.record import Record
-from engine.review import GameReview, review_game
+from engine.review import GameReview, review_game, series
 from tests.bot.helpers import Clock, Room, make_service
 
 #: The coloured squares the turn messages show for the colour letters (issue 44, item 32).
@@ -56,7 +56,7 @@ def test_the_review_is_due_work_after_the_game_and_done_once(
     assert not room.service.store.save_review("chat-1", row["finished_at"], {"x": 1})
     assert room.service.store.claim_review("chat-1", "other", 1e12, 60) is None
     # What is stored is the review of the archived record, seen from each mover's view.
-    expected = review_game(Record.from_dict(row["record"]), level="greedy")
+    expected = review_game(Record.from_dict(row["record"]), level="greedy", samples=8)
     assert GameReview.from_dict(data) == expected
 
 
@@ -73,20 +73,28 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
     assert ada.costliest  # this game has costly placements of Ada's to tell
     for n in ada.costliest:
         p = review.placement(n)
-        less = "point less" if p.cost == 1 else "points less"
+        assert p.drop is not None and p.drop > 0
+        lower = "point lower" if p.drop == 1 else "points lower"
         played, best = told(p.played), told(p.best)
-        assert f"move {n + 1}: played {played}, best {best}: {p.cost} {less}" in text
-    # The game has a winner and a runner-up: it turned somewhere, at a placement or a swap.
-    n = review.turning_point
-    assert n is not None
+        assert f"move {n + 1}: played {played}, best {best}: chance to win {p.drop} {lower}" in text
+        # The lowest colour is named only where the two placements leave it different.
+        low = f"lowest colour {min(p.after_played)} instead of {min(p.after_best)}"
+        assert (low in text) == (min(p.after_played) != min(p.after_best))
+    # Some side's chance fell somewhere: the game turned there, and whose chance it was.
+    n, side = review.turning_point, review.turned_side
+    assert n is not None and side is not None and review.chances is not None
+    before = series(review.chances, side)[n]
+    after = series(review.chances, side)[n + 1]
+    whose = row["seats"][side]["name"]
     turned = next((p for p in review.placements if p.number == n), None)
+    said = f"{whose}'s chance to win fell from {round(before)}% to {round(after)}%."
     if turned is None:
-        assert f"The game turned at move {n + 1}: there the winner's lead" in text
+        assert f"The game turned at move {n + 1}: {said}" in text
     else:
         name = row["seats"][turned.seat]["name"]
-        assert f"The game turned at move {n + 1}, where the winner's lead" in text
-        assert f"changed most: {name} played {told(turned.played)}." in text
-    assert "up to 6 above the lowest colour" in text
+        assert f"The game turned at move {n + 1}: after {name} played" in text
+        assert f" {told(turned.played)}, {said}" in text
+    assert "as lichess computes it" in text
 
 
 def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None:
@@ -96,7 +104,7 @@ def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None
     review = GameReview.from_dict(data)
     ada = next(s for s in review.seats if row["seats"][s.seat]["name"] == "Ada")
     out = room.ok("Ada", "/review")
-    assert out[0].attachment is not None and out[0].attachment.filename == "review-lowest.png"
+    assert out[0].attachment is not None and out[0].attachment.filename == "review-chances.png"
     boards = out[1:]
     assert [o.attachment.filename for o in boards if o.attachment] == [
         f"review-{n + 1:03d}.png" for n in ada.costliest

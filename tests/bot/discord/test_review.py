@@ -22,7 +22,7 @@ async def test_review_posts_the_chart_and_the_costliest_boards(
         posts = [m for m in w.public() if m.attachments]
         ada_review = review.seats[0]
         assert [a.filename for m in posts for a in m.attachments] == [
-            "review-lowest.png",
+            "review-chances.png",
             *(f"review-{n + 1:03d}.png" for n in ada_review.costliest),
         ]
         assert text(posts[0]).startswith("The expert's review (")

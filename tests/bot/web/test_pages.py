@@ -3,13 +3,16 @@ through the service as typed commands, live updates, and every bad request refus
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.web.guard import Limits
+from bot.web.pages import NO_CHART
 from bot.web.tokens import TOKEN_LIFE
 from tests.bot.web.board import Events, Site, path_of, running, started_room
 
@@ -627,6 +630,27 @@ def test_the_replay_slider_shows_the_experts_review_of_each_move(tmp_path: Path)
         # The slider at move 1: the review of the first placement, who played what.
         assert at_one["review"].startswith(f"{name}: {told(first.played)} (")
         assert site.get(f"/api/t/{site.tid}/replay/0")[1]["review"] == ""  # the empty board
+
+
+def test_under_the_replay_slider_the_review_charts_each_sides_chance_to_win(
+    tmp_path: Path,
+) -> None:
+    from tests.bot.community.test_reviews import finished_room
+
+    room = finished_room(tmp_path)
+    with running(room) as site:
+        status, headers, png = site.request("GET", f"/api/t/{site.tid}/chances.png")
+        assert status == 200 and png.startswith(b"\x89PNG")
+        assert headers.get("content-type") == "image/png"
+        # The very chart the chat's review shows (the table's language, its seats' names).
+        assert png == room.service.review_chart(room.chat.id)
+    # A table still playing has no review to chart: a picture of 1 x 1 (no 404, which the
+    # browser's console would log as an error), which the page keeps hidden.
+    playing = started_room(tmp_path / "playing")
+    with running(playing) as site:
+        status, _, empty = site.request("GET", f"/api/t/{site.tid}/chances.png")
+        assert status == 200 and empty == NO_CHART
+        assert Image.open(io.BytesIO(empty)).size == (1, 1)
 
 
 def test_the_board_stops_at_once_with_live_pages_still_open(tmp_path: Path) -> None:
