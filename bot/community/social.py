@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.community import identity, puzzles, ratings
 from bot.community import ladders as community
-from bot.community import puzzles, ratings
 from bot.core import deadlines, images, timebank
 from bot.core.commands import Games, Notify, Stats, Top
 from bot.core.durations import format_left
@@ -64,6 +64,8 @@ def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
             raise Reject("stats.who", target=cmd.player)
     assert player is not None
     asker = ctx.user.name if player == ctx.user.id else None
+    # A linked account is on the ladders as its person (issue 49).
+    player = community.of(tables).person(player)
     head, per_game = community.stats(community.of(tables), ctx.chat.id, player, ctx.texts, asker)
     turn = community.of(tables).median_turn(player)
     if turn is not None:
@@ -115,9 +117,12 @@ def games(tables: Tables, ctx: Context, cmd: Games) -> None:
 
 def running_games(tables: Tables, user: str, now: float) -> list[RunningGame]:
     """Every running table ``user`` sits at, across chats, read from the store's players
-    index without any table's lock."""
+    index without any table's lock: with the tables of the accounts linked with theirs
+    on the other platform (issue 49)."""
     found = []
-    for chat in tables.store.playing(user):
+    mine = identity.accounts(tables, user)
+    chats = dict.fromkeys(chat for account in mine for chat in tables.store.playing(account))
+    for chat in chats:
         try:
             t = tables.store.load(chat)
         except DamagedTable:
@@ -140,7 +145,7 @@ def running_games(tables: Tables, user: str, now: float) -> list[RunningGame]:
                 title=t.title or t.chat,
                 game=mode.replace("standard", "genial"),
                 to_move=ctx.scene.name(seat),
-                my_turn=seat.user == user,
+                my_turn=seat.user in mine,
                 deadline=deadline,
                 since=t.turn_started,
                 left=None if seat.computer else timebank.turn_left(t, to_move, now),

@@ -262,6 +262,22 @@ class MyData(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Link(Command):
+    """``/link``: a one-time code for linking this account with one on the other platform;
+    ``/link CODE``: the code given there, redeemed here (issue 49)."""
+
+    code: str | None = None
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unlink(Command):
+    """``/unlink``: the accounts linked as one person are two again."""
+
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class Forget(Command):
     """``/forget me``: the first asks to confirm, the same again soon after forgets the
     person (names and ids in finished games, ratings, settings)."""

@@ -34,6 +34,7 @@ from bot.core.commands import (
     Keep,
     Kick,
     Leave,
+    Link,
     MyData,
     Notify,
     Play,
@@ -52,6 +53,7 @@ from bot.core.commands import (
     Top,
     Tournament,
     Undo,
+    Unlink,
     Vote,
 )
 from bot.core.durations import (
@@ -75,6 +77,9 @@ _VERSION = re.compile(r"#([0-9]{1,9})")
 _TABLE_ID = re.compile(r"[a-km-np-z2-9]{4}")
 _ON = {"on", "yes", "true", "1", "an", "ja", "aan", "oui"}
 
+#: A link code as typed (``/link K7XQ2M``): the letters and digits no one misreads.
+LINK_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+LINK_CODE = re.compile(f"[{LINK_ALPHABET}]{{6}}")
 #: What ``/forget`` must be followed by (so a stray ``/forget`` forgets nobody).
 FORGET_WORDS = frozenset({"me", "mich", "mij", "moi"})
 #: What asks /puzzle for the solution instead of the puzzle.
@@ -145,6 +150,7 @@ _SIMPLE: dict[str, type[Command]] = {
     "rematch": Rematch,
     "games": Games,
     "mydata": MyData,
+    "unlink": Unlink,
     "review": Review,
 }
 
@@ -176,6 +182,8 @@ COMMAND_WORDS: tuple[str, ...] = (
     "notify",
     "mydata",
     "forget",
+    "link",
+    "unlink",
     "skip",
     "expel",
     "wait",
@@ -361,6 +369,10 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         if len(args) != 1 or args[0].casefold() not in FORGET_WORDS:
             raise CommandError("usage.forget")
         return Forget()
+    if word == "link":
+        if len(args) > 1 or (args and not LINK_CODE.fullmatch(args[0].upper())):
+            raise CommandError("usage.link")
+        return Link(code=args[0].upper() if args else None)
     if word == "puzzle":
         return _parse_puzzle(args)
     if word == "help":
@@ -506,6 +518,8 @@ def _format_plain(cmd: Command) -> str:
         return "/notify" + ("" if cmd.on is None else " on" if cmd.on else " off")
     if isinstance(cmd, Forget):
         return "/forget me"
+    if isinstance(cmd, Link):
+        return "/link" + (f" {cmd.code}" if cmd.code else "")
     if isinstance(cmd, Vote):
         return f"/{cmd.choice}"
     if isinstance(cmd, Undo):
