@@ -233,8 +233,9 @@ def test_every_command_has_exactly_one_handler(tmp_path: Path) -> None:
     assert len(claimed) == len(set(claimed))
     assert set(claimed) == kinds
     # The 27 command classes of bot/core/commands.py, counted by hand, and Vote, Undo, Away,
-    # Back (issue 26), Tournament (issue 30), Review, Puzzle and PuzzleDaily (issue 29).
-    assert len(kinds) == 35
+    # Back (issue 26), Tournament (issue 30), Review, Puzzle and PuzzleDaily (issue 29),
+    # Link and Unlink (issue 49).
+    assert len(kinds) == 37
     # Two concerns that claim one command: the service refuses them, naming it.
     twice = CONCERNS[0].handlers
     doubled = (

@@ -63,6 +63,8 @@ COMMANDS = {
     "tournament",
     "review",
     "puzzle",
+    "link",
+    "unlink",
 }
 
 
