@@ -13,7 +13,7 @@ from bot.core.tables import Concern, Context, Tables
 def _finished(tables: Tables, ctx: Context) -> None:
     assert ctx.finished is not None
     # The game that just ended is at hand: rated without replaying its record.
-    ladders.of(tables).finished(ctx.finished, ctx.game)
+    ladders.fresh(tables).finished(ctx.finished, ctx.game)
     # And reviewed by the expert as due work (bot.community.reviews), once.
     tables.store.want_review(ctx.table.chat, float(ctx.finished["finished_at"]))
 

@@ -66,6 +66,18 @@ def of(tables: Tables) -> Community:
     return kept
 
 
+def fresh(tables: Tables) -> Community:
+    """The community a service keeps, rebuilt first if accounts were linked or unlinked
+    since it was built (by another process on the store: the other platform's bot, issue
+    49); for what reads the ladders of a person (``/top``, ``/stats``, ``/mydata``, a
+    finished game)."""
+    kept = of(tables)
+    if tables.store.links() != kept.people:
+        renew(tables)
+        kept = of(tables)
+    return kept
+
+
 def renew(tables: Tables) -> None:
     """The ladders and names of a service, rebuilt from the archive as it is now (when
     the service starts, and after a person is forgotten)."""

@@ -84,7 +84,7 @@ def collect(tables: Tables, user: str, name: str, now: float) -> dict[str, Any]:
                     "record": row.get("record"),
                 }
             )
-    ladder = community.of(tables).ladder
+    ladder = community.fresh(tables).ladder
     person = community.of(tables).person(user)  # a linked account's ratings are its person's
     rated = [
         {

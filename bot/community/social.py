@@ -44,7 +44,7 @@ class RunningGame:
 
 def top(tables: Tables, ctx: Context, cmd: Top) -> None:
     scope = ratings.GLOBAL if cmd.everyone else ctx.chat.id
-    lines = community.top_lines(community.of(tables), scope, cmd.page, ctx.texts)
+    lines = community.top_lines(community.fresh(tables), scope, cmd.page, ctx.texts)
     if lines is None:
         if cmd.everyone:
             raise Reject("top.empty_global")
@@ -58,6 +58,7 @@ def top(tables: Tables, ctx: Context, cmd: Top) -> None:
 def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
     assert ctx.user is not None
     player: str | None = ctx.user.id
+    community.fresh(tables)
     if cmd.player is not None:
         player = community.of(tables).find(ctx.chat.id, cmd.player)
         if player is None:

@@ -264,3 +264,26 @@ def test_forget_me_forgets_both_accounts(tmp_path: Path) -> None:
     # Bob and Cleo keep their games.
     assert (ladder.standing(BOB_TG, "genial") or pytest.fail()).games == 1
     assert (ladder.standing(CLEO_DC, "genial") or pytest.fail()).games == 1
+
+
+def test_the_other_platforms_bot_on_the_store_sees_the_link(tmp_path: Path) -> None:
+    # Telegram's bot and Discord's bot are two processes on one store: linked through
+    # Discord's, Telegram's /top counts Ada once without a restart, and again twice once
+    # she unlinks there.
+    db = tmp_path / "t.db"
+    discord = make_service(db)
+    play_game(discord, TG_GROUP, "Club", 1, Ada_tg=ADA_TG, Bob=BOB_TG)
+    play_game(discord, DC_CHANNEL, "genial", 2, Ada_dc=ADA_DC, Cleo=CLEO_DC)
+    telegram = make_service(db)  # started after the games (it reads the archive then)
+    group = room(telegram, TG_GROUP, "Club", Ada=ADA_TG)
+
+    def ada_lines() -> list[str]:
+        (out,) = group.ok("Ada", "/top global")
+        return [line for line in out.text.split("\n") if "Ada" in line]
+
+    assert len(ada_lines()) == 2
+    link(discord)
+    (line,) = ada_lines()
+    assert " · 2 · " in line
+    room(discord, ADA_DC_DM, "Ada", Ada=ADA_DC).ok("Ada", "/unlink")
+    assert len(ada_lines()) == 2
