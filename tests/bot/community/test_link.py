@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from bot.community import ladders, ratings
-from bot.core.outbound import Outbound, User
+from bot.core.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.words.texts import Texts
 from tests.bot import backends
-from tests.bot.helpers import Clock, Room, make_service
+from tests.bot.helpers import Clock, Room, make_service, user
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -287,3 +287,25 @@ def test_the_other_platforms_bot_on_the_store_sees_the_link(tmp_path: Path) -> N
     assert " · 2 · " in line
     room(discord, ADA_DC_DM, "Ada", Ada=ADA_DC).ok("Ada", "/unlink")
     assert len(ada_lines()) == 2
+
+
+def test_a_team_battle_counts_a_linked_person_once(tmp_path: Path) -> None:
+    from tests.bot.tournaments.test_tournaments import Cup, new_cup
+
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    tg = Cup(service, clock, Chat("-1001234567890", "Genial night"))
+    dc = Cup(service, clock, Chat("998877665544332211", "Board games"))
+    tid = new_cup(tg, "swiss 1 round 2 players 1d", ["Ann", "Bob"])
+    tg.ok("Ann", "/tournament invite")
+    dc.ok("Cid", f"/tournament team {tg.data(tid)['code']}", admin=True)
+    # Ann's second account (Anna, on the other platform) is linked with hers: one person,
+    # already in the battle for the Telegram group.
+    assert service.store.link(user("Ann").id, user("Anna").id)
+    assert f"in tournament {tid} already" in dc.error("Anna", "/tournament join")
+    dc.ok("Cid", "/tournament join")
+    assert [e["user"] for e in tg.data(tid)["entrants"]] == [
+        user("Ann").id,
+        user("Bob").id,
+        user("Cid").id,
+    ]
