@@ -36,7 +36,9 @@ NOTIFY = "notify"
 #: same round trip (:meth:`bot.store.Store.load_seated`).
 QUIET = "notify-quiet"
 ZONE = "notify-tz"
-TURN_NOTES = (NOTIFY, QUIET, ZONE)
+#: The platform a person linked on both wants their pings on (``/notify on discord``).
+WHERE = "notify-where"
+TURN_NOTES = (NOTIFY, QUIET, ZONE, WHERE)
 #: The note, under a table's chat, of the turn last pinged to a person (``ping:<user>``).
 PING = "ping:{user}"
 #: The name a service keeps its community under (:attr:`bot.core.tables.Tables.parts`).

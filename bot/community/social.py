@@ -168,7 +168,15 @@ DIGEST = "digest:"
 def notify(tables: Tables, ctx: Context, cmd: Notify) -> None:
     assert ctx.user is not None
     user, store = ctx.user.id, tables.store
-    if cmd.setting == "digest":
+    if cmd.setting == "where":
+        # Pings on, to the person's account on that platform, whichever account is seated.
+        mine = identity.accounts(tables, user)
+        if not any(identity.platform_of(a) == cmd.value for a in mine):
+            raise Reject("notify.where_unlinked", platform=cmd.value.capitalize())
+        for account in mine:
+            store.set_note(account, community.NOTIFY, "on")
+            store.set_note(account, community.WHERE, cmd.value)
+    elif cmd.setting == "digest":
         store.set_note(user, community.NOTIFY, f"{DIGEST}{cmd.value}")
     elif cmd.setting == "quiet":
         store.set_note(user, QUIET, cmd.value or None)
@@ -194,6 +202,9 @@ def settings_text(tables: Tables, ctx: Context, user: str) -> str:
         lines = [tx("notify.digest", hour=f"{_digest_hour(asked):02d}", tz=zone)]
     else:
         lines = [tx("notify.off")]
+    where = store.note(user, community.WHERE)
+    if asked is not None and where is not None and len(identity.accounts(tables, user)) > 1:
+        lines.append(tx("notify.where", platform=where.capitalize()))
     quiet = _quiet_hours(store.note(user, QUIET))
     if quiet is not None:
         lines.append(tx("notify.quiet", start=f"{quiet[0]:02d}", end=f"{quiet[1]:02d}", tz=zone))
@@ -274,7 +285,7 @@ def held_ping(tables: Tables, ctx: Context, game: Game) -> None:
     if asked.startswith(DIGEST):
         digest(tables, ctx, user)
     elif asked == "on":
-        _send_ping(ctx, game, user)
+        _send_ping(tables, ctx, game, user)
     ctx.pinged.append((t.chat, key, turn))
 
 
@@ -333,14 +344,22 @@ def ping(tables: Tables, ctx: Context, game: Game) -> None:
         deadlines.hold(t, held)
         return
     ctx.pinged.append((t.chat, key, turn))
-    _send_ping(ctx, game, seat.user)
+    _send_ping(tables, ctx, game, seat.user)
 
 
-def _send_ping(ctx: Context, game: Game, user: str) -> None:
+def _send_ping(tables: Tables, ctx: Context, game: Game, user: str) -> None:
     text = ctx.texts("notify.ping", table=ctx.scene.title, game=ctx.scene.game_title(game))
     board = messages.board_attachment(ctx.scene, game)
-    ctx.out.append(Outbound(ctx.table.chat, text, "ping", user=user, attachment=board))
-    ctx.table.pinged = user
+    to, chat = user, ctx.table.chat
+    where = tables.person_note(ctx, user, community.WHERE)
+    if where is not None and identity.platform_of(user) != where:
+        # A person linked on both platforms wants their pings on the other one: to their
+        # account there, in its private chat (that platform's process delivers it).
+        other = [a for a in identity.accounts(tables, user) if identity.platform_of(a) == where]
+        if other:
+            to = chat = other[0]
+    ctx.out.append(Outbound(chat, text, "ping", user=to, attachment=board))
+    ctx.table.pinged = to
 
 
 def retract_ping(ctx: Context) -> None:
@@ -350,7 +369,10 @@ def retract_ping(ctx: Context) -> None:
     about several tables and stays."""
     t = ctx.table
     if t.pinged is not None:
-        ctx.out.append(Outbound(t.chat, "", "unping", user=t.pinged))
+        # A ping to a person's account on the other platform went to its private chat.
+        seated = t.pinged in {s.user for s in t.seats}
+        chat = t.chat if seated else t.pinged
+        ctx.out.append(Outbound(chat, "", "unping", user=t.pinged))
         t.pinged = None
 
 

@@ -214,7 +214,9 @@ class Games(Command):
 class Notify(Command):
     """Turn pings on or off for the person; ``None``: say how they are set. ``setting``
     ``digest`` (``value``: the hour, 0-23), ``quiet`` (``value``: ``22-8``, or empty for
-    none) or ``tz`` (``value``: a time zone name) changes how pings come instead."""
+    none) or ``tz`` (``value``: a time zone name) changes how pings come instead; ``where``
+    (``value``: ``discord`` or ``telegram``, with ``on``) turns them on and sends them to the
+    person's account on that platform (issue 49)."""
 
     on: bool | None = None
     setting: str | None = None

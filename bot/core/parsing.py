@@ -80,6 +80,8 @@ _ON = {"on", "yes", "true", "1", "an", "ja", "aan", "oui"}
 #: A link code as typed (``/link K7XQ2M``): the letters and digits no one misreads.
 LINK_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 LINK_CODE = re.compile(f"[{LINK_ALPHABET}]{{6}}")
+#: Where ``/notify on <platform>`` sends the pings of a person linked on both.
+NOTIFY_PLATFORMS = ("discord", "telegram")
 #: What ``/forget`` must be followed by (so a stray ``/forget`` forgets nobody).
 FORGET_WORDS = frozenset({"me", "mich", "mij", "moi"})
 #: What asks /puzzle for the solution instead of the puzzle.
@@ -438,6 +440,9 @@ def _parse_notify(args: list[str]) -> Notify:
         if not _ZONE.fullmatch(rest) or len(rest) > 40:
             raise CommandError("usage.notify")
         return Notify(setting="tz", value=rest)
+    if len(args) == 2 and word in _ON and args[1].lower() in NOTIFY_PLATFORMS:
+        # Pings to my account on that platform, linked with this one (issue 49).
+        return Notify(on=True, setting="where", value=args[1].lower())
     if len(args) > 1:
         raise CommandError("usage.notify")
     try:
@@ -512,6 +517,8 @@ def _format_plain(cmd: Command) -> str:
     if isinstance(cmd, History):
         return f"/history {cmd.count}"
     if isinstance(cmd, Notify):
+        if cmd.setting == "where":
+            return f"/notify on {cmd.value}"
         if cmd.setting is not None:
             value = cmd.value or ("off" if cmd.setting == "quiet" else "")
             return f"/notify {cmd.setting} {value}".rstrip()

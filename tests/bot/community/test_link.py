@@ -18,7 +18,7 @@ from bot.core.outbound import Chat, Outbound, User
 from bot.service import Service
 from bot.words.texts import Texts
 from tests.bot import backends
-from tests.bot.helpers import Clock, Room, make_service, user
+from tests.bot.helpers import START, Clock, Room, make_service, user
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -309,3 +309,46 @@ def test_a_team_battle_counts_a_linked_person_once(tmp_path: Path) -> None:
         user("Bob").id,
         user("Cid").id,
     ]
+
+
+def test_notify_on_discord_sends_a_telegram_tables_pings_to_the_discord_account(
+    tmp_path: Path,
+) -> None:
+    service = make_service(tmp_path / "t.db")
+    rng = random.Random(4)
+    dc_dm = room(service, ADA_DC_DM, "Ada", Ada=ADA_DC)
+    # Not linked yet: nowhere to send them.
+    assert "/link" in dc_dm.error("Ada", "/notify on telegram")
+    table = room(service, TG_GROUP, "Club", Ada=ADA_TG, Bob=BOB_TG)
+    table.ok("Ada", "/join")
+    table.ok("Bob", "/join")
+    table.ok("Ada", "/start")
+    link(service)
+    (said,) = dc_dm.ok("Ada", "/notify on discord")
+    assert "Pings go to your account on Discord." in said.text
+    for account in (ADA_TG, ADA_DC):
+        assert service.store.note(account, "notify") == "on"
+    # Telegram's bot delivers Telegram's chats only: the ping to Discord waits in the
+    # outbox for Discord's bot.
+    service.delivers = lambda chat: not (chat.isdigit() and int(chat) >= 1 << 52)
+    while table.to_move() != "Bob":
+        table.play_turn(rng)
+    out = table.play_turn(rng)
+    assert not [o for o in out if o.kind == "ping"]
+    waiting = service.store.letters("discord-bot", START + 1, 60.0, chat=ADA_DC)
+    assert len(waiting) == 1
+    ping = json.loads(waiting[0].body)
+    assert (ping["kind"], ping["user"]) == ("ping", ADA_DC)
+    assert "Your turn at Club" in ping["text"]
+    assert service.store.letters("discord-bot", START + 1, 60.0, chat=ADA_TG) == []
+    # Her move on Telegram: the ping is taken back where it went.
+    table.play_turn(rng)
+    waiting = service.store.letters("discord-bot", START + 2, 60.0, chat=ADA_DC)
+    assert [json.loads(w.body)["kind"] for w in waiting] == ["ping", "unping"]
+
+
+def test_notify_on_a_platform_reads_back_as_typed() -> None:
+    from bot.core.parsing import format_command, parse_command
+
+    for text in ("/notify on discord", "/notify on telegram"):
+        assert format_command(parse_command(text)) == text
