@@ -1,11 +1,11 @@
 """What the community hands the core: ``/top``, ``/stats``, ``/games``, ``/notify``,
-``/review``, ``/puzzle``, ``/mydata`` and ``/forget me``; the ladders it keeps for a
-service, a finished game rated and its review wanted, the notes a turn ping needs, and
-after a table's due work its review and the daily puzzle."""
+``/review``, ``/puzzle``, ``/mydata``, ``/forget me``, ``/link`` and ``/unlink``; the
+ladders it keeps for a service, a finished game rated and its review wanted, the notes a
+turn ping needs, and after a table's due work its review and the daily puzzle."""
 
 from __future__ import annotations
 
-from bot.community import ladders, privacy, puzzles, reviews, social
+from bot.community import identity, ladders, privacy, puzzles, reviews, social
 from bot.core.outbound import Outbound
 from bot.core.tables import Concern, Context, Tables
 
@@ -13,7 +13,7 @@ from bot.core.tables import Concern, Context, Tables
 def _finished(tables: Tables, ctx: Context) -> None:
     assert ctx.finished is not None
     # The game that just ended is at hand: rated without replaying its record.
-    ladders.of(tables).finished(ctx.finished, ctx.game)
+    ladders.fresh(tables).finished(ctx.finished, ctx.game)
     # And reviewed by the expert as due work (bot.community.reviews), once.
     tables.store.want_review(ctx.table.chat, float(ctx.finished["finished_at"]))
 
@@ -31,6 +31,7 @@ COMMUNITY = Concern(
         **privacy.HANDLERS,
         **reviews.HANDLERS,
         **puzzles.HANDLERS,
+        **identity.HANDLERS,
     },
     setup=ladders.renew,
     turn_notes=ladders.TURN_NOTES,

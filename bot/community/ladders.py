@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -35,7 +35,9 @@ NOTIFY = "notify"
 #: same round trip (:meth:`bot.store.Store.load_seated`).
 QUIET = "notify-quiet"
 ZONE = "notify-tz"
-TURN_NOTES = (NOTIFY, QUIET, ZONE)
+#: The platform a person linked on both wants their pings on (``/notify on discord``).
+WHERE = "notify-where"
+TURN_NOTES = (NOTIFY, QUIET, ZONE, WHERE)
 #: The note, under a table's chat, of the turn last pinged to a person (``ping:<user>``).
 PING = "ping:{user}"
 #: The name a service keeps its community under (:attr:`bot.core.tables.Tables.parts`).
@@ -65,10 +67,47 @@ def of(tables: Tables) -> Community:
     return kept
 
 
+def fresh(tables: Tables) -> Community:
+    """The community a service keeps, rebuilt first if accounts were linked or unlinked
+    since it was built (by another process on the store: the other platform's bot, issue
+    49); for what reads the ladders of a person (``/top``, ``/stats``, ``/mydata``, a
+    finished game)."""
+    kept = of(tables)
+    if tables.store.links() != kept.people:
+        renew(tables)
+        kept = of(tables)
+    return kept
+
+
 def renew(tables: Tables) -> None:
     """The ladders and names of a service, rebuilt from the archive as it is now (when
     the service starts, and after a person is forgotten)."""
     tables.parts[KEPT_AS] = Community(tables.store)
+
+
+def merged(row: dict[str, Any], people: Mapping[str, str]) -> dict[str, Any]:
+    """A finished game's row with each linked account's seat given to its person, for the
+    ladders; the row as it is when nobody at it is linked, or when two accounts of one
+    person sat at the same game (then they count as two, as they played)."""
+    seats = row.get("seats")
+    if not people or not isinstance(seats, list):
+        return row
+    new = []
+    for seat in seats:
+        if isinstance(seat, dict):
+            seat = dict(seat)
+            for field in ("user", "left_user"):
+                who = seat.get(field)
+                if isinstance(who, str) and who in people:
+                    seat[field] = people[who]
+        new.append(seat)
+    if new == seats:
+        return row
+    persons = [s.get("user") or s.get("left_user") for s in new if isinstance(s, dict)]
+    persons = [p for p in persons if p]
+    if len(set(persons)) < len(persons):
+        return row
+    return {**row, "seats": new}
 
 
 class Community:
@@ -76,7 +115,10 @@ class Community:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        rows = store.archived()
+        #: Each linked account with the person it is (issue 49): the ladders count the
+        #: person's games of every account, as if they had always been one.
+        self.people = store.links()
+        rows = [merged(row, self.people) for row in store.archived()]
         self.ladder: Ladder = ratings.rebuild_archive(rows)
         self.names: dict[str, str] = {}
         #: Each person's time per turn in finished games by message, newest last.
@@ -88,10 +130,11 @@ class Community:
         """Archive one finished game and take it into the ladder; ``played`` is its game,
         if the caller holds it (then its record is not replayed)."""
         self.store.archive(str(row["chat"]), float(row["finished_at"]), row)
-        game = ratings.from_archive(row, played)
+        person = merged(row, self.people)
+        game = ratings.from_archive(person, played)
         if game is not None:
             self.ladder.apply(game)
-        self._learn(row)
+        self._learn(person)
 
     def _learn(self, row: dict[str, Any]) -> None:
         record = row.get("record")
@@ -112,6 +155,11 @@ class Community:
                 if by_message and isinstance(record, dict):
                     times = self.turn_times.setdefault(str(who), deque(maxlen=TURN_TIMES_KEPT))
                     times.extend(timebank.person_times(record, [number]))
+
+    def person(self, account: str) -> str:
+        """The person ``account`` is on the ladders: the account it is linked with that
+        asked for the link code, else itself."""
+        return self.people.get(account, account)
 
     def median_turn(self, player: str) -> tuple[float, int] | None:
         """The median time ``player`` took for a turn in finished games by message (with a

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
+from bot.community import identity, ratings
 from bot.community import ladders as community
-from bot.community import ratings
 from bot.core.commands import Forget, MyData
 from bot.core.outbound import Attachment, Outbound
 from bot.core.table import LOBBY, PLAYING, Seat, Table
@@ -42,7 +42,11 @@ _TRIES = 5
 
 def my_data(tables: Tables, ctx: Context, cmd: MyData) -> None:
     assert ctx.user is not None
+    mine = identity.accounts(tables, ctx.user.id)
     data = collect(tables, ctx.user.id, ctx.user.name, ctx.now)
+    if len(mine) > 1:
+        # The accounts linked with this one on the other platform: one person (issue 49).
+        data["linked"] = [collect(tables, a, ctx.user.name, ctx.now) for a in mine[1:]]
     body = json.dumps(data, ensure_ascii=False, indent=1).encode()
     ctx.out.append(
         Outbound(
@@ -80,7 +84,8 @@ def collect(tables: Tables, user: str, name: str, now: float) -> dict[str, Any]:
                     "record": row.get("record"),
                 }
             )
-    ladder = community.of(tables).ladder
+    ladder = community.fresh(tables).ladder
+    person = community.of(tables).person(user)  # a linked account's ratings are its person's
     rated = [
         {
             "ladder": "global" if scope == ratings.GLOBAL else scope,
@@ -90,15 +95,15 @@ def collect(tables: Tables, user: str, name: str, now: float) -> dict[str, Any]:
             "sigma": s.sigma,
             "games": s.games,
             "wins": s.wins,
-            "history": ladder.history(user, game, scope),
+            "history": ladder.history(person, game, scope),
         }
         for (scope, game), board in sorted(ladder.boards.items())
-        if (s := board.get(user)) is not None
+        if (s := board.get(person)) is not None
     ]
     solo = [
         {"ladder": "global" if scope == ratings.GLOBAL else scope, **asdict(best)}
         for (scope, player), best in sorted(ladder.solo.items())
-        if player == user
+        if player == person
     ]
     return {
         "user": user,
@@ -136,7 +141,9 @@ def _at_table(t: Table, user: str) -> dict[str, Any]:
 def forget(tables: Tables, ctx: Context, cmd: Forget) -> None:
     assert ctx.user is not None
     user = ctx.user.id
-    if tables.store.playing(user):
+    # The accounts linked with this one are the same person: all of them go (issue 49).
+    mine = identity.accounts(tables, user)
+    if any(tables.store.playing(account) for account in mine):
         raise Reject("privacy.seated")
     asked = tables.store.note(user, ASKED)
     try:
@@ -150,22 +157,30 @@ def forget(tables: Tables, ctx: Context, cmd: Forget) -> None:
         ctx.out.append(Outbound(ctx.chat.id, text, "info", user=user))
         return
     alias = f"{community.FORMER}{uuid.uuid4().hex[:12]}"
+    for account in mine:
+        _forget_account(tables, ctx, account, alias)
+    # The ladders and names of this process, rebuilt from the archive as it is now.
+    community.renew(tables)
+    ctx.out.append(Outbound(ctx.chat.id, ctx.texts("privacy.forgotten"), "info", user=user))
+
+
+def _forget_account(tables: Tables, ctx: Context, user: str, alias: str) -> None:
+    """Forget one account of the person who asked: its seats go to ``alias``."""
+    assert ctx.user is not None
     names = called(tables, user, ctx.user.name)
     # The other concerns first (out of the tournaments, their remaining games lost, as a
     # leaver; their entries named by the alias).
     for concern in tables.concerns:
         if concern.person is not None:
             concern.person.forget(tables, ctx, user, alias, FORMER_NAME)
-    # Their private chat's table goes with the rest kept there (by the store).
+    # Their private chat's table goes with the rest kept there (by the store), and the
+    # link that holds the account.
     tables.store.forget_player(user, alias, FORMER_NAME, sorted(names))
     tables.forget(user)
     # This chat's table too: /forget changes no table of its own, so the service saves
     # nothing after it and the stored table is scrubbed like any other.
     for chat in tables.store.tables_with(json.dumps(user)):
         _scrub_stored(tables, chat, user, alias, names)
-    # The ladders and names of this process, rebuilt from the archive as it is now.
-    community.renew(tables)
-    ctx.out.append(Outbound(ctx.chat.id, ctx.texts("privacy.forgotten"), "info", user=user))
 
 
 def called(tables: Tables, user: str, name: str) -> set[str]:

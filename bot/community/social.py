@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.community import identity, puzzles, ratings
 from bot.community import ladders as community
-from bot.community import puzzles, ratings
 from bot.core import deadlines, images, messages, timebank
 from bot.core.commands import Games, Notify, Stats, Top
 from bot.core.durations import format_left
@@ -43,7 +43,7 @@ class RunningGame:
 
 def top(tables: Tables, ctx: Context, cmd: Top) -> None:
     scope = ratings.GLOBAL if cmd.everyone else ctx.chat.id
-    lines = community.top_lines(community.of(tables), scope, cmd.page, ctx.texts)
+    lines = community.top_lines(community.fresh(tables), scope, cmd.page, ctx.texts)
     if lines is None:
         if cmd.everyone:
             raise Reject("top.empty_global")
@@ -57,12 +57,15 @@ def top(tables: Tables, ctx: Context, cmd: Top) -> None:
 def stats(tables: Tables, ctx: Context, cmd: Stats) -> None:
     assert ctx.user is not None
     player: str | None = ctx.user.id
+    community.fresh(tables)
     if cmd.player is not None:
         player = community.of(tables).find(ctx.chat.id, cmd.player)
         if player is None:
             raise Reject("stats.who", target=cmd.player)
     assert player is not None
     asker = ctx.user.name if player == ctx.user.id else None
+    # A linked account is on the ladders as its person (issue 49).
+    player = community.of(tables).person(player)
     head, per_game = community.stats(community.of(tables), ctx.chat.id, player, ctx.texts, asker)
     turn = community.of(tables).median_turn(player)
     if turn is not None:
@@ -114,9 +117,12 @@ def games(tables: Tables, ctx: Context, cmd: Games) -> None:
 
 def running_games(tables: Tables, user: str, now: float) -> list[RunningGame]:
     """Every running table ``user`` sits at, across chats, read from the store's players
-    index without any table's lock."""
+    index without any table's lock: with the tables of the accounts linked with theirs
+    on the other platform (issue 49)."""
     found = []
-    for chat in tables.store.playing(user):
+    mine = identity.accounts(tables, user)
+    chats = dict.fromkeys(chat for account in mine for chat in tables.store.playing(account))
+    for chat in chats:
         try:
             t = tables.store.load(chat)
         except DamagedTable:
@@ -139,7 +145,7 @@ def running_games(tables: Tables, user: str, now: float) -> list[RunningGame]:
                 title=t.title or t.chat,
                 game=mode.replace("standard", "genial"),
                 to_move=ctx.scene.name(seat),
-                my_turn=seat.user == user,
+                my_turn=seat.user in mine,
                 deadline=deadline,
                 since=t.turn_started,
                 left=None if seat.computer else timebank.turn_left(t, to_move, now),
@@ -161,7 +167,15 @@ DIGEST = "digest:"
 def notify(tables: Tables, ctx: Context, cmd: Notify) -> None:
     assert ctx.user is not None
     user, store = ctx.user.id, tables.store
-    if cmd.setting == "digest":
+    if cmd.setting == "where":
+        # Pings on, to the person's account on that platform, whichever account is seated.
+        mine = identity.accounts(tables, user)
+        if not any(identity.platform_of(a) == cmd.value for a in mine):
+            raise Reject("notify.where_unlinked", platform=cmd.value.capitalize())
+        for account in mine:
+            store.set_note(account, community.NOTIFY, "on")
+            store.set_note(account, community.WHERE, cmd.value)
+    elif cmd.setting == "digest":
         store.set_note(user, community.NOTIFY, f"{DIGEST}{cmd.value}")
     elif cmd.setting == "quiet":
         store.set_note(user, QUIET, cmd.value or None)
@@ -187,6 +201,9 @@ def settings_text(tables: Tables, ctx: Context, user: str) -> str:
         lines = [tx("notify.digest", hour=f"{_digest_hour(asked):02d}", tz=zone)]
     else:
         lines = [tx("notify.off")]
+    where = store.note(user, community.WHERE)
+    if asked is not None and where is not None and len(identity.accounts(tables, user)) > 1:
+        lines.append(tx("notify.where", platform=where.capitalize()))
     quiet = _quiet_hours(store.note(user, QUIET))
     if quiet is not None:
         lines.append(tx("notify.quiet", start=f"{quiet[0]:02d}", end=f"{quiet[1]:02d}", tz=zone))
@@ -267,7 +284,7 @@ def held_ping(tables: Tables, ctx: Context, game: Game) -> None:
     if asked.startswith(DIGEST):
         digest(tables, ctx, user)
     elif asked == "on":
-        _send_ping(ctx, game, user)
+        _send_ping(tables, ctx, game, user)
     ctx.pinged.append((t.chat, key, turn))
 
 
@@ -326,14 +343,22 @@ def ping(tables: Tables, ctx: Context, game: Game) -> None:
         deadlines.hold(t, held)
         return
     ctx.pinged.append((t.chat, key, turn))
-    _send_ping(ctx, game, seat.user)
+    _send_ping(tables, ctx, game, seat.user)
 
 
-def _send_ping(ctx: Context, game: Game, user: str) -> None:
+def _send_ping(tables: Tables, ctx: Context, game: Game, user: str) -> None:
     text = ctx.texts("notify.ping", table=ctx.scene.title, game=ctx.scene.game_title(game))
     board = messages.board_attachment(ctx.scene, game)
-    ctx.out.append(Outbound(ctx.table.chat, text, "ping", user=user, attachment=board))
-    ctx.table.pinged = user
+    to, chat = user, ctx.table.chat
+    where = tables.person_note(ctx, user, community.WHERE)
+    if where is not None and identity.platform_of(user) != where:
+        # A person linked on both platforms wants their pings on the other one: to their
+        # account there, in its private chat (that platform's process delivers it).
+        other = [a for a in identity.accounts(tables, user) if identity.platform_of(a) == where]
+        if other:
+            to = chat = other[0]
+    ctx.out.append(Outbound(chat, text, "ping", user=to, attachment=board))
+    ctx.table.pinged = to
 
 
 def retract_ping(ctx: Context) -> None:
@@ -343,7 +368,10 @@ def retract_ping(ctx: Context) -> None:
     about several tables and stays."""
     t = ctx.table
     if t.pinged is not None:
-        ctx.out.append(Outbound(t.chat, "", "unping", user=t.pinged))
+        # A ping to a person's account on the other platform went to its private chat.
+        seated = t.pinged in {s.user for s in t.seats}
+        chat = t.chat if seated else t.pinged
+        ctx.out.append(Outbound(chat, "", "unping", user=t.pinged))
         t.pinged = None
 
 

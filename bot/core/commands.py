@@ -221,7 +221,9 @@ class Games(Command):
 class Notify(Command):
     """Turn pings on or off for the person; ``None``: say how they are set. ``setting``
     ``digest`` (``value``: the hour, 0-23), ``quiet`` (``value``: ``22-8``, or empty for
-    none) or ``tz`` (``value``: a time zone name) changes how pings come instead."""
+    none) or ``tz`` (``value``: a time zone name) changes how pings come instead; ``where``
+    (``value``: ``discord`` or ``telegram``, with ``on``) turns them on and sends them to the
+    person's account on that platform (issue 49)."""
 
     on: bool | None = None
     setting: str | None = None
@@ -264,6 +266,22 @@ class Back(Command):
 @dataclass(frozen=True, kw_only=True)
 class MyData(Command):
     """Everything the bot keeps about the person, sent to them privately as a JSON file."""
+
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Link(Command):
+    """``/link``: a one-time code for linking this account with one on the other platform;
+    ``/link CODE``: the code given there, redeemed here (issue 49)."""
+
+    code: str | None = None
+    changes = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unlink(Command):
+    """``/unlink``: the accounts linked as one person are two again."""
 
     changes = False
 

@@ -33,6 +33,7 @@ from bot.core.commands import (
     Keep,
     Kick,
     Leave,
+    Link,
     Look,
     MyData,
     Notify,
@@ -52,6 +53,7 @@ from bot.core.commands import (
     Top,
     Tournament,
     Undo,
+    Unlink,
     Vote,
 )
 from bot.core.durations import (
@@ -75,6 +77,11 @@ _VERSION = re.compile(r"#([0-9]{1,9})")
 _TABLE_ID = re.compile(r"[a-km-np-z2-9]{4}")
 _ON = {"on", "yes", "true", "1", "an", "ja", "aan", "oui"}
 
+#: A link code as typed (``/link K7XQ2M``): the letters and digits no one misreads.
+LINK_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+LINK_CODE = re.compile(f"[{LINK_ALPHABET}]{{6}}")
+#: Where ``/notify on <platform>`` sends the pings of a person linked on both.
+NOTIFY_PLATFORMS = ("discord", "telegram")
 #: What ``/forget`` must be followed by (so a stray ``/forget`` forgets nobody).
 FORGET_WORDS = frozenset({"me", "mich", "mij", "moi"})
 #: What asks /puzzle for the solution instead of the puzzle.
@@ -145,6 +152,7 @@ _SIMPLE: dict[str, type[Command]] = {
     "rematch": Rematch,
     "games": Games,
     "mydata": MyData,
+    "unlink": Unlink,
     "review": Review,
 }
 
@@ -177,6 +185,8 @@ COMMAND_WORDS: tuple[str, ...] = (
     "notify",
     "mydata",
     "forget",
+    "link",
+    "unlink",
     "skip",
     "expel",
     "wait",
@@ -367,6 +377,10 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
         if len(args) != 1 or args[0].casefold() not in FORGET_WORDS:
             raise CommandError("usage.forget")
         return Forget()
+    if word == "link":
+        if len(args) > 1 or (args and not LINK_CODE.fullmatch(args[0].upper())):
+            raise CommandError("usage.link")
+        return Link(code=args[0].upper() if args else None)
     if word == "puzzle":
         return _parse_puzzle(args)
     if word == "help":
@@ -432,6 +446,9 @@ def _parse_notify(args: list[str]) -> Notify:
         if not _ZONE.fullmatch(rest) or len(rest) > 40:
             raise CommandError("usage.notify")
         return Notify(setting="tz", value=rest)
+    if len(args) == 2 and word in _ON and args[1].lower() in NOTIFY_PLATFORMS:
+        # Pings to my account on that platform, linked with this one (issue 49).
+        return Notify(on=True, setting="where", value=args[1].lower())
     if len(args) > 1:
         raise CommandError("usage.notify")
     try:
@@ -508,12 +525,16 @@ def _format_plain(cmd: Command) -> str:
     if isinstance(cmd, Look):
         return f"/look {cmd.cell}"
     if isinstance(cmd, Notify):
+        if cmd.setting == "where":
+            return f"/notify on {cmd.value}"
         if cmd.setting is not None:
             value = cmd.value or ("off" if cmd.setting == "quiet" else "")
             return f"/notify {cmd.setting} {value}".rstrip()
         return "/notify" + ("" if cmd.on is None else " on" if cmd.on else " off")
     if isinstance(cmd, Forget):
         return "/forget me"
+    if isinstance(cmd, Link):
+        return "/link" + (f" {cmd.code}" if cmd.code else "")
     if isinstance(cmd, Vote):
         return f"/{cmd.choice}"
     if isinstance(cmd, Undo):

@@ -263,8 +263,10 @@ class Tables:
             replace(out, stored=Stored(id_, letters.key_of(kept), now))
             for out, kept, id_ in zip(ctx.out, sent, ids, strict=True)
         ]
-        if ctx.table.tournament:
-            ctx.out = self.here(ctx.out)
+        # A tournament's table fanned out to another platform's chats, a turn ping to a
+        # person's account on the other platform (issue 49): that platform's process
+        # delivers them.
+        ctx.out = self.here(ctx.out)
         self._after_save(ctx)
         return True
 
@@ -277,7 +279,8 @@ class Tables:
 
     def here(self, outs: list[Outbound]) -> list[Outbound]:
         """Of stored ``outs``, those this process's platform delivers (:attr:`delivers`);
-        the others (a team battle's chats on another platform) are given up to the outbox,
+        the others (a team battle's chats on another platform, a ping to a person's account
+        there) are given up to the outbox,
         where that platform's process takes them."""
         away = [o.stored.id for o in outs if o.stored is not None and not self.delivers(o.chat)]
         if not away:

@@ -143,6 +143,7 @@ SIMPLE = (
     _simple("expel"),
     _simple("wait"),
     _simple("back", quiet=True),
+    _simple("unlink", quiet=True),
     _simple("review"),
 )
 
@@ -218,6 +219,14 @@ async def forget(interaction: discord.Interaction[Any]) -> None:
 @app_commands.choices(answer=[Choice(name="yes", value="yes"), Choice(name="no", value="no")])
 async def undo(interaction: discord.Interaction[Any], answer: str | None = None) -> None:
     await _run(interaction, "/undo" + (f" {answer}" if answer else ""))
+
+
+@app_commands.command(name="link", description=_about("link"))
+@app_commands.describe(**_params("link", "code"))
+@app_commands.rename(**_names("code"))
+async def link(interaction: discord.Interaction[Any], code: str | None = None) -> None:
+    # Only the person sees their code (an ephemeral reply), and so does the one redeeming it.
+    await _run(interaction, "/link" + (f" {_clean(code)}" if code else ""), quiet=True)
 
 
 @app_commands.command(name="away", description=_about("away"))
@@ -367,6 +376,7 @@ COMMANDS: tuple[Command, ...] = (
     look,
     notify,
     forget,
+    link,
     undo,
     away,
     tournament,

@@ -91,7 +91,8 @@ def edit_kwargs(outbound: Outbound) -> dict[str, Any]:
 def direct_kwargs(outbound: Outbound, texts: Texts, table: str) -> dict[str, Any]:
     """``outbound`` (a rack) as a direct message: commands work only in the server, so the
     line on how to play says to type it there, the swap is offered by its buttons, and the
-    last line leads to the table (``table``: a link to its channel, or its name)."""
+    last line leads to the table (``table``: a link to its channel, or its name; empty for
+    none)."""
     replaced = {
         texts("rack.how"): texts("discord.dm_how"),
         texts("rack.swap"): texts(
@@ -110,5 +111,6 @@ def direct_kwargs(outbound: Outbound, texts: Texts, table: str) -> dict[str, Any
         return line
 
     lines = [dm_line(line) for line in outbound.text.split("\n")]
-    lines.append(texts("discord.dm_table", table=table))
+    if table:  # none for a ping about another platform's table (issue 49)
+        lines.append(texts("discord.dm_table", table=table))
     return send_kwargs(dataclasses.replace(outbound, text="\n".join(lines)))

@@ -141,6 +141,10 @@ class Private(Part):
         table = getattr(channel, "jump_url", None) or title(channel) or chat
         if outbound.kind == "ping":  # back to the board it is about, as on Telegram
             table = await self.links.latest_link(chat) or table
+            if chat == outbound.user:
+                # A ping about a table on the other platform, sent to this account of a
+                # person linked on both (issue 49): the ping names the table, no link here.
+                table = ""
         user = self.client.get_user(int(outbound.user)) or await self.client.fetch_user(
             int(outbound.user)
         )

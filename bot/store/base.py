@@ -575,4 +575,33 @@ class Store(Protocol):
         """Give up ``owner``'s claims on the tournaments ``ids``."""
         ...
 
+    # --- one person on two platforms (issue 49) -----------------------------------------
+
+    def give_link_code(self, account: str, code: str, expires_at: float) -> bool:
+        """Keep ``code`` as ``account``'s one link code until ``expires_at`` (an older one
+        of theirs goes); False, changing nothing, if another account holds that code."""
+        ...
+
+    def redeem_link_code(self, code: str, now: float) -> str | None:
+        """The account whose code ``code`` is, if it has not expired by ``now``; the code
+        goes either way (one use)."""
+        ...
+
+    def link(self, person: str, account: str) -> bool:
+        """Link ``account`` to ``person`` (both accounts, the person's own id first): one
+        person from now on. False, changing nothing, if either is linked already."""
+        ...
+
+    def unlink(self, account: str) -> list[str]:
+        """Undo the link that holds ``account``: the accounts it held (none if none)."""
+        ...
+
+    def links(self) -> dict[str, str]:
+        """Every linked account, with the person (account id) it is."""
+        ...
+
+    def linked(self, account: str) -> list[str]:
+        """The accounts linked with ``account``, itself among them; none if it is not."""
+        ...
+
     def close(self) -> None: ...

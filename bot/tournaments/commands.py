@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import string
 
+from bot.community import identity
 from bot.core.commands import Tournament as TournamentCommand
 from bot.core.commands import TournamentSpec
 from bot.core.outbound import Button, Outbound
@@ -147,7 +148,9 @@ def _join(tables: Tables, ctx: Context, cup: Cup) -> list[Outbound]:
         raise Reject("tournament.begun", id=cup.id)
     if ctx.chat.id not in cup.chats:
         raise Reject("tournament.not_here", id=cup.id)
-    if cup.entrant(ctx.user.id) is not None:
+    # A person linked on both platforms (issue 49) is one entrant: in a team battle of a
+    # Telegram group and a Discord server they play for one team, once.
+    if any(cup.entrant(a) is not None for a in identity.accounts(tables, ctx.user.id)):
         raise Reject("tournament.already_in", id=cup.id)
     cup.entrants.append(Entrant(ctx.user.id, ctx.user.name, ctx.chat.id))
     text = ctx.texts("tournament.joined", name=ctx.user.name, id=cup.id, count=len(cup.entrants))

@@ -10,9 +10,9 @@ and the other is told :class:`StaleTable`. Due work is claimed row by row with
 each speaking through the pool (:mod:`~bot.store.postgres.connection`): the tables and
 their due work (:mod:`~bot.store.postgres.tables`), the outbox
 (:mod:`~bot.store.postgres.letters`), the adapters' notes (:mod:`~bot.store.postgres.notes`),
-the archive of finished games, reviews and puzzles (:mod:`~bot.store.postgres.archive`) and
-the tournaments (:mod:`~bot.store.postgres.tournaments`); the schema is
-:mod:`~bot.store.postgres.schema`.
+the archive of finished games, reviews and puzzles (:mod:`~bot.store.postgres.archive`),
+the tournaments (:mod:`~bot.store.postgres.tournaments`) and the linked accounts
+(:mod:`~bot.store.postgres.people`); the schema is :mod:`~bot.store.postgres.schema`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bot.store.postgres.archive import PostgresArchive
 from bot.store.postgres.connection import CONNECT_TIMEOUT, POOL_SIZE, WAIT
 from bot.store.postgres.letters import LISTEN_LOOK, NUDGES, PostgresLetters
 from bot.store.postgres.notes import PostgresNotes
+from bot.store.postgres.people import PostgresPeople
 from bot.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.store.postgres.tables import PostgresTables
 from bot.store.postgres.tournaments import PostgresTournaments
@@ -38,6 +39,11 @@ __all__ = [
 
 
 class PostgresStore(
-    PostgresTables, PostgresLetters, PostgresNotes, PostgresArchive, PostgresTournaments
+    PostgresTables,
+    PostgresLetters,
+    PostgresNotes,
+    PostgresArchive,
+    PostgresTournaments,
+    PostgresPeople,
 ):
     """Tables in a PostgreSQL database at ``url`` (``postgresql://user@host:5432/genial``)."""

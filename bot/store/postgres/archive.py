@@ -162,6 +162,9 @@ class PostgresArchive(PostgresConnection):
             )
             for table in forgetting.PRIVATE_CHAT_TABLES:
                 conn.execute(f"DELETE FROM {table} WHERE chat = %s", (user,))
+            # Their link codes, and the link that holds them (issue 49).
+            conn.execute("DELETE FROM link_codes WHERE account = %s", (user,))
+            conn.execute("DELETE FROM links WHERE account = %s OR person = %s", (user, user))
             conn.execute("UPDATE tournament_chats SET chat = %s WHERE chat = %s", (alias, user))
             changed = []
             for row_id, text in conn.execute(

@@ -117,6 +117,20 @@ MIGRATIONS = (
     );
     CREATE INDEX IF NOT EXISTS puzzle_answers_player ON puzzle_answers (player);
     """,
+    # One person on two platforms (issue 49), as in the SQLite store.
+    """
+    CREATE TABLE IF NOT EXISTS link_codes (
+        code       TEXT PRIMARY KEY,
+        account    TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS link_codes_account ON link_codes (account);
+    CREATE TABLE IF NOT EXISTS links (
+        account TEXT PRIMARY KEY,
+        person  TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS links_person ON links (person);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The tables the schema makes, in the order its steps make them: a store that claims

@@ -156,6 +156,9 @@ class SQLiteArchive(SQLiteConnection):
             )
             for table in forgetting.PRIVATE_CHAT_TABLES:
                 db.execute(f"DELETE FROM {table} WHERE chat = ?", (user,))
+            # Their link codes, and the link that holds them (issue 49).
+            db.execute("DELETE FROM link_codes WHERE account = ?", (user,))
+            db.execute("DELETE FROM links WHERE account = ? OR person = ?", (user, user))
             db.execute("UPDATE tournament_chats SET chat = ? WHERE chat = ?", (alias, user))
             changed = []
             for row_id, text in db.execute(

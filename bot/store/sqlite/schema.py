@@ -131,6 +131,22 @@ MIGRATIONS = (
     );
     CREATE INDEX IF NOT EXISTS puzzle_answers_player ON puzzle_answers (player);
     """,
+    # One person on two platforms (issue 49): a one-time code ``/link`` gives (one per
+    # account, until ``expires_at``), and each linked account with the person it is
+    # (the account that asked for the code): ratings and ``/games`` go by the person.
+    """
+    CREATE TABLE IF NOT EXISTS link_codes (
+        code       TEXT PRIMARY KEY,
+        account    TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS link_codes_account ON link_codes (account);
+    CREATE TABLE IF NOT EXISTS links (
+        account TEXT PRIMARY KEY,
+        person  TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS links_person ON links (person);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The tables the schema makes, in the order its steps make them: a store that claims

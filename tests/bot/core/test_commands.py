@@ -234,8 +234,8 @@ def test_every_command_has_exactly_one_handler(tmp_path: Path) -> None:
     assert set(claimed) == kinds
     # The 27 command classes of bot/core/commands.py, counted by hand, and Vote, Undo, Away,
     # Back (issue 26), Tournament (issue 30), Review, Puzzle and PuzzleDaily (issue 29),
-    # Look (issue 48).
-    assert len(kinds) == 36
+    # Look (issue 48), Link and Unlink (issue 49).
+    assert len(kinds) == 38
     # Two concerns that claim one command: the service refuses them, naming it.
     twice = CONCERNS[0].handlers
     doubled = (

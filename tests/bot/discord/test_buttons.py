@@ -64,6 +64,8 @@ COMMANDS = {
     "tournament",
     "review",
     "puzzle",
+    "link",
+    "unlink",
 }
 
 

@@ -52,6 +52,8 @@ EXPECTED = {
     "games": (),
     "mydata": (),
     "forget": (),
+    "link": ("code",),
+    "unlink": (),
     "top": ("page", "everywhere"),
     "stats": ("player",),
     "history": ("moves",),

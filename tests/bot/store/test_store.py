@@ -181,10 +181,11 @@ def test_a_version_1_file_is_migrated_and_a_newer_one_refused(tmp_path: Path) ->
     assert store.tournaments_of("c") == []  # and the tournaments' tables
     store.want_review("c", 5.0)  # and the reviews
     assert [data for _, data in store.reviews("c")] == [None]
+    assert store.links() == {}  # and the linked accounts
     store.close()
-    # Steps 1 to 7: tables, notes, the players index, finished games, the outbox,
-    # tournaments, reviews.
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 7
+    # Steps 1 to 8: tables, notes, the players index, finished games, the outbox,
+    # tournaments, reviews, linked accounts.
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 8
 
     newer = tmp_path / "v9.db"
     db = sqlite3.connect(newer)
@@ -366,9 +367,10 @@ def test_postgres_a_version_1_database_is_migrated_and_a_newer_one_refused(
     assert store.post([Letter("c", "{}")], owner=None, now=1.0, lease=0.0) == [1]  # the outbox
     assert store.tournaments_of("c") == []  # and the tournaments' tables
     store.want_review("c", 5.0)  # the reviews table exists now
+    assert store.links() == {}  # and the linked accounts' (issue 49)
     store.close()
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (7,)
+        assert conn.execute("SELECT version FROM genial_schema").fetchone() == (8,)
         conn.execute("UPDATE genial_schema SET version = 9")
     with pytest.raises(StoreError, match=r"newer genial-bot \(schema 9\)$") as info:
         PostgresStore(pg_url)
