@@ -348,7 +348,7 @@ def _parse_word(word: str, args: list[str], raw: str) -> Command:
     if word in ("look", "feld", "veld", "case"):
         # A cell's label is short: anything longer is no cell, and is not echoed back.
         if len(args) != 1 or len(args[0]) > 4:
-            raise CommandError("look.usage")
+            raise CommandError("usage.look")
         return Look(cell=args[0].upper())
     if word == "history":
         # More moves than it tells at once are the most it tells: /history 50 is the last 30.

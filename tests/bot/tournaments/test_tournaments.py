@@ -142,7 +142,8 @@ def test_six_players_four_rounds_some_ended_by_the_deadline(tmp_path: Path) -> N
     tid = new_cup(cup, "swiss 4 rounds 2 players 1d", SIX)
     assert "Only the host, Ann, or a chat admin" in cup.error("Bob", "/tournament start")
     cup.ok("Ann", "/tournament start")
-    rng = random.Random(5)
+    # A seed whose games leave one player ahead (the move listing's order shapes them).
+    rng = random.Random(6)
     met: list[frozenset[str]] = []
     played_chats: list[str] = []
     deadline_tables: list[str] = []
