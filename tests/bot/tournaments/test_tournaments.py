@@ -429,7 +429,7 @@ def test_a_team_battle_between_two_communities(tmp_path: Path) -> None:
         seen = service.store.load(p["chat"])
         assert seen is not None
         assert {seen.tournament["places"][u] for u in p["players"]} == {tg.chat.id, dc.chat.id}
-    rng = random.Random(11)
+    rng = random.Random(13)  # games that end one team on 1 point, the other on 3
     for p in r["pairings"]:
         t = service.store.load(p["chat"])
         assert t is not None
