@@ -76,6 +76,7 @@ from bot.core.service import Step  # noqa: E402
 from bot.core.table import PLAYING  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.sqlite import SQLiteStore  # noqa: E402
+from bot.telegram import outbox  # noqa: E402
 from bot.telegram.limiter import ChatRateLimiter, _seconds  # noqa: E402
 from bot.telegram.pace import Pace, chat_key, messages  # noqa: E402
 from bot.tournaments.places import saved  # noqa: E402
@@ -222,6 +223,16 @@ def main() -> int:
         await asyncio.sleep(max(0.0, seconds) / scale)
 
     api.flood_limits(clock)
+    # Merged messages: turn messages that waited together while their group had no room,
+    # told as one (the outbox's ``merged``), counted as they are made.
+    merges: list[int] = []
+    merge = outbox.merged
+
+    def counted_merge(turns: Any) -> Any:
+        merges.append(len(turns))
+        return merge(turns)
+
+    outbox.merged = counted_merge  # type: ignore[assignment]
     limiter = Watched(Pace(clock), sleep=sleep)
     #: (chat, "reminder", "timeout" or "deadline", due at, the step's time) as the clock's
     #: steps made them.
@@ -613,6 +624,10 @@ def main() -> int:
     print(
         f"lost {lost}, doubled {doubled} (of {stored_moves} stored moves)"
         f"   goal 0 and 0: {goal(not lost and not doubled)}"
+    )
+    print(
+        f"merged messages (turns that waited while their group had no room, told as one):"
+        f" {len(merges)}, telling {sum(merges)} turns"
     )
     print(f"CPU {cpu:.1f} s, peak memory {peak_mb:.0f} MB (the whole process)")
     return 0

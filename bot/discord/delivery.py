@@ -21,6 +21,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 
 import discord
 
@@ -102,6 +103,8 @@ class Delivery(Part):
         self.failures: dict[str, int] = {}
         #: Tables where Discord said how long to wait (a rate limit): no try before that.
         self.told_to_wait: set[str] = set()
+        #: The clock's deliveries of waiting letters under way, by table.
+        self.flushing: dict[str, asyncio.Task[None]] = {}
 
     def forget(self, chat: str) -> None:
         """No message waits for the table any more."""
@@ -145,10 +148,27 @@ class Delivery(Part):
     ) -> None:
         """The waiting letters of every table ``ours`` says this process delivers now (the
         clock's look; the gateway back): not those of a table a command is busy at, which
-        delivers them with its interaction, nor another shard's."""
+        delivers them with its interaction, nor another shard's. Each table's in a task of
+        its own, and none of a table whose letters are being delivered already: a table
+        waits out its channel's rate limit (discord.py sleeps inside the call, a 429's
+        ``retry_after`` too) without holding the clock or any other table."""
         for chat in await asyncio.to_thread(self.service.waiting_tables):
+            if chat in self.flushing or self.post_lock(chat).locked():
+                continue
             if await ours(chat):
-                await self.flush(chat, eager=eager)
+                task = asyncio.create_task(self._flush_alone(chat, eager), name="genial-flush")
+                self.flushing[chat] = task
+                task.add_done_callback(partial(self._flushed, chat))
+
+    async def _flush_alone(self, chat: str, eager: bool) -> None:
+        try:
+            await self.flush(chat, eager=eager)
+        except Exception:
+            log.exception("could not deliver the waiting messages of table %s", chat)
+
+    def _flushed(self, chat: str, task: asyncio.Task[None]) -> None:
+        if self.flushing.get(chat) is task:
+            del self.flushing[chat]
 
     async def flush(self, chat: str, *, eager: bool = False) -> None:
         """Deliver a table's waiting letters in order: private ones at once, public ones

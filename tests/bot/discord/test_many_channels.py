@@ -1,0 +1,109 @@
+"""Channels paced on their own under Discord's rate limits (issue 43): discord.py's own
+rate-limit handling against a Discord that enforces 5 messages in 5 s per channel and 50
+calls a second (:mod:`tests.bot.discord.paced_discord`), in SimCord's virtual time.
+
+A channel telling a game of four computer players is told at its channel's pace, without
+a 429; a 429 of 30 s in another channel (a reminder's post) holds back that channel alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from bot.core.table import PLAYING
+from tests.bot.discord.many_channels import run
+from tests.bot.discord.paced_discord import Call, Limits, install
+from tests.bot.discord.support import World, world
+from tests.bot.telegram.fake_api import told_moves
+
+HOLD = 30.0
+
+
+def posts(limits: Limits, channel: int) -> list[Call]:
+    return [c for c in limits.calls if c.channel == channel and c.method == "POST"]
+
+
+def stored_moves(w: World, chat: str) -> list[str]:
+    store = w.service.store
+    records = [a["record"] for a in store.archived(chat) if a.get("record")]
+    table = store.load(chat)
+    if table is not None and table.record and table.record not in records[-1:]:
+        records.append(table.record)
+    return [str(m) for r in records for m in r["moves"]]
+
+
+@pytest.mark.asyncio
+async def test_a_429_in_one_channel_holds_that_channel_alone(tmp_path: Path) -> None:
+    async with world(tmp_path, simulator={"settle_timeout": 0.2}) as w:
+        limits = Limits(w.clock)
+        install(w.client, limits)
+        ada, bob = w.person("Ada"), w.person("Bob")
+        busy = w.channel  # four computer players
+        quiet = w.guild.create_text_channel("quiet")  # Bob, never moving, and a computer
+        await ada.slash(busy, "join")
+        for _ in range(3):
+            await ada.slash(busy, "addbot", level="random")
+        await bob.slash(quiet, "join")
+        await bob.slash(quiet, "addbot", level="random")
+        await bob.slash(quiet, "option", setting="timeout", value="1m")
+        start = w.clock()
+        await bob.slash(quiet, "start")
+        # Bob's reminder (due at 30 s) draws a 429 of 30 s.
+        limits.plant(int(quiet.id), HOLD)
+        await ada.slash(busy, "start")
+        await ada.slash(busy, "leave")
+        for _ in range(120):
+            await w.env.advance_time(1)
+
+        busy_posts = [c for c in posts(limits, int(busy.id)) if c.status == 200]
+        quiet_calls = posts(limits, int(quiet.id))
+        refused = [c for c in limits.calls if c.status == 429]
+        # The only 429 is the planted one: discord.py paced the busy channel by the
+        # headers, 5 messages in any 5 s.
+        assert [(c.channel, c.scope) for c in refused] == [(int(quiet.id), "shared")]
+        hold_from = refused[0].at
+        assert hold_from == pytest.approx(start + 30, abs=1.01)
+        for c in busy_posts:
+            assert sum(1 for d in busy_posts if c.at <= d.at < c.at + 5) <= 5
+        # The reminder went out once the 429's 30 s were over, not sooner, and once.
+        reminders = [c for c in quiet_calls if c.status == 200 and ", it is your turn at" in c.text]
+        assert len(reminders) >= 1
+        assert reminders[0].at == pytest.approx(hold_from + HOLD, abs=1.01)
+        # Meanwhile the busy channel went on at its pace: a message at least every 5 s.
+        during = [c.at for c in busy_posts if hold_from <= c.at <= hold_from + HOLD]
+        assert during and during[0] - hold_from <= 5
+        gaps = [b - a for a, b in pairwise(during)]
+        assert max(gaps) <= 5
+        assert hold_from + HOLD - during[-1] <= 5
+        # Every stored move told once in its channel.
+        for channel in (busy, quiet):
+            told = Counter(
+                told_moves([c.text for c in posts(limits, int(channel.id)) if c.status == 200])
+            )
+            assert told == Counter(stored_moves(w, str(channel.id)))
+        assert w.table(str(busy.id)).status == PLAYING or stored_moves(w, str(busy.id))
+
+
+@pytest.mark.asyncio
+async def test_the_short_run_of_many_channels(tmp_path: Path) -> None:
+    # benchmarks/bench_many_chats.py --platform discord --minutes 1 --groups 6: a game of
+    # computers, a person who never moves, four tables of two people; the last one's first
+    # post draws a 429 of 30 s. Every figure in virtual time.
+    figures = await run(tmp_path / "t.db", groups=6, minutes=1, planted=HOLD)
+    assert figures.lost == 0 and figures.doubled == 0 and figures.stored_moves > 0
+    assert [(c.channel, c.scope) for c in figures.floods()] == [(figures.planted, "shared")]
+    hold = figures.hold()
+    assert hold is not None and hold[1] - hold[0] == pytest.approx(HOLD, abs=1.01)
+    others = [ch for ch in figures.channels if ch.id != figures.planted]
+    # No other table waited for the held one: their boards and their reminders and
+    # timeouts came within a look of the clock (within their own 5 messages in 5 s).
+    boards = [late for ch in others for _at, late in ch.boards]
+    assert boards and max(boards) <= 1.0
+    lateness = figures.lateness()
+    assert not lateness["unposted"]
+    assert lateness["reminder"] and lateness["timeout"]
+    assert max(lateness["reminder"] + lateness["timeout"]) <= 1.0
