@@ -35,9 +35,9 @@ async def test_a_thread_refused_plays_the_table_in_the_channel(
             await ada.slash(w.channel, "join")
         assert w.channel.threads == []
         assert seated(w, w.chat) == ["Ada"]
-        assert [r.getMessage().split(",")[0] for r in caplog.records if r.name == "bot.discord.threads"] == [
-            f"could not open a thread in channel {w.chat}"
-        ]
+        assert [
+            r.getMessage().split(",")[0] for r in caplog.records if r.name == "bot.discord.threads"
+        ] == [f"could not open a thread in channel {w.chat}"]
         # The channel now has a table of its own: the next /join is for it.
         await bob.slash(w.channel, "join")
         assert seated(w, w.chat) == ["Ada", "Bob"] and w.channel.threads == []
@@ -53,9 +53,9 @@ async def test_a_thread_whose_announcement_is_refused_still_gathers_players(
             await ada.slash(w.channel, "join")
         [thread] = w.channel.threads
         assert w.public() == []  # no announcement in the channel
-        assert [r.getMessage().split(":")[0] for r in caplog.records if r.name == "bot.discord.threads"] == [
-            f"could not announce the thread in channel {w.chat}"
-        ]
+        assert [
+            r.getMessage().split(":")[0] for r in caplog.records if r.name == "bot.discord.threads"
+        ] == [f"could not announce the thread in channel {w.chat}"]
         # The thread gathers players all the same: /join in the channel seats Bob there.
         await bob.slash(w.channel, "join")
         assert seated(w, str(thread.id)) == ["Ada", "Bob"]
