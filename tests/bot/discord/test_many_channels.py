@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from bot.core.table import PLAYING
-from tests.bot.discord.many_channels import run
 from tests.bot.discord.paced_discord import Call, Limits, install
 from tests.bot.discord.support import World, world
 from tests.bot.telegram.fake_api import told_moves
@@ -86,24 +85,3 @@ async def test_a_429_in_one_channel_holds_that_channel_alone(tmp_path: Path) -> 
             )
             assert told == Counter(stored_moves(w, str(channel.id)))
         assert w.table(str(busy.id)).status == PLAYING or stored_moves(w, str(busy.id))
-
-
-@pytest.mark.asyncio
-async def test_the_short_run_of_many_channels(tmp_path: Path) -> None:
-    # benchmarks/bench_many_chats.py --platform discord --minutes 1 --groups 6: a game of
-    # computers, a person who never moves, four tables of two people; the last one's first
-    # post draws a 429 of 30 s. Every figure in virtual time.
-    figures = await run(tmp_path / "t.db", groups=6, minutes=1, planted=HOLD)
-    assert figures.lost == 0 and figures.doubled == 0 and figures.stored_moves > 0
-    assert [(c.channel, c.scope) for c in figures.floods()] == [(figures.planted, "shared")]
-    hold = figures.hold()
-    assert hold is not None and hold[1] - hold[0] == pytest.approx(HOLD, abs=1.01)
-    others = [ch for ch in figures.channels if ch.id != figures.planted]
-    # No other table waited for the held one: their boards and their reminders and
-    # timeouts came within a look of the clock (within their own 5 messages in 5 s).
-    boards = [late for ch in others for _at, late in ch.boards]
-    assert boards and max(boards) <= 1.0
-    lateness = figures.lateness()
-    assert not lateness["unposted"]
-    assert lateness["reminder"] and lateness["timeout"]
-    assert max(lateness["reminder"] + lateness["timeout"]) <= 1.0
