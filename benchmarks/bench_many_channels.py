@@ -28,19 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_many_chats import goal, pct  # noqa: E402  (the Telegram run's figures, the same way)
+
 from tests.bot.discord.many_channels import run  # noqa: E402
 from tests.bot.telegram.fake_api import told_moves  # noqa: E402
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def goal(ok: bool) -> str:
-    return "met" if ok else "NOT met"
 
 
 def main() -> int:
