@@ -29,7 +29,9 @@ _SECTIONS: dict[str, frozenset[str]] = {
     "telegram": frozenset(
         {"token_env", "base_url", "mode", "webhook_url", "listen", "port", "media_chat"}
     ),
-    "discord": frozenset({"token_env", "threads", "dm", "members"}),
+    "discord": frozenset(
+        {"token_env", "threads", "dm", "members", "activity", "client_id", "secret_env", "api_url"}
+    ),
     "metrics": frozenset({"port", "listen"}),
     "web": frozenset({"listen", "port", "public_url", "telegram_app"}),
     "log": frozenset({"level", "format"}),
@@ -120,6 +122,14 @@ class Settings:
     #: and the ones this process runs (``--shard-ids``; empty: all of them).
     discord_shard_count: int | None = None
     discord_shard_ids: tuple[int, ...] = ()
+    #: Discord: the board as an Activity inside Discord (docs/operating.md): its buttons
+    #: launch it, the page learns who the player is through the app's OAuth2 (the
+    #: application's id, its client secret from the environment variable named, and
+    #: Discord's API, which tests point at a fake).
+    discord_activity: bool = False
+    discord_client_id: str = ""
+    discord_secret_env: str = "GENIAL_DISCORD_CLIENT_SECRET"
+    discord_api_url: str = "https://discord.com/api/v10"
     #: The operator's view (``/healthz`` and Prometheus ``/metrics``) on
     #: ``metrics_listen``:``metrics_port``; 0: off.
     metrics_port: int = 0
@@ -150,6 +160,11 @@ class Settings:
             name = self.telegram_token_env if platform == "telegram" else self.discord_token_env
             raise ConfigError(f"set the environment variable {name} to the {platform} bot's token")
         return token
+
+    def discord_secret(self, environ: Mapping[str, str] | None = None) -> str | None:
+        """The Discord application's client secret (for the Activity's OAuth2), or ``None``."""
+        env = os.environ if environ is None else environ
+        return env.get(self.discord_secret_env) or None
 
 
 def _text(section: str, key: str, value: object) -> str:
@@ -234,9 +249,10 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
                 out[f"{platform}_token_env"] = _text(platform, "token_env", section["token_env"])
         if "telegram" in data:
             out["telegram"] = _parse_telegram(data["telegram"])
-        for key in ("threads", "dm", "members"):
+        for key in ("threads", "dm", "members", "activity"):
             if key in data.get("discord", {}):
                 out[f"discord_{key}"] = _switch("discord", key, data["discord"][key])
+        out.update(_parse_activity(data.get("discord", {})))
         metrics = data.get("metrics", {})
         if "port" in metrics:
             out["metrics_port"], out["metrics_port_last"] = _ports(metrics["port"])
@@ -279,9 +295,10 @@ def _check_names(data: Mapping[str, Any], where: str) -> None:
             raise ConfigError(f"{where}{section} must be a section like [{section}]")
         for key in values:
             if key not in allowed:
-                # A token written in the file is no near miss of token_env: that names the
-                # variable that holds the token, and must not get the token itself.
-                hint = "" if key == "token" else _did_you_mean(key, allowed, section + ".{}")
+                # A token (or secret) written in the file is no near miss of token_env:
+                # that names the variable that holds it, and must not get it itself.
+                secret = key in ("token", "client_secret")
+                hint = "" if secret else _did_you_mean(key, allowed, section + ".{}")
                 raise ConfigError(f"{where}unknown setting {section}.{key}{hint}")
 
 
@@ -320,6 +337,26 @@ def _parse_telegram(section: Mapping[str, Any]) -> TelegramSettings:
     if settings.mode == "webhook" and not settings.webhook_url:
         raise ConfigError('telegram.mode = "webhook" needs telegram.webhook_url')
     return settings
+
+
+def _parse_activity(section: Mapping[str, Any]) -> dict[str, Any]:
+    """``[discord]``'s Activity settings: the application id, the secret's variable, the API."""
+    out: dict[str, Any] = {}
+    if "client_id" in section:
+        cid = _text("discord", "client_id", section["client_id"])
+        if not (cid.isascii() and cid.isdigit() and len(cid) <= 20):
+            raise ConfigError('discord.client_id must be the application\'s id, like "1234567890"')
+        out["discord_client_id"] = cid
+    if "secret_env" in section:
+        out["discord_secret_env"] = _text("discord", "secret_env", section["secret_env"])
+    if "api_url" in section:
+        url = _text("discord", "api_url", section["api_url"]).rstrip("/")
+        if not url.startswith(("https://", "http://")):
+            raise ConfigError("discord.api_url must be an address like https://discord.com/api/v10")
+        out["discord_api_url"] = url
+    if section.get("activity") is True and "discord_client_id" not in out:
+        raise ConfigError("discord.activity = true needs discord.client_id (the application's id)")
+    return out
 
 
 def _parse_web(section: Mapping[str, Any]) -> WebSettings:

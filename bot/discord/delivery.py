@@ -20,12 +20,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import discord
 
-from bot.core.outbound import Chat, Outbound, User
+from bot.core.outbound import Button, Chat, Outbound, User
 from bot.core.table import CLOSED
 from bot.discord.answers import Answers
 from bot.discord.failures import DROP, GONE, failure, why
@@ -33,6 +33,7 @@ from bot.discord.links import Links
 from bot.discord.lobby import IN_PLACE, Lobby
 from bot.discord.parts import Part
 from bot.discord.private import Private, Reply
+from bot.discord.views import ACTIVITY
 from bot.service import Service
 from bot.store import StoreError
 from bot.store.base import CLAIM_BATCH
@@ -312,10 +313,14 @@ class Delivery(Part):
         return again
 
     async def _linked(self, outbound: Outbound) -> Outbound:
-        """With the web board's link button when it is on (docs/web.md)."""
-        if not self.service.settings.web.public_url:
+        """With the web board's link button when it is on (docs/web.md); with ``[discord]
+        activity`` on, a button that opens the board inside Discord instead (an Activity,
+        launched when pressed: :data:`ACTIVITY`)."""
+        settings = self.service.settings
+        if not settings.web.public_url:
             return outbound
-        return await asyncio.to_thread(self.service.web_links, outbound)
+        linked = await asyncio.to_thread(self.service.web_links, outbound)
+        return as_activity(linked, settings.web.public_url) if settings.discord_activity else linked
 
     async def _post(self, pending: Pending) -> None:
         outbound = await self._linked(pending.outbound)
@@ -361,6 +366,18 @@ class Delivery(Part):
         self.forget(chat)
         await asyncio.to_thread(service.forget_waiting, chat)
         log.warning("closed table %s: its channel is gone (%s)", chat, reason)
+
+
+def as_activity(outbound: Outbound, public_url: str) -> Outbound:
+    """``outbound`` with its links to the table's page or a seat's page as buttons that
+    launch the board as an Activity (the command :data:`ACTIVITY`, answered by Discord's
+    ``LAUNCH_ACTIVITY``); other links (a tournament's page) stay links."""
+    pages = (f"{public_url}/t/", f"{public_url}/s/")
+    buttons = tuple(
+        Button(b.label, ACTIVITY) if b.url and b.url.startswith(pages) else b
+        for b in outbound.buttons
+    )
+    return outbound if buttons == outbound.buttons else replace(outbound, buttons=buttons)
 
 
 def _public(outbound: Outbound, reply: Reply | None) -> bool:

@@ -28,6 +28,8 @@ from bot.discord.parts import Part, title
 from bot.discord.private import Private, Reply
 from bot.discord.shards import Shards
 from bot.discord.threads import Threads
+from bot.discord.views import ACTIVITY, outbound_view
+from bot.pages.links import note_press
 from bot.service import Service
 from bot.store import StoreError
 from bot.words.texts import Texts, shown_name
@@ -128,10 +130,39 @@ class Interactions(Part):
         self, interaction: discord.Interaction[Any], chat: str, kind: str, command: str
     ) -> None:
         """A button: acknowledged at once without a visible answer, then carried out."""
+        if command == ACTIVITY:
+            await self.launch(interaction, chat)
+            return
         await self._acknowledge(interaction)
         reply = Reply(interaction, str(interaction.user.id), component=True, kind=kind)
         await self.delivery.answers.saw(chat, reply)
         await self._carry_out(reply, chat, command)
+
+    async def launch(self, interaction: discord.Interaction[Any], chat: str) -> None:
+        """A board button with ``[discord] activity`` on: the board opened inside Discord
+        (``LAUNCH_ACTIVITY``), the press noted so the Activity finds this table wherever
+        Discord runs it. Where Discord will not launch it (Activities off for the app, a
+        place without them), the person gets the page's link privately, as without."""
+        user = str(interaction.user.id)
+        try:
+            await asyncio.to_thread(note_press, self.service, user, chat, self.service.clock())
+        except StoreError as exc:
+            log.info("could not note the board button's press: %s", exc)
+        try:
+            await interaction.response.launch_activity()
+            return
+        except Exception as exc:
+            log.warning("could not launch the board as an Activity: %s", why(exc))
+        try:
+            table = await asyncio.to_thread(self.service.table, chat)
+            kind = "rack" if table is not None and table.seat_of(user) is not None else "turn"
+            link = Outbound(chat, "", kind, user=user if kind == "rack" else None)
+            linked = await asyncio.to_thread(self.service.web_links, link)
+            await interaction.response.send_message(
+                view=outbound_view(linked) or discord.utils.MISSING, ephemeral=True
+            )
+        except Exception as exc:
+            log.info("could not give the board's link either: %s", why(exc))
 
     async def _carry_out(self, reply: Reply, chat: str, command: str) -> None:
         interaction = reply.interaction

@@ -20,6 +20,9 @@ from bot.core.outbound import Button, Outbound
 log = logging.getLogger(__name__)
 
 PREFIX = "genial"
+#: The command of a button that opens the board inside Discord (``[discord] activity``):
+#: answered with Discord's ``LAUNCH_ACTIVITY``, never handed to the service.
+ACTIVITY = "/activity"
 #: Discord's limit on a custom id.
 MAX_CUSTOM_ID = 100
 #: Discord's limit on a button label.
@@ -32,6 +35,7 @@ _STYLES = {
     "/start": discord.ButtonStyle.primary,
     "/swap": discord.ButtonStyle.primary,
     "/hand": discord.ButtonStyle.primary,
+    ACTIVITY: discord.ButtonStyle.primary,
 }
 
 

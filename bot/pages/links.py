@@ -39,6 +39,12 @@ LINKED = frozenset({"turn", "result", "lobby"})
 SEAT_LINKED = frozenset({"rack", "ping"})
 #: Longest token looked at (anything longer is refused unread).
 MAX_TOKEN = 1024
+#: Where a Discord board button's press is noted (``[discord] activity``): chat
+#: ``activity:<user id>``, key ``press``: the table's chat and the time, so the Activity it
+#: launches finds that table when its channel has none (a thread, a private message).
+PRESS_CHAT, PRESS_KEY = "activity:", "press"
+#: Seconds a noted press names the table of an Activity launched after it.
+PRESS_LIFE = 600.0
 
 
 class Notes(Protocol):
@@ -68,6 +74,21 @@ def web_secret(notes: Notes) -> bytes:
         kept = notes.note(SECRET_CHAT, SECRET_KEY)  # another process may have won: theirs
     assert kept
     return kept.encode("utf-8")
+
+
+def note_press(notes: Notes, user: str, chat: str, now: float) -> None:
+    """Note that ``user`` pressed a board button of ``chat``'s table at ``now`` (the
+    Discord platform, before it launches the Activity)."""
+    notes.set_note(PRESS_CHAT + user, PRESS_KEY, f"{chat} {int(now)}")
+
+
+def pressed(notes: Notes, user: str, now: float) -> str | None:
+    """The chat whose board button ``user`` pressed within :data:`PRESS_LIFE`, if any."""
+    kept = notes.note(PRESS_CHAT + user, PRESS_KEY)
+    chat, _, at = (kept or "").partition(" ")
+    if not chat or not at.isdigit() or not 0 <= now - int(at) <= PRESS_LIFE:
+        return None
+    return chat
 
 
 class BadToken(ValueError):

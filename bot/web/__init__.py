@@ -19,6 +19,7 @@ from bot.pages.links import LINKED
 from bot.service import Service
 from bot.store import open_store
 from bot.web.server import WebBoard
+from bot.web.tokens import DiscordApp
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,9 @@ def start_beside(service: Service, settings: Settings, telegram_token: str | Non
     port`` set): its pages' moves go through that platform (:meth:`Service.set_page_runner`)
     and its messages carry links to the pages."""
     web = settings.web
-    board = WebBoard(service, web.url, telegram_token=telegram_token)
+    board = WebBoard(
+        service, web.url, telegram_token=telegram_token, discord=DiscordApp.of(settings)
+    )
     port = board.start_in_thread(web.listen, web.port)
     log.info("web board on %s:%d, links %s", web.listen, port, web.url)
     _BESIDE.append(board)
@@ -83,7 +86,9 @@ def main(settings: Settings) -> int:
         raise ConfigError("genial-bot web needs [web] port (docs/web.md)")
     store = open_store(settings.storage)
     service = Service(store, settings, pictures=False)
-    board = WebBoard(service, web.url, deliver=through_outbox(service))
+    board = WebBoard(
+        service, web.url, deliver=through_outbox(service), discord=DiscordApp.of(settings)
+    )
 
     async def serve() -> None:
         port = await board.start(web.listen, web.port)

@@ -6,6 +6,7 @@ and seat (:class:`BoardBase`, which the pages and the seat's actions extend).
 from __future__ import annotations
 
 import asyncio
+import html
 import re
 import threading
 import time
@@ -19,7 +20,7 @@ from bot.core.outbound import Outbound
 from bot.service import TOURNAMENT_PREFIX, Service
 from bot.web.guard import Buckets, Limits, _refuse
 from bot.web.live import POLL, Live
-from bot.web.tokens import ID_CHAT, ID_LENGTH, BadToken, Signer, web_secret
+from bot.web.tokens import ID_CHAT, ID_LENGTH, BadToken, DiscordApp, Signer, web_secret
 
 _ID = re.compile(rf"[A-Za-z0-9_-]{{{ID_LENGTH}}}")
 #: Where what a page's command at a table said goes in a process without a chat platform's
@@ -31,6 +32,8 @@ Deliver = Callable[[str, list[Outbound]], None]
 #: script of aiming on the board (zoom, the placement drawn, hints: issue 48).
 PAGE, SCRIPT, STYLE = "page.html", "app.js", "app.css"
 AIM = "aim.js"
+#: The Embedded App SDK's protocol, spoken by the page as a Discord Activity.
+DISCORD = "discord.js"
 #: The page's keyboard and screen-reader play (issue 48), a script of its own.
 ACCESS, ACCESS_STYLE = "access.js", "access.css"
 
@@ -50,6 +53,7 @@ class BoardBase:
         *,
         deliver: Deliver | None = None,
         telegram_token: str | None = None,
+        discord: DiscordApp | None = None,
         secret: bytes | None = None,
         limits: Limits | None = None,
         poll: float = POLL,
@@ -59,6 +63,8 @@ class BoardBase:
         self.public_url = public_url.rstrip("/")
         self.deliver = deliver
         self.telegram_token = telegram_token
+        #: The Discord application whose Activity the board is (``None``: none).
+        self.discord = discord
         self.signer = Signer(secret or web_secret(service), clock=service.clock)
         self.limits = limits or Limits()
         self.live = Live(self._version_of, poll)
@@ -83,6 +89,15 @@ class BoardBase:
         #: The port it listens on, once started.
         self.port = 0
         self._page = _static(PAGE).decode("utf-8")
+
+    def _page_html(self, table: str = "", seat: str = "", **data: str) -> str:
+        """The page with its table id, seat token, and (a Discord Activity) the app's id
+        and the words said when Discord does not say who the player is, all escaped."""
+        fields = {"table": table, "seat": seat, "discord": "", "refused": "", **data}
+        text = self._page
+        for key, value in fields.items():
+            text = text.replace("{" + key + "}", html.escape(value))
+        return text
 
     # --- links -------------------------------------------------------------------------
 

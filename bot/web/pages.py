@@ -19,7 +19,7 @@ from aiohttp import web
 from bot.core.looks import PageLook
 from bot.core.table import PLAYING
 from bot.service import TOURNAMENT_PREFIX, is_tournament_table
-from bot.web.base import ACCESS, ACCESS_STYLE, AIM, SCRIPT, STYLE, BoardBase, _static
+from bot.web.base import ACCESS, ACCESS_STYLE, AIM, DISCORD, SCRIPT, STYLE, BoardBase, _static
 from bot.web.deltas import change
 from bot.web.guard import _headers, _refuse
 from bot.web.tokens import BadToken
@@ -136,7 +136,7 @@ class Pages(BoardBase):
         self._limit(request, tid, user)
         if tid and self.chat_of(tid) is None:
             raise _refuse(404, "no such table")
-        text = self._page.replace("{table}", html.escape(tid)).replace("{seat}", html.escape(seat))
+        text = self._page_html(tid, seat)
         return web.Response(text=text, content_type="text/html", charset="utf-8")
 
     async def tournament_page(self, request: web.Request) -> web.Response:
@@ -157,7 +157,7 @@ class Pages(BoardBase):
 
     async def telegram_page(self, request: web.Request) -> web.Response:
         self._limit(request)
-        text = self._page.replace("{table}", "").replace("{seat}", "")
+        text = self._page_html()
         return web.Response(text=text, content_type="text/html", charset="utf-8")
 
     async def static(self, request: web.Request) -> web.Response:
@@ -165,6 +165,7 @@ class Pages(BoardBase):
         kinds = {
             SCRIPT: "text/javascript",
             AIM: "text/javascript",
+            DISCORD: "text/javascript",
             ACCESS: "text/javascript",
             STYLE: "text/css",
             ACCESS_STYLE: "text/css",

@@ -15,7 +15,10 @@ Routes (``<id>`` is a table id, :mod:`bot.web.tokens`):
 - ``POST /api/t/<id>/command``: ``{"seat", "command", "move", "version"}``, carried out
   by :meth:`Service.handle` exactly as the typed command with the table version (a stale
   page is refused); what it says to the chat goes to the host platform's ``deliver``;
-- ``POST /api/tg/session``: ``{"init_data"}`` checked, a seat token back.
+- ``POST /api/tg/session``: ``{"init_data"}`` checked, a seat token back;
+- ``GET /activity``: the page as a Discord Activity, and ``POST /activity/token``:
+  ``{"code", "instance_id"}`` exchanged with Discord, the table and a seat token back
+  (:mod:`bot.web.activity`).
 
 Every answer but a page is JSON; every error is a short JSON ``{"error": ...}`` that
 changed nothing. A watcher's look is built without a seat, so no byte of it names a rack.
@@ -32,6 +35,7 @@ from collections.abc import Iterable
 from aiohttp import web
 
 from bot.web.actions import SeatActions
+from bot.web.activity import ActivityRoutes
 from bot.web.edge import Runner
 from bot.web.guard import MAX_BODY, _guard
 from bot.web.pages import Pages
@@ -39,7 +43,7 @@ from bot.web.pages import Pages
 log = logging.getLogger(__name__)
 
 
-class WebBoard(Pages, SeatActions):
+class WebBoard(Pages, SeatActions, ActivityRoutes):
     """Every table's web page, served from one process.
 
     Args:
@@ -48,6 +52,8 @@ class WebBoard(Pages, SeatActions):
         deliver: where what a page's command says to the chat goes (the host platform);
             ``None`` in a process of its own, whose pages then only watch.
         telegram_token: the bot token, to check a Mini App's ``initData``.
+        discord: the Discord application whose Activity the board is
+            (:mod:`bot.web.activity`), or ``None``.
     """
 
     # --- the app -----------------------------------------------------------------------
@@ -69,6 +75,8 @@ class WebBoard(Pages, SeatActions):
                 web.get("/api/t/{tid}/chances.png", self.chances),
                 web.post("/api/t/{tid}/command", self.command),
                 web.post("/api/tg/session", self.telegram_session),
+                web.get("/activity", self.activity_page),
+                web.post("/activity/token", self.activity_token),
             ]
         )
         app.on_shutdown.append(lambda _: self.live.close())

@@ -525,7 +525,12 @@
       body: JSON.stringify({ init_data: initData }),
     });
     const data = await res.json();
-    if (!res.ok) {
+    return enter(res.ok ? data : { error: data.error });
+  }
+
+  // The table and seat a Mini App's or an Activity's sign-in gave ({error}: none).
+  async function enter(data) {
+    if (data.error) {
       say(data.error);
       return true;
     }
@@ -535,6 +540,14 @@
     await load();
     listen();
     return true;
+  }
+
+  // A Discord Activity (discord.js): who the player is comes from Discord's OAuth2 code,
+  // exchanged by the server for the table and a seat token.
+  async function discord() {
+    const D = window.GenialDiscord;
+    if (!D || !D.inDiscord()) return false;
+    return enter(await D.signIn());
   }
 
   // The page's Hint: the suggested placements drawn on the board and listed (aim.js).
@@ -599,7 +612,7 @@
   setInterval(tick, 1000);
 
   (async function start() {
-    if (!table && (await telegram())) return;
+    if (!table && ((await discord()) || (await telegram()))) return;
     await load();
     listen();
   })();
