@@ -213,10 +213,11 @@ async def world(
     # SimCord as every Discord test sees it (tests/bot/discord/conftest.py), also for a
     # test elsewhere that runs a world (the web board's links): else its result would
     # hang on whether a Discord test ran before it.
-    from tests.bot.discord import contexts, patient_simcord
+    from tests.bot.discord import contexts, launches, patient_simcord
 
     patient_simcord.install()
     contexts.install()
+    launches.install()
     clock = EnvClock()
     db = tmp_path / "tables.sqlite3"
     client = make_client(db, clock, **options)
