@@ -27,7 +27,7 @@ from aiohttp import web
 from bot.pages.links import pressed
 from bot.web.base import BoardBase
 from bot.web.edge import read_json
-from bot.web.guard import _refuse
+from bot.web.guard import ACTIVITY_CSP, _refuse
 from bot.web.tokens import DiscordApp
 from bot.words.texts import Texts
 
@@ -53,7 +53,12 @@ class ActivityRoutes(BoardBase):
             raise _refuse(404, "the board is no Discord Activity here")
         texts = Texts(self.service.settings.language)
         text = self._page_html(discord=app.client_id, refused=texts("web.activity_refused"))
-        return web.Response(text=text, content_type="text/html", charset="utf-8")
+        return web.Response(
+            text=text,
+            content_type="text/html",
+            charset="utf-8",
+            headers={"Content-Security-Policy": ACTIVITY_CSP},
+        )
 
     async def activity_token(self, request: web.Request) -> web.Response:
         self._limit(request)

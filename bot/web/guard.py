@@ -24,6 +24,13 @@ CSP = (
     "connect-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org"
 )
+#: The policy of the page as a Discord Activity: embedded by Discord's clients (the web
+#: and desktop apps' frames, through the app's own ``*.discordsays.com`` proxy).
+ACTIVITY_CSP = CSP.replace(
+    "frame-ancestors 'self' https://web.telegram.org",
+    "frame-ancestors 'self' https://discord.com https://*.discord.com https://discordapp.com"
+    " https://*.discordapp.com https://*.discordsays.com",
+)
 
 
 @dataclass(frozen=True)
@@ -126,7 +133,7 @@ def _route(request: web.Request) -> str:
 def _headers(response: web.StreamResponse) -> None:
     if response.prepared:
         return
-    response.headers["Content-Security-Policy"] = CSP
+    response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers.setdefault("Cache-Control", "no-store")
