@@ -65,6 +65,24 @@ SERVER_PERMISSIONS = discord.Permissions(
     attach_files=True,
     read_message_history=True,
 )
+#: Discord's application command type of an Activity's Entry Point, and what of one is
+#: sent back when the commands are registered again.
+PRIMARY_ENTRY_POINT = 4
+ENTRY_POINT_FIELDS = frozenset(
+    {
+        "id",
+        "type",
+        "name",
+        "name_localizations",
+        "description",
+        "description_localizations",
+        "handler",
+        "integration_types",
+        "contexts",
+        "default_member_permissions",
+        "nsfw",
+    }
+)
 FIRST_CONNECT_WAIT = 1.0
 FIRST_CONNECT_LONGEST = 60.0
 #: Seconds a tournament's due work waits for Discord to open a thread.
@@ -187,11 +205,31 @@ class GenialClient(discord.Client):
         # The menu texts in German, Dutch and French go along with the commands.
         await self.tree.set_translator(CatalogueTranslator())
         try:
-            await self.tree.sync()
+            await self.register_commands()
         except discord.HTTPException as exc:
             log.error("could not register the slash commands: %s", exc)
         await self.offer_installs()
         self._clock_task = asyncio.create_task(self._clock.run(), name="genial-due")
+
+    async def register_commands(self) -> None:
+        """The slash commands, registered as ``tree.sync()`` does (one overwrite of the
+        app's global commands), keeping the app's Entry Point command: Discord makes one
+        when Activities are switched on for the app (docs/operating.md) and refuses an
+        overwrite that leaves it out, and discord.py 2.7 has no command of that type."""
+        tree, app = self.tree, self.application_id
+        assert app is not None
+        existing = await self.http.get_global_commands(app)
+        kept = [
+            {k: v for k, v in dict(c).items() if k in ENTRY_POINT_FIELDS}
+            for c in existing
+            if c.get("type") == PRIMARY_ENTRY_POINT
+        ]
+        translator = tree.translator
+        payload = [
+            await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree)
+            for c in tree.get_commands()
+        ]
+        await self.http.bulk_upsert_global_commands(app, payload=[*payload, *kept])
 
     async def offer_installs(self) -> None:
         """Make the app installable both ways: added to a server, and by a person for

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.core.config import Settings, WebSettings
@@ -99,3 +100,23 @@ async def test_without_the_setting_the_buttons_are_links(tmp_path: Path) -> None
         assert url is not None and url.startswith("https://genial.example/t/")
         assert custom is None  # a link: no interaction, nothing launched
         assert launches.launched(w.env) == []
+
+
+@pytest.mark.asyncio
+async def test_registering_the_commands_keeps_the_apps_entry_point(tmp_path: Path) -> None:
+    """Activities switched on in the Developer Portal give the app an Entry Point command,
+    which Discord will not let an overwrite of the commands remove: the bot's
+    registration sends it back as it is, and its slash commands are registered."""
+    async with world(tmp_path, settings=ACTIVITY) as w:
+        entry = launches.portal_entry_point(w.env)
+        with pytest.raises(discord.HTTPException) as refused:
+            await w.client.tree.sync()  # discord.py's own: no Entry Point in it
+        assert refused.value.code == 50240
+        await w.client.register_commands()
+        registered = w.env.backend.commands[None]
+        kept = registered[("launch", launches.PRIMARY_ENTRY_POINT)]
+        assert (kept["id"], kept["handler"]) == (entry["id"], launches.DISCORD_LAUNCH_ACTIVITY)
+        assert ("join", 1) in registered and ("play", 1) in registered
+        ada = w.person("Ada")
+        await ada.slash(w.channel, "join")  # the commands work as before
+        assert w.table().seats[0].name == "Ada"
