@@ -149,6 +149,18 @@ def check_platform(settings: Settings, platform: str) -> None:
             " only over HTTPS, and refuses the message with such a button (the player's"
             " rack) otherwise"
         )
+    if platform == "discord" and settings.discord_activity:
+        if not settings.web.port or not url.lower().startswith("https://"):
+            raise ConfigError(
+                f"{settings.source}: discord.activity = true needs the web board: web.port,"
+                " and web.public_url starting with https:// (the Activity's URL mapping in"
+                " Discord's Developer Portal points there)"
+            )
+        if not settings.discord_secret():
+            raise ConfigError(
+                f"{settings.source}: discord.activity = true needs the application's client"
+                f" secret in the environment variable {settings.discord_secret_env}"
+            )
 
 
 def check_config(path: str | None, platform: str | None = None) -> int:

@@ -377,3 +377,38 @@ def test_check_config_refuses_a_plain_http_page_address_for_telegram(tmp_path: P
     (tmp_path / "config.toml").write_text('[web]\npublic_url = "https://genial.example.org"\n')
     ok = run_bot("check-config", "--platform", "telegram", cwd=tmp_path, env=with_token)
     assert (ok.returncode, ok.stdout) == (0, "config.toml: ok\n")
+
+
+def test_the_discord_activity_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[discord] activity``: the application's id (digits), the variable of its client
+    secret, Discord's API; the Activity needs the web board at a public HTTPS address and
+    the secret, which check-config asks for like a token."""
+    data = {
+        "discord": {"activity": True, "client_id": "1234567890", "api_url": "http://127.0.0.1:9/"},
+        "web": {"port": 8080, "public_url": "https://genial.example.org"},
+    }
+    settings = parse_settings(data)
+    assert (settings.discord_activity, settings.discord_client_id) == (True, "1234567890")
+    assert settings.discord_api_url == "http://127.0.0.1:9"
+    assert settings.discord_secret_env == "GENIAL_DISCORD_CLIENT_SECRET"
+    assert settings.discord_secret({"GENIAL_DISCORD_CLIENT_SECRET": "s"}) == "s"
+    assert Settings().discord_activity is False
+    for discord, why in (
+        ({"activity": True}, "discord.activity = true needs discord.client_id"),
+        ({"client_id": "my app"}, "discord.client_id must be the application's id"),
+        ({"api_url": "discord.com"}, "discord.api_url must be an address like https://"),
+        ({"client_secret": "s3cret"}, "unknown setting discord.client_secret$"),
+    ):
+        with pytest.raises(ConfigError, match=why):
+            parse_settings({"discord": discord})
+    from bot.operator import tools
+
+    monkeypatch.delenv("GENIAL_DISCORD_CLIENT_SECRET", raising=False)
+    with pytest.raises(ConfigError, match="needs the application's client secret"):
+        tools.check_platform(settings, "discord")
+    plain = parse_settings({**data, "web": {"port": 8080, "public_url": "http://genial.example"}})
+    with pytest.raises(ConfigError, match="needs the web board"):
+        tools.check_platform(plain, "discord")
+    tools.check_platform(settings, "telegram")  # the Activity is Discord's only
+    monkeypatch.setenv("GENIAL_DISCORD_CLIENT_SECRET", "s")
+    tools.check_platform(settings, "discord")
