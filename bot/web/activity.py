@@ -1,15 +1,16 @@
 """The board as a Discord Activity: the page Discord shows in its iframe, and who its
 player is (docs/operating.md, "The board inside Discord").
 
-Discord opens the app's URL mapping at ``/activity?frame_id=..&instance_id=..&..``. The
-page speaks the Embedded App SDK's ``postMessage`` protocol itself (``static/app.js``: the
-handshake to ``window.parent``, Discord's ``READY``, then ``AUTHORIZE`` with the scope
-``identify``), so nothing loads from elsewhere, and posts the code Discord gave it here
-(``POST /activity/token``). This side exchanges the code at Discord's OAuth2 token
-endpoint with the app's client secret, asks ``/users/@me`` who that is, and asks Discord
-(with the bot's token) where the Activity's instance runs and who is in it. The table is
-that channel's (else the one whose button the person pressed last, lately: a table in
-a thread, or a button in a private message, :func:`bot.pages.links.pressed`); the page gets
+Discord opens the app's root URL mapping (``/``, also served as ``/activity``) with
+``?frame_id=..&instance_id=..&platform=..&channel_id=..``. The page speaks the Embedded
+App SDK's ``postMessage`` protocol itself (``static/discord.js``: the handshake to the
+parent frame, Discord's ``READY``, then ``AUTHORIZE`` with the scope ``identify``), so
+nothing loads from elsewhere, and posts the code Discord gave it here (``POST
+/activity/token``). This side exchanges the code at Discord's OAuth2 token endpoint with
+the app's client secret, asks ``/users/@me`` who that is, and asks Discord (with the
+bot's token) where the Activity's instance runs and who is in it. The table is that
+channel's, else the one whose board button the person pressed last, lately (a table in a
+thread, a button in a private message: :func:`bot.pages.links.pressed`); the page gets
 that person's seat token when they sit at it, else the watcher's look. Nothing the page
 says is believed but the code and the instance, both checked with Discord.
 """

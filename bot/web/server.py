@@ -16,7 +16,8 @@ Routes (``<id>`` is a table id, :mod:`bot.web.tokens`):
   by :meth:`Service.handle` exactly as the typed command with the table version (a stale
   page is refused); what it says to the chat goes to the host platform's ``deliver``;
 - ``POST /api/tg/session``: ``{"init_data"}`` checked, a seat token back;
-- ``GET /activity``: the page as a Discord Activity, and ``POST /activity/token``:
+- ``GET /activity`` (and ``GET /``, where Discord opens an Activity's root URL mapping):
+  the page as a Discord Activity, and ``POST /activity/token``:
   ``{"code", "instance_id"}`` exchanged with Discord, the table and a seat token back
   (:mod:`bot.web.activity`).
 
@@ -76,6 +77,7 @@ class WebBoard(Pages, SeatActions, ActivityRoutes):
                 web.post("/api/t/{tid}/command", self.command),
                 web.post("/api/tg/session", self.telegram_session),
                 web.get("/activity", self.activity_page),
+                web.get("/", self.activity_page),  # the URL mapping's root, as Discord opens it
                 web.post("/activity/token", self.activity_token),
             ]
         )

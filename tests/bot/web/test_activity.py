@@ -255,6 +255,11 @@ async def test_bad_sign_ins_get_a_short_json_refusal(tmp_path: Path) -> None:
             policy = page.headers["Content-Security-Policy"]
             assert "frame-ancestors 'self' https://discord.com" in policy
             assert f'data-discord="{CLIENT}"' in page.read().decode()
+            # Also at the root, where Discord opens the app's root URL mapping.
+            root = await asyncio.to_thread(
+                urllib.request.urlopen, f"http://127.0.0.1:{port}/?frame_id=f", None, PATIENCE
+            )
+            assert f'data-discord="{CLIENT}"' in root.read().decode()
             # Discord gone: 502, said shortly.
             fake.close()
             fake.code("late", ada.id)
