@@ -259,6 +259,7 @@ def test_every_answer_has_a_policy_without_inline_script(tmp_path: Path) -> None
         assert re.findall(rb"<script[^>]*>", page) == [
             b'<script src="/static/aim.js" defer>',
             b'<script src="/static/access.js" defer>',
+            b'<script src="/static/discord.js" defer>',
             b'<script src="/static/app.js" defer>',
         ]
         assert not re.search(rb"\son[a-z]+=", page) and b"style=" not in page
