@@ -39,10 +39,11 @@ LINKED = frozenset({"turn", "result", "lobby"})
 SEAT_LINKED = frozenset({"rack", "ping"})
 #: Longest token looked at (anything longer is refused unread).
 MAX_TOKEN = 1024
-#: Where a Discord board button's press is noted (``[discord] activity``): chat
-#: ``activity:<user id>``, key ``press``: the table's chat and the time, so the Activity it
-#: launches finds that table when its channel has none (a thread, a private message).
-PRESS_CHAT, PRESS_KEY = "activity:", "press"
+#: Where a Discord board button's press is noted (``[discord] activity``): the note
+#: ``activity_press`` under the person's id (so ``/mydata`` shows it and ``/forget me``
+#: forgets it), the table's chat and the time, so the Activity it launches finds that
+#: table when its channel has none (a thread, a private message).
+PRESS_KEY = "activity_press"
 #: Seconds a noted press names the table of an Activity launched after it.
 PRESS_LIFE = 600.0
 
@@ -79,12 +80,12 @@ def web_secret(notes: Notes) -> bytes:
 def note_press(notes: Notes, user: str, chat: str, now: float) -> None:
     """Note that ``user`` pressed a board button of ``chat``'s table at ``now`` (the
     Discord platform, before it launches the Activity)."""
-    notes.set_note(PRESS_CHAT + user, PRESS_KEY, f"{chat} {int(now)}")
+    notes.set_note(user, PRESS_KEY, f"{chat} {int(now)}")
 
 
 def pressed(notes: Notes, user: str, now: float) -> str | None:
     """The chat whose board button ``user`` pressed within :data:`PRESS_LIFE`, if any."""
-    kept = notes.note(PRESS_CHAT + user, PRESS_KEY)
+    kept = notes.note(user, PRESS_KEY)
     chat, _, at = (kept or "").partition(" ")
     if not chat or not at.isdigit() or not 0 <= now - int(at) <= PRESS_LIFE:
         return None

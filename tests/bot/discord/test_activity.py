@@ -65,6 +65,11 @@ async def test_the_board_buttons_launch_the_activity(tmp_path: Path) -> None:
             (w.channel.id, ada.id)
         ]
         assert len(w.public()) == before
+        # The note is the person's: /forget me (asked twice) forgets it.
+        assert "activity_press" in w.service.store.notes_of(str(cy.id))
+        await cy.slash(w.channel, "forget")
+        await cy.slash(w.channel, "forget")
+        assert pressed(w.service, str(cy.id), w.service.clock()) is None
 
 
 @pytest.mark.asyncio
