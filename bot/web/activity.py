@@ -40,7 +40,7 @@ _INSTANCE = re.compile(r"[A-Za-z0-9_-]{1,200}")
 
 
 class Unanswered(Exception):
-    """Discord did not answer (a timeout, a refused connection, a 5xx)."""
+    """Discord did not answer (a timeout, a refused connection, a 5xx, a 429)."""
 
 
 class ActivityRoutes(BoardBase):
@@ -157,11 +157,12 @@ async def _call(
     """``(status, JSON or None)`` of a call to Discord.
 
     Raises:
-        Unanswered: a timeout, a connection that failed, or a 5xx.
+        Unanswered: a timeout, a connection that failed, a 5xx, or a 429 (too many of
+            the app's sign-ins at once: the player tries again).
     """
     try:
         async with session.request(method, url, **kw) as res:
-            if res.status >= 500:
+            if res.status >= 500 or res.status == 429:  # down, or asking us to wait
                 raise Unanswered(f"{method} {url.rsplit('/', 2)[-2:]}: {res.status}")
             try:
                 return res.status, await res.json(content_type=None)
