@@ -34,6 +34,8 @@ class FakeDiscord:
         self.tokens: dict[str, str] = {}  # access token -> user id
         self.instances: dict[str, dict[str, Any]] = {}
         self.calls: list[tuple[str, str]] = []
+        #: Rate-limited: every call answered 429, as Discord asks an app to wait.
+        self.busy = False
         self._server: ThreadingHTTPServer | None = None
 
     def code(self, code: str, user: int | str) -> None:
@@ -75,6 +77,15 @@ class FakeDiscord:
 
             def do_POST(self) -> None:
                 fake.calls.append(("POST", self.path))
+                if fake.busy:
+                    return self._answer(
+                        429,
+                        {
+                            "message": "You are being rate limited.",
+                            "retry_after": 1.0,
+                            "global": False,
+                        },
+                    )
                 size = int(self.headers.get("Content-Length") or 0)
                 form = dict(parse_qsl(self.rfile.read(size).decode()))
                 if self.path != "/api/v10/oauth2/token":

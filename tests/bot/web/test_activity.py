@@ -260,7 +260,11 @@ async def test_bad_sign_ins_get_a_short_json_refusal(tmp_path: Path) -> None:
                 urllib.request.urlopen, f"http://127.0.0.1:{port}/?frame_id=f", None, PATIENCE
             )
             assert f'data-discord="{CLIENT}"' in root.read().decode()
-            # Discord gone: 502, said shortly.
+            # Discord asking the app to wait, or gone: 502, said shortly.
+            fake.busy = True
+            fake.code("busy", ada.id)
+            status, answer = await asyncio.to_thread(sign_in, "busy")
+            assert (status, answer) == (502, {"error": "Discord did not answer: try again"})
             fake.close()
             fake.code("late", ada.id)
             status, answer = await asyncio.to_thread(sign_in, "late")
