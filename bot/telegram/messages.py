@@ -480,7 +480,13 @@ class Messages:
         if ((private_link or out.kind == "lobby") and _is_group(chat)) or inline:
             texts = texts or await self.tables.texts(out.chat)
             url = fmt.deep_link(self.api.username, out.chat)
-            layout.append([InlineKeyboardButton(texts("telegram.private_link"), url=url)])
+            row = [InlineKeyboardButton(texts("telegram.private_link"), url=url)]
+            if inline:
+                # No chat there to type /leave in: the button is it, pressed by a seated
+                # player (anyone else is told on the button that they sit nowhere).
+                leave = fmt.callback_data(out.chat, chat, "/leave")
+                row.insert(0, InlineKeyboardButton(texts("button.leave"), callback_data=leave))
+            layout.append(row)
         return InlineKeyboardMarkup(layout) if layout else None
 
     def _app_url(self, url: str) -> str:
