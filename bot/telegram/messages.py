@@ -158,6 +158,16 @@ class Messages:
         if out.kind == "lobby":
             texts = await self.tables.texts(out.chat)
             out = replace(out, text=f"{out.text}\n{texts('telegram.inline.typed')}")
+        if out.kind == "result":
+            # The result's "/start plays again" would be typed where it reaches no one:
+            # the way on is the Play again button.
+            texts = await self.tables.texts(out.chat)
+            labels = {k: texts(f"button.{k}") for k in ("again", "join", "leave")}
+            again = texts("telegram.inline.again", **labels)
+            lines = [
+                again if line == texts("result.again") else line for line in out.text.split("\n")
+            ]
+            out = replace(out, text="\n".join(lines))
         markup = await self._markup(out, out.chat)
         if out.kind == "turn":
             await self._note_board(out)
