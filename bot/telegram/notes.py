@@ -93,7 +93,10 @@ class Notes:
             latest["chat"] = chat
         await self.set_note(table, NOTE_LATEST, json.dumps(latest))
         # Where the table is, for Discord's listings of a person linked on both (issue 49).
-        link = await self.latest_link(table)
+        try:
+            link = fmt.message_link(chat or table, sent.message_id, sent.chat.username)
+        except ValueError:
+            link = None
         await self.set_note(table, NOTE_WHERE, Where(PLATFORM, link).dump())
 
     async def latest_link(self, table: str) -> str | None:

@@ -43,9 +43,7 @@ def api() -> Iterator[FakeBotAPI]:
     api.close()
 
 
-def test_three_friends_play_to_the_end_one_leaving_midway(
-    api: FakeBotAPI, tmp_path: Path
-) -> None:
+def test_three_friends_play_to_the_end_one_leaving_midway(api: FakeBotAPI, tmp_path: Path) -> None:
     chat = Chat(api, start_bot(api, tmp_path / "t.db", level="random"))
     chat.offer(ADA, "party")
     chat.press(BOB, "Join")

@@ -116,9 +116,7 @@ def test_a_player_gives_up_a_running_game_by_the_button(api: FakeBotAPI, tmp_pat
     assert "Bob (computer)" in chat.shown()
 
 
-def test_leaving_on_ones_own_turn_hands_it_to_the_computer(
-    api: FakeBotAPI, tmp_path: Path
-) -> None:
+def test_leaving_on_ones_own_turn_hands_it_to_the_computer(api: FakeBotAPI, tmp_path: Path) -> None:
     chat = Chat(api, start_bot(api, tmp_path / "t.db", level="random"))
     chat.offer(ADA, "pair")
     chat.press(BOB, "Join")
