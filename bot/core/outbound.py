@@ -7,7 +7,8 @@ ephemeral reply, a pop-up). No platform object ever gets past an adapter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 #: What an outbound is for, so adapters can choose an idiom (edit the lobby message in
@@ -153,3 +154,60 @@ def with_links(out: Outbound, links: Mapping[str, str]) -> Outbound:
         if extra:
             lines[first + n] = f"{lines[first + n]} {extra}"
     return replace(out, text="\n".join(lines))
+
+
+#: A table's note, kept by the platform the table is played on, of where people see it
+#: (:class:`Where`): the other platform lists the table with it (the tables of a person
+#: linked on both, issue 49), since each platform knows only its own messages' links.
+NOTE_WHERE = "where"
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where a table is seen: its platform (``telegram``, ``discord``) and a link to its
+    latest turn message there, or to its board (``board``: a Telegram inline message's
+    Mini App, as Telegram links no inline message), or none; ``why`` says why there is
+    none, in the listing's language (never stored)."""
+
+    platform: str
+    link: str | None = None
+    board: bool = False
+    why: str = ""
+
+    def dump(self) -> str:
+        return json.dumps({"platform": self.platform, "link": self.link, "board": self.board})
+
+    @classmethod
+    def read(cls, raw: str | None) -> Where | None:
+        """The note as :meth:`dump` wrote it; ``None`` for none or one we did not write."""
+        if not raw:
+            return None
+        try:
+            data = json.loads(raw)
+            platform, link = str(data["platform"]), data.get("link")
+            return cls(platform, str(link) if link else None, bool(data.get("board")))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+
+def with_places(
+    out: Outbound, here: str, places: Mapping[str, Where], say: Callable[..., str]
+) -> Outbound:
+    """``out``, a listing of tables (``/games``) on platform ``here``, each table's line
+    followed by where it is (``places``): a link to its latest message or its board, or
+    why there is none. When the listing holds a table of another platform (a person
+    linked on both), every line names its table's platform; ``say`` is the listing's
+    texts."""
+    mixed = any(p.platform != here for p in places.values())
+    links: dict[str, str] = {}
+    for table, place in places.items():
+        named = {"platform": place.platform.capitalize()} if mixed else {}
+        prefix = "games.on_" if mixed else "games."
+        if place.link:
+            key = prefix + ("board" if place.board else "link")
+            links[table] = say(key, link=place.link, **named)
+        elif mixed:
+            links[table] = say("games.on", **named)
+        elif place.why:
+            links[table] = place.why
+    return with_links(out, links)

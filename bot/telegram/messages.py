@@ -40,7 +40,7 @@ from telegram import User as TelegramUser
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from bot.core.commands import Abort, AddBot, Board, Command, Join, SetOption
-from bot.core.outbound import Button, Outbound, User, with_links
+from bot.core.outbound import NOTE_WHERE, Button, Outbound, User, Where, with_places
 from bot.service import Service
 from bot.telegram import limits as fmt
 from bot.telegram.botapi import BotAPI
@@ -52,6 +52,7 @@ from bot.telegram.notes import (
     NOTE_PING,
     NOTE_STALE,
     NOTE_TOLD,
+    PLATFORM,
     Notes,
     read_told,
 )
@@ -157,12 +158,34 @@ class Messages:
         if out.kind == "lobby":
             texts = await self.tables.texts(out.chat)
             out = replace(out, text=f"{out.text}\n{texts('telegram.inline.typed')}")
+        if out.kind == "result":
+            # The result's "/start plays again" would be typed where it reaches no one:
+            # the way on is the Play again button.
+            texts = await self.tables.texts(out.chat)
+            labels = {k: texts(f"button.{k}") for k in ("again", "join", "leave")}
+            again = texts("telegram.inline.again", **labels)
+            lines = [
+                again if line == texts("result.again") else line for line in out.text.split("\n")
+            ]
+            out = replace(out, text="\n".join(lines))
         markup = await self._markup(out, out.chat)
+        if out.kind == "turn":
+            await self._note_board(out)
 
         async def mentions(text: str, users: tuple[str, ...]) -> list[MessageEntity] | None:
             return await self._mentions(replace(out, mentions=users), text)
 
         await self.inline.show(out, markup, mentions)
+
+    async def _note_board(self, out: Outbound) -> None:
+        """Where an inline message's table is, for /games (issue 49): Telegram links no
+        inline message, so the link is to the table's board, the Mini App (or the web page),
+        when the web board runs. Written once: it stays the same for the whole game."""
+        pages = [b.url for b in out.buttons if b.url and "/t/" in b.url]
+        where = Where(PLATFORM, self._app_url(pages[0]), board=True) if pages else Where(PLATFORM)
+        noted = await asyncio.to_thread(self.service.note, out.chat, NOTE_WHERE)
+        if Where.read(noted) != where:
+            await self.notes.set_note(out.chat, NOTE_WHERE, where.dump())
 
     async def with_ping(self, rack: Outbound, ping: Outbound) -> Outbound:
         """A player's rack with their turn ping said first: one private message, with the
@@ -177,16 +200,25 @@ class Messages:
 
     async def _with_links(self, out: Outbound) -> Outbound:
         """A listing of tables (/games) with a link to each table's latest message; a table
-        in a basic group says it has none (Telegram links only supergroups' messages)."""
+        in a basic group says it has none (Telegram links only supergroups' messages); an
+        inline message's table links its board (the Mini App), a Discord table its latest
+        message there, as noted by the Discord bot (a person linked on both, issue 49)."""
         texts = await self.tables.texts(out.chat)
-        links: dict[str, str] = {}
+        places: dict[str, Where] = {}
         for table in out.tables:
             link = await self.notes.latest_link(table)
             if link is not None:
-                links[table] = texts("games.link", link=link)
-            elif _is_group(table) and not table.startswith(fmt.SUPERGROUP_PREFIX):
-                links[table] = texts("telegram.no_link")
-        return with_links(out, links)
+                places[table] = Where(PLATFORM, link)
+                continue
+            if _is_group(table) and not table.startswith(fmt.SUPERGROUP_PREFIX):
+                places[table] = Where(PLATFORM, why=texts("telegram.no_link"))
+                continue
+            noted = Where.read(await asyncio.to_thread(self.service.note, table, NOTE_WHERE))
+            if noted is not None:
+                places[table] = noted
+            elif fmt.is_telegram_chat(table):
+                places[table] = Where(PLATFORM)
+        return with_places(out, PLATFORM, places, texts)
 
     async def _show_lobby(self, out: Outbound, origin: Origin | None) -> None:
         """The lobby message, edited in place (the one whose Join was pressed, or the last
@@ -480,7 +512,13 @@ class Messages:
         if ((private_link or out.kind == "lobby") and _is_group(chat)) or inline:
             texts = texts or await self.tables.texts(out.chat)
             url = fmt.deep_link(self.api.username, out.chat)
-            layout.append([InlineKeyboardButton(texts("telegram.private_link"), url=url)])
+            row = [InlineKeyboardButton(texts("telegram.private_link"), url=url)]
+            if inline:
+                # No chat there to type /leave in: the button is it, pressed by a seated
+                # player (anyone else is told on the button that they sit nowhere).
+                leave = fmt.callback_data(out.chat, chat, "/leave")
+                row.insert(0, InlineKeyboardButton(texts("button.leave"), callback_data=leave))
+            layout.append(row)
         return InlineKeyboardMarkup(layout) if layout else None
 
     def _app_url(self, url: str) -> str:

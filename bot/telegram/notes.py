@@ -16,8 +16,12 @@ import json
 
 from telegram import Message
 
+from bot.core.outbound import NOTE_WHERE, Where
 from bot.service import Service
 from bot.telegram import limits as fmt
+
+#: This platform's name in a table's :data:`~bot.core.outbound.NOTE_WHERE`.
+PLATFORM = "telegram"
 
 # Notes kept in the store (see Service.note), by table unless said otherwise.
 #: The lobby message id, edited in place as people come and go.
@@ -88,6 +92,12 @@ class Notes:
         if chat is not None:
             latest["chat"] = chat
         await self.set_note(table, NOTE_LATEST, json.dumps(latest))
+        # Where the table is, for Discord's listings of a person linked on both (issue 49).
+        try:
+            link = fmt.message_link(chat or table, sent.message_id, sent.chat.username)
+        except ValueError:
+            link = None
+        await self.set_note(table, NOTE_WHERE, Where(PLATFORM, link).dump())
 
     async def latest_link(self, table: str) -> str | None:
         """The link to the table's latest turn message; ``None`` if none was noted or the

@@ -118,3 +118,86 @@ async def test_a_telegram_tables_ping_reaches_ada_on_discord_when_she_asks(
         while to_move() == ada_tg.id:
             await move()
         assert list(dm.history()) == []
+
+
+async def test_games_lists_both_platforms_tables_each_with_its_own_link(tmp_path: Path) -> None:
+    """Ada, linked, plays in a public Telegram supergroup, in a Telegram inline message
+    and in a Discord channel: ``/games`` on either platform lists the three, each line
+    naming its platform and linking where the platform gives a link: the group's turn
+    message by its public username, the inline table's board by the bot's Mini App
+    (Telegram links no inline message), the Discord turn message by its jump URL."""
+    from bot.core.config import WebSettings
+    from tests.bot.telegram.fake_api import buttons
+    from tests.bot.telegram.inline_world import Chat
+
+    bob, group = 202, -1001234567890
+    api = FakeBotAPI(TOKEN).start()
+    api.user(ADA, "Ada")
+    api.user(bob, "Bob")
+    api.group(group, "Club", username="genialclub")
+    web = WebSettings(public_url="https://genial.example", telegram_app="board")
+    try:
+        async with world(tmp_path) as w:
+
+            def make_service(path: Path) -> Service:
+                return Service(
+                    store_at(w.db), Settings(level="random", web=web), rng=random.Random(5),
+                    clock=w.clock, pictures=False,
+                )  # fmt: skip
+
+            tg = BotRunner(api, w.db, make_service=make_service)
+            await asyncio.to_thread(tg.start)
+            try:
+                ada, carol = w.person("Ada"), w.person("Carol")
+                assert w.service.store.link(str(ADA), str(ada.id))
+
+                # The supergroup: its turn message is t.me/<username>/<message id>.
+                for who, said in ((ADA, "/join"), (bob, "/join"), (ADA, "/start")):
+                    await asyncio.to_thread(tg.wait, api.say(group, who, said))
+                (turn_id,) = [
+                    m["message_id"]
+                    for (chat, _), m in api.messages.items()
+                    if chat == group and m.get("text", "").startswith("The game begins")
+                ]
+                club = f"(on Telegram, latest message: https://t.me/genialclub/{turn_id})"
+
+                # The inline message: its board, the Mini App button on the message.
+                inline = Chat(api, tg)
+                await asyncio.to_thread(inline.offer, ADA, "pair")
+                await asyncio.to_thread(inline.press, bob, "Join")
+                (app,) = [
+                    b["url"] for b in buttons(inline.message()) if "startapp=" in b.get("url", "")
+                ]
+                assert app.startswith("https://t.me/GenialTestBot/board?startapp=")
+                board = f"(on Telegram, the board: {app})"
+
+                # The Discord channel: its turn message's jump URL.
+                for person, command in ((ada, "join"), (carol, "join"), (ada, "start")):
+                    await person.slash(w.channel, command)
+                (turn,) = [m for m in w.public() if "The game begins" in text(m)]
+                jump = f"https://discord.com/channels/{w.guild.id}/{w.channel.id}/{turn.id}"
+                channel = f"(on Discord, latest message: {jump})"
+
+                expected = {club, board, channel}
+                listed = only_answer(await ada.slash(w.channel, "games")).split("\n")
+                assert listed[0] == "Your running tables (3):"
+                assert {line[line.index(" (on ") + 1 :] for line in listed[1:]} == expected
+
+                await asyncio.to_thread(tg.wait, api.say(ADA, ADA, "/games"))
+                listed = api.sent(ADA)[-1].text.split("\n")
+                assert listed[0] == "Your running tables (3):"
+                assert {line[line.index(" (on ") + 1 :] for line in listed[1:]} == expected
+
+                # Bob plays on Telegram only: his listing names no platform.
+                await asyncio.to_thread(tg.wait, api.say(bob, bob, "/games"))
+                listed = api.sent(bob)[-1].text.split("\n")
+                assert listed[0] == "Your running tables (2):"
+                ends = {line[line.rindex(" (") + 1 :] for line in listed[1:]}
+                assert ends == {
+                    f"(latest message: https://t.me/genialclub/{turn_id})",
+                    f"(the board: {app})",
+                }
+            finally:
+                await asyncio.to_thread(tg.stop)
+    finally:
+        api.close()
