@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import getpass
 import importlib
 import logging
@@ -179,7 +180,7 @@ def run_console(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _console(args: argparse.Namespace, settings: Settings, name: str) -> int:
-    store = open_store(settings.storage)
+    store = open_store(settings.storage, wait=settings.store_wait)
     rng = random.Random(args.seed)
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
     images = None if args.no_images else Path(args.images or settings.images)
@@ -331,7 +332,9 @@ def wait_for_store(
     try:
         with waiting.stop_on_signals():
             store = waiting.wait_for_store(
-                settings.storage, told=operator.waiting if operator is not None else None
+                settings.storage,
+                opener=functools.partial(open_store, wait=settings.store_wait),
+                told=operator.waiting if operator is not None else None,
             )
     except waiting.Stopped:
         logging.getLogger(__name__).info("stopped while waiting for the store")

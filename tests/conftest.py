@@ -78,3 +78,54 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
     return cores + 1
+
+
+#: The slowest tests (a minute and more of a busy machine's run, slowest first): each
+#: worker of a run in several processes starts with its share of them, so that none of
+#: them starts late and keeps the run going alone at its end.
+SLOWEST = (
+    "tests/bot/core/test_one_turn_one_board.py::test_every_move_of_many_games_is_one_block",
+    "tests/test_deploy.py::test_the_dockerfiles_steps_run_as_a_script",
+    "tests/bot/core/test_service_states.py::test_service_in_any_order",
+    "tests/bot/store/test_kills.py::test_killed_bots_lose_no_move_they_told",
+    "tests/engine/test_review_judge.py::test_the_reviews_best_placement_is_hints_first_in",
+    "tests/bot/telegram/test_one_turn_one_board.py::test_every_move_of_many_games_is_one_photo",
+    "tests/bot/core/test_fuzz.py::test_random_commands_never_crash_and_answer_briefly",
+    "tests/engine/test_review.py::test_a_four_player_record_is_reviewed_move_by_move",
+    "tests/bot/store/test_store_late.py::test_the_console_waits_for_a_server_that_starts_late",
+    "tests/bot/tournaments/test_tournaments.py::test_six_players_four_rounds_some_ended_by",
+    "tests/bot/play/test_takeback.py::test_a_record_holds_so_many_takebacks_and_no_more",
+    "tests/bot/telegram/test_kill_before_post.py::test_a_board_cut_off_by_a_kill_is_posted",
+)
+
+
+def _slowness(item: pytest.Item) -> int | None:
+    """The place of ``item`` among :data:`SLOWEST` (``None``: not among them)."""
+    for place, prefix in enumerate(SLOWEST):
+        if item.nodeid.startswith(prefix):
+            return place
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a run in several processes, each worker's first tests are its share of the slowest
+    ones, dealt round the workers slowest first. pytest-xdist's ``worksteal`` hands each
+    worker a run of consecutive tests at the start (the rest divided evenly among the
+    workers left), and a worker with nothing left takes the end of another's; every worker
+    collects, in the same order. (The browser tests still go first: tests/bot/web.)"""
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    slow = sorted((i for i in items if _slowness(i) is not None), key=lambda i: _slowness(i) or 0)
+    if workers < 2 or not slow:
+        return
+    rest = iter([i for i in items if _slowness(i) is None])
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for worker in range(workers):
+        size = left // (workers - worker)
+        left -= size
+        share = slow[worker::workers]
+        ordered += share
+        ordered += [next(rest) for _ in range(max(0, size - len(share)))]
+    ordered += list(rest)
+    items[:] = ordered

@@ -23,7 +23,9 @@ from bot.words.texts import LANGUAGES
 
 DEFAULT_PATH = "config.toml"
 _SECTIONS: dict[str, frozenset[str]] = {
-    "bot": frozenset({"storage", "language", "timeout", "away_days", "outage_credit"}),
+    "bot": frozenset(
+        {"storage", "language", "timeout", "away_days", "outage_credit", "store_wait"}
+    ),
     "computer": frozenset({"levels", "default"}),
     "console": frozenset({"images", "name"}),
     "telegram": frozenset(
@@ -102,6 +104,10 @@ class Settings:
     #: not answering) before every running clock gets the time back (bot.core.outage);
     #: 0: never.
     outage_credit: int = 120
+    #: ``[bot] store_wait``: seconds a command waits for a pooled connection of a
+    #: PostgreSQL store before it connects on its own, and, that failing, is answered that
+    #: the store is not answering (bot.store.postgres.connection).
+    store_wait: float = 5.0
     levels: tuple[str, ...] = ("random", "greedy", "strong", "expert", "master")
     level: str = "greedy"
     images: str = "out"
@@ -232,6 +238,8 @@ def parse_settings(data: Mapping[str, Any], source: str = "(settings)") -> Setti
             out["outage_credit"] = _duration(
                 "bot.outage_credit", bot["outage_credit"], MIN_OUTAGE, _OUTAGE_HOW
             )
+        if "store_wait" in bot:
+            out["store_wait"] = _store_wait(bot["store_wait"])
         if "levels" in computer:
             levels = computer["levels"]
             if not isinstance(levels, list) or not levels:
@@ -553,3 +561,29 @@ def _duration(name: str, raw: object, least: int, how: str) -> int:
         raise ConfigError(f"{name} {raw!r} is {bound}: it must be {how}")
     quoted = str(raw) if len(str(raw)) <= 20 else str(raw)[:20] + "…"
     raise ConfigError(f"{name} {quoted!r} is not {how}")
+
+
+#: The bounds of ``bot.store_wait`` in seconds, and what its message says of them.
+STORE_WAIT = (0.01, 60.0)
+_STORE_WAIT_HOW = 'seconds or milliseconds with the unit, from 10ms to 60s, like "5s" or "500ms"'
+
+
+def _store_wait(raw: object) -> float:
+    """Seconds of ``bot.store_wait``: ``"5s"``, ``"1.5s"`` or ``"500ms"``, 10 ms to 60 s
+    (a bare number is refused, as for every duration: its unit is part of the value).
+
+    Raises:
+        ConfigError: saying what was wrong, the unit and the bounds.
+    """
+    m = (
+        re.fullmatch(r"([0-9]{1,6}(?:\.[0-9]{1,3})?)\s*(ms|s)", raw.strip().lower())
+        if isinstance(raw, str)
+        else None
+    )
+    if m is None:
+        shown = str(raw) if len(str(raw)) <= 20 else str(raw)[:20] + "…"
+        raise ConfigError(f"bot.store_wait {shown!r} is not {_STORE_WAIT_HOW}")
+    seconds = float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
+    if not STORE_WAIT[0] <= seconds <= STORE_WAIT[1]:
+        raise ConfigError(f"bot.store_wait {raw!r} is out of bounds: it must be {_STORE_WAIT_HOW}")
+    return seconds

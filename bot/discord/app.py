@@ -213,7 +213,7 @@ def _exit_at_start(signum: int, frame: object) -> None:
 
 def _main(settings: Settings, token: str) -> int:
     log.info("opening the store")
-    store = open_store(settings.storage)
+    store = open_store(settings.storage, wait=settings.store_wait)
     workers, stop = Workers(), Stop()
     try:
         client = build(settings, Service(store, settings))

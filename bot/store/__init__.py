@@ -43,9 +43,11 @@ URL_SCHEMES = ("postgresql://", "postgres://")
 _URL_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:/")
 
 
-def open_store(location: str | Path) -> Store:
+def open_store(location: str | Path, *, wait: float | None = None) -> Store:
     """The store at ``location``: a ``postgresql://`` URL (a server database, for several
-    processes), else a file path (SQLite, the embedded default).
+    processes), else a file path (SQLite, the embedded default). ``wait``: seconds a
+    PostgreSQL store's command waits for a pooled connection (``[bot] store_wait``; None:
+    the store's own default).
 
     Raises:
         StoreError: if it cannot be opened or is not a store of this bot, or if it looks
@@ -57,7 +59,8 @@ def open_store(location: str | Path) -> Store:
             # Imported here: a bot on a SQLite file never loads the PostgreSQL driver.
             from bot.store.postgres import PostgresStore
 
-            return PostgresStore(f"{scheme.lower()}://{rest}")
+            url = f"{scheme.lower()}://{rest}"
+            return PostgresStore(url) if wait is None else PostgresStore(url, wait=wait)
         if _URL_LIKE.match(location):
             raise StoreError(
                 f"{safe_url(location)}: not a storage location; use a postgresql:// URL or a "

@@ -291,7 +291,7 @@ def main(settings: Settings) -> int:
     secret = webhook_secret(token)
     redact = Redactor(token, secret)
     handler = logs.apply(install_logging(redact), settings)
-    store = open_store(settings.storage)
+    store = open_store(settings.storage, wait=settings.store_wait)
     workers = Workers()
     try:
         service = Service(store, settings)

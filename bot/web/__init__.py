@@ -84,7 +84,7 @@ def main(settings: Settings) -> int:
         from bot.core.config import ConfigError
 
         raise ConfigError("genial-bot web needs [web] port (docs/web.md)")
-    store = open_store(settings.storage)
+    store = open_store(settings.storage, wait=settings.store_wait)
     service = Service(store, settings, pictures=False)
     board = WebBoard(
         service, web.url, deliver=through_outbox(service), discord=DiscordApp.of(settings)

@@ -12,12 +12,16 @@ of its own on it (``genial_gw0``, ...).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import engine.review
+from engine.ai.genial_strong import StrongConfig
+from engine.ai.judge import judge
 from tests.bot import backends, known_reviews, pgserver
 from tests.bot.pgserver import Server
 
@@ -85,18 +89,26 @@ def known_reviews_dir(run_dir: Path) -> Path:
     return folder
 
 
+#: The judge's budget for the reviews of the service's tests: a few of greedy's best and one
+#: blocking placement, one reply each (its full budget is most of a review's time).
+QUICK_JUDGE = StrongConfig(candidates=4, blocks=1, replies=1)
+
+
 @pytest.fixture(autouse=True)
 def quick_reviewer(monkeypatch: pytest.MonkeyPatch, known_reviews_dir: Path) -> Iterator[None]:
     """Every finished game is reviewed as due work (bot/community/reviews.py): with the expert's
     full budget that is seconds a game, so the service's tests review with the greedy
-    player (the review itself is tested in tests/engine/test_review.py, its time measured
-    by benchmarks/bench_review.py). The same seeded games are played again and again:
+    player, and the review's judge picks each position's best placement with a small budget
+    (:data:`QUICK_JUDGE`; the review and the judge themselves are tested in
+    tests/engine/test_review.py and test_review_judge.py, the review's time measured by
+    benchmarks/bench_review.py). The same seeded games are played again and again:
     each record's review and puzzles are worked out once a test run
     (``tests/bot/known_reviews.py``)."""
     from bot.community import reviews
 
     monkeypatch.setattr(reviews, "LEVEL", "greedy")
     monkeypatch.setattr(reviews, "SAMPLES", 8)
+    monkeypatch.setattr(engine.review, "judge", functools.partial(judge, config=QUICK_JUDGE))
     folder = known_reviews_dir
     monkeypatch.setattr(
         reviews, "review_game", known_reviews.review_game(folder, reviews.review_game)

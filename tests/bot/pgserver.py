@@ -12,6 +12,7 @@ A test run in several processes (pytest-xdist's workers) shares one server
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import glob
 import json
@@ -20,6 +21,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,6 +54,44 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: The cluster :func:`_template` made in this process, by the binaries that made it.
+_templates: dict[Path, Path] = {}
+_templates_lock = threading.Lock()
+
+
+def _template(binaries: Path, as_user: list[str]) -> Path:
+    """A fresh cluster's data folder (``initdb``), made once a process and copied for each
+    server it starts (each one's own data: a copy is a cluster as initdb leaves it);
+    removed when the process ends."""
+    with _templates_lock:
+        if binaries not in _templates:
+            folder = Path(tempfile.mkdtemp(prefix="genial-pg-template-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            if as_user:
+                shutil.chown(folder, "postgres", "postgres")
+            subprocess.run(
+                [
+                    *as_user,
+                    str(binaries / "initdb"),
+                    "-D",
+                    str(folder / "data"),
+                    "-A",
+                    "trust",
+                    "-U",
+                    "postgres",
+                    "--no-sync",
+                    "-E",
+                    "UTF8",
+                    "--locale=C",
+                ],
+                check=True,
+                capture_output=True,
+                cwd=folder,
+            )
+            _templates[binaries] = folder / "data"
+        return _templates[binaries]
+
+
 class Server:
     """One running throw-away server; :attr:`url` names its database ``genial``."""
 
@@ -75,18 +115,12 @@ class Server:
             shutil.chown(self.dir, "postgres", "postgres")
             self._as = ["runuser", "-u", "postgres", "--"]
         data = self.dir / "data"
-        self._run(
-            "initdb",
-            "-D",
-            str(data),
-            "-A",
-            "trust",
-            "-U",
-            "postgres",
-            "--no-sync",
-            "-E",
-            "UTF8",
-            "--locale=C",
+        # A copy of this process's one initdb: initdb takes seconds (a busy machine's 10),
+        # a copy of its 40 MB a fraction of that.
+        subprocess.run(
+            [*self._as, "cp", "-a", str(_template(binaries, self._as)), str(data)],
+            check=True,
+            capture_output=True,
         )
         options = [
             f"-p {self.port}",

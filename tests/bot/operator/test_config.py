@@ -42,6 +42,10 @@ def test_settings_are_read() -> None:
     assert Settings().outage_credit == 120
     for text, seconds in (("10m", 600), ("off", 0), ("1h", 3600)):
         assert parse_settings({"bot": {"outage_credit": text}}).outage_credit == seconds
+    # A PostgreSQL store's wait for a pooled connection: the store's own default, 5 s.
+    assert Settings().store_wait == 5.0
+    for text, wait in (("5s", 5.0), ("1.5s", 1.5), ("500ms", 0.5), ("10ms", 0.01), ("60s", 60)):
+        assert parse_settings({"bot": {"store_wait": text}}).store_wait == wait
     assert (s.levels, s.level, s.images, s.name) == (("greedy", "strong"), "strong", "pics", "ada")
     assert s.token("telegram", {"TG": "123:abc"}) == "123:abc"
     assert s.token("discord", {"TG": "123:abc"}) is None
@@ -98,6 +102,14 @@ def test_settings_are_read() -> None:
         ),
         ({"bot": {"outage_credit": 5}}, "bot.outage_credit 5 has no unit"),
         ({"bot": {"outage_credit": "soon"}}, "bot.outage_credit 'soon' is not a duration"),
+        (
+            {"bot": {"store_wait": 5}},
+            "bot.store_wait '5' is not seconds or milliseconds with the unit, from 10ms to 60s,"
+            ' like "5s" or "500ms"',
+        ),
+        ({"bot": {"store_wait": "2m"}}, "bot.store_wait '2m' is not seconds or milliseconds"),
+        ({"bot": {"store_wait": "5ms"}}, "bot.store_wait '5ms' is out of bounds: it must be"),
+        ({"bot": {"store_wait": "61s"}}, "bot.store_wait '61s' is out of bounds: it must be"),
         ({"bot": {"storage": ""}}, "bot.storage must be a non-empty text"),
         ({"computer": {"levels": []}}, "computer.levels must be a list"),
         ({"computer": {"default": "strong", "levels": ["greedy"]}}, "computer.default 'strong'"),
@@ -193,12 +205,14 @@ def test_the_environment_wins_over_the_file(
         "GENIAL_COMPUTER__LEVELS": '["greedy", "strong"]',
         "GENIAL_COMPUTER__DEFAULT": "strong",
         "GENIAL_LOG__FORMAT": "json",
+        "GENIAL_BOT__STORE_WAIT": "250ms",  # no TOML value: read as the text it is
         "GENIAL_TELEGRAM_TOKEN": "not a setting: one underscore",
     }
     s = load_settings(path, environ=env)
     assert s.storage == "postgresql://genial@db:5432/genial"
     assert (s.metrics_port, s.discord_dm, s.language) == (9464, True, "de")
     assert (s.levels, s.level, s.log_format) == (("greedy", "strong"), "strong", "json")
+    assert s.store_wait == 0.25
     # Without the environment: the file's own, its path from its folder.
     assert load_settings(tmp_path / "config.toml", environ={}).storage == str(tmp_path / "a.db")
     # A setting that needs another: one from the file, one from the environment.

@@ -5,6 +5,7 @@ own, so it can restart and stop it."""
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
@@ -91,8 +92,12 @@ class _Lines:
 
 
 def test_a_console_lives_through_a_restart_and_an_outage(server: Server) -> None:
+    # Each command waits [bot] store_wait (5 s, twice while the server is away) for a
+    # pooled connection: a fifth of a second here, so the outage is not waited out.
+    env = {**os.environ, "GENIAL_BOT__STORE_WAIT": "200ms"}
     console = subprocess.Popen(
         [sys.executable, "-m", "bot", "console", "--db", server.url, "--no-images"],
+        env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -156,6 +156,26 @@ def test_a_server_not_there_is_down_a_url_that_is_wrong_is_not(url: str, down: b
     assert isinstance(caught.value, StoreDown) is down, caught.value
 
 
+def test_a_server_store_waits_for_a_pooled_connection_as_long_as_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``[bot] store_wait`` reaches the PostgreSQL store; without it the store keeps its
+    own default (5 s, docs/operating.md: When something fails)."""
+    import bot.store.postgres as postgres
+
+    opened: list[tuple[str, dict[str, object]]] = []
+    monkeypatch.setattr(
+        postgres, "PostgresStore", lambda url, **kwargs: opened.append((url, kwargs))
+    )
+    open_store("Postgres://bob@db.example:5432/genial", wait=0.25)
+    open_store("postgresql://bob@db.example:5432/genial")
+    assert opened == [
+        ("postgres://bob@db.example:5432/genial", {"wait": 0.25}),
+        ("postgresql://bob@db.example:5432/genial", {}),
+    ]
+    assert postgres.WAIT == 5.0
+
+
 def test_a_database_not_made_yet_is_waited_for(postgres_url: str) -> None:
     """A server that answers but does not know the database (or the role, or the password)
     may be set up after the bot starts (an init job, an operator running createdb): down,
