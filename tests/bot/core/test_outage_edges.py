@@ -16,11 +16,14 @@ from typing import Any
 
 import pytest
 
-from bot.core import timebank
+from bot.core import outage, timebank
+from bot.core.config import Settings
 from bot.core.outbound import Outbound
+from bot.service import Service
 from bot.store import DamagedTable, StoreDown
 from bot.tournaments import credit as cup_credit
 from bot.tournaments import cup as cups
+from tests.bot.backends import store_at
 from tests.bot.core.test_outage_credit import (
     HOUR,
     MINUTE,
@@ -184,6 +187,77 @@ def test_a_store_lost_while_crediting_gives_the_rest_at_the_next_look_once(
     # chat-1's line was stored with its hour: it waits in the outbox, once.
     waiting = first.service.waiting("chat-1")
     assert chats_told(waiting) == [("chat-1", TOLD_HOUR)]
+
+
+@both
+def test_a_table_that_keeps_changing_is_given_up_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every save of the credit loses the race (another process changed the table each
+    time): after three tries the table is left as the other process made it, not told,
+    and the operator is warned."""
+    clock = Clock()
+    room = two_at(tmp_path / "t.db", clock, "timeout 24h")
+    live(room.service, clock, MINUTE)
+    clock.advance(HOUR)
+    saves: list[str] = []
+
+    def lost_race(ctx: Any) -> bool:
+        saves.append(ctx.table.chat)
+        return False
+
+    monkeypatch.setattr(room.service, "save", lost_race)
+    caplog.set_level(logging.WARNING)
+    assert chats_told(room.service.due()) == []
+    monkeypatch.undo()
+    assert saves == ["chat-1"] * outage.TRIES
+    assert room.table().deadline == START + DAY
+    assert "table chat-1 kept changing: its clocks did not get the outage back" in [
+        r.getMessage() for r in caplog.records
+    ]
+
+
+@both
+def test_a_bot_started_while_its_store_is_away_gives_the_time_back_once_it_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot was down from 1 minute (its last heartbeat) and comes back after an hour
+    while the store does not answer for the heartbeat: it starts, answers a command a
+    minute later, and once the store answers (a minute after that) gives every clock the
+    time since the last heartbeat back: 3720 s, 1h 2m."""
+    clock = Clock()
+    db = tmp_path / "t.db"
+    room = two_at(db, clock, "timeout 24h")
+    live(room.service, clock, MINUTE)
+    room.service.store.close()
+    clock.advance(HOUR)
+    store = store_at(db)
+
+    def away(*args: Any, **kwargs: Any) -> Any:
+        raise StoreDown("the server is away")
+
+    for name in ("note", "set_note", "swap_note"):
+        monkeypatch.setattr(store, name, away)
+    caplog.set_level(logging.WARNING)
+    service = Service(
+        store, Settings(), clock=clock, rng=random.Random(2), pictures=False, heartbeat=True
+    )
+    back = Room(service, room.chat.id, room.chat.title)
+    back.people = room.people
+    clock.advance(MINUTE)
+    (board, *_) = back.ok("Ada", "/board")
+    assert board.kind == "turn"
+    waits = [r.getMessage() for r in caplog.records if r.getMessage().startswith("the heartbeat")]
+    assert waits == ["the heartbeat waits: the server is away"] * 2  # at its start, at /board
+    assert back.table().deadline == START + DAY
+    monkeypatch.undo()
+    clock.advance(MINUTE)
+    out = service.due()
+    assert chats_told(out) == [
+        ("chat-1", "The bot was away for 1h 2m; every clock got that time back.")
+    ]
+    assert back.table().deadline == START + DAY + HOUR + 2 * MINUTE
+    assert errors(caplog) == []
 
 
 # --- a concern's own clock -------------------------------------------------------------------
