@@ -266,6 +266,18 @@ def test_mydata_lists_the_finished_games_i_left(tmp_path: Path) -> None:
     assert game["seats"][1]["left_user"] == BOB and game["seats"][1]["user"] is None
 
 
+def test_mydata_is_a_file_a_person_can_read(tmp_path: Path) -> None:
+    """The file is JSON indented one space a level, with the name as it is written (UTF-8,
+    not ``\\u`` escapes); an account linked with no other lists no linked accounts."""
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()), "chat-4", "Club four")
+    answer = private(room.ok("Zoë", "/mydata"), "id-zoë")
+    assert answer.attachment is not None
+    body = answer.attachment.data
+    assert body.startswith(b'{\n "user": "id-zo\xc3\xab",\n "name": "Zo\xc3\xab",\n')
+    data = json.loads(body)
+    assert "linked" not in data
+
+
 # --- a stored table without the person (privacy.scrub), on tables made by hand ---------
 
 
