@@ -266,6 +266,19 @@ def test_mydata_lists_the_finished_games_i_left(tmp_path: Path) -> None:
     assert game["seats"][1]["left_user"] == BOB and game["seats"][1]["user"] is None
 
 
+def test_mydata_lists_the_table_i_play_at(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()), "chat-5", "Club five")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    (table,) = my_data(room, "Bob")["running_tables"]
+    assert (table["chat"], table["title"], table["status"]) == ("chat-5", "Club five", "playing")
+    seats = table["seats"]
+    assert sorted((s["user"], s["name"]) for s in seats) == [(ADA, "Ada"), (BOB, "Bob")]
+    # His one seat, wherever the start put him.
+    assert [seats[n]["user"] for n in table["my_seats"]] == [BOB]
+
+
 def test_mydata_is_a_file_a_person_can_read(tmp_path: Path) -> None:
     """The file is JSON indented one space a level, with the name as it is written (UTF-8,
     not ``\\u`` escapes); an account linked with no other lists no linked accounts."""
