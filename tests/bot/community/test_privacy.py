@@ -17,6 +17,7 @@ import pytest
 from bot.community.privacy import CONFIRM_WITHIN, FORMER_NAME
 from bot.core.outbound import Outbound
 from bot.core.table import PLAYING
+from bot.store import DamagedTable
 from engine.record import Record, replay
 from tests.bot.helpers import Clock, Room, make_service
 
@@ -33,7 +34,7 @@ def private(out: list[Outbound], user: str) -> Outbound:
 
 def my_data(room: Room, name: str) -> dict[str, Any]:
     answer = private(room.ok(name, "/mydata"), f"id-{name.lower()}")
-    assert answer.kind == "export"
+    assert answer.kind == "export" and answer.chat == room.chat.id
     assert answer.attachment is not None
     assert answer.attachment.filename == "mydata.json"
     assert answer.attachment.mime == "application/json"
@@ -277,6 +278,28 @@ def test_mydata_lists_the_table_i_play_at(tmp_path: Path) -> None:
     assert sorted((s["user"], s["name"]) for s in seats) == [(ADA, "Ada"), (BOB, "Bob")]
     # His one seat, wherever the start put him.
     assert [seats[n]["user"] for n in table["my_seats"]] == [BOB]
+
+
+def test_mydata_goes_past_a_damaged_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob plays at two tables; the first one's row no longer reads as a table: /mydata
+    still lists the second."""
+    service = make_service(tmp_path / "t.db", clock=Clock())
+    rooms = [Room(service, chat, "Club") for chat in ("chat-a", "chat-b")]
+    for room in rooms:
+        room.ok("Ada", "/join")
+        room.ok("Bob", "/join")
+        room.ok("Ada", "/start")
+    assert service.store.playing(BOB) == ["chat-a", "chat-b"]
+    real = service.store.load
+
+    def damaged(chat: str) -> Any:
+        if chat == "chat-a":
+            raise DamagedTable(chat, 3, "JSONDecodeError")
+        return real(chat)
+
+    monkeypatch.setattr(service.store, "load", damaged)
+    data = my_data(rooms[1], "Bob")
+    assert [t["chat"] for t in data["running_tables"]] == ["chat-b"]
 
 
 def test_mydata_is_a_file_a_person_can_read(tmp_path: Path) -> None:
