@@ -19,7 +19,7 @@ from bot.core.outbound import Outbound
 from bot.core.table import PLAYING
 from bot.store import DamagedTable
 from engine.record import Record, replay
-from tests.bot.helpers import Clock, Room, make_service
+from tests.bot.helpers import START, Clock, Room, make_service
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -264,6 +264,7 @@ def test_mydata_lists_the_finished_games_i_left(tmp_path: Path) -> None:
     data = my_data(room, "Bob")
     (game,) = data["finished_games"]
     assert (game["chat"], game["title"], game["my_seats"]) == ("chat-3", "Club three", [1])
+    assert game["finished_at"] == START  # the test's clock never moved
     assert game["seats"][1]["left_user"] == BOB and game["seats"][1]["user"] is None
 
 
