@@ -265,6 +265,8 @@ def test_mydata_lists_the_finished_games_i_left(tmp_path: Path) -> None:
     (game,) = data["finished_games"]
     assert (game["chat"], game["title"], game["my_seats"]) == ("chat-3", "Club three", [1])
     assert game["finished_at"] == START  # the test's clock never moved
+    # The table's options as they were: the defaults (no time limit, takebacks on).
+    assert (game["options"]["timeout"], game["options"]["undo"]) == (0, True)
     assert game["seats"][1]["left_user"] == BOB and game["seats"][1]["user"] is None
 
 
