@@ -239,6 +239,9 @@ def test_mydata_covers_both_accounts(tmp_path: Path) -> None:
     assert data["user"] == ADA_DC
     assert [g["chat"] for g in data["finished_games"]] == [DC_CHANNEL]
     assert [other["user"] for other in data["linked"]] == [ADA_TG]
+    # The linked account's part names her and is made when the whole file is.
+    assert (data["linked"][0]["name"], data["linked"][0]["made_at"]) == ("Ada", START)
+    assert data["made_at"] == START
     assert [g["chat"] for g in data["linked"][0]["finished_games"]] == [TG_GROUP]
     # Her one rating: two games, on the global ladder.
     glob = [r for r in data["ratings"] if r["ladder"] == "global"]

@@ -17,8 +17,9 @@ import pytest
 from bot.community.privacy import CONFIRM_WITHIN, FORMER_NAME
 from bot.core.outbound import Outbound
 from bot.core.table import PLAYING
+from bot.store import DamagedTable
 from engine.record import Record, replay
-from tests.bot.helpers import Clock, Room, make_service
+from tests.bot.helpers import START, Clock, Room, make_service
 
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
@@ -33,7 +34,7 @@ def private(out: list[Outbound], user: str) -> Outbound:
 
 def my_data(room: Room, name: str) -> dict[str, Any]:
     answer = private(room.ok(name, "/mydata"), f"id-{name.lower()}")
-    assert answer.kind == "export"
+    assert answer.kind == "export" and answer.chat == room.chat.id
     assert answer.attachment is not None
     assert answer.attachment.filename == "mydata.json"
     assert answer.attachment.mime == "application/json"
@@ -263,7 +264,57 @@ def test_mydata_lists_the_finished_games_i_left(tmp_path: Path) -> None:
     data = my_data(room, "Bob")
     (game,) = data["finished_games"]
     assert (game["chat"], game["title"], game["my_seats"]) == ("chat-3", "Club three", [1])
+    assert game["finished_at"] == START  # the test's clock never moved
+    # The table's options as they were: the defaults (no time limit, takebacks on).
+    assert (game["options"]["timeout"], game["options"]["undo"]) == (0, True)
     assert game["seats"][1]["left_user"] == BOB and game["seats"][1]["user"] is None
+
+
+def test_mydata_lists_the_table_i_play_at(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()), "chat-5", "Club five")
+    room.ok("Ada", "/join")
+    room.ok("Bob", "/join")
+    room.ok("Ada", "/start")
+    (table,) = my_data(room, "Bob")["running_tables"]
+    assert (table["chat"], table["title"], table["status"]) == ("chat-5", "Club five", "playing")
+    seats = table["seats"]
+    assert sorted((s["user"], s["name"]) for s in seats) == [(ADA, "Ada"), (BOB, "Bob")]
+    # His one seat, wherever the start put him.
+    assert [seats[n]["user"] for n in table["my_seats"]] == [BOB]
+
+
+def test_mydata_goes_past_a_damaged_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob plays at two tables; the first one's row no longer reads as a table: /mydata
+    still lists the second."""
+    service = make_service(tmp_path / "t.db", clock=Clock())
+    rooms = [Room(service, chat, "Club") for chat in ("chat-a", "chat-b")]
+    for room in rooms:
+        room.ok("Ada", "/join")
+        room.ok("Bob", "/join")
+        room.ok("Ada", "/start")
+    assert service.store.playing(BOB) == ["chat-a", "chat-b"]
+    real = service.store.load
+
+    def damaged(chat: str) -> Any:
+        if chat == "chat-a":
+            raise DamagedTable(chat, 3, "JSONDecodeError")
+        return real(chat)
+
+    monkeypatch.setattr(service.store, "load", damaged)
+    data = my_data(rooms[1], "Bob")
+    assert [t["chat"] for t in data["running_tables"]] == ["chat-b"]
+
+
+def test_mydata_is_a_file_a_person_can_read(tmp_path: Path) -> None:
+    """The file is JSON indented one space a level, with the name as it is written (UTF-8,
+    not ``\\u`` escapes); an account linked with no other lists no linked accounts."""
+    room = Room(make_service(tmp_path / "t.db", clock=Clock()), "chat-4", "Club four")
+    answer = private(room.ok("Zoë", "/mydata"), "id-zoë")
+    assert answer.attachment is not None
+    body = answer.attachment.data
+    assert body.startswith(b'{\n "user": "id-zo\xc3\xab",\n "name": "Zo\xc3\xab",\n')
+    data = json.loads(body)
+    assert "linked" not in data
 
 
 # --- a stored table without the person (privacy.scrub), on tables made by hand ---------

@@ -11,7 +11,8 @@ import pytest
 
 from bot.core.outbound import Attachment, Button, Outbound, User
 from bot.core.table import LOBBY, Table
-from bot.store import StaleTable
+from bot.core.tables import LETTER_LEASE
+from bot.store import StaleTable, StoreDown
 from bot.store.base import Letter
 from tests.bot.backends import store_at
 from tests.bot.helpers import Clock, make_service
@@ -167,3 +168,51 @@ def test_letters_round_trip_every_field() -> None:
     )
     with pytest.raises(ValueError):
         letters.outbound(Letter("c", '{"text": "x"}'))
+
+
+def test_a_letter_the_bot_did_not_write_is_dropped_not_delivered(tmp_path: Path) -> None:
+    clock = Clock()
+    bot = make_service(tmp_path / "t.db", clock=clock)
+    # A letter without the fields the bot writes (another program's row), then one of ours.
+    bot.store.post([Letter("c", '{"text": "x"}')], owner=None, now=clock.now, lease=0.0)
+    (joined,) = bot.handle("c", ADA, "/join")
+    bot.undelivered([joined])
+    # Only ours is handed to the platform; the other is taken out of the outbox for good.
+    got = bot.waiting()
+    assert [(o.kind, o.stored) for o in got] == [("lobby", joined.stored)]
+    bot.delivered(got[0])
+    assert bot.store.waiting() == []
+    clock.advance(LETTER_LEASE + 1)
+    assert make_service(tmp_path / "t.db", clock=clock).waiting() == []
+
+
+def test_while_the_store_is_away_the_outbox_waits_and_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    bot = make_service(tmp_path / "t.db", clock=clock)
+    (joined,) = bot.handle("c", ADA, "/join")
+    (help_text, *_) = bot.handle("c", ADA, "/help")
+    assert joined.stored is not None and help_text.stored is None
+
+    def away(*args: object, **kwargs: object) -> None:
+        raise StoreDown("the server is away")
+
+    for name in ("letters", "posted", "post", "unclaim", "waiting", "drop_letters", "nudge"):
+        monkeypatch.setattr(bot.store, name, away)
+    # Nothing to deliver, no table known to wait, but look again soon: it may be back.
+    assert bot.waiting() == [] and bot.waiting_tables() == []
+    assert bot.anything_waiting()
+    # A delivery, a refusal, a nudge and a gone chat while it is away raise nothing ...
+    bot.delivered(joined)
+    bot.nudge()
+    bot.forget_waiting("other")
+    # ... and what the platform did not take comes back as it was (not stored).
+    assert bot.undelivered([help_text]) == [help_text]
+    monkeypatch.undo()
+    # The delivery of the lobby could not be noted: it waits, and is delivered once more
+    # (rather than lost) by the next process once this one's claim ran out.
+    clock.advance(LETTER_LEASE + 1)
+    assert [o.stored for o in make_service(tmp_path / "t.db", clock=clock).waiting()] == [
+        joined.stored
+    ]
