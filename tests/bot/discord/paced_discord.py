@@ -41,6 +41,8 @@ import discord
 from discord.http import HTTPClient, Route
 from multidict import CIMultiDict
 
+from tests.bot.discord import patient_simcord
+
 #: Calls in a bucket's window, and the window (Discord's for a channel's messages).
 BUCKET_LIMIT = 5
 BUCKET_WINDOW = 5.0
@@ -228,7 +230,10 @@ def install(
 ) -> None:
     """The client's REST calls through discord.py's rate-limit handling and ``limits``
     (call once SimCord runs the client); ``requests`` gets each request's channel, when
-    the bot made it and when it first reached Discord (discord.py's waits between)."""
+    the bot made it and when it first reached Discord (discord.py's waits between).
+    SimCord's settles take the bot's waits behind a rate limit as waiting on the clock
+    (:func:`tests.bot.discord.patient_simcord.settle_on_waits`)."""
+    patient_simcord.settle_on_waits(client)
     http: Any = client.http
     simcord_request = type(http).request.__get__(http)
 
