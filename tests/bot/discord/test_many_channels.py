@@ -85,3 +85,38 @@ async def test_a_429_in_one_channel_holds_that_channel_alone(tmp_path: Path) -> 
             )
             assert told == Counter(stored_moves(w, str(channel.id)))
         assert w.table(str(busy.id)).status == PLAYING or stored_moves(w, str(busy.id))
+
+
+@pytest.mark.asyncio
+async def test_a_command_behind_its_channels_rate_limit_waits_on_the_clock(
+    tmp_path: Path,
+) -> None:
+    # Five messages in one channel at one instant use its 5 in 5 s: discord.py sleeps out
+    # the window (5 s) after the fifth, holding the table's lock, so the next command
+    # there waits for that lock. SimCord's settle takes this as waiting on the clock and
+    # the command returns (it waited 300 s of real time and failed: a lock held by a
+    # rate-limit sleep looked like work); the command is carried out once the window is
+    # over, 5 s later in virtual time.
+    async with world(tmp_path, simulator={"settle_timeout": 0.2}) as w:
+        limits = Limits(w.clock)
+        install(w.client, limits)
+        people = [w.person(n) for n in ("Ada", "Bob", "Cy", "Dee")]
+        ada = people[0]
+        start = w.clock()
+        await ada.slash(w.channel, "tournament", action="new", details="swiss 1 round 2 players 1d")
+        (tid,) = w.service.store.tournaments_of(w.chat)
+        for person in people:
+            await person.slash(w.channel, "tournament", action="join", details=tid)
+        await ada.slash(w.channel, "tournament", action="start")
+        found = w.service.store.load_tournament(tid)
+        assert found is not None and found[1]["played"] == []  # waits for the channel
+        assert w.clock() == start
+        for _ in range(8):
+            await w.env.advance_time(1)
+        found = w.service.store.load_tournament(tid)
+        assert found is not None and len(found[1]["played"]) == 1
+        sent = [c for c in posts(limits, int(w.channel.id)) if c.status == 200]
+        assert [c.at - start for c in sent[:5]] == [0, 0, 0, 0, 0]
+        paired = [c for c in sent if "round 1 of 1 is paired" in c.text]
+        assert len(paired) == 1 and paired[0].at - start == pytest.approx(5, abs=0.01)
+        assert not [c for c in limits.calls if c.status == 429]
