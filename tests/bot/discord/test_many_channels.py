@@ -8,6 +8,7 @@ a 429; a 429 of 30 s in another channel (a reminder's post) holds back that chan
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.table import PLAYING
+from tests.bot.discord.many_channels import run
 from tests.bot.discord.paced_discord import Call, Limits, install
 from tests.bot.discord.support import World, world
 from tests.bot.telegram.fake_api import told_moves
@@ -120,3 +122,49 @@ async def test_a_command_behind_its_channels_rate_limit_waits_on_the_clock(
         paired = [c for c in sent if "round 1 of 1 is paired" in c.text]
         assert len(paired) == 1 and paired[0].at - start == pytest.approx(5, abs=0.01)
         assert not [c for c in limits.calls if c.status == 429]
+
+
+#: Real seconds the short run may take at most (about half a minute alone; ten times
+#: slower on a busy machine): past this it fails, saying so, instead of hanging.
+CEILING = 600.0
+
+
+@pytest.mark.asyncio
+async def test_the_short_run_of_many_channels(tmp_path: Path) -> None:
+    # benchmarks/bench_many_channels.py --groups 6 --minutes 1 --deadline 30: a game of
+    # computers, a person who never moves, a tournament round of two tables in threads
+    # played out at its deadline 30 s after its start, three tables of two people; the
+    # last one's first post draws a 429 of 30 s. Every figure in SimCord's virtual time,
+    # every wait of the harness bounded (in virtual time, and the whole run in real time).
+    figures = await asyncio.wait_for(
+        run(tmp_path / "t.db", groups=6, minutes=1, planted=HOLD, deadline=30),
+        timeout=CEILING,
+    )
+    assert figures.lost == 0 and figures.doubled == 0 and figures.stored_moves > 0
+    assert [(c.channel, c.scope) for c in figures.floods()] == [(figures.planted, "shared")]
+    hold = figures.hold()
+    assert hold is not None and hold[1] - hold[0] == pytest.approx(HOLD, abs=1.01)
+    others = [ch for ch in figures.channels if ch.id != figures.planted]
+    # No other table waited for the held one: their boards and their reminders, timeouts
+    # and round deadlines came within a look of the clock (within their own 5 in 5 s).
+    boards = [late for ch in others for _at, late in ch.boards]
+    assert boards and max(boards) <= 1.0
+    # Nor did their calls to Discord while it was held: none waited in discord.py.
+    waits = [
+        went - came
+        for chat, came, went in figures.requests
+        if chat != figures.planted and hold[0] <= came <= hold[1]
+    ]
+    assert waits and max(waits) <= 0.5
+    lateness = figures.lateness()
+    assert not lateness["unposted"]
+    assert lateness["reminder"] and lateness["timeout"] and len(lateness["deadline"]) == 2
+    assert max(lateness["reminder"] + lateness["timeout"] + lateness["deadline"]) <= 1.0
+    # The round was played out in its two threads, each at its thread's own pace.
+    ((tables, live, over),) = figures.cups.values()
+    assert (tables, live) == (2, 0) and over is not None
+    (cup,) = [ch for ch in figures.channels if ch.kind == "tournament"]
+    assert len(cup.places) == 2
+    for place in cup.places:
+        sent = [c.at for c in figures.posts(place)]
+        assert all(sum(1 for b in sent if a <= b < a + 5) <= 5 for a in sent)
