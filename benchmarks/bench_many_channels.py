@@ -5,7 +5,9 @@ The shape of ``bench_many_chats.py`` (Telegram) on Discord, by the harness
 through discord.py's own rate-limit handling against 5 calls in 5 s per route and channel
 and 50 a second over all (``tests/bot/discord/paced_discord.py``). About a tenth of the
 channels tell a game of four computer players, a tenth hold a person who never moves on a
-one-minute clock (reminders and timeouts), the rest two people moving about every
+one-minute clock (reminders and timeouts), one in fifteen (``--tournaments``) a tournament
+round of two tables, each in a thread of its own, played out by the computer at its
+deadline ``--deadline`` seconds after the start, the rest two people moving about every
 ``--every`` seconds on one-minute clocks; the last channel's first post draws a 429 of
 ``--planted`` seconds. Figures in SimCord's virtual time (what waits behind what), CPU and
 wall time beside.
@@ -30,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_many_chats import goal, pct  # noqa: E402  (the Telegram run's figures, the same way)
 
+from bot.community import reviews  # noqa: E402
 from tests.bot.discord.many_channels import run  # noqa: E402
 from tests.bot.telegram.fake_api import told_moves  # noqa: E402
 
@@ -41,7 +44,19 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=5.0, help="seconds between moves")
     parser.add_argument("--planted", type=float, default=30.0, help="the planted 429's wait")
     parser.add_argument("--seed", type=int, default=43)
+    parser.add_argument(
+        "--tournaments", type=int, default=None, help="channels playing a round (~1 in 15)"
+    )
+    parser.add_argument(
+        "--deadline", type=float, default=60.0, help="seconds from a round's start to its end"
+    )
     args = parser.parse_args()
+    # Finished games are reviewed as due work in worker threads, and SimCord moves virtual
+    # time only once they are done: with the expert's full budget, several reviews at once
+    # on a busy machine outlast its patience (300 s) and the run stops. A worker thread's
+    # work takes no virtual time either way; reviewed as the tests review (their conftest).
+    reviews.LEVEL = "greedy"
+    reviews.SAMPLES = 8
     load0 = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         f = asyncio.run(
@@ -52,6 +67,8 @@ def main() -> int:
                 every=args.every,
                 planted=args.planted,
                 seed=args.seed,
+                tournaments=args.tournaments,
+                deadline=args.deadline,
             )
         )
     load1 = os.getloadavg()[0]
@@ -60,8 +77,9 @@ def main() -> int:
     print(
         f"bench_many_channels: {args.groups} channels ({kinds['people']} of two people moving"
         f" every ~{args.every:g} s, {kinds['computers']} of four computers, {kinds['idle']}"
-        " where nobody moves), one-minute clocks; Discord's limits: 5 per 5 s per route and"
-        " channel, 50 a second"
+        f" where nobody moves, {kinds['tournament']} in a tournament round of two tables in"
+        f" threads played out by its deadline {args.deadline:g} s after its start), one-minute"
+        " clocks; Discord's limits: 5 per 5 s per route and channel, 50 a second"
     )
     print(
         f"play {f.played:.0f} s virtual; wall {f.wall:.1f} s (setup {f.setup_wall:.1f});"
@@ -84,8 +102,8 @@ def main() -> int:
     if held_board:
         print(f"move -> board in the channel held by the 429: max {max(held_board):.2f} s")
     late = f.lateness()
-    both = late["reminder"] + late["timeout"]
-    for kind in ("reminder", "timeout"):
+    both = late["reminder"] + late["timeout"] + late["deadline"]
+    for kind in ("reminder", "timeout", "deadline"):
         v = late[kind]
         print(
             f"{kind} lateness ({len(v)}): p50 {pct(v, 0.5):.2f} s, p95 {pct(v, 0.95):.2f} s,"
@@ -93,10 +111,30 @@ def main() -> int:
         )
     lp95, lmax = pct(both, 0.95), max(both, default=float("nan"))
     print(
-        f"reminders and timeouts ({len(both)}, {len(late['unposted'])} never posted):"
+        f"reminders, timeouts and round deadlines together ({len(both)},"
+        f" {len(late['unposted'])} never posted):"
         f" p95 {lp95:.2f} s, max {lmax:.2f} s   goal p95 <= 5 s: {goal(lp95 <= 5)},"
         f" max <= 30 s: {goal(lmax <= 30 and not late['unposted'])}"
     )
+    if f.cups:
+        closed = [
+            over - max(f.deadlines.get(p, 0.0) for p in ch.places)
+            for ch in f.channels
+            if ch.id in f.cups and (over := f.cups[ch.id][2]) is not None and ch.places
+        ]
+        tables = sum(n for n, _live, _over in f.cups.values())
+        live = sum(live for _n, live, _over in f.cups.values())
+        told = sum(
+            len(told_moves([c.text for p in ch.places for c in f.posts(p)]))
+            for ch in f.channels
+            if ch.id in f.cups
+        )
+        print(
+            f"tournament rounds played out: {len(closed)} of {len(f.cups)} closed within the"
+            f" run ({tables} tables, {live} still playing at the end), moves told in their"
+            f" threads {told}; closed after the deadline: max"
+            f" {max(closed, default=float('nan')):.0f} s (no goal: told at the thread's pace)"
+        )
     floods = f.floods()
     after = [c for c in floods if c.at > f.began + 60]
     print(

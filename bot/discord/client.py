@@ -12,6 +12,7 @@ The client is the piece discord.py runs; what it does is in its parts, one conce
   newest messages only;
 - :mod:`~bot.discord.links`: jump URLs to a table's latest turn message;
 - :mod:`~bot.discord.clock`: the due work (computer players, reminders, timeouts);
+- :mod:`~bot.discord.pace`: the bot's requests within Discord's global rate limit;
 - :mod:`~bot.discord.shards`: which due tables are this process's, when processes share
   the shards;
 - :mod:`~bot.discord.parts` and :mod:`~bot.discord.failures`: what they all share, and
@@ -41,6 +42,7 @@ from bot.discord.delivery import Delivery
 from bot.discord.interactions import Interactions
 from bot.discord.links import Links
 from bot.discord.lobby import Lobby
+from bot.discord.pace import GlobalPace
 from bot.discord.private import Private
 from bot.discord.shards import Shards
 from bot.discord.threads import Threads
@@ -122,7 +124,13 @@ class GenialClient(discord.Client):
         # Opt-in (the operator switches it on in the Developer Portal too): members
         # leaving a server, who then leave its tournaments.
         intents.members = members
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        #: The bot's requests within Discord's global rate limit (:mod:`bot.discord.pace`),
+        #: seen through discord.py's documented ``http_trace``.
+        pace = GlobalPace(service.clock)
+        super().__init__(
+            intents=intents, allowed_mentions=discord.AllowedMentions.none(), http_trace=pace.trace
+        )
+        self.pace = pace
         self.service = service
         self.tree: app_commands.CommandTree[GenialClient] = app_commands.CommandTree(self)
         discord_commands.install(self.tree)

@@ -10,6 +10,13 @@ headers beyond them). ``groups`` channels of one server play at once:
   ``/leave``): the busiest channels;
 - about a tenth one person who never moves against a computer, on a one-minute clock
   (``/option timeout 1m``): a reminder at 30 s and a timeout at 60 s each turn;
+- about one in fifteen (``tournaments``) hold a tournament of four people signed up by slash
+  command (``/tournament new swiss 1 rounds 2 players 10m``, ``/tournament join``), its
+  round of two tables started (``/tournament start``) as play begins, each table in a
+  thread the bot opens for it, with a deadline ``deadline`` seconds later (a round time
+  shorter than people may set, written into the stored tournament before the start);
+  nobody moves, so at the deadline the computer plays both tables out in the players'
+  names, a turn at a time, each told in its thread;
 - the rest two people on one-minute clocks, each moving ``every`` seconds (jittered) once
   they saw the board of the move before: the harness reads the mover's legal moves from
   the service and plays one (``/play``, ``/swap``, ``/keep``), and ``/rematch`` and
@@ -48,6 +55,7 @@ from bot.core.service import Step
 from bot.core.table import PLAYING
 from bot.discord.client import GenialClient
 from bot.service import Service
+from bot.tournaments.places import is_tournament_table, saved
 from tests.bot.backends import store_at
 from tests.bot.discord import contexts, patient_simcord
 from tests.bot.discord.paced_discord import Call, Limits, install
@@ -56,17 +64,24 @@ from tests.bot.telegram.fake_api import told_moves
 
 REMINDER = ", it is your turn at "
 TIMED_OUT = "Time is up for "
+#: The first turn a round's deadline hands to the computer says so.
+DEADLINE = "The round's time is up: the computer plays the rest"
+#: What a tournament's end says in its channel.
+WINNER = " is over. Winner: "
+TOURNAMENT_PLAYERS = 4
 #: Seconds of virtual time between two looks of the people.
 STEP = 0.25
 #: SimCord's horizon: a sleep of the bot's longer than this (discord.py's rate-limit
 #: waits among them) ends only as the harness moves virtual time.
 HORIZON = 0.2
+#: Virtual seconds the harness waits at most for a slash command's work to show in the store.
+SETTLING = 120.0
 
 
 @dataclass
 class Channel:
     handle: simcord.ChannelHandle
-    kind: str  # "computers", "idle" or "people"
+    kind: str  # "computers", "idle", "tournament" or "people"
     people: list[simcord.MemberActor]
     next_at: float = 0.0
     #: The move played and not yet on the board: (when, its notation).
@@ -74,6 +89,9 @@ class Channel:
     boards: list[tuple[float, float]] = field(default_factory=list)  # (move at, latency)
     unanswered: int = 0
     rematches: int = 0
+    #: A tournament's: its id, and the threads its tables are played in.
+    tournament: str = ""
+    places: list[int] = field(default_factory=list)
 
     @property
     def id(self) -> int:
@@ -100,6 +118,10 @@ class Figures:
     cpu: float
     setup_wall: float
     planted: int | None = None
+    #: Each tournament table's thread -> its round's deadline.
+    deadlines: dict[int, float] = field(default_factory=dict)
+    #: Per tournament channel: (tables, still playing at the end, when it was over or None).
+    cups: dict[int, tuple[int, int, float | None]] = field(default_factory=dict)
 
     def posts(self, channel: int) -> list[Call]:
         return [
@@ -121,16 +143,18 @@ class Figures:
         return start, (after[0] if after else self.began + self.played)
 
     def lateness(self) -> dict[str, list[float]]:
-        """Each reminder's and timeout's post against its due time (the k-th step of a
-        kind in a channel is its k-th post of that kind)."""
+        """Each reminder's, timeout's and round deadline's post against its due time (the
+        k-th step of a kind in a channel is its k-th post of that kind; a deadline's is the
+        first turn played out at a table, in its thread)."""
         posted: dict[tuple[int, str], list[float]] = {}
         for c in self.calls:
             if c.status != 200 or c.method != "POST" or c.channel is None:
                 continue
-            kind = "reminder" if REMINDER in c.text else "timeout" if TIMED_OUT in c.text else None
+            kind = _kind(c.text)
             if kind:
                 posted.setdefault((c.channel, kind), []).append(c.at)
-        late: dict[str, list[float]] = {"reminder": [], "timeout": [], "unposted": []}
+        late: dict[str, list[float]] = {"reminder": [], "timeout": [], "deadline": []}
+        late["unposted"] = []
         seen: Counter[tuple[int, str]] = Counter()
         for chat, kind, due, _at in self.dues:
             k = seen[(chat, kind)]
@@ -143,10 +167,21 @@ class Figures:
         return late
 
 
+def _kind(text: str) -> str | None:
+    if REMINDER in text:
+        return "reminder"
+    if TIMED_OUT in text:
+        return "timeout"
+    return "deadline" if DEADLINE in text else None
+
+
 class TimedService(Service):
-    """The service, noting the due time of each reminder and timeout its steps say."""
+    """The service, noting the due time of each reminder, timeout and round deadline its
+    steps say."""
 
     dues: list[tuple[int, str, float, float]]
+    #: Each tournament table's thread -> its round's deadline, once the round started.
+    deadlines: dict[int, float]
 
     def step(self, chat: str, now: float | None = None, *, steps: int = 1) -> Step:
         table = self.table(chat)
@@ -154,7 +189,11 @@ class TimedService(Service):
         at = self.clock() if now is None else now
         step = super().step(chat, now, steps=steps)
         for out in step.out:
-            if due is None or out.user is not None:
+            if out.user is None and DEADLINE in out.text:
+                place = int(out.chat)
+                self.dues.append((place, "deadline", self.deadlines.get(place, at), at))
+                continue
+            if due is None or out.user is not None or is_tournament_table(chat):
                 continue
             if out.kind == "reminder":
                 self.dues.append((int(chat), "reminder", due, at))
@@ -171,6 +210,8 @@ async def run(
     every: float = 5.0,
     planted: float = 30.0,
     seed: int = 43,
+    tournaments: int | None = None,
+    deadline: float = 60.0,
 ) -> Figures:
     """Play ``minutes`` of virtual time in ``groups`` channels; the store at ``db``."""
     patient_simcord.install()
@@ -182,6 +223,7 @@ async def run(
         store_at(db), SETTINGS, clock=clock, rng=random.Random(4), pictures=False
     )
     service.dues = []
+    service.deadlines = {}
     client = GenialClient(service)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     requests: list[tuple[int | None, float, float]] = []
@@ -202,18 +244,32 @@ async def run(
         guild = env.create_guild("Board games")
         n_computers = max(1, round(groups / 10))
         n_idle = max(1, round(groups / 10))
+        n_cups = max(1, round(groups / 15)) if tournaments is None else tournaments
         channels: list[Channel] = []
         for g in range(groups):
             kind = (
-                "computers" if g < n_computers else "idle" if g < n_computers + n_idle else "people"
+                "computers"
+                if g < n_computers
+                else "idle"
+                if g < n_computers + n_idle
+                else "tournament"
+                if g < n_computers + n_idle + n_cups
+                else "people"
             )
-            size = 2 if kind == "people" else 1
+            size = {"people": 2, "tournament": TOURNAMENT_PLAYERS}.get(kind, 1)
             people = [
-                guild.add_member(env.create_user(f"p{g}{k}", global_name=f"P{g}{'ab'[k]}"))
+                guild.add_member(env.create_user(f"p{g}{k}", global_name=f"P{g}{'abcd'[k]}"))
                 for k in range(size)
             ]
             channels.append(Channel(guild.create_text_channel(f"genial-{g}"), kind, people))
+        cups = [ch for ch in channels if ch.kind == "tournament"]
+        # Signed up first, by slash command (a table of a tournament needs the client in
+        # its own loop to open its thread), while nothing else is under way.
+        for ch in cups:
+            await _sign_up(env, service, ch, deadline)
         for ch in channels:
+            if ch.kind == "tournament":
+                continue
             a = ch.people[0]
             if ch.kind == "computers":
                 lines = ["/join"] + ["/addbot random"] * 3 + ["/start", "/leave"]
@@ -234,6 +290,16 @@ async def run(
         busy = movers[-1] if planted and movers else None
         if busy is not None:
             limits.plant(busy.id, planted)
+        for ch in cups:  # the rounds start as play begins: their deadlines fall in the run
+            await ch.people[0].slash(ch.handle, "tournament", action="start")
+        for ch in cups:
+            # (A command waits for its channel's rate limit like any post.)
+            await _until(env, lambda ch=ch: _data(service, ch)["played"], "the round's start")
+            (round_,) = _data(service, ch)["played"]
+            for p in round_["pairings"]:
+                ch.places += sorted({int(c) for c in p["seen_at"].values()} - {ch.id})
+                for place in p["seen_at"].values():
+                    service.deadlines[int(place)] = float(round_["deadline"])
         for ch in movers:
             say(ch, ch.people[0], "/start")
             ch.next_at = began + rng.uniform(0, every)
@@ -275,6 +341,7 @@ async def run(
         # What is under way is told before the count (the people stopped moving).
         await env.advance_time(60)
         lost, doubled, stored, finished = _reconcile(service, channels, limits.calls)
+        cup_state = {ch.id: _cup_state(service, ch, limits.calls) for ch in cups}
         service.store.close()
     return Figures(
         channels=channels,
@@ -291,7 +358,55 @@ async def run(
         cpu=time.process_time() - cpu0,
         setup_wall=setup_wall,
         planted=busy.id if busy is not None else None,
+        deadlines=service.deadlines,
+        cups=cup_state,
     )
+
+
+async def _until(env: simcord.Env, done: Callable[[], object], what: str) -> None:
+    """Move virtual time on until ``done()`` (a slash command's work waits for its
+    channel's rate limit as any post does), for at most :data:`SETTLING` seconds of it."""
+    start = env.now()
+    while not done():
+        if (env.now() - start).total_seconds() > SETTLING:
+            raise AssertionError(f"no {what} within {SETTLING:g} s of virtual time")
+        await env.advance_time(STEP)
+
+
+def _data(service: Service, ch: Channel) -> dict[str, Any]:
+    found = service.store.load_tournament(ch.tournament)
+    assert found is not None
+    return found[1]
+
+
+async def _sign_up(env: simcord.Env, service: Service, ch: Channel, deadline: float) -> None:
+    """A tournament of the channel's four people, its round ``deadline`` seconds long."""
+    host = ch.people[0]
+    await host.slash(ch.handle, "tournament", action="new", details="swiss 1 rounds 2 players 10m")
+    await _until(env, lambda: service.store.tournaments_of(str(ch.id)), "tournament")
+    (ch.tournament,) = service.store.tournaments_of(str(ch.id))
+    for person in ch.people:
+        await person.slash(ch.handle, "tournament", action="join", details=ch.tournament)
+    signed = lambda: len(_data(service, ch)["entrants"]) == len(ch.people)  # noqa: E731
+    await _until(env, signed, "sign-up of all four")
+    # A round shorter than the 10 minutes people may set: written into the stored
+    # tournament before its start pairs the round.
+    found = service.store.load_tournament(ch.tournament)
+    assert found is not None
+    version, data = found
+    data["round_time"] = deadline
+    service.store.save_tournament(saved(data, version + 1), version)
+
+
+def _cup_state(service: Service, ch: Channel, calls: list[Call]) -> tuple[int, int, float | None]:
+    """A tournament channel's tables, how many still play, and when its end was posted."""
+    found = service.store.load_tournament(ch.tournament)
+    data = found[1] if found is not None else {}
+    chats = [p["chat"] for r in data.get("played", []) for p in r["pairings"]]
+    tables = [service.store.load(c) for c in chats]
+    live = sum(1 for t in tables if t is not None and t.status == PLAYING)
+    over = [c.at for c in calls if c.channel == ch.id and c.status == 200 and WINNER in c.text]
+    return len(chats), live, (over[0] if over else None)
 
 
 def _act(
@@ -340,11 +455,22 @@ def _reconcile(
         if table is not None and table.record and table.record not in records[-1:]:
             records.append(table.record)
         playing = int(table is not None and table.status == PLAYING)
+        if ch.tournament:
+            # A tournament's games are archived under its channel (its home) as they end;
+            # the rest still play, told in their threads.
+            found = store.load_tournament(ch.tournament)
+            data = found[1] if found is not None else {}
+            chats = [p["chat"] for r in data.get("played", []) for p in r["pairings"]]
+            running = [store.load(c) for c in chats]
+            live = [t for t in running if t is not None and t.status == PLAYING]
+            records += [t.record for t in live if t.record]
+            playing += len(live)
         held = [str(m) for r in records for m in r["moves"]]
         stored += len(held)
         finished += len(records) - playing
+        where = {ch.id, *ch.places}
         texts = [
-            c.text for c in calls if c.channel == ch.id and c.status == 200 and c.method == "POST"
+            c.text for c in calls if c.channel in where and c.status == 200 and c.method == "POST"
         ]
         told = Counter(told_moves(texts))
         want = Counter(held)

@@ -21,6 +21,10 @@ without ``Via`` for Cloudflare's ban and raises at once). Interaction answers an
 follow-ups go through SimCord's webhook adapter, unlimited: Discord does not count them in
 the global limit, and a token's own is far above what a command says.
 
+The client's ``http_trace`` (discord.py passes it to aiohttp's session) hears of each
+call as aiohttp tells it, before it is sent and once it is answered: the client's pace of
+Discord's global limit (:mod:`bot.discord.pace`) is part of what is measured.
+
 Every call is noted (:attr:`Limits.calls`) with its time on the service's clock (SimCord's
 virtual time), its status, and for a message the text people see.
 """
@@ -37,9 +41,14 @@ from dataclasses import dataclass
 from types import MethodType
 from typing import Any
 
+import aiohttp
 import discord
+from aiohttp.tracing import Trace
 from discord.http import HTTPClient, Route
 from multidict import CIMultiDict
+from yarl import URL
+
+from tests.bot.discord import patient_simcord
 
 #: Calls in a bucket's window, and the window (Discord's for a channel's messages).
 BUCKET_LIMIT = 5
@@ -162,28 +171,63 @@ class _Answer:
 
 
 class _Session:
-    """discord.py's session: each call checked by the limits, then answered by SimCord."""
+    """discord.py's session: each call checked by the limits, then answered by SimCord;
+    the client's trace configs (``http_trace``) hear of each as aiohttp's session tells
+    them: its start before it is sent (they may make it wait), its end once answered."""
 
-    def __init__(self, limits: Limits, simcord: Callable[..., Any]) -> None:
+    def __init__(
+        self, limits: Limits, simcord: Callable[..., Any], traces: list[aiohttp.TraceConfig]
+    ) -> None:
         self.limits = limits
         self.simcord = simcord
+        self.traces = traces
+        for config in traces:
+            config.freeze()
         self.closed = False
 
     def request(self, method: str, url: str, **_: Any) -> _Exchange:
-        return _Exchange(self, *_CALL.get())
+        return _Exchange(self, URL(url), *_CALL.get())
 
 
 class _Exchange:
     def __init__(
-        self, session: _Session, route: Route, call: dict[str, Any], noted: list[Any]
+        self,
+        session: _Session,
+        url: URL,
+        route: Route,
+        call: dict[str, Any],
+        noted: list[Any],
     ) -> None:
         self.session = session
+        self.url = url
         self.route = route
         self.call = call
         #: The bot's request as :func:`install` notes it: [channel, came, first sent].
         self.noted = noted
+        self.traces: list[Trace] = []
+        self.answer: _Answer | None = None
 
     async def __aenter__(self) -> _Answer:
+        for config in self.session.traces:
+            trace = Trace(self.session, config, config.trace_config_ctx())  # type: ignore[arg-type]
+            await trace.send_request_start(self.route.method, self.url, CIMultiDict())
+            self.traces.append(trace)
+        try:
+            self.answer = await self._answer()
+        except BaseException as exc:
+            for trace in self.traces:
+                await trace.send_request_exception(self.route.method, self.url, CIMultiDict(), exc)
+            raise
+        for trace in self.traces:
+            await trace.send_request_end(
+                self.route.method,
+                self.url,
+                CIMultiDict(),
+                self.answer,  # type: ignore[arg-type]
+            )
+        return self.answer
+
+    async def _answer(self) -> _Answer:
         limits = self.session.limits
         route = self.route
         if len(self.noted) == 2:
@@ -228,7 +272,10 @@ def install(
 ) -> None:
     """The client's REST calls through discord.py's rate-limit handling and ``limits``
     (call once SimCord runs the client); ``requests`` gets each request's channel, when
-    the bot made it and when it first reached Discord (discord.py's waits between)."""
+    the bot made it and when it first reached Discord (discord.py's waits between).
+    SimCord's settles take the bot's waits behind a rate limit as waiting on the clock
+    (:func:`tests.bot.discord.patient_simcord.settle_on_waits`)."""
+    patient_simcord.settle_on_waits(client)
     http: Any = client.http
     simcord_request = type(http).request.__get__(http)
 
@@ -244,7 +291,9 @@ def install(
             if requests is not None and len(noted) == 3:
                 requests.append((noted[0], noted[1], noted[2]))
 
-    http._HTTPClient__session = _Session(limits, simcord_request)
+    pace = getattr(client, "pace", None)
+    traces = [pace.trace] if pace is not None else []
+    http._HTTPClient__session = _Session(limits, simcord_request, traces)
     http._global_over = asyncio.Event()
     http._global_over.set()
     http.request = MethodType(request, http)
