@@ -53,6 +53,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             seed=args.seed,
             progress=args.progress,
             lone=args.lone,
+            workers=args.workers,
         )
     except ValueError as exc:
         print(f"match: {exc}", file=sys.stderr)
@@ -82,5 +83,11 @@ def add_commands(sub: Any) -> None:
         "--lone",
         action="store_true",
         help="3-4 seats: --a in one seat (rotating), --b in all the others",
+    )
+    m.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="games played side by side in this many processes (the same figures)",
     )
     m.set_defaults(func=cmd_match)

@@ -10,8 +10,10 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from engine.ai import Move, View, check_level, choose_move
@@ -54,11 +56,12 @@ def level_player(level: str) -> Player:
         ValueError: for an unknown level.
     """
     check_level(level)
+    return partial(_level_move, level)
 
-    def play(view: View, seed: int) -> Move:
-        return choose_move(view, level, seed)
 
-    return play
+def _level_move(level: str, view: View, seed: int) -> Move:
+    """A level's move: a module-level function, so a player can go to a worker process."""
+    return choose_move(view, level, seed)
 
 
 def new_game(game: str, players: int, mode: str | None, seed: int) -> MatchGame:
@@ -111,6 +114,66 @@ def play_game(
         game.play(move, seat)
 
 
+@dataclass
+class GameOutcome:
+    """What one game of a match gave: each label's results and move times, and its winner."""
+
+    results: dict[str, list[int]]
+    seconds: dict[str, list[float]]
+    #: The label that alone won, or None for a draw.
+    winner: str | None
+
+
+def one_game(
+    a: str,
+    b: str,
+    players: dict[str, Player],
+    game: str,
+    seats: int,
+    mode: str | None,
+    lone: bool,
+    n: int,
+    seeds: tuple[int, int],
+) -> GameOutcome:
+    """Play game ``n`` of a match (seats as :func:`run_match` says) from its two seeds."""
+    game_seed, move_seed = seeds
+    rng = random.Random(move_seed)
+    tallies = {a: Tally(a), b: Tally(b)}
+    first, second = (tallies[a], tallies[b]) if n % 2 == 0 else (tallies[b], tallies[a])
+    winner: str | None = None
+    if seats == 1:
+        outcomes = []
+        for tally in (first, second):
+            g = new_game(game, 1, mode, game_seed)
+            play_game(g, [tally], players, rng)
+            outcomes.append(lowest_score(g, 0))
+            tally.results.append(outcomes[-1])
+        if outcomes[0] != outcomes[1]:
+            winner = (first if outcomes[0] > outcomes[1] else second).label
+    else:
+        g = new_game(game, seats, mode, game_seed)
+        if lone:
+            seat_tallies = [tallies[a] if s == n % seats else tallies[b] for s in range(seats)]
+        else:
+            seat_tallies = [first if s % 2 == 0 else second for s in range(seats)]
+        side_tally = {g.side_of(s): t for s, t in enumerate(seat_tallies)}
+        play_game(g, seat_tallies, players, rng)
+        for side, tally in side_tally.items():
+            tally.results.append(lowest_score(g, side))
+        ranking = g.ranking()
+        assert ranking is not None
+        best = {side_tally[side].label for side in ranking[0]}
+        if lone and len(ranking[0]) > 1:
+            best = {a, b}  # shared at the top: a draw, even among b's seats
+        if len(best) == 1:
+            winner = best.pop()
+    return GameOutcome(
+        {t.label: t.results for t in tallies.values()},
+        {t.label: t.seconds for t in tallies.values()},
+        winner,
+    )
+
+
 def run_match(
     a: str,
     b: str,
@@ -122,6 +185,7 @@ def run_match(
     seed: int = 0,
     progress: bool = False,
     lone: bool = False,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Play ``games`` games between the players labelled ``a`` and ``b`` and sum them up.
 
@@ -133,56 +197,47 @@ def run_match(
     one in ``seats``). In the solo game both play the same tile order, one after the other,
     and the higher result wins.
 
+    Each game's seeds are drawn from ``seed`` before it is played, so with ``workers`` > 1
+    (games played side by side in that many processes; the players must then be picklable,
+    as :func:`level_player`'s are) the match gives the same figures but the move times.
+
     Raises:
-        ValueError: for a bad game, mode or player count, or fewer than one game.
+        ValueError: for a bad game, mode or player count, or fewer than one game or worker.
     """
     if games < 1:
         raise ValueError("a match needs at least one game")
+    if workers < 1:
+        raise ValueError("a match needs at least one worker")
     if lone and (seats < 3 or mode == "team"):
         raise ValueError("one seat against the rest needs 3 or 4 seats, each its own side")
+    new_game(game, seats, mode, 0)  # a bad game, mode or count fails here, not in a worker
     tallies = {a: Tally(a), b: Tally(b)}
     draws = 0
     master = random.Random(seed)
-    for n in range(games):
-        game_seed = master.getrandbits(32)
-        rng = random.Random(master.getrandbits(32))
-        first, second = (tallies[a], tallies[b]) if n % 2 == 0 else (tallies[b], tallies[a])
-        if seats == 1:
-            outcomes = []
-            for tally in (first, second):
-                g = new_game(game, 1, mode, game_seed)
-                play_game(g, [tally], players, rng)
-                outcomes.append(lowest_score(g, 0))
-                tally.results.append(outcomes[-1])
-            if outcomes[0] == outcomes[1]:
+    seeds = [(master.getrandbits(32), master.getrandbits(32)) for _ in range(games)]
+    play = partial(one_game, a, b, players, game, seats, mode, lone)
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        outcomes: Iterator[GameOutcome] = (
+            pool.map(play, range(games), seeds) if pool else map(play, range(games), seeds)
+        )
+        for n, outcome in enumerate(outcomes):
+            for label, tally in tallies.items():
+                tally.results += outcome.results[label]
+                tally.seconds += outcome.seconds[label]
+            if outcome.winner is None:
                 draws += 1
             else:
-                (first if outcomes[0] > outcomes[1] else second).wins += 1
-        else:
-            g = new_game(game, seats, mode, game_seed)
-            if lone:
-                seat_tallies = [tallies[a] if s == n % seats else tallies[b] for s in range(seats)]
-            else:
-                seat_tallies = [first if s % 2 == 0 else second for s in range(seats)]
-            side_tally = {g.side_of(s): t for s, t in enumerate(seat_tallies)}
-            play_game(g, seat_tallies, players, rng)
-            for side, tally in side_tally.items():
-                tally.results.append(lowest_score(g, side))
-            ranking = g.ranking()
-            assert ranking is not None
-            best = {side_tally[side].label for side in ranking[0]}
-            if lone and len(ranking[0]) > 1:
-                best = {a, b}  # shared at the top: a draw, even among b's seats
-            if len(best) == 1:
-                tallies[best.pop()].wins += 1
-            else:
-                draws += 1
-        if progress:
-            wins = ", ".join(f"{t.label} {t.wins}" for t in tallies.values())
-            print(f"game {n + 1}/{games}: {wins}, draws {draws}", file=sys.stderr, flush=True)
+                tallies[outcome.winner].wins += 1
+            if progress:
+                wins = ", ".join(f"{t.label} {t.wins}" for t in tallies.values())
+                print(f"game {n + 1}/{games}: {wins}, draws {draws}", file=sys.stderr, flush=True)
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
     return {
         "game": game,
-        "mode": getattr(g, "mode", None),
+        "mode": getattr(new_game(game, seats, mode, 0), "mode", None),
         "players": seats,
         "games": games,
         "seed": seed,
@@ -215,6 +270,7 @@ def match(
     seed: int = 0,
     progress: bool = False,
     lone: bool = False,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """:func:`run_match` between two levels; the same level twice is labelled ``L/a``, ``L/b``.
 
@@ -223,4 +279,4 @@ def match(
     """
     la, lb = (f"{a}/a", f"{b}/b") if a == b else (a, b)
     table = {la: level_player(a), lb: level_player(b)}
-    return run_match(la, lb, table, game, players, mode, games, seed, progress, lone)
+    return run_match(la, lb, table, game, players, mode, games, seed, progress, lone, workers)

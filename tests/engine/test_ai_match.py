@@ -170,3 +170,23 @@ def test_ai_command_on_a_bad_record(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["ai", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("move 1:")
+
+
+def test_workers_play_the_same_games_side_by_side() -> None:
+    # Each game's seeds are drawn before it is played, so two processes playing the games
+    # give what one does, game for game: the same wins, draws and every side's results.
+    one = match("greedy", "random", games=4, seed=11)
+    two = match("greedy", "random", games=4, seed=11, workers=2)
+    for key in ("wins", "draws", "mean_score"):
+        assert two[key] == one[key]
+    assert two["seconds_per_move"]["greedy"]["moves"] == one["seconds_per_move"]["greedy"]["moves"]
+    with pytest.raises(ValueError, match="at least one worker"):
+        match("greedy", "random", games=1, seed=1, workers=0)
+
+
+def test_match_command_takes_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["match", "--a", "greedy", "--b", "random", "--games", "2", "--seed", "3"]
+    assert main([*args, "--workers", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+    assert main([*args, "--workers", "0"]) == 2
+    assert "at least one worker" in capsys.readouterr().err
