@@ -169,6 +169,7 @@ class GenialGame(GenialPlacements, GenialPlayouts):
         new._points = [column.copy() for column in self._points]
         new.empty_edges = self.empty_edges.copy()
         new._edge_pos = self._edge_pos.copy()
+        new._rows = None
         new.racks = [r.copy() for r in self.racks]
         new.scores = [s.copy() for s in self.scores]
         new.has_placed = self.has_placed.copy()

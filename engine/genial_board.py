@@ -43,6 +43,10 @@ _KIND_BY_COLOURS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+#: The placements on one pair of cells: every kind of tile, each way round (a double's
+#: two ways are one placement): 15 * 2 + 6.
+ROW_WIDTH = 36
+
 _AREAS: dict[int, Area] = {}
 
 
@@ -127,6 +131,7 @@ class _Layout:
         "board",
         "cell_edges",
         "checked",
+        "columns",
         "edge_pos",
         "edges",
         "empty_edges",
@@ -136,8 +141,10 @@ class _Layout:
         "moves",
         "near_start",
         "points",
+        "rows",
         "spots",
         "start_cells",
+        "start_edges",
         "where",
     )
 
@@ -185,6 +192,17 @@ class _Layout:
         self.moves: tuple[tuple[tuple[Placement, ...], ...], ...] = tuple(
             tuple(tuple(s.placement for s in per_edge) for per_edge in per_way) for per_way in spots
         )
+        columns: list[tuple[int, ...]] = []
+        by_column: list[tuple[Placement, ...]] = []
+        for tables in self.moves:
+            columns.append(tuple(range(len(by_column), len(by_column) + len(tables))))
+            by_column += tables
+        #: columns[kind]: where the kind's placements stand in a row of ``rows``, one way
+        #: round and then the other (one place for a double).
+        self.columns: tuple[tuple[int, ...], ...] = tuple(columns)
+        #: rows[edge]: every placement on the edge, ROW_WIDTH of them, kind by kind in the
+        #: order of TILE_KINDS, each one way round and then the other.
+        self.rows: tuple[tuple[Placement, ...], ...] = tuple(zip(*by_column, strict=True))
         #: lines[cell]: the three lines through the cell, each as its two rays (a direction
         #: and its opposite), as raise_points goes through them.
         self.lines: tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
@@ -200,6 +218,12 @@ class _Layout:
         self.near_start: tuple[tuple[int, ...], ...] = tuple(
             tuple(j for j in area.neighbours[i] if j in self.start_cells) for i in range(n)
         )
+        #: start_edges[symbol]: the pairs with a cell next to that start symbol (those the
+        #: first-round rule allows while no tile touches the symbol).
+        self.start_edges: dict[int, tuple[int, ...]] = {
+            s: tuple(sorted({e for j in area.neighbours[s] if j >= 0 for e in self.cell_edges[j]}))
+            for s in self.start_cells
+        }
         self.board: tuple[int, ...] = tuple(board)
         self.points: tuple[tuple[int, ...], ...] = tuple(
             tuple(column) for column in count_points(board, area)
@@ -250,6 +274,11 @@ class GenialBoard:
         self._cell_edges: tuple[tuple[int, ...], ...] = layout.cell_edges
         self.empty_edges: list[int] = list(layout.empty_edges)
         self._edge_pos: list[int] = list(layout.edge_pos)
+        # Every placement on the empty pairs, a row of ROW_WIDTH per pair in the order of
+        # empty_edges, flat (engine.genial_placements lists a kind of tile as a strided
+        # slice of it); kept up to date by _fill as pairs are covered, while it is there:
+        # only the game listed again and again has it (64-128 KB).
+        self._rows: list[Placement] | None = None
 
     def _first_round_cells(self) -> set[int]:
         """Empty cells next to a start symbol that no tile touches yet."""
@@ -261,6 +290,20 @@ class GenialBoard:
                     if j >= 0 and self.board[j] == EMPTY:
                         cells.add(j)
         return cells
+
+    def _first_round_edges(self) -> list[int]:
+        """The empty pairs with a cell next to a start symbol that no tile touches yet, in
+        the order of ``empty_edges`` (the pairs of :meth:`_first_round_cells`)."""
+        pos = self._edge_pos
+        touched = self.start_touched
+        found = {
+            e
+            for s, edges in self._layout.start_edges.items()
+            if s not in touched
+            for e in edges
+            if pos[e] >= 0
+        }
+        return sorted(found, key=pos.__getitem__)
 
     def colour_points(self) -> list[list[int]]:
         """``points[colour][cell]``: the points a symbol of that colour would score on that
@@ -313,6 +356,7 @@ class GenialBoard:
                 cells[i] = colour.index
                 self.cell_order.append(i)
                 self._drop_edges(i)
+        self._rows = None
         nbrs = self.area.neighbours
         self.start_touched = {
             s for s in self.start_cells if any(j >= 0 and cells[j] != EMPTY for j in nbrs[s])
@@ -341,6 +385,7 @@ class GenialBoard:
         self.cell_order.append(cell)
         pos = self._edge_pos
         empty = self.empty_edges
+        rows = self._rows
         for e in self._cell_edges[cell]:
             p = pos[e]
             if p >= 0:
@@ -348,6 +393,10 @@ class GenialBoard:
                 if last != e:
                     empty[p] = last
                     pos[last] = p
+                    if rows is not None:
+                        # The last pair's row fills the gap, as in empty_edges.
+                        n = len(empty) * ROW_WIDTH
+                        rows[p * ROW_WIDTH : p * ROW_WIDTH + ROW_WIDTH] = rows[n : n + ROW_WIDTH]
                 pos[e] = -1
         near = self._layout.near_start[cell]
         if near:
