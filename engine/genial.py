@@ -20,7 +20,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn, at_move
 from engine.events import (
@@ -235,8 +234,9 @@ class GenialGame(GenialPlacements, GenialPlayouts):
             return []
         if self.awaiting == "swap":
             return [SWAP, KEEP]
-        # A new list each time, never kept: no copy needed to widen its type.
-        return cast(list[Placement | SwapChoice], self.legal_placements())
+        # A new list each time, never kept: no copy needed to widen its type (nor a cast,
+        # whose type argument would be built anew at every call).
+        return self.legal_placements()  # type: ignore[return-value]
 
     @property
     def placing_again(self) -> bool:

@@ -131,10 +131,10 @@ class _Layout:
         "board",
         "cell_edges",
         "checked",
-        "columns",
         "edge_pos",
         "edges",
         "empty_edges",
+        "first_rows",
         "high_cells",
         "lines",
         "low_cells",
@@ -145,6 +145,7 @@ class _Layout:
         "spots",
         "start_cells",
         "start_edges",
+        "tile_columns",
         "where",
     )
 
@@ -197,9 +198,10 @@ class _Layout:
         for tables in self.moves:
             columns.append(tuple(range(len(by_column), len(by_column) + len(tables))))
             by_column += tables
-        #: columns[kind]: where the kind's placements stand in a row of ``rows``, one way
-        #: round and then the other (one place for a double).
-        self.columns: tuple[tuple[int, ...], ...] = tuple(columns)
+        #: tile_columns[tile]: where the placements of the tile's kind stand in a row of a
+        #: game's rows of placements (``GenialBoard._rows``), one way round and then the
+        #: other (one column for a double).
+        self.tile_columns: dict[Tile, tuple[int, ...]] = {t: columns[k] for t, k in KIND_OF.items()}
         #: rows[edge]: every placement on the edge, ROW_WIDTH of them, kind by kind in the
         #: order of TILE_KINDS, each one way round and then the other.
         self.rows: tuple[tuple[Placement, ...], ...] = tuple(zip(*by_column, strict=True))
@@ -236,6 +238,9 @@ class _Layout:
             edge_pos[e] = p
         #: edge_pos[edge]: where the edge stands in empty_edges (-1: not empty).
         self.edge_pos: tuple[int, ...] = tuple(edge_pos)
+        #: The rows of placements on the empty pairs before the first placement, flat (a
+        #: game's ``_rows`` starts as a copy; never changed).
+        self.first_rows: list[Placement] = [p for e in self.empty_edges for p in self.rows[e]]
 
 
 _LAYOUTS: dict[int, _Layout] = {}

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 import weakref
 from collections.abc import Callable, Sequence
-from itertools import chain
-from operator import itemgetter
+from itertools import compress, count
+from operator import itemgetter, ne
 from typing import NamedTuple, TypeVar
 
 from engine.genial_board import _KIND_COLOURS, KIND_OF, ROW_WIDTH, GenialBoard, PlacementSpot
@@ -90,12 +90,15 @@ class GenialPlacements(GenialBoard):
         elif not self.has_placed[self.to_move]:
             return self._picked_listing()
         end = len(self.empty_edges) * ROW_WIDTH
-        columns = self._layout.columns
-        out: list[Placement] = []
-        for k in self._rack_kinds():
-            for c in columns[k]:
-                out += rows[c:end:ROW_WIDTH]
-        return out
+        columns = self._layout.tile_columns
+        out: list[Placement] | None = None
+        for tile in dict.fromkeys(self.racks[self.to_move]):
+            for c in columns[tile]:
+                if out is None:
+                    out = rows[c:end:ROW_WIDTH]
+                else:
+                    out += rows[c:end:ROW_WIDTH]
+        return [] if out is None else out
 
     def _picked_listing(self) -> list[Placement]:
         """:meth:`legal_placements`, picking each placement out of its kind's table."""
@@ -118,9 +121,14 @@ class GenialPlacements(GenialBoard):
         other = held() if held is not None else None
         if other is not None:
             other._rows = None
-        rows = self._rows = list(
-            chain.from_iterable(map(self._layout.rows.__getitem__, self.empty_edges))
-        )
+        # The rows before the first placement, then the row of each pair that stands
+        # where another stood then (the pairs only ever leave, the last filling the gap).
+        layout = self._layout
+        empty = self.empty_edges
+        rows = self._rows = layout.first_rows[: len(empty) * ROW_WIDTH]
+        by_edge = layout.rows
+        for p in compress(count(), map(ne, empty, layout.empty_edges)):
+            rows[p * ROW_WIDTH : p * ROW_WIDTH + ROW_WIDTH] = by_edge[empty[p]]
         _rows_held[0] = weakref.ref(self)
         return rows
 
