@@ -408,20 +408,29 @@ class GenialBoard:
             self.start_touched.update(near)
         points = self._points[colour]
         for ahead, behind in self._layout.lines[cell]:
+            # The run of the colour each way, and the empty cell that ends it, if any.
             a = 0
+            end_a = -1
             for c in ahead:
-                if board[c] != colour:
+                k = board[c]
+                if k != colour:
+                    if k == EMPTY:
+                        end_a = c
                     break
                 a += 1
             b = 0
+            end_b = -1
             for c in behind:
-                if board[c] != colour:
+                k = board[c]
+                if k != colour:
+                    if k == EMPTY:
+                        end_b = c
                     break
                 b += 1
-            if a < len(ahead) and board[ahead[a]] == EMPTY:
-                points[ahead[a]] += 1 + b
-            if b < len(behind) and board[behind[b]] == EMPTY:
-                points[behind[b]] += 1 + a
+            if end_a >= 0:
+                points[end_a] += 1 + b
+            if end_b >= 0:
+                points[end_b] += 1 + a
 
     def _drop_edges(self, cell: int) -> None:
         """Take the pairs of a cell just covered out of the empty pairs (the last one kept
