@@ -7,7 +7,9 @@ game keeps what a listing needs up to date as cells are covered instead of rebui
 the empty adjacent pairs, and for every colour the points a symbol of it would score on
 every empty cell (covering a cell changes only the two empty cells at the ends of each of
 its three lines). The placements themselves are made once per playing area, every kind of
-tile on every pair, so a listing picks out references to them.
+tile on every pair, so a listing picks out references to them; a game listed again and
+again (one at a time) also keeps them as rows, one per empty pair in the pairs' order, so
+that a listing is a strided copy of references per kind of tile and way round.
 """
 
 from __future__ import annotations
