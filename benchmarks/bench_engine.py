@@ -5,8 +5,10 @@ Run: ``.venv/bin/python benchmarks/bench_engine.py [--seconds 3]``. Goals, one c
 
 - issue 2: >= 300 random 2-player games/s; <= 2 ms to list and score all placements
   mid-game (4 players);
-- issue 14: >= 500 list-every-move 2-player games/s (a C++ engine of the game does about
-  1,000); greedy time per move p95 <= 1 ms (2 players).
+- issue 14: >= 500 list-every-move 2-player games/s; greedy time per move p95 <= 1 ms (2
+  players);
+- issue 50: list-every-move games >= 1.2x the C++ engine ludamad/ingenious, 2 and 4
+  players, side by side (``--listing-only PLAYERS``; docs/measurements.md says how).
 """
 
 from __future__ import annotations
@@ -135,7 +137,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per games/s figure")
     parser.add_argument("--games", type=int, default=5, help="greedy games per setup")
+    parser.add_argument(
+        "--listing-only",
+        type=int,
+        metavar="PLAYERS",
+        help="only list-every-move games of that many players, after 3 untimed ones (for"
+        " runs side by side with another engine)",
+    )
     args = parser.parse_args()
+    if args.listing_only:
+        for seed in range(3):
+            list_every_move_game(args.listing_only, 10**6 + seed)
+        rate = games_per_second(list_every_move_game, args.listing_only, args.seconds)
+        print(f"list-every-move games/s, {args.listing_only}p standard : {rate:8.1f}")
+        return
     for players, mode in ((2, None), (3, None), (4, None), (4, "team"), (1, None)):
         label = f"{players}p {mode or ('solo' if players == 1 else 'standard')}"
         rate = games_per_second(random_game, players, args.seconds, mode)

@@ -20,7 +20,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn, at_move
 from engine.events import (
@@ -60,6 +59,10 @@ from engine.ranking import rank
 from engine.tiles import COLOUR_LETTERS, COLOURS, TILE_KINDS, Bag, Colour, Tile, tile_set
 
 _COLOUR_OF = {c.index: c for c in COLOURS}
+
+# Events are immutable values: those that carry only a few small numbers are made once.
+_TURN_STARTED = tuple(TurnStarted(seat) for seat in range(4))
+_REFILLED: dict[tuple[int, int, int], Refilled] = {}
 
 
 def _by_name(item: tuple[Tile, int]) -> str:
@@ -169,6 +172,7 @@ class GenialGame(GenialPlacements, GenialPlayouts):
         new._points = [column.copy() for column in self._points]
         new.empty_edges = self.empty_edges.copy()
         new._edge_pos = self._edge_pos.copy()
+        new._rows = None
         new.racks = [r.copy() for r in self.racks]
         new.scores = [s.copy() for s in self.scores]
         new.has_placed = self.has_placed.copy()
@@ -234,8 +238,9 @@ class GenialGame(GenialPlacements, GenialPlayouts):
             return []
         if self.awaiting == "swap":
             return [SWAP, KEEP]
-        # A new list each time, never kept: no copy needed to widen its type.
-        return cast(list[Placement | SwapChoice], self.legal_placements())
+        # A new list each time, never kept: no copy needed to widen its type (nor a cast,
+        # whose type argument would be built anew at every call).
+        return self.legal_placements()  # type: ignore[return-value]
 
     @property
     def placing_again(self) -> bool:
@@ -456,7 +461,13 @@ class GenialGame(GenialPlacements, GenialPlayouts):
                 new = min(new, setup.cap)
                 track[k] = new
                 gained[_COLOUR_OF[k]] = new - old
-            made_points = {_COLOUR_OF[k]: p for k, p in sorted(made) if p}
+            if x == y:
+                made_points = {_COLOUR_OF[x]: a + b}
+            else:  # in colour order
+                made_points = {}
+                for k, p in made if x < y else made[::-1]:
+                    if p:
+                        made_points[_COLOUR_OF[k]] = p
             totals = dict(zip(COLOURS, track, strict=True))
             events.append(Scored(seat, side, made_points, gained, totals))
             events += bonuses
@@ -472,9 +483,11 @@ class GenialGame(GenialPlacements, GenialPlayouts):
                 return events
             events.append(BonusLost(seat, self.bonus_owed))
             self.bonus_owed = 0
-        return events + self._after_placements()
+        return self._after_placements(events)
 
-    def _after_placements(self) -> list[Event]:
+    def _after_placements(self, events: list[Event]) -> list[Event]:
+        """The turn's placements are made: offer the swap or refill and pass (the events
+        are added to ``events``, which is returned)."""
         seat = self.to_move
         rack = self.racks[seat]
         if self.setup.swaps and rack:
@@ -487,8 +500,9 @@ class GenialGame(GenialPlacements, GenialPlayouts):
                     break
             else:
                 self.awaiting = "swap"
-                return [SwapOffered(seat, self.lowest_colours(side))]
-        return self._refill_and_pass([])
+                events.append(SwapOffered(seat, self.lowest_colours(side)))
+                return events
+        return self._refill_and_pass(events)
 
     def _decide_swap(self, choice: SwapChoice) -> list[Event]:
         seat = self.to_move
@@ -511,7 +525,10 @@ class GenialGame(GenialPlacements, GenialPlayouts):
         drawn = bag.draw(self.setup.rack_size - len(rack))
         rack += drawn
         left = len(bag)
-        events.append(Refilled(seat, len(drawn), left))
+        refilled = _REFILLED.get((seat, len(drawn), left))
+        if refilled is None:
+            refilled = _REFILLED[seat, len(drawn), left] = Refilled(seat, len(drawn), left)
+        events.append(refilled)
         self.awaiting = "place"
         self.last_placements = self._turn_placements
         self._turn_placements = []
@@ -521,7 +538,7 @@ class GenialGame(GenialPlacements, GenialPlayouts):
         self.to_move = nxt
         if not left and not self.racks[nxt]:
             return events + self._end("out_of_tiles")
-        events.append(TurnStarted(nxt))
+        events.append(_TURN_STARTED[nxt])
         return events
 
     def _end(self, reason: str) -> list[Event]:

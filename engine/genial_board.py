@@ -7,7 +7,9 @@ game keeps what a listing needs up to date as cells are covered instead of rebui
 the empty adjacent pairs, and for every colour the points a symbol of it would score on
 every empty cell (covering a cell changes only the two empty cells at the ends of each of
 its three lines). The placements themselves are made once per playing area, every kind of
-tile on every pair, so a listing picks out references to them.
+tile on every pair, so a listing picks out references to them; a game listed again and
+again (one at a time) also keeps them as rows, one per empty pair in the pairs' order, so
+that a listing is a strided copy of references per kind of tile and way round.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ _KIND_BY_COLOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(KIND_OF[Tile.of(a, b)] for b in COLOURS) for a in COLOURS
 )
 
+
+#: The placements on one pair of cells: every kind of tile, each way round (a double's
+#: two ways are one placement): 15 * 2 + 6.
+ROW_WIDTH = 36
 
 _AREAS: dict[int, Area] = {}
 
@@ -130,14 +136,18 @@ class _Layout:
         "edge_pos",
         "edges",
         "empty_edges",
+        "first_rows",
         "high_cells",
         "lines",
         "low_cells",
         "moves",
         "near_start",
         "points",
+        "rows",
         "spots",
         "start_cells",
+        "start_edges",
+        "tile_columns",
         "where",
     )
 
@@ -185,6 +195,18 @@ class _Layout:
         self.moves: tuple[tuple[tuple[Placement, ...], ...], ...] = tuple(
             tuple(tuple(s.placement for s in per_edge) for per_edge in per_way) for per_way in spots
         )
+        columns: list[tuple[int, ...]] = []
+        by_column: list[tuple[Placement, ...]] = []
+        for tables in self.moves:
+            columns.append(tuple(range(len(by_column), len(by_column) + len(tables))))
+            by_column += tables
+        #: tile_columns[tile]: where the placements of the tile's kind stand in a row of a
+        #: game's rows of placements (``GenialBoard._rows``), one way round and then the
+        #: other (one column for a double).
+        self.tile_columns: dict[Tile, tuple[int, ...]] = {t: columns[k] for t, k in KIND_OF.items()}
+        #: rows[edge]: every placement on the edge, ROW_WIDTH of them, kind by kind in the
+        #: order of TILE_KINDS, each one way round and then the other.
+        self.rows: tuple[tuple[Placement, ...], ...] = tuple(zip(*by_column, strict=True))
         #: lines[cell]: the three lines through the cell, each as its two rays (a direction
         #: and its opposite), as raise_points goes through them.
         self.lines: tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...] = tuple(
@@ -200,6 +222,12 @@ class _Layout:
         self.near_start: tuple[tuple[int, ...], ...] = tuple(
             tuple(j for j in area.neighbours[i] if j in self.start_cells) for i in range(n)
         )
+        #: start_edges[symbol]: the pairs with a cell next to that start symbol (those the
+        #: first-round rule allows while no tile touches the symbol).
+        self.start_edges: dict[int, tuple[int, ...]] = {
+            s: tuple(sorted({e for j in area.neighbours[s] if j >= 0 for e in self.cell_edges[j]}))
+            for s in self.start_cells
+        }
         self.board: tuple[int, ...] = tuple(board)
         self.points: tuple[tuple[int, ...], ...] = tuple(
             tuple(column) for column in count_points(board, area)
@@ -212,6 +240,9 @@ class _Layout:
             edge_pos[e] = p
         #: edge_pos[edge]: where the edge stands in empty_edges (-1: not empty).
         self.edge_pos: tuple[int, ...] = tuple(edge_pos)
+        #: The rows of placements on the empty pairs before the first placement, flat (a
+        #: game's ``_rows`` starts as a copy; never changed).
+        self.first_rows: list[Placement] = [p for e in self.empty_edges for p in self.rows[e]]
 
 
 _LAYOUTS: dict[int, _Layout] = {}
@@ -250,6 +281,11 @@ class GenialBoard:
         self._cell_edges: tuple[tuple[int, ...], ...] = layout.cell_edges
         self.empty_edges: list[int] = list(layout.empty_edges)
         self._edge_pos: list[int] = list(layout.edge_pos)
+        # Every placement on the empty pairs, a row of ROW_WIDTH per pair in the order of
+        # empty_edges, flat (engine.genial_placements lists a kind of tile as a strided
+        # slice of it); kept up to date by _fill as pairs are covered, while it is there:
+        # only the game listed again and again has it (64-128 KB).
+        self._rows: list[Placement] | None = None
 
     def _first_round_cells(self) -> set[int]:
         """Empty cells next to a start symbol that no tile touches yet."""
@@ -261,6 +297,20 @@ class GenialBoard:
                     if j >= 0 and self.board[j] == EMPTY:
                         cells.add(j)
         return cells
+
+    def _first_round_edges(self) -> list[int]:
+        """The empty pairs with a cell next to a start symbol that no tile touches yet, in
+        the order of ``empty_edges`` (the pairs of :meth:`_first_round_cells`)."""
+        pos = self._edge_pos
+        touched = self.start_touched
+        found = {
+            e
+            for s, edges in self._layout.start_edges.items()
+            if s not in touched
+            for e in edges
+            if pos[e] >= 0
+        }
+        return sorted(found, key=pos.__getitem__)
 
     def colour_points(self) -> list[list[int]]:
         """``points[colour][cell]``: the points a symbol of that colour would score on that
@@ -313,6 +363,7 @@ class GenialBoard:
                 cells[i] = colour.index
                 self.cell_order.append(i)
                 self._drop_edges(i)
+        self._rows = None
         nbrs = self.area.neighbours
         self.start_touched = {
             s for s in self.start_cells if any(j >= 0 and cells[j] != EMPTY for j in nbrs[s])
@@ -341,6 +392,7 @@ class GenialBoard:
         self.cell_order.append(cell)
         pos = self._edge_pos
         empty = self.empty_edges
+        rows = self._rows
         for e in self._cell_edges[cell]:
             p = pos[e]
             if p >= 0:
@@ -348,26 +400,39 @@ class GenialBoard:
                 if last != e:
                     empty[p] = last
                     pos[last] = p
+                    if rows is not None:
+                        # The last pair's row fills the gap, as in empty_edges.
+                        n = len(empty) * ROW_WIDTH
+                        rows[p * ROW_WIDTH : p * ROW_WIDTH + ROW_WIDTH] = rows[n : n + ROW_WIDTH]
                 pos[e] = -1
         near = self._layout.near_start[cell]
         if near:
             self.start_touched.update(near)
         points = self._points[colour]
         for ahead, behind in self._layout.lines[cell]:
+            # The run of the colour each way, and the empty cell that ends it, if any.
             a = 0
+            end_a = -1
             for c in ahead:
-                if board[c] != colour:
+                k = board[c]
+                if k != colour:
+                    if k == EMPTY:
+                        end_a = c
                     break
                 a += 1
             b = 0
+            end_b = -1
             for c in behind:
-                if board[c] != colour:
+                k = board[c]
+                if k != colour:
+                    if k == EMPTY:
+                        end_b = c
                     break
                 b += 1
-            if a < len(ahead) and board[ahead[a]] == EMPTY:
-                points[ahead[a]] += 1 + b
-            if b < len(behind) and board[behind[b]] == EMPTY:
-                points[behind[b]] += 1 + a
+            if end_a >= 0:
+                points[end_a] += 1 + b
+            if end_b >= 0:
+                points[end_b] += 1 + a
 
     def _drop_edges(self, cell: int) -> None:
         """Take the pairs of a cell just covered out of the empty pairs (the last one kept

@@ -6,11 +6,13 @@ one drawn at random (for play-outs)."""
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Callable, Sequence
-from operator import itemgetter
+from itertools import compress, count
+from operator import itemgetter, ne
 from typing import NamedTuple, TypeVar
 
-from engine.genial_board import _KIND_COLOURS, KIND_OF, GenialBoard, PlacementSpot
+from engine.genial_board import _KIND_COLOURS, KIND_OF, ROW_WIDTH, GenialBoard, PlacementSpot
 from engine.moves import Placement
 from engine.tiles import Tile
 
@@ -30,6 +32,12 @@ class PlacementGroup(NamedTuple):
     spots: tuple[PlacementSpot, ...]
 
 
+#: The game listed last (its id): a game listed twice in a row keeps rows of placements.
+_last_listed: list[int] = [0]
+#: The game that keeps rows of placements, if any.
+_rows_held: list[weakref.ref[GenialPlacements] | None] = [None]
+
+
 class GenialPlacements(GenialBoard):
     """The listings of :class:`~engine.genial.GenialGame`'s legal placements."""
 
@@ -42,20 +50,16 @@ class GenialPlacements(GenialBoard):
 
     def _candidate_edges(self) -> list[tuple[int, int]]:
         edges = self._edge_cells
-        pairs = [edges[e] for e in self.empty_edges]
         if not self.has_placed[self.to_move]:
-            allowed = self._first_round_cells()
-            pairs = [(i, j) for i, j in pairs if i in allowed or j in allowed]
-        return pairs
+            return [edges[e] for e in self._first_round_edges()]
+        return [edges[e] for e in self.empty_edges]
 
     def _candidate_edges_getter(self) -> Callable[[Sequence[T]], tuple[T, ...]] | None:
         """What picks out, from a table by edge, the entries of the empty edges the player to
         move may cover (in the order they are kept); None if there are none."""
         edges = self.empty_edges
         if not self.has_placed[self.to_move]:
-            allowed = self._first_round_cells()
-            cells = self._edge_cells
-            edges = [e for e in edges if cells[e][0] in allowed or cells[e][1] in allowed]
+            edges = self._first_round_edges()
         if len(edges) > 1:
             # One C-level call per table instead of a Python step per edge.
             return itemgetter(*edges)
@@ -74,6 +78,30 @@ class GenialPlacements(GenialBoard):
         (the order :meth:`placement_groups` lists them in)."""
         if self.over or self.awaiting != "place":
             return []
+        rows = self._rows
+        if rows is None:
+            if not self.has_placed[self.to_move] or _last_listed[0] != id(self):
+                _last_listed[0] = id(self)
+                return self._picked_listing()
+            rows = self._keep_rows()
+        # The game listed again: each table is a strided slice of the rows kept (one
+        # C-level copy of references a table, no step per pair). The first round's
+        # placements do not come from here: only some of the empty pairs are allowed.
+        elif not self.has_placed[self.to_move]:
+            return self._picked_listing()
+        end = len(self.empty_edges) * ROW_WIDTH
+        columns = self._layout.tile_columns
+        out: list[Placement] | None = None
+        for tile in dict.fromkeys(self.racks[self.to_move]):
+            for c in columns[tile]:
+                if out is None:
+                    out = rows[c:end:ROW_WIDTH]
+                else:
+                    out += rows[c:end:ROW_WIDTH]
+        return [] if out is None else out
+
+    def _picked_listing(self) -> list[Placement]:
+        """:meth:`legal_placements`, picking each placement out of its kind's table."""
         pick = self._candidate_edges_getter()
         if pick is None:
             return []
@@ -84,6 +112,25 @@ class GenialPlacements(GenialBoard):
                 # One C-level call per table (a copy of references), no step per move.
                 out += pick(table)
         return out
+
+    def _keep_rows(self) -> list[Placement]:
+        """Make and keep the rows of placements on the empty pairs (see ``_rows``), taking
+        them from the game that had them: one game at a time has them, so that a process
+        holding many games does not hold a table of placements for each."""
+        held = _rows_held[0]
+        other = held() if held is not None else None
+        if other is not None:
+            other._rows = None
+        # The rows before the first placement, then the row of each pair that stands
+        # where another stood then (the pairs only ever leave, the last filling the gap).
+        layout = self._layout
+        empty = self.empty_edges
+        rows = self._rows = layout.first_rows[: len(empty) * ROW_WIDTH]
+        by_edge = layout.rows
+        for p in compress(count(), map(ne, empty, layout.empty_edges)):
+            rows[p * ROW_WIDTH : p * ROW_WIDTH + ROW_WIDTH] = by_edge[empty[p]]
+        _rows_held[0] = weakref.ref(self)
+        return rows
 
     def placement_groups(self) -> list[PlacementGroup]:
         """Every legal placement, in groups by kind of tile and way round (the same
