@@ -12,6 +12,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 
 from render.fonts import draw_text, font
+from render.prebuilt import piece
 from render.sprites import SS
 from render.theme import PAPER, RGB, inked, palette_colours, palette_image, quantize
 
@@ -46,7 +47,7 @@ def text_piece(
     return quantize(img, game), left, top
 
 
-@lru_cache(maxsize=256)
+@piece
 def _shape(kind: str, size: int, fill: RGB, backdrop: RGB, game: str) -> Image.Image:
     cover = Image.new("L", (size * SS, size * SS), 0)
     draw = ImageDraw.Draw(cover)

@@ -6,10 +6,9 @@ the same pixels wherever it runs; it covers the accented Latin of players' names
 
 from __future__ import annotations
 
-import io
 import math
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -24,23 +23,27 @@ CONDENSED = "DejaVuSansCondensed-Bold.ttf"
 ELLIPSIS = "…"
 
 
-@cache
-def _font_bytes(name: str) -> bytes:
-    return resources.files("render").joinpath("assets", name).read_bytes()
+ASSETS = Path(__file__).resolve().parent / "assets"
+
+
+def _load(name: str, size: int) -> Font:
+    # From the file by its path: FreeType reads what it needs of it. From bytes in memory
+    # (importlib.resources) each size cost ten times as much, 0.4-0.5 ms, in the first
+    # board of a new process (issue 50). The package is installed as files (setuptools'
+    # package data), never run from a zip.
+    return ImageFont.truetype(str(ASSETS / name), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @cache
 def font(size: int, bold: bool = True) -> Font:
     """The bundled sans-serif face at ``size`` px (cached: fonts are reused every render)."""
-    data = _font_bytes(BOLD if bold else REGULAR)
-    return ImageFont.truetype(io.BytesIO(data), size, layout_engine=ImageFont.Layout.BASIC)
+    return _load(BOLD if bold else REGULAR, size)
 
 
 @cache
 def label_font(size: int) -> Font:
     """The condensed bold face of the cell labels at ``size`` px."""
-    data = _font_bytes(CONDENSED)
-    return ImageFont.truetype(io.BytesIO(data), size, layout_engine=ImageFont.Layout.BASIC)
+    return _load(CONDENSED, size)
 
 
 def text_width(text: str, face: Font) -> float:

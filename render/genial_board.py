@@ -27,6 +27,7 @@ from render.fonts import font
 from render.geometry import Lattice, joint_order
 from render.marks import SeatMark, Told
 from render.panel import SideRow, domino_icon, draw_rows, rows_height
+from render.prebuilt import piece
 from render.sprites import Face, Sprite, cell_sprite, highlighted, tile_sprite
 from render.theme import (
     HIGHLIGHT,
@@ -89,7 +90,7 @@ def printed_face(lat: Lattice) -> Face:
     return Face(PRINTED, PRINTED_EDGE, max(2.0, 0.035 * lat.w))
 
 
-@cache
+@piece
 def background(mode: str, players: int) -> Image.Image:
     """The empty board of a setup, in the palette: labelled cells, start symbols, row
     letters."""

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import OPPOSITE
 from engine.tiles import Colour
 from render.geometry import Lattice, Point, edge_corners, lerp
+from render.prebuilt import piece
 from render.symbols import draw_symbol
 from render.theme import HIGHLIGHT, PAPER, RGB, quantize, snap_coverage
 
@@ -142,7 +143,7 @@ def draw_face(win: Window, lat: Lattice, cx: float, cy: float, face: Face) -> No
         win.polygon(lat.corners(cx, cy, outer), face.fill)
 
 
-@cache
+@piece
 def cell_sprite(
     lat: Lattice,
     face: Face,
@@ -191,7 +192,7 @@ def _perp(p: Point, a: Point, b: Point) -> float:
     return abs((bx - ax) * (ay - y) - (ax - x) * (by - ay)) / math.dist(a, b)
 
 
-@cache
+@piece
 def joint_sprite(
     lat: Lattice,
     direction: int,
@@ -286,8 +287,11 @@ def tile_sprite(
     y1 = max(p.dy + y + p.image.height for p, _, y in pieces)
     image = Image.new(pieces[0][0].image.mode, (x1 - x0, y1 - y0))
     mask = Image.new("1", image.size, 0)
-    for piece, x, y in pieces:
-        at = (piece.dx + x - x0, piece.dy + y - y0)
-        image.paste(piece.image, at, piece.mask)
-        mask.paste(1, (*at, at[0] + piece.mask.width, at[1] + piece.mask.height), piece.mask)
+    for part, x, y in pieces:
+        left, top = part.dx + x - x0, part.dy + y - y0
+        box = (left, top, left + part.mask.width, top + part.mask.height)
+        # Pillow's core paste: Image.paste would check and load its arguments, made here in
+        # memory in one mode (a first board of a new process makes ~50 of these).
+        image.im.paste(part.image.im, box, part.mask.im)
+        mask.im.paste(1, box, part.mask.im)
     return Sprite(image, mask, x0, y0)

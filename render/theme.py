@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from PIL import Image
+from PIL import Image, ImagePalette
 
 from engine.spezial import SCORE_COLOURS as SPEZIAL_COLOURS
 from engine.tiles import Colour
+from render.prebuilt import piece
 
 RGB = tuple[int, int, int]
 
@@ -150,7 +151,7 @@ def palette_colours(game: str) -> list[RGB]:
     return list(_palette(game))
 
 
-@cache
+@piece
 def _palette(game: str) -> tuple[RGB, ...]:
     """:func:`palette_colours`, worked out once per process (the board, its encoder and the
     replay each ask for it)."""

@@ -1,0 +1,434 @@
+"""Pieces of the board images drawn ahead of time and shipped with the package (issue 50).
+
+The first board of a new process drew every piece it pastes: the empty board with its cell
+labels (13 ms of CPU for a Genial board, 17 for Genial Spezial), the tiles' cells and
+joints, the towers with their tokens, the panel's symbols, and it worked out the palette:
+more than half of that board's 43-51 ms. Those pieces depend on nothing but the drawing
+code, Pillow and FreeType, so they are drawn once, by
+
+    .venv/bin/python tools/build_pieces.py     # writes render/assets/pieces.bin
+
+and shipped as package data (~0.2 MB); a new process loads a piece it asks for (an inflate
+and a copy: an empty board in ~1 ms) instead of drawing it. What goes in is listed in
+:func:`wanted`; a function that draws a piece is marked :func:`piece` (a cache like
+``functools.cache`` that looks in the file before it draws).
+
+Why shipped rather than written to a per-user cache on first use: a cache would leave the
+first board of every new machine and container slow, and would write files at run time
+from a library whose functions are pure. The file is used only where it was built from the
+same drawing code with the same Pillow and FreeType (its header holds their versions and a
+digest of :data:`SOURCES`); anywhere else each piece is drawn as before, the same pixels,
+only slower. A container installs whatever Pillow is current, so the Dockerfile builds the
+file again after installing. tests/render/test_prebuilt.py checks that the file holds what
+this module builds now: a change to how a piece is drawn fails the tests until the file is
+built again (run the command above and commit the file; after a merge in which both sides
+changed it, run it again).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import struct
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+
+import xxhash
+from PIL import Image, ImageFont
+
+if TYPE_CHECKING:
+    from engine.tiles import Colour
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+HERE = Path(__file__).resolve().parent
+PATH = HERE / "assets" / "pieces.bin"
+MAGIC = b"genial-bot render pieces 1\n"
+#: The modules whose code draws the pieces (or says where they go): a change to any of
+#: them makes the file one of other code, not used until built again.
+SOURCES = (
+    "canvas.py",
+    "cells.py",
+    "fonts.py",
+    "genial_board.py",
+    "geometry.py",
+    "panel.py",
+    "prebuilt.py",
+    "spezial_board.py",
+    "sprites.py",
+    "symbols.py",
+    "theme.py",
+)
+#: Deflate level of the file's pieces (read back at any level's speed).
+LEVEL = 9
+
+_zlib: ModuleType
+try:  # zlib-ng inflates the same format about 4 times as fast (an empty board: 0.25 ms)
+    from zlib_ng import zlib_ng as _zlib
+except ImportError:  # pragma: no cover - a platform without its wheel
+    import zlib as _zlib
+
+#: Pieces drawn in this process because the file did not have them, by function: what a
+#: test looks at to see that a first board draws none of them.
+drawn: Counter[str] = Counter()
+#: False: every piece is drawn (tests compare the pixels both ways).
+enabled = True
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    name: str
+    draw: Callable[..., Any]
+    signature: inspect.Signature
+
+
+_pieces: dict[Callable[..., Any], _Piece] = {}
+
+
+def piece(fn: Callable[P, T]) -> Callable[P, T]:
+    """``functools.cache``, taking a call's result from the shipped file when it is there:
+    for a function that draws a piece of a board from its arguments alone."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+    # The signature is worked out on the first call, not at import (where it would cost
+    # every process, board or not).
+    signature: list[inspect.Signature] = []
+
+    @functools.wraps(fn)
+    def load_or_draw(*args: P.args, **kwargs: P.kwargs) -> T:
+        if enabled:
+            if not signature:
+                signature.append(inspect.signature(fn))
+            found = _load(_key(name, signature[0], args, kwargs))
+            if found is not None:
+                return cast(T, found)
+        drawn[name] += 1
+        return fn(*args, **kwargs)
+
+    cached = functools.cache(load_or_draw)
+    _pieces[cached] = _Piece(name, fn, inspect.signature(fn))
+    return cast(Callable[P, T], cached)
+
+
+def _canonical(value: object) -> str:
+    """A value as text that is the same in every process: a set's items sorted (their
+    order follows the hashes of strings, which differ from one process to the next)."""
+    if isinstance(value, frozenset | set):
+        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, tuple | list):
+        return "(" + ", ".join(_canonical(v) for v in value) + ")"
+    return repr(value)
+
+
+def _key(
+    name: str, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> str:
+    """What a call is known by in the file: the function, then every argument by name
+    (defaults filled in, so ``f(x, ss=1)`` and ``f(x, 1)`` are one piece), hashed."""
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    text = name + "(" + ", ".join(f"{k}={_canonical(v)}" for k, v in bound.arguments.items())
+    return xxhash.xxh3_128_hexdigest(text.encode())
+
+
+# --- the file ------------------------------------------------------------------------------
+# MAGIC, the header's length (8 bytes, big-endian), the header (JSON), then the pieces,
+# each deflated on its own. The header: the versions and digest the pieces were drawn with,
+# and per piece (by key) where its bytes are and what they hold.
+
+
+def versions() -> dict[str, str]:
+    """What the pieces' pixels depend on besides their arguments: Pillow, FreeType and the
+    drawing code (the digest of :data:`SOURCES`, or "" if a source cannot be read)."""
+    digest = xxhash.xxh3_128()
+    try:
+        for name in SOURCES:
+            digest.update(name.encode() + b"\0" + (HERE / name).read_bytes() + b"\0")
+        sources = digest.hexdigest()
+    except OSError:
+        sources = ""
+    return {
+        "pillow": Image.__version__,
+        "freetype": str(ImageFont.core.freetype2_version),
+        "sources": sources,
+    }
+
+
+class _Store:
+    """The file's pieces, each made an image when first asked for; a sheet of pieces is
+    inflated when one of them is first asked for, and kept while it has pieces not yet
+    taken (the functions that ask keep what they take)."""
+
+    def __init__(self, data: bytes, header: dict[str, Any], start: int) -> None:
+        self.data = data
+        self.sheets: list[list[int]] = header["sheets"]
+        self.pieces: dict[str, list[Any]] = header["pieces"]
+        self.start = start
+        self.inflated: dict[int, bytes] = {}
+        self.left = Counter(sheet for sheet, *_ in self.pieces.values())
+
+    def get(self, key: str) -> object | None:
+        entry = self.pieces.get(key)
+        if entry is None:
+            return None
+        sheet, begin, end, meta = entry
+        with _lock:
+            raw = self.inflated.get(sheet)
+            if raw is None:
+                at, length = self.sheets[sheet]
+                raw = _zlib.decompress(self.data[self.start + at : self.start + at + length])
+                self.inflated[sheet] = raw
+            self.left[sheet] -= 1
+            if self.left[sheet] <= 0:
+                del self.inflated[sheet]
+        return _decode(meta, memoryview(raw)[begin:end])
+
+
+_store: _Store | None = None
+_opened = False
+_lock = threading.Lock()
+
+
+def _open(path: Path = PATH) -> _Store | None:
+    """The shipped file, if it is there and was built for this code and this Pillow."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.startswith(MAGIC):
+        return None
+    (length,) = struct.unpack_from(">Q", data, len(MAGIC))
+    start = len(MAGIC) + 8
+    header = json.loads(data[start : start + length])
+    if header.get("versions") != versions():
+        return None
+    return _Store(data, header, start + length)
+
+
+def _load(key: str) -> object | None:
+    global _store, _opened
+    if not _opened:
+        with _lock:
+            if not _opened:
+                _store = _open()
+                _opened = True
+    return None if _store is None else _store.get(key)
+
+
+def forget() -> None:
+    """Read the file again on the next piece asked for (for tests)."""
+    global _store, _opened
+    with _lock:
+        _store, _opened = None, False
+
+
+# --- pieces as bytes -----------------------------------------------------------------------
+
+
+def _image_meta(img: Image.Image) -> tuple[list[Any], bytes]:
+    palette = bytes(img.getpalette() or []) if img.mode == "P" else b""
+    return [img.mode, img.width, img.height, len(palette)], palette + img.tobytes()
+
+
+def _image(meta: list[Any], raw: memoryview) -> Image.Image:
+    mode, width, height, palette = meta
+    img = Image.frombytes(mode, (width, height), raw[palette:])
+    if palette:
+        img.putpalette(bytes(raw[:palette]))
+    return img
+
+
+def _encode(value: object) -> tuple[list[Any], bytes]:
+    """A piece's meta (JSON) and bytes: an image, a sprite (two images and an offset), or
+    a palette (RGB triples)."""
+    from render.sprites import Sprite
+
+    if isinstance(value, Image.Image):
+        meta, raw = _image_meta(value)
+        return ["image", meta], raw
+    if isinstance(value, Sprite):
+        meta, raw = _image_meta(value.image)
+        mask_meta, mask_raw = _image_meta(value.mask)
+        return ["sprite", value.dx, value.dy, meta, len(raw), mask_meta], raw + mask_raw
+    if isinstance(value, tuple) and all(isinstance(c, tuple) and len(c) == 3 for c in value):
+        return ["colours"], bytes(v for rgb in value for v in rgb)
+    raise TypeError(f"no way to ship a {type(value).__name__}")
+
+
+def _decode(meta: list[Any], raw: memoryview) -> object:
+    from render.sprites import Sprite
+
+    kind = meta[0]
+    if kind == "image":
+        return _image(meta[1], raw)
+    if kind == "sprite":
+        _, dx, dy, image_meta, split, mask_meta = meta
+        image = _image(image_meta, raw[:split])
+        mask = _image(mask_meta, raw[split:])
+        return Sprite(image, mask, dx, dy)
+    if kind == "colours":
+        return tuple(tuple(raw[k : k + 3]) for k in range(0, len(raw), 3))
+    raise ValueError(f"unknown piece kind {kind!r}")
+
+
+# --- what is shipped -----------------------------------------------------------------------
+
+#: A piece as (sheet, function, positional arguments, keyword arguments): the pieces of a
+#: sheet are deflated together (a board asks for many of one sheet).
+Call = tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+
+def wanted() -> Iterator[Call]:
+    """Every piece the file holds: what the boards of every setup ask for on their first
+    turn, their last and anything between (a tile of any two colours in any direction,
+    the last placement's rim, the seats' marks of several placements told together), and
+    the score panel's pieces."""
+    yield from _genial()
+    yield from _spezial()
+
+
+def _genial() -> Iterator[Call]:
+    from engine.tiles import COLOURS
+    from render import genial_board as gb
+    from render import panel, sprites, theme
+    from render.canvas import _shape
+    from render.cells import EMPTY_FACE
+    from render.geometry import JOINT_DIRECTIONS
+
+    game = {"game": gb.GAME, "ss": gb.CELL_SS}
+    yield "genial", theme._palette, (gb.GAME,), {}
+    for mode, players in (("solo", 1), ("standard", 2), ("standard", 3), ("standard", 4),
+                          ("team", 4)):  # fmt: skip
+        yield f"genial {mode} {players}", gb.background, (mode, players), {}
+        lat = gb.layout(mode, players).lattice
+        sheet = f"genial {lat.w}"
+        faces = [gb.PLAIN, gb.highlight_face(lat), *(gb.mark_face(s, lat) for s in range(4))]
+        for face in faces:
+            for colour in COLOURS:
+                yield sheet, sprites.cell_sprite, (lat, face, colour, theme.SYMBOL[colour]), game
+            for d in JOINT_DIRECTIONS:
+                yield sheet, sprites.joint_sprite, (lat, d, face, face), game
+        yield sheet, sprites.cell_sprite, (lat, EMPTY_FACE), game
+    yield from _rows(gb.GAME, gb.WIDTH - 2 * gb.PANEL_X, 1, COLOURS)
+    yield "genial", panel.domino_icon, (gb.PLAIN, 18, theme.PAPER, gb.GAME), {}
+    yield "genial", _shape, ("arrow", 22, theme.TURN, theme.PANEL, gb.GAME), {}
+
+
+def _spezial() -> Iterator[Call]:
+    from engine.spezial import SCORE_COLOURS
+    from engine.spezial_board import SHORT, TALL, board_layout
+    from render import panel, sprites, theme
+    from render import spezial_board as sb
+    from render.canvas import _shape
+    from render.cells import EMPTY_FACE
+    from render.geometry import JOINT_DIRECTIONS
+
+    game = {"game": sb.GAME, "ss": sb.CELL_SS}
+    yield "spezial", theme._palette, (sb.GAME,), {}
+    board = board_layout()
+    for players in (2, 3, 4):
+        towers = frozenset((t.cell, t.height) for t in board.towers_for(players))
+        yield f"spezial {players}", sb.background, (towers, players), {}
+    lat = sb.layout(4).lattice  # the same cells for any number of players
+    for seat in range(4):
+        for hl in (False, True):
+            face = sb.seat_face(seat, lat, hl)
+            for ring in (None, theme.GOLDEN_MARK[seat]):
+                yield "spezial", sprites.cell_sprite, (lat, face), {"ring": ring, **game}
+            for d in JOINT_DIRECTIONS:
+                link = theme.SEAT[seat]
+                yield "spezial", sprites.joint_sprite, (lat, d, face, face, link), game
+                yield "spezial", sprites.joint_sprite, (lat, d, face, face), game
+        for d in JOINT_DIRECTIONS:  # a chain between a marked tile and another
+            plain, hl_face = sb.seat_face(seat, lat), sb.seat_face(seat, lat, True)
+            link = theme.SEAT[seat]
+            yield "spezial", sprites.joint_sprite, (lat, d, plain, hl_face, link), game
+            yield "spezial", sprites.joint_sprite, (lat, d, hl_face, plain, link), game
+    for height in (TALL, SHORT):
+        for colour in SCORE_COLOURS:
+            for value, dark in ((1, False), (2, False), (2, True), (3, True)):
+                yield "spezial", sb.tower_sprite, (lat, height, colour, value, dark), {}
+    for face in (EMPTY_FACE, sb.golden_face(lat)):
+        yield "spezial", sprites.cell_sprite, (lat, face), game
+    yield from _rows(sb.GAME, sb.WIDTH - 2 * sb.PANEL_X, sb.PANEL_COLUMNS, SCORE_COLOURS)
+    for seat in range(4):
+        swatch = sb.seat_face(seat, sb.SWATCH)
+        yield "spezial", panel.domino_icon, (swatch, 22, theme.PANEL, sb.GAME), {}
+    yield "spezial", _shape, ("arrow", 22, theme.TURN, theme.PANEL, sb.GAME), {}
+
+
+def _rows(game: str, width: int, columns: int, colours: Sequence[Colour]) -> Iterator[Call]:
+    """The symbols of a board's score rows, at every size their points may take."""
+    from render import panel, theme
+
+    row_width = (width - (columns - 1) * panel.ROW_GAP) // columns
+    for digits in (1, 2, 3):
+        _, radius, _ = panel.block_measures(row_width, len(colours), digits)
+        for colour in colours:
+            for backdrop in (theme.PANEL, theme.WHITE):
+                yield game, panel.icon, (colour, radius, backdrop, game), {}
+
+
+Built = dict[str, tuple[str, list[Any], bytes]]
+
+
+def build() -> Built:
+    """Every piece of :func:`wanted`, drawn now (never loaded): key -> (sheet, meta, bytes)."""
+    out: Built = {}
+    for sheet, fn, args, kwargs in wanted():
+        made = _pieces[fn]
+        key = _key(made.name, made.signature, args, kwargs)
+        if key not in out:
+            out[key] = (sheet, *_encode(made.draw(*args, **kwargs)))
+    return out
+
+
+def file_bytes(pieces: Built) -> bytes:
+    """The file holding ``pieces``, for this code and this Pillow."""
+    names = sorted({sheet for sheet, _, _ in pieces.values()})
+    raws: list[list[bytes]] = [[] for _ in names]
+    index: dict[str, list[Any]] = {}
+    for key in sorted(pieces):
+        sheet, meta, raw = pieces[key]
+        k = names.index(sheet)
+        begin = sum(map(len, raws[k]))
+        raws[k].append(raw)
+        index[key] = [k, begin, begin + len(raw), meta]
+    sheets, body, at = [], [], 0
+    for parts in raws:
+        packed = _zlib.compress(b"".join(parts), LEVEL)
+        sheets.append([at, len(packed)])
+        body.append(packed)
+        at += len(packed)
+    header = {"versions": versions(), "sheets": sheets, "names": names, "pieces": index}
+    text = json.dumps(header, separators=(",", ":"), sort_keys=True).encode()
+    return b"".join((MAGIC, struct.pack(">Q", len(text)), text, *body))
+
+
+def read(path: Path = PATH) -> Built:
+    """The pieces in a file, as :func:`build` gives them (whatever it was built for)."""
+    data = path.read_bytes()
+    (length,) = struct.unpack_from(">Q", data, len(MAGIC))
+    start = len(MAGIC) + 8
+    header = json.loads(data[start : start + length])
+    body = start + length
+    sheets = [_zlib.decompress(data[body + at : body + at + n]) for at, n in header["sheets"]]
+    return {
+        key: (header["names"][k], meta, sheets[k][begin:end])
+        for key, (k, begin, end, meta) in header["pieces"].items()
+    }
+
+
+def main() -> None:
+    """Draw every piece and write the file (tools/build_pieces.py)."""
+    pieces = build()
+    data = file_bytes(pieces)
+    PATH.write_bytes(data)
+    print(f"{PATH}: {len(pieces)} pieces, {len(data) / 1024:.0f} KB", file=sys.stderr)
