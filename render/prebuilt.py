@@ -30,16 +30,17 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import mmap
 import struct
 import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
+import PIL
 import xxhash
 from PIL import Image, ImageFont
 
@@ -83,38 +84,56 @@ drawn: Counter[str] = Counter()
 enabled = True
 
 
-@dataclass(frozen=True, slots=True)
-class _Piece:
-    name: str
-    draw: Callable[..., Any]
-    signature: inspect.Signature
-
-
-_pieces: dict[Callable[..., Any], _Piece] = {}
-
-
 def piece(fn: Callable[P, T]) -> Callable[P, T]:
     """``functools.cache``, taking a call's result from the shipped file when it is there:
     for a function that draws a piece of a board from its arguments alone."""
     name = f"{fn.__module__}.{fn.__qualname__}"
-    # The signature is worked out on the first call, not at import (where it would cost
-    # every process, board or not).
-    signature: list[inspect.Signature] = []
+    made = _Piece(name, fn)
 
     @functools.wraps(fn)
     def load_or_draw(*args: P.args, **kwargs: P.kwargs) -> T:
         if enabled:
-            if not signature:
-                signature.append(inspect.signature(fn))
-            found = _load(_key(name, signature[0], args, kwargs))
+            key = made.key(args, kwargs)
+            found = None if key is None else _load(key)
             if found is not None:
                 return cast(T, found)
         drawn[name] += 1
         return fn(*args, **kwargs)
 
     cached = functools.cache(load_or_draw)
-    _pieces[cached] = _Piece(name, fn, inspect.signature(fn))
+    _pieces[cached] = made
     return cast(Callable[P, T], cached)
+
+
+class _Piece:
+    """A function that draws a piece, and what its calls are known by in the file."""
+
+    def __init__(self, name: str, draw: Callable[..., Any]) -> None:
+        self.name = name
+        self.draw = draw
+        # Worked out on the first call, not at import (inspect is slow, and a process that
+        # draws no board need not pay for it).
+        self._parameters: tuple[tuple[str, object], ...] | None = None
+
+    def key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+        """The call's key: the function and every argument in order, defaults filled in (so
+        ``f(x, ss=1)`` and ``f(x, 1)`` are one piece), hashed; None for a call the function
+        would refuse."""
+        parameters = self._parameters
+        if parameters is None:
+            parameters = self._parameters = tuple(
+                (p.name, p.default) for p in inspect.signature(self.draw).parameters.values()
+            )
+        rest = parameters[len(args) :]
+        if len(rest) + len(args) != len(parameters) or not kwargs.keys() <= {n for n, _ in rest}:
+            return None
+        values = (*args, *(kwargs.get(n, default) for n, default in rest))
+        if any(v is inspect.Parameter.empty for v in values):
+            return None
+        return xxhash.xxh3_64_hexdigest(f"{self.name}{_canonical(values)}".encode())
+
+
+_pieces: dict[Callable[..., Any], _Piece] = {}
 
 
 def _canonical(value: object) -> str:
@@ -125,17 +144,6 @@ def _canonical(value: object) -> str:
     if isinstance(value, tuple | list):
         return "(" + ", ".join(_canonical(v) for v in value) + ")"
     return repr(value)
-
-
-def _key(
-    name: str, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> str:
-    """What a call is known by in the file: the function, then every argument by name
-    (defaults filled in, so ``f(x, ss=1)`` and ``f(x, 1)`` are one piece), hashed."""
-    bound = signature.bind(*args, **kwargs)
-    bound.apply_defaults()
-    text = name + "(" + ", ".join(f"{k}={_canonical(v)}" for k, v in bound.arguments.items())
-    return xxhash.xxh3_128_hexdigest(text.encode())
 
 
 # --- the file ------------------------------------------------------------------------------
@@ -155,40 +163,41 @@ def versions() -> dict[str, str]:
     except OSError:
         sources = ""
     return {
-        "pillow": Image.__version__,
+        "pillow": PIL.__version__,
         "freetype": str(ImageFont.core.freetype2_version),
         "sources": sources,
     }
 
 
 class _Store:
-    """The file's pieces, each made an image when first asked for; a sheet of pieces is
-    inflated when one of them is first asked for, and kept while it has pieces not yet
-    taken (the functions that ask keep what they take)."""
+    """The file's pieces, each made an image when first asked for. A sheet is inflated
+    when one of its pieces is first asked for; palette images are made over its bytes,
+    not copies of them (in a new process, memory touched for the first time is what
+    costs: a 1.5 MB copy ~1 ms on this machine, a page fault for every 4 KB)."""
 
-    def __init__(self, data: bytes, header: dict[str, Any], start: int) -> None:
+    def __init__(self, data: mmap.mmap, header: dict[str, Any], start: int) -> None:
         self.data = data
         self.sheets: list[list[int]] = header["sheets"]
-        self.pieces: dict[str, list[Any]] = header["pieces"]
+        # Each piece's entry is one string of words, split when the piece is asked for: a
+        # JSON list per piece took twice as long to read (a first board reads them all).
+        self.pieces: dict[str, str] = header["pieces"]
+        self.palettes = [bytes.fromhex(p) for p in header["palettes"]]
         self.start = start
-        self.inflated: dict[int, bytes] = {}
-        self.left = Counter(sheet for sheet, *_ in self.pieces.values())
+        self.inflated: dict[str, bytes] = {}
 
     def get(self, key: str) -> object | None:
         entry = self.pieces.get(key)
         if entry is None:
             return None
-        sheet, begin, end, meta = entry
+        sheet, begin, end, palette, *meta = entry.split()
         with _lock:
             raw = self.inflated.get(sheet)
             if raw is None:
-                at, length = self.sheets[sheet]
-                raw = _zlib.decompress(self.data[self.start + at : self.start + at + length])
-                self.inflated[sheet] = raw
-            self.left[sheet] -= 1
-            if self.left[sheet] <= 0:
-                del self.inflated[sheet]
-        return _decode(meta, memoryview(raw)[begin:end])
+                at, length, size = self.sheets[int(sheet)]
+                packed = self.data[self.start + at : self.start + at + length]
+                raw = self.inflated[sheet] = _zlib.decompress(packed, bufsize=size)
+        colours = self.palettes[int(palette)] if palette != "-" else b""
+        return _decode(meta, memoryview(raw)[int(begin) : int(end)], colours)
 
 
 _store: _Store | None = None
@@ -198,11 +207,13 @@ _lock = threading.Lock()
 
 def _open(path: Path = PATH) -> _Store | None:
     """The shipped file, if it is there and was built for this code and this Pillow."""
+    # Mapped, not read: a first board reads the header and a few of the sheets.
     try:
-        data = path.read_bytes()
-    except OSError:
+        with path.open("rb") as f:
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
         return None
-    if not data.startswith(MAGIC):
+    if data[: len(MAGIC)] != MAGIC:
         return None
     (length,) = struct.unpack_from(">Q", data, len(MAGIC))
     start = len(MAGIC) + 8
@@ -232,50 +243,64 @@ def forget() -> None:
 # --- pieces as bytes -----------------------------------------------------------------------
 
 
-def _image_meta(img: Image.Image) -> tuple[list[Any], bytes]:
-    palette = bytes(img.getpalette() or []) if img.mode == "P" else b""
-    return [img.mode, img.width, img.height, len(palette)], palette + img.tobytes()
+# A piece is its meta (words: its kind, then its sizes and offsets), its bytes, and the
+# palette of its palette images (the game's, kept once per file, not once per piece).
+Encoded = tuple[list[str], bytes, bytes]
 
 
-def _image(meta: list[Any], raw: memoryview) -> Image.Image:
-    mode, width, height, palette = meta
-    img = Image.frombytes(mode, (width, height), raw[palette:])
-    if palette:
-        img.putpalette(bytes(raw[:palette]))
-    return img
-
-
-def _encode(value: object) -> tuple[list[Any], bytes]:
-    """A piece's meta (JSON) and bytes: an image, a sprite (two images and an offset), or
-    a palette (RGB triples)."""
+def _encode(value: object) -> Encoded:
+    """A piece as meta, bytes and palette: an image, a sprite (an image, its mask and its
+    offset) or a palette (RGB triples)."""
     from render.sprites import Sprite
 
     if isinstance(value, Image.Image):
-        meta, raw = _image_meta(value)
-        return ["image", meta], raw
+        return ["image", value.mode, *_size(value)], value.tobytes(), _palette(value)
     if isinstance(value, Sprite):
-        meta, raw = _image_meta(value.image)
-        mask_meta, mask_raw = _image_meta(value.mask)
-        return ["sprite", value.dx, value.dy, meta, len(raw), mask_meta], raw + mask_raw
+        image, mask = value.image, value.mask
+        if mask.mode != "1" or mask.size != image.size:
+            raise TypeError("a sprite's mask is a 1-bit image of its size")
+        raw = image.tobytes()
+        meta = ["sprite", str(value.dx), str(value.dy), image.mode, *_size(image), str(len(raw))]
+        return meta, raw + mask.tobytes(), _palette(image)
     if isinstance(value, tuple) and all(isinstance(c, tuple) and len(c) == 3 for c in value):
-        return ["colours"], bytes(v for rgb in value for v in rgb)
+        return ["colours"], bytes(v for rgb in value for v in rgb), b""
     raise TypeError(f"no way to ship a {type(value).__name__}")
 
 
-def _decode(meta: list[Any], raw: memoryview) -> object:
+def _size(img: Image.Image) -> list[str]:
+    return [str(img.width), str(img.height)]
+
+
+def _palette(img: Image.Image) -> bytes:
+    return bytes(img.getpalette() or []) if img.mode == "P" else b""
+
+
+def _decode(meta: list[str], raw: memoryview, palette: bytes) -> object:
     from render.sprites import Sprite
 
     kind = meta[0]
     if kind == "image":
-        return _image(meta[1], raw)
+        return _image(meta[1], int(meta[2]), int(meta[3]), raw, palette)
     if kind == "sprite":
-        _, dx, dy, image_meta, split, mask_meta = meta
-        image = _image(image_meta, raw[:split])
-        mask = _image(mask_meta, raw[split:])
-        return Sprite(image, mask, dx, dy)
+        dx, dy, mode, width, height, split = meta[1:]
+        size = int(width), int(height)
+        image = _image(mode, *size, raw[: int(split)], palette)
+        mask = Image.frombytes("1", size, raw[int(split) :])
+        return Sprite(image, mask, int(dx), int(dy))
     if kind == "colours":
         return tuple(tuple(raw[k : k + 3]) for k in range(0, len(raw), 3))
     raise ValueError(f"unknown piece kind {kind!r}")
+
+
+def _image(mode: str, width: int, height: int, raw: memoryview, palette: bytes) -> Image.Image:
+    """A palette image over the bytes (read-only: a piece is only ever pasted from), or an
+    image of another mode with a copy of them."""
+    if mode == "P":
+        # Pillow maps any buffer (its stubs name bytes only).
+        img = Image.frombuffer(mode, (width, height), cast(bytes, raw), "raw", mode, 0, 1)
+        img.putpalette(palette)
+        return img
+    return Image.frombytes(mode, (width, height), raw)
 
 
 # --- what is shipped -----------------------------------------------------------------------
@@ -376,15 +401,18 @@ def _rows(game: str, width: int, columns: int, colours: Sequence[Colour]) -> Ite
                 yield game, panel.icon, (colour, radius, backdrop, game), {}
 
 
-Built = dict[str, tuple[str, list[Any], bytes]]
+#: Pieces by key: (sheet, meta, bytes, palette).
+Built = dict[str, tuple[str, list[str], bytes, bytes]]
 
 
 def build() -> Built:
-    """Every piece of :func:`wanted`, drawn now (never loaded): key -> (sheet, meta, bytes)."""
+    """Every piece of :func:`wanted`, drawn now (never loaded)."""
     out: Built = {}
     for sheet, fn, args, kwargs in wanted():
         made = _pieces[fn]
-        key = _key(made.name, made.signature, args, kwargs)
+        key = made.key(args, kwargs)
+        if key is None:
+            raise TypeError(f"{made.name} takes no such arguments: {args}, {kwargs}")
         if key not in out:
             out[key] = (sheet, *_encode(made.draw(*args, **kwargs)))
     return out
@@ -392,22 +420,31 @@ def build() -> Built:
 
 def file_bytes(pieces: Built) -> bytes:
     """The file holding ``pieces``, for this code and this Pillow."""
-    names = sorted({sheet for sheet, _, _ in pieces.values()})
+    names = sorted({sheet for sheet, _, _, _ in pieces.values()})
+    palettes = sorted({palette for _, _, _, palette in pieces.values() if palette})
     raws: list[list[bytes]] = [[] for _ in names]
-    index: dict[str, list[Any]] = {}
+    index: dict[str, str] = {}
     for key in sorted(pieces):
-        sheet, meta, raw = pieces[key]
+        sheet, meta, raw, palette = pieces[key]
         k = names.index(sheet)
         begin = sum(map(len, raws[k]))
         raws[k].append(raw)
-        index[key] = [k, begin, begin + len(raw), meta]
+        colours = str(palettes.index(palette)) if palette else "-"
+        index[key] = " ".join((str(k), str(begin), str(begin + len(raw)), colours, *meta))
     sheets, body, at = [], [], 0
     for parts in raws:
-        packed = _zlib.compress(b"".join(parts), LEVEL)
-        sheets.append([at, len(packed)])
+        raw = b"".join(parts)
+        packed = _zlib.compress(raw, LEVEL)
+        sheets.append([at, len(packed), len(raw)])
         body.append(packed)
         at += len(packed)
-    header = {"versions": versions(), "sheets": sheets, "names": names, "pieces": index}
+    header = {
+        "versions": versions(),
+        "names": names,
+        "sheets": sheets,
+        "palettes": [p.hex() for p in palettes],
+        "pieces": index,
+    }
     text = json.dumps(header, separators=(",", ":"), sort_keys=True).encode()
     return b"".join((MAGIC, struct.pack(">Q", len(text)), text, *body))
 
@@ -419,11 +456,14 @@ def read(path: Path = PATH) -> Built:
     start = len(MAGIC) + 8
     header = json.loads(data[start : start + length])
     body = start + length
-    sheets = [_zlib.decompress(data[body + at : body + at + n]) for at, n in header["sheets"]]
-    return {
-        key: (header["names"][k], meta, sheets[k][begin:end])
-        for key, (k, begin, end, meta) in header["pieces"].items()
-    }
+    sheets = [_zlib.decompress(data[body + at : body + at + n]) for at, n, _ in header["sheets"]]
+    palettes = [bytes.fromhex(p) for p in header["palettes"]]
+    out: Built = {}
+    for key, entry in header["pieces"].items():
+        k, begin, end, palette, *meta = entry.split()
+        colours = palettes[int(palette)] if palette != "-" else b""
+        out[key] = (header["names"][int(k)], meta, sheets[int(k)][int(begin) : int(end)], colours)
+    return out
 
 
 def main() -> None:

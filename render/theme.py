@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from PIL import Image, ImagePalette
+# Pillow imports ImagePalette (and the palette file readers with it) the first time a palette
+# image is made: ~1 ms of a new process's first board, paid here with the other imports.
+import PIL.ImagePalette  # noqa: F401
+from PIL import Image
 
 from engine.spezial import SCORE_COLOURS as SPEZIAL_COLOURS
 from engine.tiles import Colour
