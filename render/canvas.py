@@ -11,10 +11,18 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.fonts import draw_text, font
+from render.fonts import font, text_cover
 from render.prebuilt import piece
 from render.sprites import SS
-from render.theme import PAPER, RGB, inked, palette_colours, palette_image, quantize
+from render.theme import (
+    PAPER,
+    RGB,
+    inked,
+    palette_colours,
+    palette_image,
+    quantize,
+    snap_coverage,
+)
 
 Box = tuple[float, float, float, float]
 
@@ -38,13 +46,41 @@ def text_piece(
     text: str, size: int, fill: RGB, backdrop: RGB, anchor: str, bold: bool, game: str
 ) -> tuple[Image.Image, int, int]:
     """``text`` on ``backdrop`` in the palette, and where its top-left goes relative to
-    the anchor point."""
+    the anchor point.
+
+    The same pixels as drawing it on an RGB image of ``backdrop`` with
+    :func:`render.fonts.draw_text` and mapping that onto the palette (:func:`quantize`),
+    with less work: each pixel's coverage is mapped straight to its palette index
+    (:func:`_inks`). Names and points are drawn on every first board of a process."""
     face = font(size, bold)
     left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
     left, top = left - 1, top - 1
-    img = Image.new("RGB", (right - left + 2, bottom - top + 2), backdrop)
-    draw_text(img, (-left, -top), text, face, fill, anchor)
-    return quantize(img, game), left, top
+    width, height = right - left + 2, bottom - top + 2
+    cover, x0, y0 = text_cover((-left, -top), text, face, anchor)
+    whole = Image.new("L", (width, height), 0)
+    whole.paste(cover, (x0, y0))
+    piece = Image.frombytes(
+        "P", (width, height), whole.point(_inks(fill, backdrop, game)).tobytes()
+    )
+    piece.putpalette(_palette_list(game))
+    return piece, left, top
+
+
+@cache
+def _inks(fill: RGB, backdrop: RGB, game: str) -> tuple[int, ...]:
+    """The palette index of a pixel of ``fill`` text on ``backdrop`` for each coverage
+    0-255: what :func:`render.fonts.draw_text` then :func:`quantize` make of it, worked
+    out by doing just that on one pixel of each coverage."""
+    ramp = Image.new("L", (256, 1))
+    ramp.putdata(range(256))
+    probe = Image.new("RGB", (256, 1), backdrop)
+    probe.paste(fill, (0, 0, 256, 1), snap_coverage(ramp))
+    return tuple(quantize(probe, game).tobytes())
+
+
+@cache
+def _palette_list(game: str) -> list[int]:
+    return palette_image(game).getpalette() or []
 
 
 @piece

@@ -69,10 +69,19 @@ def draw_text(
 ) -> None:
     """``text`` on an RGB image at ``xy`` (Pillow's anchors), smooth, but with its edges
     snapped to the palette's blend steps (:func:`render.theme.snap_coverage`)."""
+    cover, x0, y0 = text_cover(xy, text, face, anchor)
+    img.paste(fill, (x0, y0, x0 + cover.width, y0 + cover.height), snap_coverage(cover))
+
+
+def text_cover(
+    xy: tuple[float, float], text: str, face: Font, anchor: str
+) -> tuple[Image.Image, int, int]:
+    """How much of each pixel ``text`` at ``xy`` covers (mode ``L``, 255 all), over the
+    box round it: the box's image and its top-left corner."""
     left, top, right, bottom = face.getbbox(text, anchor=anchor)
     x0, y0 = math.floor(xy[0] + left) - 1, math.floor(xy[1] + top) - 1
     size = (math.ceil(xy[0] + right) + 1 - x0, math.ceil(xy[1] + bottom) + 1 - y0)
     cover = Image.new("L", size, 0)
     # Whole pixels only are taken off xy, so the glyphs fall exactly where they would have.
     ImageDraw.Draw(cover).text((xy[0] - x0, xy[1] - y0), text, font=face, fill=255, anchor=anchor)
-    img.paste(fill, (x0, y0, x0 + size[0], y0 + size[1]), snap_coverage(cover))
+    return cover, x0, y0

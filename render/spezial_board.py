@@ -259,11 +259,13 @@ def draw_board(
     highlight: frozenset[Hex] = frozenset(),
     told: Sequence[Told] = (),
     clocks: Sequence[str | None] = (),
+    out: Image.Image | None = None,
 ) -> Image.Image:
     """The board image (in the palette); tiles on ``highlight`` cells are marked too,
     ``told`` (several placements told together, in order) are marked and numbered in
     their seats' colours, with a legend, and ``clocks`` (each seat's time left) shown in
-    the panel."""
+    the panel. Drawn on ``out`` (an image of :func:`layout`'s size) if given, else on a
+    new image."""
     lay = layout(view.players)
     key = frozenset((h, t.height) for h, t in view.towers.items())
     numbered = marks.numbered(told)
@@ -272,7 +274,7 @@ def draw_board(
         last |= {placement.cell1, placement.cell2}
     if view.last_placement is not None:
         last |= {view.last_placement.cell1, view.last_placement.cell2}
-    img = _scenes.draw(background(key, view.players), sprite_items(view, last))
+    img = _scenes.draw(background(key, view.players), sprite_items(view, last), out)
     canvas = Canvas(img, GAME)
     if numbered:
         marks.draw_badges(img, GAME, lay.lattice, numbered, MARKS)
