@@ -8,6 +8,7 @@ cached because the same numbers, names and icons come back turn after turn.
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from typing import cast
 
 from PIL import Image, ImageDraw
 
@@ -59,9 +60,9 @@ def text_piece(
     cover, x0, y0 = text_cover((-left, -top), text, face, anchor)
     whole = Image.new("L", (width, height), 0)
     whole.paste(cover, (x0, y0))
-    piece = Image.frombytes(
-        "P", (width, height), whole.point(_inks(fill, backdrop, game)).tobytes()
-    )
+    # An L image of indexes made P keeps them as they are (a grey palette, replaced next).
+    # Not through bytes: Image.tobytes imports Pillow's file machinery (~2 ms, once).
+    piece = whole.point(_inks(fill, backdrop, game)).convert("P")
     piece.putpalette(_palette_list(game))
     return piece, left, top
 
@@ -75,7 +76,8 @@ def _inks(fill: RGB, backdrop: RGB, game: str) -> tuple[int, ...]:
     ramp.putdata(range(256))
     probe = Image.new("RGB", (256, 1), backdrop)
     probe.paste(fill, (0, 0, 256, 1), snap_coverage(ramp))
-    return tuple(quantize(probe, game).tobytes())
+    mapped = quantize(probe, game)
+    return tuple(cast(int, mapped.getpixel((x, 0))) for x in range(256))
 
 
 @cache
