@@ -13,8 +13,8 @@ from collections.abc import Collection, Sequence
 from engine.genial import GenialView
 from engine.hexgrid import Hex
 from engine.spezial import SpezialView
-from render import genial_board, spezial_board
-from render.encode import canvas, png_bytes
+from render import encode, genial_board, spezial_board
+from render.encode import png_bytes
 from render.marks import Told
 from render.rack import rack_image
 from render.result import result_image
@@ -73,10 +73,10 @@ def board_png(
     # deflates where it lies.
     if isinstance(view, GenialView):
         lay = genial_board.layout(view.mode, view.players)
-        out = canvas(lay.width, lay.height)
+        out = encode.canvas(lay.width, lay.height)
         return png_bytes(genial_board.draw_board(view, who, frozenset(highlight), told, times, out))
     size = spezial_board.layout(view.players)
-    out = canvas(size.width, size.height)
+    out = encode.canvas(size.width, size.height)
     img = spezial_board.draw_board(view, who, frozenset(highlight), told, times, out)
     cuts = spezial_board.band_cuts(view.players)
     below = (cuts[0], spezial_board.PANEL_PNG_LEVEL)  # the score rows
