@@ -34,7 +34,7 @@ COPY bot ./bot
 # file is used only with the Pillow it was drawn with (render/prebuilt.py; else a new
 # process draws them for its first boards, ~20 ms more each).
 RUN python -m venv /opt/genial-bot && /opt/genial-bot/bin/pip install . \
-    && /opt/genial-bot/bin/python -c "from render import prebuilt; prebuilt.main()"
+    && /opt/genial-bot/bin/python -c "from render import pieces; pieces.main()"
 
 FROM ${PYTHON_IMAGE}
 ENV PYTHONUNBUFFERED=1 \

@@ -8,9 +8,9 @@ code, Pillow and FreeType, so they are drawn once, by
 
     .venv/bin/python tools/build_pieces.py     # writes render/assets/pieces.bin
 
-and shipped as package data (~0.2 MB); a new process loads a piece it asks for (an inflate
-and a copy: an empty board in ~1 ms) instead of drawing it. What goes in is listed in
-:func:`wanted`; a function that draws a piece is marked :func:`piece` (a cache like
+and shipped as package data (~0.3 MB); a new process loads a piece it asks for (an
+inflate: an empty board in ~1 ms) instead of drawing it. What goes in is listed in
+render/pieces.py; a function that draws a piece is marked :func:`piece` (a cache like
 ``functools.cache`` that looks in the file before it draws).
 
 Why shipped rather than written to a per-user cache on first use: a cache would leave the
@@ -32,23 +32,20 @@ import inspect
 import json
 import mmap
 import struct
-import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 import PIL
 import xxhash
 from PIL import Image, ImageFont
 
-if TYPE_CHECKING:
-    from engine.tiles import Colour
-
 P = ParamSpec("P")
 T = TypeVar("T")
+S = TypeVar("S")
 
 HERE = Path(__file__).resolve().parent
 PATH = HERE / "assets" / "pieces.bin"
@@ -248,14 +245,25 @@ def forget() -> None:
 Encoded = tuple[list[str], bytes, bytes]
 
 
+def sprite_type(cls: type[S]) -> type[S]:
+    """Marks the class of sprites (render/sprites.py), which the file holds as an image,
+    its mask (a 1-bit image of its size) and its offset: ``cls(image, mask, dx, dy)``.
+    Named by the class, not imported here: the drawing modules import this one."""
+    global _sprite
+    _sprite = cls
+    return cls
+
+
+_sprite: type[Any] | None = None
+
+
 def _encode(value: object) -> Encoded:
     """A piece as meta, bytes and palette: an image, a sprite (an image, its mask and its
     offset) or a palette (RGB triples)."""
-    from render.sprites import Sprite
-
+    Sprite = _sprite
     if isinstance(value, Image.Image):
         return ["image", value.mode, *_size(value)], value.tobytes(), _palette(value)
-    if isinstance(value, Sprite):
+    if Sprite is not None and isinstance(value, Sprite):
         image, mask = value.image, value.mask
         if mask.mode != "1" or mask.size != image.size:
             raise TypeError("a sprite's mask is a 1-bit image of its size")
@@ -276,8 +284,6 @@ def _palette(img: Image.Image) -> bytes:
 
 
 def _decode(meta: list[str], raw: memoryview, palette: bytes) -> object:
-    from render.sprites import Sprite
-
     kind = meta[0]
     if kind == "image":
         return _image(meta[1], int(meta[2]), int(meta[3]), raw, palette)
@@ -286,7 +292,8 @@ def _decode(meta: list[str], raw: memoryview, palette: bytes) -> object:
         size = int(width), int(height)
         image = _image(mode, *size, raw[: int(split)], palette)
         mask = Image.frombytes("1", size, raw[int(split) :])
-        return Sprite(image, mask, int(dx), int(dy))
+        assert _sprite is not None  # marked when render/sprites.py was imported
+        return _sprite(image, mask, int(dx), int(dy))
     if kind == "colours":
         return tuple(tuple(raw[k : k + 3]) for k in range(0, len(raw), 3))
     raise ValueError(f"unknown piece kind {kind!r}")
@@ -303,112 +310,19 @@ def _image(mode: str, width: int, height: int, raw: memoryview, palette: bytes) 
     return Image.frombytes(mode, (width, height), raw)
 
 
-# --- what is shipped -----------------------------------------------------------------------
-
 #: A piece as (sheet, function, positional arguments, keyword arguments): the pieces of a
-#: sheet are deflated together (a board asks for many of one sheet).
+#: sheet are deflated together (a board asks for many of one sheet). render/pieces.py lists
+#: what is shipped.
 Call = tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
-
-
-def wanted() -> Iterator[Call]:
-    """Every piece the file holds: what the boards of every setup ask for on their first
-    turn, their last and anything between (a tile of any two colours in any direction,
-    the last placement's rim, the seats' marks of several placements told together), and
-    the score panel's pieces."""
-    yield from _genial()
-    yield from _spezial()
-
-
-def _genial() -> Iterator[Call]:
-    from engine.tiles import COLOURS
-    from render import genial_board as gb
-    from render import panel, sprites, theme
-    from render.canvas import _shape
-    from render.cells import EMPTY_FACE
-    from render.geometry import JOINT_DIRECTIONS
-
-    game = {"game": gb.GAME, "ss": gb.CELL_SS}
-    yield "genial", theme._palette, (gb.GAME,), {}
-    for mode, players in (("solo", 1), ("standard", 2), ("standard", 3), ("standard", 4),
-                          ("team", 4)):  # fmt: skip
-        yield f"genial {mode} {players}", gb.background, (mode, players), {}
-        lat = gb.layout(mode, players).lattice
-        sheet = f"genial {lat.w}"
-        faces = [gb.PLAIN, gb.highlight_face(lat), *(gb.mark_face(s, lat) for s in range(4))]
-        for face in faces:
-            for colour in COLOURS:
-                yield sheet, sprites.cell_sprite, (lat, face, colour, theme.SYMBOL[colour]), game
-            for d in JOINT_DIRECTIONS:
-                yield sheet, sprites.joint_sprite, (lat, d, face, face), game
-        yield sheet, sprites.cell_sprite, (lat, EMPTY_FACE), game
-    yield from _rows(gb.GAME, gb.WIDTH - 2 * gb.PANEL_X, 1, COLOURS)
-    yield "genial", panel.domino_icon, (gb.PLAIN, 18, theme.PAPER, gb.GAME), {}
-    yield "genial", _shape, ("arrow", 22, theme.TURN, theme.PANEL, gb.GAME), {}
-
-
-def _spezial() -> Iterator[Call]:
-    from engine.spezial import SCORE_COLOURS
-    from engine.spezial_board import SHORT, TALL, board_layout
-    from render import panel, sprites, theme
-    from render import spezial_board as sb
-    from render.canvas import _shape
-    from render.cells import EMPTY_FACE
-    from render.geometry import JOINT_DIRECTIONS
-
-    game = {"game": sb.GAME, "ss": sb.CELL_SS}
-    yield "spezial", theme._palette, (sb.GAME,), {}
-    board = board_layout()
-    for players in (2, 3, 4):
-        towers = frozenset((t.cell, t.height) for t in board.towers_for(players))
-        yield f"spezial {players}", sb.background, (towers, players), {}
-    lat = sb.layout(4).lattice  # the same cells for any number of players
-    for seat in range(4):
-        for hl in (False, True):
-            face = sb.seat_face(seat, lat, hl)
-            for ring in (None, theme.GOLDEN_MARK[seat]):
-                yield "spezial", sprites.cell_sprite, (lat, face), {"ring": ring, **game}
-            for d in JOINT_DIRECTIONS:
-                link = theme.SEAT[seat]
-                yield "spezial", sprites.joint_sprite, (lat, d, face, face, link), game
-                yield "spezial", sprites.joint_sprite, (lat, d, face, face), game
-        for d in JOINT_DIRECTIONS:  # a chain between a marked tile and another
-            plain, hl_face = sb.seat_face(seat, lat), sb.seat_face(seat, lat, True)
-            link = theme.SEAT[seat]
-            yield "spezial", sprites.joint_sprite, (lat, d, plain, hl_face, link), game
-            yield "spezial", sprites.joint_sprite, (lat, d, hl_face, plain, link), game
-    for height in (TALL, SHORT):
-        for colour in SCORE_COLOURS:
-            for value, dark in ((1, False), (2, False), (2, True), (3, True)):
-                yield "spezial", sb.tower_sprite, (lat, height, colour, value, dark), {}
-    for face in (EMPTY_FACE, sb.golden_face(lat)):
-        yield "spezial", sprites.cell_sprite, (lat, face), game
-    yield from _rows(sb.GAME, sb.WIDTH - 2 * sb.PANEL_X, sb.PANEL_COLUMNS, SCORE_COLOURS)
-    for seat in range(4):
-        swatch = sb.seat_face(seat, sb.SWATCH)
-        yield "spezial", panel.domino_icon, (swatch, 22, theme.PANEL, sb.GAME), {}
-    yield "spezial", _shape, ("arrow", 22, theme.TURN, theme.PANEL, sb.GAME), {}
-
-
-def _rows(game: str, width: int, columns: int, colours: Sequence[Colour]) -> Iterator[Call]:
-    """The symbols of a board's score rows, at every size their points may take."""
-    from render import panel, theme
-
-    row_width = (width - (columns - 1) * panel.ROW_GAP) // columns
-    for digits in (1, 2, 3):
-        _, radius, _ = panel.block_measures(row_width, len(colours), digits)
-        for colour in colours:
-            for backdrop in (theme.PANEL, theme.WHITE):
-                yield game, panel.icon, (colour, radius, backdrop, game), {}
-
 
 #: Pieces by key: (sheet, meta, bytes, palette).
 Built = dict[str, tuple[str, list[str], bytes, bytes]]
 
 
-def build() -> Built:
-    """Every piece of :func:`wanted`, drawn now (never loaded)."""
+def build(wanted: Iterable[Call]) -> Built:
+    """Every piece of ``wanted``, drawn now (never loaded)."""
     out: Built = {}
-    for sheet, fn, args, kwargs in wanted():
+    for sheet, fn, args, kwargs in wanted:
         made = _pieces[fn]
         key = made.key(args, kwargs)
         if key is None:
@@ -464,11 +378,3 @@ def read(path: Path = PATH) -> Built:
         colours = palettes[int(palette)] if palette != "-" else b""
         out[key] = (header["names"][int(k)], meta, sheets[int(k)][int(begin) : int(end)], colours)
     return out
-
-
-def main() -> None:
-    """Draw every piece and write the file (tools/build_pieces.py)."""
-    pieces = build()
-    data = file_bytes(pieces)
-    PATH.write_bytes(data)
-    print(f"{PATH}: {len(pieces)} pieces, {len(data) / 1024:.0f} KB", file=sys.stderr)

@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import OPPOSITE
 from engine.tiles import Colour
 from render.geometry import Lattice, Point, edge_corners, lerp
-from render.prebuilt import piece
+from render.prebuilt import piece, sprite_type
 from render.symbols import draw_symbol
 from render.theme import HIGHLIGHT, PAPER, RGB, quantize, snap_coverage
 
@@ -43,6 +43,7 @@ def highlighted(fill: RGB, lat: Lattice) -> Face:
     return Face(fill, HIGHLIGHT, max(3.0, 0.085 * lat.w))
 
 
+@sprite_type
 @dataclass(frozen=True, slots=True)
 class Sprite:
     """An image and its mask, pasted with its top-left at ``(dx, dy)`` from a cell's centre

@@ -1,5 +1,5 @@
 """Draw the pieces of the board images that the renderer ships and write them to
-render/assets/pieces.bin (issue 50; render/prebuilt.py says what goes in and why).
+render/assets/pieces.bin (issue 50; render/prebuilt.py says why, render/pieces.py what).
 
     .venv/bin/python tools/build_pieces.py
 
@@ -9,7 +9,7 @@ then) and commit the file it writes.
 
 from __future__ import annotations
 
-from render import prebuilt
+from render import pieces
 
 if __name__ == "__main__":
-    prebuilt.main()
+    pieces.main()

@@ -1,0 +1,105 @@
+"""What render/prebuilt.py ships: the pieces of the board images drawn ahead of time, and the
+command that draws them and writes the file (tools/build_pieces.py runs it).
+
+The list: what the boards of every setup ask for on their first turn, their last and any
+between. A piece missing here is drawn when asked for, as before (tests/render/
+test_prebuilt.py checks that a new process's first boards draw none).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+
+from engine.spezial import SCORE_COLOURS
+from engine.spezial_board import SHORT, TALL, board_layout
+from engine.tiles import COLOURS, Colour
+from render import genial_board as gb
+from render import panel, sprites, theme
+from render import spezial_board as sb
+from render.canvas import _shape
+from render.cells import EMPTY_FACE
+from render.geometry import JOINT_DIRECTIONS
+from render.prebuilt import PATH, Call, build, file_bytes
+
+
+def wanted() -> Iterator[Call]:
+    """Every piece the file holds: what the boards of every setup ask for on their first
+    turn, their last and anything between (a tile of any two colours in any direction,
+    the last placement's rim, the seats' marks of several placements told together), and
+    the score panel's pieces."""
+    yield from _genial()
+    yield from _spezial()
+
+
+def _genial() -> Iterator[Call]:
+    game = {"game": gb.GAME, "ss": gb.CELL_SS}
+    yield "genial", theme._palette, (gb.GAME,), {}
+    for mode, players in (("solo", 1), ("standard", 2), ("standard", 3), ("standard", 4),
+                          ("team", 4)):  # fmt: skip
+        yield f"genial {mode} {players}", gb.background, (mode, players), {}
+        lat = gb.layout(mode, players).lattice
+        sheet = f"genial {lat.w}"
+        faces = [gb.PLAIN, gb.highlight_face(lat), *(gb.mark_face(s, lat) for s in range(4))]
+        for face in faces:
+            for colour in COLOURS:
+                yield sheet, sprites.cell_sprite, (lat, face, colour, theme.SYMBOL[colour]), game
+            for d in JOINT_DIRECTIONS:
+                yield sheet, sprites.joint_sprite, (lat, d, face, face), game
+        yield sheet, sprites.cell_sprite, (lat, EMPTY_FACE), game
+    yield from _rows(gb.GAME, gb.WIDTH - 2 * gb.PANEL_X, 1, COLOURS)
+    yield "genial", panel.domino_icon, (gb.PLAIN, 18, theme.PAPER, gb.GAME), {}
+    yield "genial", _shape, ("arrow", 22, theme.TURN, theme.PANEL, gb.GAME), {}
+
+
+def _spezial() -> Iterator[Call]:
+    game = {"game": sb.GAME, "ss": sb.CELL_SS}
+    yield "spezial", theme._palette, (sb.GAME,), {}
+    board = board_layout()
+    for players in (2, 3, 4):
+        towers = frozenset((t.cell, t.height) for t in board.towers_for(players))
+        yield f"spezial {players}", sb.background, (towers, players), {}
+    lat = sb.layout(4).lattice  # the same cells for any number of players
+    for seat in range(4):
+        for hl in (False, True):
+            face = sb.seat_face(seat, lat, hl)
+            for ring in (None, theme.GOLDEN_MARK[seat]):
+                yield "spezial", sprites.cell_sprite, (lat, face), {"ring": ring, **game}
+            for d in JOINT_DIRECTIONS:
+                link = theme.SEAT[seat]
+                yield "spezial", sprites.joint_sprite, (lat, d, face, face, link), game
+                yield "spezial", sprites.joint_sprite, (lat, d, face, face), game
+        for d in JOINT_DIRECTIONS:  # a chain between a marked tile and another
+            plain, hl_face = sb.seat_face(seat, lat), sb.seat_face(seat, lat, True)
+            link = theme.SEAT[seat]
+            yield "spezial", sprites.joint_sprite, (lat, d, plain, hl_face, link), game
+            yield "spezial", sprites.joint_sprite, (lat, d, hl_face, plain, link), game
+    for height in (TALL, SHORT):
+        for colour in SCORE_COLOURS:
+            for value, dark in ((1, False), (2, False), (2, True), (3, True)):
+                yield "spezial", sb.tower_sprite, (lat, height, colour, value, dark), {}
+    for face in (EMPTY_FACE, sb.golden_face(lat)):
+        yield "spezial", sprites.cell_sprite, (lat, face), game
+    yield from _rows(sb.GAME, sb.WIDTH - 2 * sb.PANEL_X, sb.PANEL_COLUMNS, SCORE_COLOURS)
+    for seat in range(4):
+        swatch = sb.seat_face(seat, sb.SWATCH)
+        yield "spezial", panel.domino_icon, (swatch, 22, theme.PANEL, sb.GAME), {}
+    yield "spezial", _shape, ("arrow", 22, theme.TURN, theme.PANEL, sb.GAME), {}
+
+
+def _rows(game: str, width: int, columns: int, colours: Sequence[Colour]) -> Iterator[Call]:
+    """The symbols of a board's score rows, at every size their points may take."""
+    row_width = (width - (columns - 1) * panel.ROW_GAP) // columns
+    for digits in (1, 2, 3):
+        _, radius, _ = panel.block_measures(row_width, len(colours), digits)
+        for colour in colours:
+            for backdrop in (theme.PANEL, theme.WHITE):
+                yield game, panel.icon, (colour, radius, backdrop, game), {}
+
+
+def main() -> None:
+    """Draw every piece and write the file."""
+    pieces = build(wanted())
+    data = file_bytes(pieces)
+    PATH.write_bytes(data)
+    print(f"{PATH}: {len(pieces)} pieces, {len(data) / 1024:.0f} KB", file=sys.stderr)
