@@ -12,7 +12,7 @@ from typing import cast
 
 from PIL import Image, ImageDraw
 
-from render.fonts import font, text_cover
+from render.fonts import font
 from render.prebuilt import piece
 from render.sprites import SS
 from render.theme import (
@@ -57,9 +57,10 @@ def text_piece(
     left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
     left, top = left - 1, top - 1
     width, height = right - left + 2, bottom - top + 2
-    cover, x0, y0 = text_cover((-left, -top), text, face, anchor)
+    # The coverage drawn straight at its place: the glyphs fall on the pixels they fall on
+    # in draw_text's box round them (the same fraction of a pixel off), none outside.
     whole = Image.new("L", (width, height), 0)
-    whole.paste(cover, (x0, y0))
+    ImageDraw.Draw(whole).text((-left, -top), text, font=face, fill=255, anchor=anchor)
     # An L image of indexes made P keeps them as they are (a grey palette, replaced next).
     # Not through bytes: Image.tobytes imports Pillow's file machinery (~2 ms, once).
     piece = whole.point(_inks(fill, backdrop, game)).convert("P")
@@ -81,8 +82,8 @@ def _inks(fill: RGB, backdrop: RGB, game: str) -> tuple[int, ...]:
 
 
 @cache
-def _palette_list(game: str) -> list[int]:
-    return palette_image(game).getpalette() or []
+def _palette_list(game: str) -> bytes:
+    return bytes(palette_image(game).getpalette() or [])
 
 
 @piece
