@@ -37,16 +37,19 @@ def _genial() -> Iterator[Call]:
     yield "genial", theme._palette, (gb.GAME,), {}
     for mode, players in (("solo", 1), ("standard", 2), ("standard", 3), ("standard", 4),
                           ("team", 4)):  # fmt: skip
-        yield f"genial {mode} {players}", gb.background, (mode, players), {}
+        yield f"genial board {mode} {players}", gb.background, (mode, players), {}
         lat = gb.layout(mode, players).lattice
-        sheet = f"genial {lat.w}"
+        # A sheet is inflated whole when one of its pieces is asked for: plain tiles and
+        # the last placement's in one, the seats' marks (boards of moves told together)
+        # in another.
         faces = [gb.PLAIN, gb.highlight_face(lat), *(gb.mark_face(s, lat) for s in range(4))]
-        for face in faces:
+        for k, face in enumerate(faces):
+            sheet = f"genial {lat.w}" if k < 2 else f"genial {lat.w} marks"
             for colour in COLOURS:
                 yield sheet, sprites.cell_sprite, (lat, face, colour, theme.SYMBOL[colour]), game
             for d in JOINT_DIRECTIONS:
                 yield sheet, sprites.joint_sprite, (lat, d, face, face), game
-        yield sheet, sprites.cell_sprite, (lat, EMPTY_FACE), game
+        yield f"genial {lat.w}", sprites.cell_sprite, (lat, EMPTY_FACE), game
     yield from _rows(gb.GAME, gb.WIDTH - 2 * gb.PANEL_X, 1, COLOURS)
     yield "genial", panel.domino_icon, (gb.PLAIN, 18, theme.PAPER, gb.GAME), {}
     yield "genial", _shape, ("arrow", 22, theme.TURN, theme.PANEL, gb.GAME), {}
@@ -58,28 +61,30 @@ def _spezial() -> Iterator[Call]:
     board = board_layout()
     for players in (2, 3, 4):
         towers = frozenset((t.cell, t.height) for t in board.towers_for(players))
-        yield f"spezial {players}", sb.background, (towers, players), {}
+        yield f"spezial board {players}", sb.background, (towers, players), {}
     lat = sb.layout(4).lattice  # the same cells for any number of players
     for seat in range(4):
+        joints = f"spezial joints {seat}"
         for hl in (False, True):
             face = sb.seat_face(seat, lat, hl)
             for ring in (None, theme.GOLDEN_MARK[seat]):
-                yield "spezial", sprites.cell_sprite, (lat, face), {"ring": ring, **game}
+                yield "spezial cells", sprites.cell_sprite, (lat, face), {"ring": ring, **game}
             for d in JOINT_DIRECTIONS:
                 link = theme.SEAT[seat]
-                yield "spezial", sprites.joint_sprite, (lat, d, face, face, link), game
-                yield "spezial", sprites.joint_sprite, (lat, d, face, face), game
+                yield joints, sprites.joint_sprite, (lat, d, face, face, link), game
+                yield joints, sprites.joint_sprite, (lat, d, face, face), game
         for d in JOINT_DIRECTIONS:  # a chain between a marked tile and another
             plain, hl_face = sb.seat_face(seat, lat), sb.seat_face(seat, lat, True)
             link = theme.SEAT[seat]
-            yield "spezial", sprites.joint_sprite, (lat, d, plain, hl_face, link), game
-            yield "spezial", sprites.joint_sprite, (lat, d, hl_face, plain, link), game
+            yield joints, sprites.joint_sprite, (lat, d, plain, hl_face, link), game
+            yield joints, sprites.joint_sprite, (lat, d, hl_face, plain, link), game
     for height in (TALL, SHORT):
         for colour in SCORE_COLOURS:
             for value, dark in ((1, False), (2, False), (2, True), (3, True)):
-                yield "spezial", sb.tower_sprite, (lat, height, colour, value, dark), {}
+                tower = (lat, height, colour, value, dark)
+                yield f"spezial {height} {colour.name}", sb.tower_sprite, tower, {}
     for face in (EMPTY_FACE, sb.golden_face(lat)):
-        yield "spezial", sprites.cell_sprite, (lat, face), game
+        yield "spezial cells", sprites.cell_sprite, (lat, face), game
     yield from _rows(sb.GAME, sb.WIDTH - 2 * sb.PANEL_X, sb.PANEL_COLUMNS, SCORE_COLOURS)
     for seat in range(4):
         swatch = sb.seat_face(seat, sb.SWATCH)
