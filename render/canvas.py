@@ -18,11 +18,11 @@ from render.sprites import SS
 from render.theme import (
     PAPER,
     RGB,
+    SNAP,
     inked,
     palette_colours,
     palette_image,
     quantize,
-    snap_coverage,
 )
 
 Box = tuple[float, float, float, float]
@@ -72,13 +72,15 @@ def text_piece(
 def _inks(fill: RGB, backdrop: RGB, game: str) -> tuple[int, ...]:
     """The palette index of a pixel of ``fill`` text on ``backdrop`` for each coverage
     0-255: what :func:`render.fonts.draw_text` then :func:`quantize` make of it, worked
-    out by doing just that on one pixel of each coverage."""
-    ramp = Image.new("L", (256, 1))
-    ramp.putdata(range(256))
-    probe = Image.new("RGB", (256, 1), backdrop)
-    probe.paste(fill, (0, 0, 256, 1), snap_coverage(ramp))
+    out by doing just that on one pixel of each blend step coverage is snapped to."""
+    steps = sorted(set(SNAP))
+    cover = Image.new("L", (len(steps), 1))
+    cover.putdata(steps)
+    probe = Image.new("RGB", cover.size, backdrop)
+    probe.paste(fill, (0, 0, *cover.size), cover)
     mapped = quantize(probe, game)
-    return tuple(cast(int, mapped.getpixel((x, 0))) for x in range(256))
+    index = {step: cast(int, mapped.getpixel((x, 0))) for x, step in enumerate(steps)}
+    return tuple(index[step] for step in SNAP)
 
 
 @cache

@@ -186,14 +186,15 @@ def _snapped(a: int) -> int:
     return min(levels, key=lambda level: abs(level - a))
 
 
-_SNAP = [_snapped(a) for a in range(256)]
+#: Each coverage 0-255 moved to the nearest blend step (0, the steps, 255).
+SNAP = [_snapped(a) for a in range(256)]
 
 
 def snap_coverage(cover: Image.Image) -> Image.Image:
     """A coverage mask (mode ``L``: 0 nothing, 255 all ink) with each value moved to the
     nearest blend step of the palette, so that ink laid on a plain colour through it makes
     exactly the palette's own blends (and no stray colours at every edge)."""
-    return cover.point(_SNAP)
+    return cover.point(SNAP)
 
 
 def inked(cover: Image.Image, fill: RGB, backdrop: RGB) -> Image.Image:
