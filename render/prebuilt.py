@@ -9,7 +9,7 @@ code, Pillow and FreeType, so they are drawn once, by
     .venv/bin/python tools/build_pieces.py     # writes render/assets/pieces.bin
 
 and shipped as package data (~0.3 MB); a new process loads a piece it asks for (an
-inflate: an empty board in ~1 ms) instead of drawing it. What goes in is listed in
+inflate: an empty board in 1-2 ms) instead of drawing it. What goes in is listed in
 render/pieces.py; a function that draws a piece is marked :func:`piece` (a cache like
 ``functools.cache`` that looks in the file before it draws).
 
@@ -228,13 +228,6 @@ def _load(key: str) -> object | None:
                 _store = _open()
                 _opened = True
     return None if _store is None else _store.get(key)
-
-
-def forget() -> None:
-    """Read the file again on the next piece asked for (for tests)."""
-    global _store, _opened
-    with _lock:
-        _store, _opened = None, False
 
 
 # --- pieces as bytes -----------------------------------------------------------------------
