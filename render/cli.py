@@ -2,6 +2,10 @@
 [--replay replay.gif]``: draw the position a game record reaches (RECORD.md), or replay a
 finished game as an animated GIF.
 
+``python -m render pieces [PATH]``: draw the boards' pieces into the file
+render/prebuilt.py loads them from (:func:`render.pieces.main`; a record file named
+``pieces`` is ``./pieces``).
+
 The board comes from the spectators' view, a rack from that seat's view (seats are
 numbered from 0, as in records). Exit status 2 with one line on standard error for an
 invalid record, an illegal move or a bad seat, as ``python -m engine`` does.
@@ -52,6 +56,11 @@ def _seat(text: str, players: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["pieces"] and len(argv) <= 2 and not any(a.startswith("-") for a in argv):
+        from render import pieces  # draws every piece: only for this command
+
+        return pieces.main(Path(argv[1]) if len(argv) == 2 else None)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.out is None and args.replay is None:

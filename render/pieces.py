@@ -1,5 +1,6 @@
-"""What render/prebuilt.py ships: the pieces of the board images drawn ahead of time, and the
-command that draws them and writes the file (tools/build_pieces.py runs it).
+"""What render/prebuilt.py's file holds: the pieces of the board images drawn ahead of time,
+and what draws them and writes the file (``python -m render pieces`` and
+tools/build_pieces.py run :func:`main`; the bot's start calls :func:`write_file`).
 
 The list: what the boards of every setup ask for on their first turn, their last and any
 between. A piece missing here is drawn when asked for, as before (tests/render/
@@ -8,19 +9,22 @@ test_prebuilt.py checks that a new process's first boards draw none).
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from engine.spezial import SCORE_COLOURS
 from engine.spezial_board import SHORT, TALL, board_layout
 from engine.tiles import COLOURS, Colour
 from render import genial_board as gb
-from render import panel, sprites, theme
+from render import panel, prebuilt, sprites, theme
 from render import spezial_board as sb
 from render.canvas import _shape
 from render.cells import EMPTY_FACE
 from render.geometry import JOINT_DIRECTIONS
-from render.prebuilt import PATH, Call, build, file_bytes
+from render.prebuilt import Call, build, file_bytes
 
 
 def wanted() -> Iterator[Call]:
@@ -102,9 +106,54 @@ def _rows(game: str, width: int, columns: int, colours: Sequence[Colour]) -> Ite
                 yield game, panel.icon, (colour, radius, backdrop, game), {}
 
 
-def main() -> None:
-    """Draw every piece and write the file."""
+def target() -> Path | None:
+    """Where :func:`main` writes the file: ``$GENIAL_RENDER_PIECES`` if it is set; else
+    beside the package if its folder is writable (a checkout, an image being built); else
+    the per-user cache (None without a home)."""
+    given = os.environ.get(prebuilt.ENV)
+    if given:
+        return Path(given)
+    if os.access(prebuilt.PACKAGED.parent, os.W_OK):
+        return prebuilt.PACKAGED
+    return prebuilt.cache_path()
+
+
+def write_file(path: Path) -> tuple[int, int]:
+    """Draw every piece and write the file to ``path`` (its folders made as needed): whole
+    or not at all, through a temporary file beside it renamed over it, so a process
+    reading it at the same time sees the old file or the new one. Returns the number of
+    pieces and of bytes.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
     pieces = build(wanted())
     data = file_bytes(pieces)
-    PATH.write_bytes(data)
-    print(f"{PATH}: {len(pieces)} pieces, {len(data) / 1024:.0f} KB", file=sys.stderr)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        # Readable by all: an image builds it as root and runs the bot as another user.
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return len(pieces), len(data)
+
+
+def main(path: Path | None = None) -> int:
+    """Draw every piece and write the file to ``path``, else to :func:`target`; one line
+    on standard error either way. Exit status 0, or 1 if it could not be written."""
+    path = path or target()
+    if path is None:
+        print("no place for the board pieces: set GENIAL_RENDER_PIECES", file=sys.stderr)
+        return 1
+    try:
+        count, size = write_file(path)
+    except OSError as exc:
+        print(f"{path}: not written ({exc.strerror or exc})", file=sys.stderr)
+        return 1
+    print(f"{path}: {count} pieces, {size / 1024:.0f} KB", file=sys.stderr)
+    return 0

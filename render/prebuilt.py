@@ -1,28 +1,28 @@
-"""Pieces of the board images drawn ahead of time and shipped with the package (issue 50).
+"""Pieces of the board images drawn ahead of time into a file (issue 50).
 
 The first board of a new process drew every piece it pastes: the empty board with its cell
 labels (13 ms of CPU for a Genial board, 17 for Genial Spezial), the tiles' cells and
 joints, the towers with their tokens, the panel's symbols, and it worked out the palette:
 more than half of that board's 43-51 ms. Those pieces depend on nothing but the drawing
-code, Pillow and FreeType, so they are drawn once, by
+code, Pillow and FreeType, so they can be drawn once into a file (~0.3 MB) from which a new
+process loads a piece it asks for (an inflate: an empty board in 1-2 ms) instead of drawing
+it. What goes in is listed in render/pieces.py; a function that draws a piece is marked
+:func:`piece` (a cache like ``functools.cache`` that looks in the file before it draws).
 
-    .venv/bin/python tools/build_pieces.py     # writes render/assets/pieces.bin
+The file is built, never committed (its bytes follow the Pillow and FreeType of the machine
+that draws it). It is built at image build (the Dockerfile runs ``python -m render pieces``
+after installing, into the package folder), or by the bot on its first start on a machine
+(bot/core/images.py: in a background thread, into the per-user cache), or by hand:
 
-and shipped as package data (~0.3 MB); a new process loads a piece it asks for (an
-inflate: an empty board in 1-2 ms) instead of drawing it. What goes in is listed in
-render/pieces.py; a function that draws a piece is marked :func:`piece` (a cache like
-``functools.cache`` that looks in the file before it draws).
+    .venv/bin/python -m render pieces     # or tools/build_pieces.py
 
-Why shipped rather than written to a per-user cache on first use: a cache would leave the
-first board of every new machine and container slow, and would write files at run time
-from a library whose functions are pure. The file is used only where it was built from the
-same drawing code with the same Pillow and FreeType (its header holds their versions and a
-digest of :data:`SOURCES`); anywhere else each piece is drawn as before, the same pixels,
-only slower. A container installs whatever Pillow is current, so the Dockerfile builds the
-file again after installing. tests/render/test_prebuilt.py checks that the file holds what
-this module builds now: a change to how a piece is drawn fails the tests until the file is
-built again (run the command above and commit the file; after a merge in which both sides
-changed it, run it again).
+It is looked for (:func:`places`) at ``$GENIAL_RENDER_PIECES`` if that is set (a path),
+else at render/assets/pieces.bin beside this module, else in the per-user cache,
+``$XDG_CACHE_HOME`` (or ~/.cache) /genial-bot/pieces-DIGEST.bin, DIGEST naming the versions
+it is for. A file is used only if it was built from the same drawing code with the same
+Pillow and FreeType (its header holds their versions and a digest of :data:`SOURCES`); a
+file missing, stale or unreadable is no error: each piece is drawn as before, the same
+pixels, only slower. This module itself writes nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import functools
 import inspect
 import json
 import mmap
+import os
 import struct
 import threading
 from collections import Counter
@@ -48,7 +49,10 @@ T = TypeVar("T")
 S = TypeVar("S")
 
 HERE = Path(__file__).resolve().parent
-PATH = HERE / "assets" / "pieces.bin"
+#: The file beside the package (where the Dockerfile builds it).
+PACKAGED = HERE / "assets" / "pieces.bin"
+#: The environment variable naming the file to use instead (a path).
+ENV = "GENIAL_RENDER_PIECES"
 MAGIC = b"genial-bot render pieces 1\n"
 #: The modules whose code draws the pieces (or says where they go): a change to any of
 #: them makes the file one of other code, not used until built again.
@@ -202,22 +206,59 @@ _opened = False
 _lock = threading.Lock()
 
 
-def _open(path: Path = PATH) -> _Store | None:
-    """The shipped file, if it is there and was built for this code and this Pillow."""
+def _open(path: Path) -> _Store | None:
+    """The file at ``path``, if it is there, readable and built for this code and this
+    Pillow; else None (never an error)."""
     # Mapped, not read: a first board reads the header and a few of the sheets.
     try:
         with path.open("rb") as f:
             data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None
-    if data[: len(MAGIC)] != MAGIC:
+    try:
+        if data[: len(MAGIC)] != MAGIC:
+            return None
+        (length,) = struct.unpack_from(">Q", data, len(MAGIC))
+        start = len(MAGIC) + 8
+        header = json.loads(data[start : start + length])
+        if not isinstance(header, dict) or header.get("versions") != versions():
+            return None
+        body = start + length
+        if len(data) < body + max((at + n for at, n, _ in header["sheets"]), default=0):
+            return None  # cut short: its last sheets are missing
+        return _Store(data, header, body)
+    except (ValueError, KeyError, TypeError, struct.error):  # cut short or garbled
         return None
-    (length,) = struct.unpack_from(">Q", data, len(MAGIC))
-    start = len(MAGIC) + 8
-    header = json.loads(data[start : start + length])
-    if header.get("versions") != versions():
+
+
+def cache_path() -> Path | None:
+    """The file in the per-user cache for this code and this Pillow:
+    ``$XDG_CACHE_HOME`` (or ~/.cache) /genial-bot/pieces-DIGEST.bin; None without a home."""
+    given = os.environ.get("XDG_CACHE_HOME", "")
+    try:  # the XDG spec: a relative path is to be ignored
+        base = Path(given) if os.path.isabs(given) else Path.home() / ".cache"
+    except RuntimeError:  # no home directory to be found
         return None
-    return _Store(data, header, start + length)
+    text = json.dumps(versions(), sort_keys=True).encode()
+    return base / "genial-bot" / f"pieces-{xxhash.xxh3_64_hexdigest(text)}.bin"
+
+
+def places() -> list[Path]:
+    """Where the file is looked for, in order: ``$GENIAL_RENDER_PIECES`` alone if it is
+    set; else the file beside the package, then the one in the per-user cache."""
+    given = os.environ.get(ENV)
+    if given:
+        return [Path(given)]
+    cache = cache_path()
+    return [PACKAGED] if cache is None else [PACKAGED, cache]
+
+
+def find() -> Path | None:
+    """The first of :func:`places` that holds a file this process would use, or None."""
+    for path in places():
+        if _open(path) is not None:
+            return path
+    return None
 
 
 def _load(key: str) -> object | None:
@@ -225,7 +266,7 @@ def _load(key: str) -> object | None:
     if not _opened:
         with _lock:
             if not _opened:
-                _store = _open()
+                _store = next(filter(None, map(_open, places())), None)
                 _opened = True
     return None if _store is None else _store.get(key)
 
@@ -356,7 +397,7 @@ def file_bytes(pieces: Built) -> bytes:
     return b"".join((MAGIC, struct.pack(">Q", len(text)), text, *body))
 
 
-def read(path: Path = PATH) -> Built:
+def read(path: Path) -> Built:
     """The pieces in a file, as :func:`build` gives them (whatever it was built for)."""
     data = path.read_bytes()
     (length,) = struct.unpack_from(">Q", data, len(MAGIC))
