@@ -97,7 +97,7 @@ def standings(
 def prepare_pieces() -> threading.Thread | None:
     """Build the file of the boards' pieces (render/prebuilt.py) in a background thread if
     no file this process would use is found, so that from the bot's next start on its first
-    board loads them instead of drawing them (~30 ms of CPU less). It goes to
+    board loads them instead of drawing them (15-25 ms of CPU less). It goes to
     ``$GENIAL_RENDER_PIECES`` if that is set, else to the per-user cache; an image has it
     beside the package already (the Dockerfile builds it). The thread runs at the lowest
     priority where the system allows one thread's to be lowered, logs one line, and never
