@@ -26,7 +26,12 @@ from render.replay import replay_gif
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m render", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m render",
+        description=__doc__.split("\n")[0],
+        epilog="python -m render pieces [PATH]: draw the boards' pieces ahead of time into"
+        " their file (render/prebuilt.py says where it goes without PATH)",
+    )
     parser.add_argument("record", help="record file, or - for standard input")
     parser.add_argument("--out", help="where to write the board PNG")
     parser.add_argument(
