@@ -86,7 +86,7 @@ enabled = True
 
 
 def piece(fn: Callable[P, T]) -> Callable[P, T]:
-    """``functools.cache``, taking a call's result from the shipped file when it is there:
+    """``functools.cache``, taking a call's result from the file of pieces when it is there:
     for a function that draws a piece of a board from its arguments alone."""
     name = f"{fn.__module__}.{fn.__qualname__}"
     made = _Piece(name, fn)
@@ -306,7 +306,7 @@ def _encode(value: object) -> Encoded:
         return meta, raw + mask.tobytes(), _palette(image)
     if isinstance(value, tuple) and all(isinstance(c, tuple) and len(c) == 3 for c in value):
         return ["colours"], bytes(v for rgb in value for v in rgb), b""
-    raise TypeError(f"no way to ship a {type(value).__name__}")
+    raise TypeError(f"no way to store a {type(value).__name__}")
 
 
 def _size(img: Image.Image) -> list[str]:
@@ -346,7 +346,7 @@ def _image(mode: str, width: int, height: int, raw: memoryview, palette: bytes) 
 
 #: A piece as (sheet, function, positional arguments, keyword arguments): the pieces of a
 #: sheet are deflated together (a board asks for many of one sheet). render/pieces.py lists
-#: what is shipped.
+#: what the file holds.
 Call = tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
 #: Pieces by key: (sheet, meta, bytes, palette).

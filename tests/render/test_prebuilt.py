@@ -36,10 +36,10 @@ def test_the_file_holds_what_the_script_draws(built: Path, monkeypatch: pytest.M
     assert prebuilt._open(built) is not None
     monkeypatch.setattr(prebuilt, "enabled", False)  # every piece drawn, none loaded
     drawn = prebuilt.build(pieces.wanted())
-    shipped = prebuilt.read(built)
-    assert shipped.keys() == drawn.keys()
+    stored = prebuilt.read(built)
+    assert stored.keys() == drawn.keys()
     for key, (sheet, meta, raw, palette) in drawn.items():
-        assert shipped[key] == (sheet, meta, raw, palette), f"{sheet} {meta}"
+        assert stored[key] == (sheet, meta, raw, palette), f"{sheet} {meta}"
     # Readable by every user (an image builds it as root and runs the bot as another).
     assert built.stat().st_mode & 0o777 == 0o644
     assert [p.name for p in built.parent.iterdir()] == ["pieces.bin"]  # no temporary left
@@ -111,8 +111,8 @@ def first_boards(path: Path) -> dict[str, object]:
 def test_a_new_process_draws_none_of_the_pieces_its_first_boards_need(
     built: Path, tmp_path: Path
 ) -> None:
-    shipped = first_boards(built)
-    assert shipped["drawn"] == {}
+    loaded = first_boards(built)
+    assert loaded["drawn"] == {}
     # Without the file the same boards draw their empty boards, sprites and symbols.
     drawn = first_boards(tmp_path / "missing.bin")
     counts = drawn["drawn"]
@@ -121,7 +121,7 @@ def test_a_new_process_draws_none_of_the_pieces_its_first_boards_need(
     assert counts["render.spezial_board.background"] == 3
     assert counts["render.sprites.cell_sprite"] > 0
     # And they are the same boards, byte for byte.
-    assert shipped["digest"] == drawn["digest"]
+    assert loaded["digest"] == drawn["digest"]
 
 
 def test_a_file_for_other_code_or_another_pillow_is_not_used(built: Path, tmp_path: Path) -> None:
