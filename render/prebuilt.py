@@ -206,9 +206,9 @@ _opened = False
 _lock = threading.Lock()
 
 
-def _open(path: Path) -> _Store | None:
+def _open(path: Path, wanted: dict[str, str] | None = None) -> _Store | None:
     """The file at ``path``, if it is there, readable and built for this code and this
-    Pillow; else None (never an error)."""
+    Pillow (``wanted``: :func:`versions`, if known); else None (never an error)."""
     # Mapped, not read: a first board reads the header and a few of the sheets.
     try:
         with path.open("rb") as f:
@@ -221,7 +221,7 @@ def _open(path: Path) -> _Store | None:
         (length,) = struct.unpack_from(">Q", data, len(MAGIC))
         start = len(MAGIC) + 8
         header = json.loads(data[start : start + length])
-        if not isinstance(header, dict) or header.get("versions") != versions():
+        if not isinstance(header, dict) or header.get("versions") != (wanted or versions()):
             return None
         body = start + length
         if len(data) < body + max((at + n for at, n, _ in header["sheets"]), default=0):
@@ -231,32 +231,34 @@ def _open(path: Path) -> _Store | None:
         return None
 
 
-def cache_path() -> Path | None:
-    """The file in the per-user cache for this code and this Pillow:
-    ``$XDG_CACHE_HOME`` (or ~/.cache) /genial-bot/pieces-DIGEST.bin; None without a home."""
+def cache_path(wanted: dict[str, str] | None = None) -> Path | None:
+    """The file in the per-user cache for this code and this Pillow (``wanted``:
+    :func:`versions`, if known): ``$XDG_CACHE_HOME`` (or ~/.cache)
+    /genial-bot/pieces-DIGEST.bin; None without a home."""
     given = os.environ.get("XDG_CACHE_HOME", "")
     try:  # the XDG spec: a relative path is to be ignored
         base = Path(given) if os.path.isabs(given) else Path.home() / ".cache"
     except RuntimeError:  # no home directory to be found
         return None
-    text = json.dumps(versions(), sort_keys=True).encode()
+    text = json.dumps(wanted or versions(), sort_keys=True).encode()
     return base / "genial-bot" / f"pieces-{xxhash.xxh3_64_hexdigest(text)}.bin"
 
 
-def places() -> list[Path]:
+def places(wanted: dict[str, str] | None = None) -> list[Path]:
     """Where the file is looked for, in order: ``$GENIAL_RENDER_PIECES`` alone if it is
     set; else the file beside the package, then the one in the per-user cache."""
     given = os.environ.get(ENV)
     if given:
         return [Path(given)]
-    cache = cache_path()
+    cache = cache_path(wanted)
     return [PACKAGED] if cache is None else [PACKAGED, cache]
 
 
 def find() -> Path | None:
     """The first of :func:`places` that holds a file this process would use, or None."""
-    for path in places():
-        if _open(path) is not None:
+    wanted = versions()  # read once: a digest of the drawing modules' text
+    for path in places(wanted):
+        if _open(path, wanted) is not None:
             return path
     return None
 
@@ -266,7 +268,8 @@ def _load(key: str) -> object | None:
     if not _opened:
         with _lock:
             if not _opened:
-                _store = next(filter(None, map(_open, places())), None)
+                wanted = versions()  # read once: a digest of the drawing modules' text
+                _store = next(filter(None, (_open(p, wanted) for p in places(wanted))), None)
                 _opened = True
     return None if _store is None else _store.get(key)
 
