@@ -25,6 +25,7 @@ from pathlib import Path
 from bot.console import Console
 from bot.core import metrics
 from bot.core.config import ConfigError, Settings, Unreachable, WebSettings, load_settings
+from bot.core.images import prepare_pieces
 from bot.core.outbound import User
 from bot.operator import logs, memory, ops, tools, waiting
 from bot.service import Service
@@ -183,6 +184,8 @@ def _console(args: argparse.Namespace, settings: Settings, name: str) -> int:
     store = open_store(settings.storage, wait=settings.store_wait)
     rng = random.Random(args.seed)
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
+    if not args.no_images:
+        prepare_pieces()
     images = None if args.no_images else Path(args.images or settings.images)
     web = _console_web(args.web, settings)
     board = None
@@ -272,6 +275,8 @@ def run_platform(platform: str, settings: Settings) -> int:
     # A bot that runs for weeks: give the memory it frees back now and then
     # (bot/operator/memory.py).
     memory.keep_giving_back()
+    # The boards' pieces drawn ahead of time, on a machine that has none yet.
+    prepare_pieces()
     try:
         status: int = adapter.main(settings)
     finally:

@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from engine.genial import GenialView
 from engine.hexgrid import Hex
 from engine.spezial import SpezialView
-from render import genial_board, spezial_board
+from render import encode, genial_board, spezial_board
 from render.encode import png_bytes
 from render.marks import Told
 from render.rack import rack_image
@@ -69,9 +69,15 @@ def board_png(
         times = tuple(clocks)
         if len(times) != view.players:
             raise ValueError(f"expected {view.players} clocks, one per seat, got {len(times)}")
+    # Drawn on the PNG writer's own row buffer (render/encode.py: canvas), which it then
+    # deflates where it lies.
     if isinstance(view, GenialView):
-        return png_bytes(genial_board.draw_board(view, who, frozenset(highlight), told, times))
-    img = spezial_board.draw_board(view, who, frozenset(highlight), told, times)
+        lay = genial_board.layout(view.mode, view.players)
+        out = encode.canvas(lay.width, lay.height)
+        return png_bytes(genial_board.draw_board(view, who, frozenset(highlight), told, times, out))
+    size = spezial_board.layout(view.players)
+    out = encode.canvas(size.width, size.height)
+    img = spezial_board.draw_board(view, who, frozenset(highlight), told, times, out)
     cuts = spezial_board.band_cuts(view.players)
     below = (cuts[0], spezial_board.PANEL_PNG_LEVEL)  # the score rows
     return png_bytes(img, spezial_board.PNG_LEVEL, spezial_board.PNG_BAND_ROWS, cuts, below)

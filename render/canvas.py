@@ -8,12 +8,22 @@ cached because the same numbers, names and icons come back turn after turn.
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from typing import cast
 
 from PIL import Image, ImageDraw
 
-from render.fonts import draw_text, font
+from render.fonts import font
+from render.prebuilt import piece
 from render.sprites import SS
-from render.theme import PAPER, RGB, inked, palette_colours, palette_image, quantize
+from render.theme import (
+    PAPER,
+    RGB,
+    SNAP,
+    inked,
+    palette_colours,
+    palette_image,
+    quantize,
+)
 
 Box = tuple[float, float, float, float]
 
@@ -37,16 +47,48 @@ def text_piece(
     text: str, size: int, fill: RGB, backdrop: RGB, anchor: str, bold: bool, game: str
 ) -> tuple[Image.Image, int, int]:
     """``text`` on ``backdrop`` in the palette, and where its top-left goes relative to
-    the anchor point."""
+    the anchor point.
+
+    The same pixels as drawing it on an RGB image of ``backdrop`` with
+    :func:`render.fonts.draw_text` and mapping that onto the palette (:func:`quantize`),
+    with less work: each pixel's coverage is mapped straight to its palette index
+    (:func:`_inks`). Names and points are drawn on every first board of a process."""
     face = font(size, bold)
     left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
     left, top = left - 1, top - 1
-    img = Image.new("RGB", (right - left + 2, bottom - top + 2), backdrop)
-    draw_text(img, (-left, -top), text, face, fill, anchor)
-    return quantize(img, game), left, top
+    width, height = right - left + 2, bottom - top + 2
+    # The coverage drawn straight at its place: the glyphs fall on the pixels they fall on
+    # in draw_text's box round them (the same fraction of a pixel off), none outside.
+    whole = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(whole).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    # An L image of indexes made P keeps them as they are (a grey palette, replaced next).
+    # Not through bytes: Image.tobytes imports Pillow's file machinery (~2 ms, once).
+    piece = whole.point(_inks(fill, backdrop, game)).convert("P")
+    piece.putpalette(_palette_list(game))
+    return piece, left, top
 
 
-@lru_cache(maxsize=256)
+@cache
+def _inks(fill: RGB, backdrop: RGB, game: str) -> tuple[int, ...]:
+    """The palette index of a pixel of ``fill`` text on ``backdrop`` for each coverage
+    0-255: what :func:`render.fonts.draw_text` then :func:`quantize` make of it, worked
+    out by doing just that on one pixel of each blend step coverage is snapped to."""
+    steps = sorted(set(SNAP))
+    cover = Image.new("L", (len(steps), 1))
+    cover.putdata(steps)
+    probe = Image.new("RGB", cover.size, backdrop)
+    probe.paste(fill, (0, 0, *cover.size), cover)
+    mapped = quantize(probe, game)
+    index = {step: cast(int, mapped.getpixel((x, 0))) for x, step in enumerate(steps)}
+    return tuple(index[step] for step in SNAP)
+
+
+@cache
+def _palette_list(game: str) -> bytes:
+    return bytes(palette_image(game).getpalette() or [])
+
+
+@piece
 def _shape(kind: str, size: int, fill: RGB, backdrop: RGB, game: str) -> Image.Image:
     cover = Image.new("L", (size * SS, size * SS), 0)
     draw = ImageDraw.Draw(cover)

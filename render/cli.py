@@ -2,6 +2,10 @@
 [--replay replay.gif]``: draw the position a game record reaches (RECORD.md), or replay a
 finished game as an animated GIF.
 
+``python -m render pieces [PATH]``: draw the boards' pieces into the file
+render/prebuilt.py loads them from (:func:`render.pieces.main`; a record file named
+``pieces`` is ``./pieces``).
+
 The board comes from the spectators' view, a rack from that seat's view (seats are
 numbered from 0, as in records). Exit status 2 with one line on standard error for an
 invalid record, an illegal move or a bad seat, as ``python -m engine`` does.
@@ -22,7 +26,12 @@ from render.replay import replay_gif
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m render", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m render",
+        description=__doc__.split("\n")[0],
+        epilog="python -m render pieces [PATH]: draw the boards' pieces ahead of time into"
+        " their file (render/prebuilt.py says where it goes without PATH)",
+    )
     parser.add_argument("record", help="record file, or - for standard input")
     parser.add_argument("--out", help="where to write the board PNG")
     parser.add_argument(
@@ -52,6 +61,11 @@ def _seat(text: str, players: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["pieces"] and len(argv) <= 2 and not any(a.startswith("-") for a in argv):
+        from render import pieces  # draws every piece: only for this command
+
+        return pieces.main(Path(argv[1]) if len(argv) == 2 else None)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.out is None and args.replay is None:

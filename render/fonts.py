@@ -6,10 +6,9 @@ the same pixels wherever it runs; it covers the accented Latin of players' names
 
 from __future__ import annotations
 
-import io
 import math
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -24,23 +23,27 @@ CONDENSED = "DejaVuSansCondensed-Bold.ttf"
 ELLIPSIS = "…"
 
 
-@cache
-def _font_bytes(name: str) -> bytes:
-    return resources.files("render").joinpath("assets", name).read_bytes()
+ASSETS = Path(__file__).resolve().parent / "assets"
+
+
+def _load(name: str, size: int) -> Font:
+    # From the file by its path: FreeType reads what it needs of it. From bytes in memory
+    # (importlib.resources) each size cost ten times as much, 0.4-0.5 ms, in the first
+    # board of a new process (issue 50). The package is installed as files (setuptools'
+    # package data), never run from a zip.
+    return ImageFont.truetype(str(ASSETS / name), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @cache
 def font(size: int, bold: bool = True) -> Font:
     """The bundled sans-serif face at ``size`` px (cached: fonts are reused every render)."""
-    data = _font_bytes(BOLD if bold else REGULAR)
-    return ImageFont.truetype(io.BytesIO(data), size, layout_engine=ImageFont.Layout.BASIC)
+    return _load(BOLD if bold else REGULAR, size)
 
 
 @cache
 def label_font(size: int) -> Font:
     """The condensed bold face of the cell labels at ``size`` px."""
-    data = _font_bytes(CONDENSED)
-    return ImageFont.truetype(io.BytesIO(data), size, layout_engine=ImageFont.Layout.BASIC)
+    return _load(CONDENSED, size)
 
 
 def text_width(text: str, face: Font) -> float:
@@ -66,10 +69,19 @@ def draw_text(
 ) -> None:
     """``text`` on an RGB image at ``xy`` (Pillow's anchors), smooth, but with its edges
     snapped to the palette's blend steps (:func:`render.theme.snap_coverage`)."""
+    cover, x0, y0 = text_cover(xy, text, face, anchor)
+    img.paste(fill, (x0, y0, x0 + cover.width, y0 + cover.height), snap_coverage(cover))
+
+
+def text_cover(
+    xy: tuple[float, float], text: str, face: Font, anchor: str
+) -> tuple[Image.Image, int, int]:
+    """How much of each pixel ``text`` at ``xy`` covers (mode ``L``, 255 all), over the
+    box round it: the box's image and its top-left corner."""
     left, top, right, bottom = face.getbbox(text, anchor=anchor)
     x0, y0 = math.floor(xy[0] + left) - 1, math.floor(xy[1] + top) - 1
     size = (math.ceil(xy[0] + right) + 1 - x0, math.ceil(xy[1] + bottom) + 1 - y0)
     cover = Image.new("L", size, 0)
     # Whole pixels only are taken off xy, so the glyphs fall exactly where they would have.
     ImageDraw.Draw(cover).text((xy[0] - x0, xy[1] - y0), text, font=face, fill=255, anchor=anchor)
-    img.paste(fill, (x0, y0, x0 + size[0], y0 + size[1]), snap_coverage(cover))
+    return cover, x0, y0

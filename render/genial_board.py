@@ -20,14 +20,15 @@ from engine.hexgrid import Hex
 from engine.moves import Placement
 from engine.notation import parse_genial_move
 from engine.tiles import COLOURS, Colour
-from render import marks
+from render import marks, sprites
 from render.canvas import Canvas
 from render.cells import EMPTY_FACE, dead_cells, empty_board, label_size, unlabel
 from render.fonts import font
 from render.geometry import Lattice, joint_order
 from render.marks import SeatMark, Told
 from render.panel import SideRow, domino_icon, draw_rows, rows_height
-from render.sprites import Face, Sprite, cell_sprite, highlighted, tile_sprite
+from render.prebuilt import piece
+from render.sprites import Face, Sprite, cell_sprite, highlighted
 from render.theme import (
     HIGHLIGHT,
     INK,
@@ -89,7 +90,7 @@ def printed_face(lat: Lattice) -> Face:
     return Face(PRINTED, PRINTED_EDGE, max(2.0, 0.035 * lat.w))
 
 
-@cache
+@piece
 def background(mode: str, players: int) -> Image.Image:
     """The empty board of a setup, in the palette: labelled cells, start symbols, row
     letters."""
@@ -147,8 +148,7 @@ def paste_tile(
     if first != a:
         a, b, ca, cb = b, a, cb, ca
     ax, ay = lat.centre(a)
-    sprite = tile_sprite(lat, d, face, (ca, SYMBOL[ca]), (cb, SYMBOL[cb]), GAME, CELL_SS)
-    sprite.paste(img, ax, ay)
+    sprites.paste_tile(img, ax, ay, lat, d, face, (ca, SYMBOL[ca]), (cb, SYMBOL[cb]), GAME, CELL_SS)
 
 
 def side_rows(
@@ -190,9 +190,14 @@ def clear_cache() -> None:
         _plain_boards.clear()
 
 
-def plain_board(mode: str, players: int, tiles: Sequence[tuple[str, Placement]]) -> Image.Image:
+def plain_board(
+    mode: str,
+    players: int,
+    tiles: Sequence[tuple[str, Placement]],
+    out: Image.Image | None = None,
+) -> Image.Image:
     """A new image of the empty board with ``tiles`` (move text, placement) on it, plain,
-    in that order.
+    in that order; drawn on ``out`` (an image of the board's size) if given.
 
     At a table the board of plain tiles one turn later is the one before plus the tiles of
     the last turn: it is drawn from that one (kept, for a few boards) when it can be, with
@@ -215,7 +220,12 @@ def plain_board(mode: str, players: int, tiles: Sequence[tuple[str, Placement]])
         base, done = background(mode, players).copy(), 0
     for _, p in tiles[done:]:
         paste_tile(base, lat, p.cell1, p.cell2, p.first, p.second, PLAIN)
-    img = base.copy()
+    if out is None:
+        img = base.copy()
+    else:
+        img = out
+        img.paste(base)
+        img.putpalette(base.getpalette() or [])
     with _plain_lock:
         if len(_plain_boards) >= PLAIN_BOARDS:
             _plain_boards.pop(next(iter(_plain_boards)), None)
@@ -244,10 +254,12 @@ def draw_board(
     highlight: frozenset[Hex] = frozenset(),
     told: Sequence[Told] = (),
     clocks: Sequence[str | None] = (),
+    out: Image.Image | None = None,
 ) -> Image.Image:
     """The board image (in the palette); tiles on ``highlight`` cells are marked too,
     ``told`` (several placements told together, in order) are numbered in their seats'
-    colours with a legend, and ``clocks`` (each seat's time left) shown in the panel."""
+    colours with a legend, and ``clocks`` (each seat's time left) shown in the panel.
+    Drawn on ``out`` (an image of :func:`layout`'s size) if given, else on a new image."""
     lay = layout(view.mode, view.players)
     lat = lay.lattice
     last = {p.canonical() for p in view.last_placements}
@@ -262,7 +274,7 @@ def draw_board(
 
     tiles = placed_moves(view)
     plain = [(t, p) for t, p in tiles if not marked(p) and told_seat(p) is None]
-    img = plain_board(view.mode, view.players, plain)
+    img = plain_board(view.mode, view.players, plain, out)
     hl = highlight_face(lat)
     covered: set[Hex] = set(view.start_symbols)
     for _, p in tiles:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -18,6 +18,7 @@ from engine.tiles import Colour
 from render.canvas import Canvas
 from render.fonts import fit, font
 from render.geometry import Lattice
+from render.prebuilt import piece
 from render.sprites import SS, Face, cell_sprite, joint_sprite
 from render.symbols import draw_symbol
 from render.theme import (
@@ -63,7 +64,7 @@ class SideRow:
     clocks: tuple[str | None, ...] = ()
 
 
-@cache
+@piece
 def icon(colour: Colour, radius: int, backdrop: RGB, game: str) -> Image.Image:
     """A colour's symbol, ``2*radius+1`` px square on ``backdrop``, in the palette."""
     side = 2 * radius + 1
@@ -73,7 +74,7 @@ def icon(colour: Colour, radius: int, backdrop: RGB, game: str) -> Image.Image:
     return quantize(inked(cover.reduce(SS), SYMBOL[colour], backdrop), game)
 
 
-@cache
+@piece
 def domino_icon(face: Face, w: int, backdrop: RGB, game: str) -> Image.Image:
     """A small plain tile (two joined cells, side by side) in ``face``, on ``backdrop``."""
     lat = Lattice.for_width(w)
@@ -179,10 +180,7 @@ def _draw_row(
     marks: Sequence[int],
 ) -> None:
     cy = y + ROW_HEIGHT // 2
-    narrow = width < NARROW
-    name_width = NARROW_NAME_WIDTH if narrow else NAME_WIDTH
-    radius = NARROW_ICON_RADIUS if narrow else ICON_RADIUS
-    number = NARROW_NUMBER_SIZE if narrow else NUMBER_SIZE
+    name_width = NARROW_NAME_WIDTH if width < NARROW else NAME_WIDTH
     canvas.rect((x, y, x + width - 1, y + ROW_HEIGHT - 1), PANEL, 12)
     if row.mover is not None:
         canvas.rect((x, y, x + 9, y + ROW_HEIGHT - 1), TURN, 4)
@@ -227,10 +225,9 @@ def _draw_row(
             canvas.text((right, ly), clock, CLOCK_SIZE, SOFT_INK, PANEL, "rm")
     low = lowest_colours(row.scores)
     bx0 = x + name_width + 8
-    bw = (width - name_width - 16) // len(colours)
     # One size for the row's points, fitted to its longest (blocks alike side by side).
     longest = max((str(row.scores[c]) for c in colours), key=len)
-    r, size = block_fit(bw, radius, number, "8" * len(longest))
+    bw, r, size = block_measures(width, len(colours), len(longest))
     for k, colour in enumerate(colours):
         bx = bx0 + k * bw
         value = row.scores[colour]
@@ -244,6 +241,17 @@ def _draw_row(
         bar = _bar(canvas.game, colour, min(value, cap) if value > 0 else -1, cap, bw, tuple(marks),
                    backdrop)  # fmt: skip
         canvas.paste(bar, (bx + 12 - BAR_MARGIN, cy + 20 - BAR_MARGIN))
+
+
+def block_measures(width: int, blocks: int, digits: int) -> tuple[int, int, int]:
+    """A row ``width`` px wide with ``blocks`` colours whose longest points have ``digits``
+    digits: each block's width, its symbol's radius and the points' size."""
+    narrow = width < NARROW
+    name_width = NARROW_NAME_WIDTH if narrow else NAME_WIDTH
+    radius = NARROW_ICON_RADIUS if narrow else ICON_RADIUS
+    number = NARROW_NUMBER_SIZE if narrow else NUMBER_SIZE
+    bw = (width - name_width - 16) // blocks
+    return (bw, *block_fit(bw, radius, number, "8" * digits))
 
 
 #: Room kept right of a block's points: the lowest colour's frame (4 px wide) ends 4 px

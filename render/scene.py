@@ -104,9 +104,12 @@ class Scenes:
         with self._lock:
             self._kept.clear()
 
-    def draw(self, background: Image.Image, items: Sequence[Item]) -> Image.Image:
+    def draw(
+        self, background: Image.Image, items: Sequence[Item], out: Image.Image | None = None
+    ) -> Image.Image:
         """A new image, the caller's to draw on: ``background`` with ``items`` pasted on it
-        in order, the same pixels as :func:`draw_full`."""
+        in order, the same pixels as :func:`draw_full`; ``out`` (of the background's size)
+        if given, else a new image."""
         order = {(id(s), x, y): k for k, (s, x, y) in enumerate(items)}
         if len(order) < len(items):  # an item twice: the order check does not cover it
             return draw_full(background, items)
@@ -127,7 +130,13 @@ class Scenes:
             image = draw_full(background, items)
         else:
             _redraw(image, background, items, boxes, dirty)
-        copy = image.copy()  # before it is kept: kept images are not drawn on
+        # Before it is kept: kept images are not drawn on.
+        if out is None:
+            copy = image.copy()
+        else:
+            copy = out
+            copy.paste(image)
+            copy.putpalette(image.getpalette() or [])
         with self._lock:
             self._kept.append(_Scene(background, tuple(items), order, boxes, image))
             while len(self._kept) > self._size:

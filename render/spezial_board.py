@@ -30,6 +30,7 @@ from render.fonts import draw_text, font
 from render.geometry import JOINT_DIRECTIONS, Lattice, joint_order
 from render.marks import SeatMark, Told
 from render.panel import SideRow, draw_rows, row_tops, rows_height
+from render.prebuilt import piece
 from render.scene import Item, Scenes
 from render.sprites import Face, Sprite, Window, cell_sprite, draw_face, joint_sprite
 from render.sprites import highlighted as highlight_face
@@ -136,7 +137,7 @@ def tower_base(lat: Lattice, height: str) -> Sprite:
     return _tower(lat, height, None)
 
 
-@cache
+@piece
 def tower_sprite(lat: Lattice, height: str, colour: Colour, value: int, dark: bool) -> Sprite:
     """A tower with its token: the colour's symbol, the value on a light or dark disc."""
     return _tower(lat, height, (colour, value, dark))
@@ -175,7 +176,7 @@ def _tower(lat: Lattice, height: str, token: tuple[Colour, int, bool] | None) ->
     return win.sprite(GAME)
 
 
-@cache
+@piece
 def background(towers: frozenset[tuple[Hex, str]], players: int) -> Image.Image:
     """The empty board: labelled cells, golden spaces, the bases of the towers in use."""
     lay = layout(players)
@@ -258,11 +259,13 @@ def draw_board(
     highlight: frozenset[Hex] = frozenset(),
     told: Sequence[Told] = (),
     clocks: Sequence[str | None] = (),
+    out: Image.Image | None = None,
 ) -> Image.Image:
     """The board image (in the palette); tiles on ``highlight`` cells are marked too,
     ``told`` (several placements told together, in order) are marked and numbered in
     their seats' colours, with a legend, and ``clocks`` (each seat's time left) shown in
-    the panel."""
+    the panel. Drawn on ``out`` (an image of :func:`layout`'s size) if given, else on a
+    new image."""
     lay = layout(view.players)
     key = frozenset((h, t.height) for h, t in view.towers.items())
     numbered = marks.numbered(told)
@@ -271,7 +274,7 @@ def draw_board(
         last |= {placement.cell1, placement.cell2}
     if view.last_placement is not None:
         last |= {view.last_placement.cell1, view.last_placement.cell2}
-    img = _scenes.draw(background(key, view.players), sprite_items(view, last))
+    img = _scenes.draw(background(key, view.players), sprite_items(view, last), out)
     canvas = Canvas(img, GAME)
     if numbered:
         marks.draw_badges(img, GAME, lay.lattice, numbered, MARKS)

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import OPPOSITE
 from engine.tiles import Colour
 from render.geometry import Lattice, Point, edge_corners, lerp
+from render.prebuilt import piece, sprite_type
 from render.symbols import draw_symbol
 from render.theme import HIGHLIGHT, PAPER, RGB, quantize, snap_coverage
 
@@ -42,6 +43,7 @@ def highlighted(fill: RGB, lat: Lattice) -> Face:
     return Face(fill, HIGHLIGHT, max(3.0, 0.085 * lat.w))
 
 
+@sprite_type
 @dataclass(frozen=True, slots=True)
 class Sprite:
     """An image and its mask, pasted with its top-left at ``(dx, dy)`` from a cell's centre
@@ -142,7 +144,7 @@ def draw_face(win: Window, lat: Lattice, cx: float, cy: float, face: Face) -> No
         win.polygon(lat.corners(cx, cy, outer), face.fill)
 
 
-@cache
+@piece
 def cell_sprite(
     lat: Lattice,
     face: Face,
@@ -191,7 +193,7 @@ def _perp(p: Point, a: Point, b: Point) -> float:
     return abs((bx - ax) * (ay - y) - (ax - x) * (by - ay)) / math.dist(a, b)
 
 
-@cache
+@piece
 def joint_sprite(
     lat: Lattice,
     direction: int,
@@ -286,8 +288,44 @@ def tile_sprite(
     y1 = max(p.dy + y + p.image.height for p, _, y in pieces)
     image = Image.new(pieces[0][0].image.mode, (x1 - x0, y1 - y0))
     mask = Image.new("1", image.size, 0)
-    for piece, x, y in pieces:
-        at = (piece.dx + x - x0, piece.dy + y - y0)
-        image.paste(piece.image, at, piece.mask)
-        mask.paste(1, (*at, at[0] + piece.mask.width, at[1] + piece.mask.height), piece.mask)
+    for part, x, y in pieces:
+        left, top = part.dx + x - x0, part.dy + y - y0
+        box = (left, top, left + part.mask.width, top + part.mask.height)
+        # Pillow's core paste: Image.paste would check and load its arguments, made here in
+        # memory in one mode (a first board of a new process makes ~50 of these).
+        image.im.paste(part.image.im, box, part.mask.im)
+        mask.im.paste(1, box, part.mask.im)
     return Sprite(image, mask, x0, y0)
+
+
+#: Tiles pasted once (the arguments of their :func:`tile_sprite`): the second time a tile
+#: is asked for, its whole-tile sprite is made.
+_pasted_once: set[tuple[object, ...]] = set()
+
+
+def paste_tile(
+    canvas: Image.Image,
+    cx: int,
+    cy: int,
+    lat: Lattice,
+    direction: int,
+    face: Face,
+    first: tuple[Colour, RGB],
+    second: tuple[Colour, RGB],
+    game: str,
+    ss: int = SS,
+) -> None:
+    """The tile of :func:`tile_sprite` pasted with its first cell at ``(cx, cy)``: the same
+    pixels. A tile's whole sprite is made the second time it is asked for; the first time
+    its two cells and joint are pasted one after another. A new process's first board
+    would otherwise make ~50 of them for one paste each (~40 us each, most of it memory
+    touched for the first time)."""
+    key = (lat, direction, face, first, second, game, ss)
+    if key in _pasted_once:
+        tile_sprite(lat, direction, face, first, second, game, ss).paste(canvas, cx, cy)
+        return
+    _pasted_once.add(key)
+    bx, by = lat.offset(direction)
+    cell_sprite(lat, face, first[0], first[1], game=game, ss=ss).paste(canvas, cx, cy)
+    cell_sprite(lat, face, second[0], second[1], game=game, ss=ss).paste(canvas, cx + bx, cy + by)
+    joint_sprite(lat, direction, face, face, game=game, ss=ss).paste(canvas, cx, cy)

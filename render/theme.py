@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from functools import cache
 
+# Pillow imports ImagePalette (and the palette file readers with it) the first time a palette
+# image is made: ~1 ms of a new process's first board, paid here with the other imports.
+import PIL.ImagePalette  # noqa: F401
 from PIL import Image
 
 from engine.spezial import SCORE_COLOURS as SPEZIAL_COLOURS
 from engine.tiles import Colour
+from render.prebuilt import piece
 
 RGB = tuple[int, int, int]
 
@@ -150,7 +154,7 @@ def palette_colours(game: str) -> list[RGB]:
     return list(_palette(game))
 
 
-@cache
+@piece
 def _palette(game: str) -> tuple[RGB, ...]:
     """:func:`palette_colours`, worked out once per process (the board, its encoder and the
     replay each ask for it)."""
@@ -182,14 +186,15 @@ def _snapped(a: int) -> int:
     return min(levels, key=lambda level: abs(level - a))
 
 
-_SNAP = [_snapped(a) for a in range(256)]
+#: Each coverage 0-255 moved to the nearest blend step (0, the steps, 255).
+SNAP = [_snapped(a) for a in range(256)]
 
 
 def snap_coverage(cover: Image.Image) -> Image.Image:
     """A coverage mask (mode ``L``: 0 nothing, 255 all ink) with each value moved to the
     nearest blend step of the palette, so that ink laid on a plain colour through it makes
     exactly the palette's own blends (and no stray colours at every edge)."""
-    return cover.point(_SNAP)
+    return cover.point(SNAP)
 
 
 def inked(cover: Image.Image, fill: RGB, backdrop: RGB) -> Image.Image:

@@ -52,6 +52,14 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_folder(tmp_path_factory)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The per-user cache of this test run's processes (and the bots they start) is the
+    run's own folder: a bot started by a test writes the boards' pieces there
+    (render/prebuilt.py), never into the user's ~/.cache."""
+    os.environ["XDG_CACHE_HOME"] = str(run_folder(tmp_path_factory) / "cache")
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The controller of a test run in several processes stops the PostgreSQL server they
     shared (``tests/bot/pgserver.py``), once every worker is done."""

@@ -197,6 +197,11 @@ def test_the_dockerfiles_steps_run_as_a_script(tmp_path: Path) -> None:
     # The installed modules were compiled as they were installed.
     (service,) = venv.glob("lib/python3*/site-packages/bot/core/service.py")
     assert list((service.parent / "__pycache__").glob("service.cpython-*.pyc"))
+    # The boards' pieces were drawn into the installed package (render/prebuilt.py), not
+    # into the copy of the checkout it was installed from.
+    pieces = service.parents[2] / "render" / "assets" / "pieces.bin"
+    assert pieces.read_bytes().startswith(b"genial-bot render pieces")
+    assert not (src / "render" / "assets" / "pieces.bin").exists()
 
     data = tmp_path / "data"
     data.mkdir()
@@ -246,6 +251,8 @@ def test_the_dockerfiles_steps_run_as_a_script(tmp_path: Path) -> None:
     finally:
         api.close()
     assert bot.returncode == 0, (tmp_path / "err.txt").read_text()
+    # It found the image's pieces: it drew none into its user's cache.
+    assert not (tmp_path / ".cache" / "genial-bot").exists()
     # And the check fails once nothing answers.
     assert subprocess.run(check, env=env, capture_output=True, timeout=PATIENCE).returncode == 1
 

@@ -2,14 +2,25 @@
 
 Each function takes a game view (what one seat, or a spectator, may know) and the names of
 the seats, and returns the PNG as an :class:`~bot.core.outbound.Attachment`.
+:func:`prepare_pieces` (called by the launcher as the bot starts) builds the file of the
+boards' pieces drawn ahead of time when this machine has none (render/prebuilt.py).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
+import sys
+import threading
+import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from bot.core.outbound import Attachment
+
+log = logging.getLogger(__name__)
 
 
 def board(
@@ -81,3 +92,48 @@ def standings(
     from render.standings import standings_png
 
     return Attachment("standings.png", standings_png(title, what, head, rows, lines))
+
+
+def prepare_pieces() -> threading.Thread | None:
+    """Build the file of the boards' pieces (render/prebuilt.py) in a background thread if
+    no file this process would use is found, so that from the bot's next start on its first
+    board loads them instead of drawing them (15-25 ms of CPU less). It goes to
+    ``$GENIAL_RENDER_PIECES`` if that is set, else to the per-user cache; an image has it
+    beside the package already (the Dockerfile builds it). The thread runs at the lowest
+    priority where the system allows one thread's to be lowered, logs one line, and never
+    stops the bot: a file that cannot be written is logged, and the boards drawn as ever.
+    Returns the thread (None: nothing to do)."""
+    from render import prebuilt
+
+    if prebuilt.find() is not None:
+        return None
+    given = os.environ.get(prebuilt.ENV)
+    path = Path(given) if given else prebuilt.cache_path()
+    if path is None:
+        log.info("no place for the board pieces (no home directory): they are drawn")
+        return None
+    thread = threading.Thread(target=_build_pieces, args=(path,), name="pieces", daemon=True)
+    thread.start()
+    return thread
+
+
+def _build_pieces(path: Path) -> None:
+    if sys.platform == "linux":  # there a thread has a priority of its own
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    started = time.thread_time()
+    try:
+        from render import pieces
+
+        count, size = pieces.write_file(path)
+    except Exception as exc:  # never fatal: the boards are drawn as before
+        log.warning("the board pieces were not written to %s: %s", path, exc)
+        return
+    log.info(
+        "board pieces drawn for this machine into %s (%d pieces, %d KB, %.1f s of CPU):"
+        " from the next start on, the first boards load them",
+        path,
+        count,
+        size // 1024,
+        time.thread_time() - started,
+    )

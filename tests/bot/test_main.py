@@ -115,3 +115,18 @@ def test_the_version_of_a_bare_checkout_is_unknown(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(metadata, "version", not_installed)
     assert launcher._version() == "unknown"
+
+
+@pytest.mark.parametrize(("argv", "calls"), [((), 1), (("--no-images",), 0)])
+def test_the_console_has_the_boards_pieces_built_as_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...], calls: int
+) -> None:
+    """The bot's start looks for the file of the boards' pieces and has it built when there
+    is none (bot/core/images.py, tested there); text only, no image is drawn: nothing."""
+    asked: list[None] = []
+    monkeypatch.setattr(launcher, "prepare_pieces", lambda: asked.append(None))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    args = parsed("--db", str(tmp_path / "t.db"), "--images", str(tmp_path), *argv)
+    settings = launcher.with_metrics(args, Settings())
+    assert launcher._console(args, settings, "ada") == 0
+    assert len(asked) == calls

@@ -1,14 +1,25 @@
 """What the first board of a new process builds, built with less work (issue 50): the cell
 labels' size found from a guess, not by loading every font size from 8 up, and the same
-size as that search on every board."""
+size as that search on every board; text mapped straight onto the palette; a tile pasted
+in parts until it is asked for again; the board drawn on the PNG writer's own rows. Each
+with the pixels of the way before."""
 
 from __future__ import annotations
 
-import pytest
+import gc
+import random
 
+import pytest
+from PIL import Image
+
+import render
+from engine.genial import GenialGame
 from engine.genial_board import playing_area
 from engine.genial_setup import Setup
-from render import cells, fonts, genial_board, spezial_board
+from engine.moves import KEEP
+from engine.tiles import Colour
+from render import canvas, cells, encode, fonts, genial_board, spezial_board, sprites, theme
+from render.geometry import JOINT_DIRECTIONS
 
 GENIAL = [("solo", 1), ("standard", 2), ("standard", 3), ("standard", 4), ("team", 4)]
 
@@ -52,3 +63,99 @@ def test_the_label_size_loads_three_fonts_at_most() -> None:
     size = cells.cell_label_size(w, labels)
     assert fonts.label_font.cache_info().currsize <= 3
     assert size == size_by_size(w, labels)
+
+
+# --- text straight onto the palette ---------------------------------------------------------
+
+TEXTS = [
+    ("Seat 1", 26, theme.INK, theme.PANEL, "lm", True, "genial"),
+    ("18", 32, theme.INK, theme.WHITE, "lm", True, "genial"),
+    ("×37", 22, theme.SOFT_INK, theme.PAPER, "lm", True, "genial"),
+    ("Zoë Ångström", 23, theme.INK, theme.PANEL, "rm", True, "spezial"),
+    ("4m 10s", 20, theme.SOFT_INK, theme.PANEL, "lm", False, "spezial"),
+    ("1.", 30, theme.INK, theme.PANEL, "mm", True, "spezial"),
+    ("jÿ", 41, theme.WHITE, theme.TURN, "la", False, "genial"),
+]
+
+
+@pytest.mark.parametrize("args", TEXTS)
+def test_a_text_piece_is_the_text_drawn_in_rgb_then_mapped_onto_the_palette(
+    args: tuple[str, int, theme.RGB, theme.RGB, str, bool, str],
+) -> None:
+    """As text pieces were made before issue 50: drawn on an RGB image of the backdrop,
+    then mapped onto the palette (quantize); now each coverage goes to its index."""
+    text, size, fill, backdrop, anchor, bold, game = args
+    face = fonts.font(size, bold)
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+    left, top = left - 1, top - 1
+    img = Image.new("RGB", (right - left + 2, bottom - top + 2), backdrop)
+    fonts.draw_text(img, (-left, -top), text, face, fill, anchor)
+    before = theme.quantize(img, game)
+    piece, dx, dy = canvas.text_piece.__wrapped__(*args)
+    assert (dx, dy) == (left, top)
+    assert piece.mode == "P" and piece.size == before.size
+    assert piece.tobytes() == before.tobytes()
+    assert piece.getpalette() == before.getpalette()
+
+
+# --- a tile pasted in parts ------------------------------------------------------------------
+
+
+def test_a_tile_pasted_in_parts_and_then_whole_has_the_pixels_of_its_sprite() -> None:
+    lat = genial_board.layout("standard", 3).lattice
+    base = genial_board.background("standard", 3)
+    faces = (genial_board.PLAIN, genial_board.highlight_face(lat), genial_board.mark_face(2, lat))
+    for face in faces:
+        for direction in JOINT_DIRECTIONS:
+            for a, b in ((Colour.RED, Colour.BLUE), (Colour.PURPLE, Colour.PURPLE)):
+                first, second = (a, theme.SYMBOL[a]), (b, theme.SYMBOL[b])
+                args = (lat, direction, face, first, second, "genial", 1)
+                whole = base.copy()
+                sprites.tile_sprite(*args).paste(whole, 500, 400)
+                for _ in range(2):  # in parts, then (asked again) whole
+                    img = base.copy()
+                    sprites.paste_tile(img, 500, 400, *args)
+                    assert img.tobytes() == whole.tobytes()
+                assert args in sprites._pasted_once
+
+
+# --- a board drawn on the PNG writer's rows -------------------------------------------------
+
+
+def test_a_board_drawn_on_a_canvas_is_encoded_where_it_lies_with_the_same_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = GenialGame(4, seed=3)
+    rng = random.Random(3)
+    for _ in range(30):
+        game.play(KEEP if game.awaiting == "swap" else game.random_placement(rng))
+    view = game.view(None)
+    names = ["A", "B", "C", "D"]
+    encode.clear_cache()
+    genial_board.clear_cache()
+    expected = encode.png_bytes(genial_board.draw_board(view, names))
+    fills: list[int] = []
+    fill = encode._Rows.fill
+
+    def counted(rows: encode._Rows, indexed: Image.Image) -> bool:
+        fills.append(1)
+        return fill(rows, indexed)
+
+    monkeypatch.setattr(encode._Rows, "fill", counted)
+    for _ in range(2):  # from nothing, then from the kept bands and the kept board
+        encode.clear_cache()
+        genial_board.clear_cache()
+        lay = genial_board.layout("standard", 4)
+        out = encode.canvas(lay.width, lay.height)
+        assert encode.png_bytes(genial_board.draw_board(view, names, out=out)) == expected
+    assert render.board_png(view, names=names) == expected
+    assert fills == []  # laid out as drawn, never copied into the writer's rows
+
+
+def test_a_canvas_never_encoded_is_forgotten() -> None:
+    out = encode.canvas(40, 30)
+    key = id(out)
+    assert key in encode._lent
+    del out
+    gc.collect()
+    assert key not in encode._lent

@@ -1,11 +1,19 @@
-"""Pictures in the outbounds: the board with every turn, racks only privately."""
+"""Pictures in the outbounds: the board with every turn, racks only privately; the boards'
+pieces built as the bot starts on a machine that has none (render/prebuilt.py)."""
 
 from __future__ import annotations
 
+import logging
 import random
+import threading
 from pathlib import Path
 
+import pytest
+
+from bot.core import images
+from render import prebuilt
 from tests.bot.helpers import Room, make_service
+from tests.patience import PATIENCE
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -40,3 +48,62 @@ def test_spezial_hand_has_an_image(tmp_path: Path) -> None:
         "Genial Spezial at Test room: 20 tiles left to place. Play with /play <cell> <cell>,"
         " for example /play J8 J9."
     )
+
+
+@pytest.fixture
+def no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A machine with no file of the boards' pieces: none beside the package, none named,
+    the per-user cache in ``tmp_path/cache``. Returns the cache."""
+    monkeypatch.delenv(prebuilt.ENV, raising=False)
+    monkeypatch.setattr(prebuilt, "PACKAGED", tmp_path / "package" / "pieces.bin")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_the_bots_start_builds_the_pieces_into_the_cache_once(
+    no_file: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.core.images")
+    thread = images.prepare_pieces()
+    assert thread is not None and thread.daemon
+    thread.join(PATIENCE)
+    assert not thread.is_alive()
+    path = prebuilt.cache_path()
+    assert path is not None and path.parent == no_file / "genial-bot"
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left
+    assert prebuilt._open(path) is not None  # a file this code and this Pillow use
+    assert prebuilt.find() == path
+    lines = ours(caplog, no_file)
+    assert len(lines) == 1 and lines[0].levelno == logging.INFO
+    assert str(path) in lines[0].getMessage()
+    # The next start finds it: nothing to build.
+    assert images.prepare_pieces() is None
+
+
+def test_pieces_that_cannot_be_written_are_logged_not_raised(
+    no_file: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache's folder cannot be made (a file is in its place: as root, a read-only
+    folder would still be written): one warning, no exception in the thread, no file."""
+    no_file.mkdir()
+    (no_file / "genial-bot").write_text("a file, not a folder")
+    raised: list[object] = []
+    monkeypatch.setattr(threading, "excepthook", raised.append)
+    caplog.set_level(logging.INFO, logger="bot.core.images")
+    thread = images.prepare_pieces()
+    assert thread is not None
+    thread.join(PATIENCE)
+    assert not thread.is_alive()
+    assert raised == []
+    lines = ours(caplog, no_file)
+    assert [r.levelno for r in lines] == [logging.WARNING]
+    assert "not written" in lines[0].getMessage()
+    assert prebuilt.find() is None
+
+
+def ours(caplog: pytest.LogCaptureFixture, cache: Path) -> list[logging.LogRecord]:
+    """The lines about this test's cache (a bot started by an earlier test in this process
+    may still be drawing into the run's own)."""
+    return [
+        r for r in caplog.records if r.name == "bot.core.images" and str(cache) in r.getMessage()
+    ]

@@ -1,0 +1,417 @@
+"""Pieces of the board images drawn ahead of time into a file (issue 50).
+
+The first board of a new process drew every piece it pastes: the empty board with its cell
+labels (13 ms of CPU for a Genial board, 17 for Genial Spezial), the tiles' cells and
+joints, the towers with their tokens, the panel's symbols, and it worked out the palette:
+more than half of that board's 43-51 ms. Those pieces depend on nothing but the drawing
+code, Pillow and FreeType, so they can be drawn once into a file (~0.3 MB) from which a new
+process loads a piece it asks for (an inflate: an empty board in 1-2 ms) instead of drawing
+it. What goes in is listed in render/pieces.py; a function that draws a piece is marked
+:func:`piece` (a cache like ``functools.cache`` that looks in the file before it draws).
+
+The file is built, never committed (its bytes follow the Pillow and FreeType of the machine
+that draws it). It is built at image build (the Dockerfile runs ``python -m render pieces``
+after installing, into the package folder), or by the bot on its first start on a machine
+(bot/core/images.py: in a background thread, into the per-user cache), or by hand:
+
+    .venv/bin/python -m render pieces     # or tools/build_pieces.py
+
+It is looked for (:func:`places`) at ``$GENIAL_RENDER_PIECES`` if that is set (a path),
+else at render/assets/pieces.bin beside this module, else in the per-user cache,
+``$XDG_CACHE_HOME`` (or ~/.cache) /genial-bot/pieces-DIGEST.bin, DIGEST naming the versions
+it is for. A file is used only if it was built from the same drawing code with the same
+Pillow and FreeType (its header holds their versions and a digest of :data:`SOURCES`); a
+file missing, stale or unreadable is no error: each piece is drawn as before, the same
+pixels, only slower. This module itself writes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import mmap
+import os
+import struct
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any, ParamSpec, TypeVar, cast
+
+import PIL
+import xxhash
+from PIL import Image, ImageFont
+
+P = ParamSpec("P")
+T = TypeVar("T")
+S = TypeVar("S")
+
+HERE = Path(__file__).resolve().parent
+#: The file beside the package (where the Dockerfile builds it).
+PACKAGED = HERE / "assets" / "pieces.bin"
+#: The environment variable naming the file to use instead (a path).
+ENV = "GENIAL_RENDER_PIECES"
+MAGIC = b"genial-bot render pieces 1\n"
+#: The modules whose code draws the pieces (or says where they go): a change to any of
+#: them makes the file one of other code, not used until built again.
+SOURCES = (
+    "canvas.py",
+    "cells.py",
+    "fonts.py",
+    "genial_board.py",
+    "geometry.py",
+    "panel.py",
+    "prebuilt.py",
+    "spezial_board.py",
+    "sprites.py",
+    "symbols.py",
+    "theme.py",
+)
+#: Deflate level of the file's pieces (read back at any level's speed).
+LEVEL = 9
+
+_zlib: ModuleType
+try:  # zlib-ng inflates the same format about 4 times as fast (an empty board: 0.25 ms)
+    from zlib_ng import zlib_ng as _zlib
+except ImportError:  # pragma: no cover - a platform without its wheel
+    import zlib as _zlib
+
+#: Pieces drawn in this process because the file did not have them, by function: what a
+#: test looks at to see that a first board draws none of them.
+drawn: Counter[str] = Counter()
+#: False: every piece is drawn (tests compare the pixels both ways).
+enabled = True
+
+
+def piece(fn: Callable[P, T]) -> Callable[P, T]:
+    """``functools.cache``, taking a call's result from the file of pieces when it is there:
+    for a function that draws a piece of a board from its arguments alone."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+    made = _Piece(name, fn)
+
+    @functools.wraps(fn)
+    def load_or_draw(*args: P.args, **kwargs: P.kwargs) -> T:
+        if enabled:
+            key = made.key(args, kwargs)
+            found = None if key is None else _load(key)
+            if found is not None:
+                return cast(T, found)
+        drawn[name] += 1
+        return fn(*args, **kwargs)
+
+    cached = functools.cache(load_or_draw)
+    _pieces[cached] = made
+    return cast(Callable[P, T], cached)
+
+
+class _Piece:
+    """A function that draws a piece, and what its calls are known by in the file."""
+
+    def __init__(self, name: str, draw: Callable[..., Any]) -> None:
+        self.name = name
+        self.draw = draw
+        # Worked out on the first call, not at import (inspect is slow, and a process that
+        # draws no board need not pay for it).
+        self._parameters: tuple[tuple[str, object], ...] | None = None
+
+    def key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+        """The call's key: the function and every argument in order, defaults filled in (so
+        ``f(x, ss=1)`` and ``f(x, 1)`` are one piece), hashed; None for a call the function
+        would refuse."""
+        parameters = self._parameters
+        if parameters is None:
+            parameters = self._parameters = tuple(
+                (p.name, p.default) for p in inspect.signature(self.draw).parameters.values()
+            )
+        rest = parameters[len(args) :]
+        if len(rest) + len(args) != len(parameters) or not kwargs.keys() <= {n for n, _ in rest}:
+            return None
+        values = (*args, *(kwargs.get(n, default) for n, default in rest))
+        if any(v is inspect.Parameter.empty for v in values):
+            return None
+        return xxhash.xxh3_64_hexdigest(f"{self.name}{_canonical(values)}".encode())
+
+
+_pieces: dict[Callable[..., Any], _Piece] = {}
+
+
+def _canonical(value: object) -> str:
+    """A value as text that is the same in every process: a set's items sorted (their
+    order follows the hashes of strings, which differ from one process to the next)."""
+    if isinstance(value, frozenset | set):
+        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, tuple | list):
+        return "(" + ", ".join(_canonical(v) for v in value) + ")"
+    return repr(value)
+
+
+# --- the file ------------------------------------------------------------------------------
+# MAGIC, the header's length (8 bytes, big-endian), the header (JSON), then the pieces,
+# each deflated on its own. The header: the versions and digest the pieces were drawn with,
+# and per piece (by key) where its bytes are and what they hold.
+
+
+def versions() -> dict[str, str]:
+    """What the pieces' pixels depend on besides their arguments: Pillow, FreeType and the
+    drawing code (the digest of :data:`SOURCES`, or "" if a source cannot be read)."""
+    digest = xxhash.xxh3_128()
+    try:
+        for name in SOURCES:
+            digest.update(name.encode() + b"\0" + (HERE / name).read_bytes() + b"\0")
+        sources = digest.hexdigest()
+    except OSError:
+        sources = ""
+    return {
+        "pillow": PIL.__version__,
+        "freetype": str(ImageFont.core.freetype2_version),
+        "sources": sources,
+    }
+
+
+class _Store:
+    """The file's pieces, each made an image when first asked for. A sheet is inflated
+    when one of its pieces is first asked for; palette images are made over its bytes,
+    not copies of them (in a new process, memory touched for the first time is what
+    costs: a 1.5 MB copy ~1 ms on this machine, a page fault for every 4 KB)."""
+
+    def __init__(self, data: mmap.mmap, header: dict[str, Any], start: int) -> None:
+        self.data = data
+        self.sheets: list[list[int]] = header["sheets"]
+        # Each piece's entry is one string of words, split when the piece is asked for: a
+        # JSON list per piece took twice as long to read (a first board reads them all).
+        self.pieces: dict[str, str] = header["pieces"]
+        self.palettes = [bytes.fromhex(p) for p in header["palettes"]]
+        self.start = start
+        self.inflated: dict[str, bytes] = {}
+
+    def get(self, key: str) -> object | None:
+        entry = self.pieces.get(key)
+        if entry is None:
+            return None
+        sheet, begin, end, palette, *meta = entry.split()
+        with _lock:
+            raw = self.inflated.get(sheet)
+            if raw is None:
+                at, length, size = self.sheets[int(sheet)]
+                packed = self.data[self.start + at : self.start + at + length]
+                raw = self.inflated[sheet] = _zlib.decompress(packed, bufsize=size)
+        colours = self.palettes[int(palette)] if palette != "-" else b""
+        return _decode(meta, memoryview(raw)[int(begin) : int(end)], colours)
+
+
+_store: _Store | None = None
+_opened = False
+_lock = threading.Lock()
+
+
+def _open(path: Path, wanted: dict[str, str] | None = None) -> _Store | None:
+    """The file at ``path``, if it is there, readable and built for this code and this
+    Pillow (``wanted``: :func:`versions`, if known); else None (never an error)."""
+    # Mapped, not read: a first board reads the header and a few of the sheets.
+    try:
+        with path.open("rb") as f:
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    try:
+        if data[: len(MAGIC)] != MAGIC:
+            return None
+        (length,) = struct.unpack_from(">Q", data, len(MAGIC))
+        start = len(MAGIC) + 8
+        header = json.loads(data[start : start + length])
+        if not isinstance(header, dict) or header.get("versions") != (wanted or versions()):
+            return None
+        body = start + length
+        if len(data) < body + max((at + n for at, n, _ in header["sheets"]), default=0):
+            return None  # cut short: its last sheets are missing
+        return _Store(data, header, body)
+    except (ValueError, KeyError, TypeError, struct.error):  # cut short or garbled
+        return None
+
+
+def cache_path(wanted: dict[str, str] | None = None) -> Path | None:
+    """The file in the per-user cache for this code and this Pillow (``wanted``:
+    :func:`versions`, if known): ``$XDG_CACHE_HOME`` (or ~/.cache)
+    /genial-bot/pieces-DIGEST.bin; None without a home."""
+    given = os.environ.get("XDG_CACHE_HOME", "")
+    try:  # the XDG spec: a relative path is to be ignored
+        base = Path(given) if os.path.isabs(given) else Path.home() / ".cache"
+    except RuntimeError:  # no home directory to be found
+        return None
+    text = json.dumps(wanted or versions(), sort_keys=True).encode()
+    return base / "genial-bot" / f"pieces-{xxhash.xxh3_64_hexdigest(text)}.bin"
+
+
+def places(wanted: dict[str, str] | None = None) -> list[Path]:
+    """Where the file is looked for, in order: ``$GENIAL_RENDER_PIECES`` alone if it is
+    set; else the file beside the package, then the one in the per-user cache."""
+    given = os.environ.get(ENV)
+    if given:
+        return [Path(given)]
+    cache = cache_path(wanted)
+    return [PACKAGED] if cache is None else [PACKAGED, cache]
+
+
+def find() -> Path | None:
+    """The first of :func:`places` that holds a file this process would use, or None."""
+    wanted = versions()  # read once: a digest of the drawing modules' text
+    for path in places(wanted):
+        if _open(path, wanted) is not None:
+            return path
+    return None
+
+
+def _load(key: str) -> object | None:
+    global _store, _opened
+    if not _opened:
+        with _lock:
+            if not _opened:
+                wanted = versions()  # read once: a digest of the drawing modules' text
+                _store = next(filter(None, (_open(p, wanted) for p in places(wanted))), None)
+                _opened = True
+    return None if _store is None else _store.get(key)
+
+
+# --- pieces as bytes -----------------------------------------------------------------------
+
+
+# A piece is its meta (words: its kind, then its sizes and offsets), its bytes, and the
+# palette of its palette images (the game's, kept once per file, not once per piece).
+Encoded = tuple[list[str], bytes, bytes]
+
+
+def sprite_type(cls: type[S]) -> type[S]:
+    """Marks the class of sprites (render/sprites.py), which the file holds as an image,
+    its mask (a 1-bit image of its size) and its offset: ``cls(image, mask, dx, dy)``.
+    Named by the class, not imported here: the drawing modules import this one."""
+    global _sprite
+    _sprite = cls
+    return cls
+
+
+_sprite: type[Any] | None = None
+
+
+def _encode(value: object) -> Encoded:
+    """A piece as meta, bytes and palette: an image, a sprite (an image, its mask and its
+    offset) or a palette (RGB triples)."""
+    Sprite = _sprite
+    if isinstance(value, Image.Image):
+        return ["image", value.mode, *_size(value)], value.tobytes(), _palette(value)
+    if Sprite is not None and isinstance(value, Sprite):
+        image, mask = value.image, value.mask
+        if mask.mode != "1" or mask.size != image.size:
+            raise TypeError("a sprite's mask is a 1-bit image of its size")
+        raw = image.tobytes()
+        meta = ["sprite", str(value.dx), str(value.dy), image.mode, *_size(image), str(len(raw))]
+        return meta, raw + mask.tobytes(), _palette(image)
+    if isinstance(value, tuple) and all(isinstance(c, tuple) and len(c) == 3 for c in value):
+        return ["colours"], bytes(v for rgb in value for v in rgb), b""
+    raise TypeError(f"no way to store a {type(value).__name__}")
+
+
+def _size(img: Image.Image) -> list[str]:
+    return [str(img.width), str(img.height)]
+
+
+def _palette(img: Image.Image) -> bytes:
+    return bytes(img.getpalette() or []) if img.mode == "P" else b""
+
+
+def _decode(meta: list[str], raw: memoryview, palette: bytes) -> object:
+    kind = meta[0]
+    if kind == "image":
+        return _image(meta[1], int(meta[2]), int(meta[3]), raw, palette)
+    if kind == "sprite":
+        dx, dy, mode, width, height, split = meta[1:]
+        size = int(width), int(height)
+        image = _image(mode, *size, raw[: int(split)], palette)
+        mask = Image.frombytes("1", size, raw[int(split) :])
+        assert _sprite is not None  # marked when render/sprites.py was imported
+        return _sprite(image, mask, int(dx), int(dy))
+    if kind == "colours":
+        return tuple(tuple(raw[k : k + 3]) for k in range(0, len(raw), 3))
+    raise ValueError(f"unknown piece kind {kind!r}")
+
+
+def _image(mode: str, width: int, height: int, raw: memoryview, palette: bytes) -> Image.Image:
+    """A palette image over the bytes (read-only: a piece is only ever pasted from), or an
+    image of another mode with a copy of them."""
+    if mode == "P":
+        # Pillow maps any buffer (its stubs name bytes only).
+        img = Image.frombuffer(mode, (width, height), cast(bytes, raw), "raw", mode, 0, 1)
+        img.putpalette(palette)
+        return img
+    return Image.frombytes(mode, (width, height), raw)
+
+
+#: A piece as (sheet, function, positional arguments, keyword arguments): the pieces of a
+#: sheet are deflated together (a board asks for many of one sheet). render/pieces.py lists
+#: what the file holds.
+Call = tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+#: Pieces by key: (sheet, meta, bytes, palette).
+Built = dict[str, tuple[str, list[str], bytes, bytes]]
+
+
+def build(wanted: Iterable[Call]) -> Built:
+    """Every piece of ``wanted``, drawn now (never loaded)."""
+    out: Built = {}
+    for sheet, fn, args, kwargs in wanted:
+        made = _pieces[fn]
+        key = made.key(args, kwargs)
+        if key is None:
+            raise TypeError(f"{made.name} takes no such arguments: {args}, {kwargs}")
+        if key not in out:
+            out[key] = (sheet, *_encode(made.draw(*args, **kwargs)))
+    return out
+
+
+def file_bytes(pieces: Built) -> bytes:
+    """The file holding ``pieces``, for this code and this Pillow."""
+    names = sorted({sheet for sheet, _, _, _ in pieces.values()})
+    palettes = sorted({palette for _, _, _, palette in pieces.values() if palette})
+    raws: list[list[bytes]] = [[] for _ in names]
+    index: dict[str, str] = {}
+    for key in sorted(pieces):
+        sheet, meta, raw, palette = pieces[key]
+        k = names.index(sheet)
+        begin = sum(map(len, raws[k]))
+        raws[k].append(raw)
+        colours = str(palettes.index(palette)) if palette else "-"
+        index[key] = " ".join((str(k), str(begin), str(begin + len(raw)), colours, *meta))
+    sheets, body, at = [], [], 0
+    for parts in raws:
+        raw = b"".join(parts)
+        packed = _zlib.compress(raw, LEVEL)
+        sheets.append([at, len(packed), len(raw)])
+        body.append(packed)
+        at += len(packed)
+    header = {
+        "versions": versions(),
+        "names": names,
+        "sheets": sheets,
+        "palettes": [p.hex() for p in palettes],
+        "pieces": index,
+    }
+    text = json.dumps(header, separators=(",", ":"), sort_keys=True).encode()
+    return b"".join((MAGIC, struct.pack(">Q", len(text)), text, *body))
+
+
+def read(path: Path) -> Built:
+    """The pieces in a file, as :func:`build` gives them (whatever it was built for)."""
+    data = path.read_bytes()
+    (length,) = struct.unpack_from(">Q", data, len(MAGIC))
+    start = len(MAGIC) + 8
+    header = json.loads(data[start : start + length])
+    body = start + length
+    sheets = [_zlib.decompress(data[body + at : body + at + n]) for at, n, _ in header["sheets"]]
+    palettes = [bytes.fromhex(p) for p in header["palettes"]]
+    out: Built = {}
+    for key, entry in header["pieces"].items():
+        k, begin, end, palette, *meta = entry.split()
+        colours = palettes[int(palette)] if palette != "-" else b""
+        out[key] = (header["names"][int(k)], meta, sheets[int(k)][int(begin) : int(end)], colours)
+    return out

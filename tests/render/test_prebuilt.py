@@ -1,0 +1,287 @@
+"""The boards' pieces drawn ahead of time (render/prebuilt.py, issue 50): the file holds what
+the script draws, where it is looked for and written, a new process's first boards load
+their pieces from it instead of drawing them, and the boards are the same bytes with it as
+without it; a file missing, stale or cut short is drawn around, never an error. Each test
+builds its own file: none is committed."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from render import cli, panel, pieces, prebuilt
+from tests.patience import PATIENCE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file built by the script for this test module."""
+    path = tmp_path_factory.mktemp("pieces") / "pieces.bin"
+    assert cli.main(["pieces", str(path)]) == 0  # python -m render pieces PATH
+    return path
+
+
+def test_the_file_holds_what_the_script_draws(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Built and read back: every piece of the list, each the bytes drawn now."""
+    assert header_of(built)["versions"] == prebuilt.versions()
+    assert prebuilt._open(built) is not None
+    monkeypatch.setattr(prebuilt, "enabled", False)  # every piece drawn, none loaded
+    drawn = prebuilt.build(pieces.wanted())
+    stored = prebuilt.read(built)
+    assert stored.keys() == drawn.keys()
+    for key, (sheet, meta, raw, palette) in drawn.items():
+        assert stored[key] == (sheet, meta, raw, palette), f"{sheet} {meta}"
+    # Readable by every user (an image builds it as root and runs the bot as another).
+    assert built.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in built.parent.iterdir()] == ["pieces.bin"]  # no temporary left
+
+
+def header_of(path: Path) -> dict[str, object]:
+    data = path.read_bytes()
+    assert data.startswith(prebuilt.MAGIC)
+    length = int.from_bytes(data[len(prebuilt.MAGIC) : len(prebuilt.MAGIC) + 8], "big")
+    start = len(prebuilt.MAGIC) + 8
+    header: dict[str, object] = json.loads(data[start : start + length])
+    return header
+
+
+# Late boards of every setup, the last placement marked, two placements told together
+# (numbered in their seats' colours), a clock: what a restarted bot's first boards show.
+FIRST_BOARDS = """
+import hashlib, json, random, sys
+from engine.genial import GenialGame
+from engine.moves import KEEP
+from engine.spezial import SpezialGame
+import render
+from render import genial_board, prebuilt, spezial_board
+
+games = []
+for players, mode in ((1, "solo"), (2, "standard"), (3, "standard"), (4, "standard"),
+                      (4, "team")):
+    game, rng = GenialGame(players, mode=mode, seed=players), random.Random(players)
+    while not game.over and len(game.view(None).moves) < 40:
+        game.play(KEEP if game.awaiting == "swap" else game.random_placement(rng))
+    games.append(game)
+for players in (2, 3, 4):
+    game, rng = SpezialGame(players, seed=players), random.Random(players)
+    for _ in range(10 * players):
+        game.play(game.random_placement(rng))
+    games.append(game)
+digest = hashlib.sha256()
+for game in games:
+    view = game.view(None)
+    if isinstance(game, GenialGame):
+        tiles = [(0, p.cell1, p.cell2) for p in genial_board.placed_tiles(view)[-2:]]
+    else:
+        tiles = spezial_board.placed_tiles(view)[-2:]
+    told = [render.Told(seat, a, b) for seat, a, b in tiles]
+    clocks = ["4m 10s"] + [None] * (view.players - 1)
+    digest.update(render.board_png(view))
+    digest.update(render.board_png(view, told=told, clocks=clocks))
+print(json.dumps({"digest": digest.hexdigest(), "drawn": dict(prebuilt.drawn)}))
+"""
+
+
+def first_boards(path: Path) -> dict[str, object]:
+    """The boards of :data:`FIRST_BOARDS` in a new process told to use the file at
+    ``path``: their digest, and the pieces drawn."""
+    env = dict(os.environ, **{prebuilt.ENV: str(path)})
+    result = subprocess.run(
+        [sys.executable, "-c", FIRST_BOARDS],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+        timeout=PATIENCE,
+    )
+    out: dict[str, object] = json.loads(result.stdout)
+    return out
+
+
+def test_a_new_process_draws_none_of_the_pieces_its_first_boards_need(
+    built: Path, tmp_path: Path
+) -> None:
+    loaded = first_boards(built)
+    assert loaded["drawn"] == {}
+    # Without the file the same boards draw their empty boards, sprites and symbols.
+    drawn = first_boards(tmp_path / "missing.bin")
+    counts = drawn["drawn"]
+    assert isinstance(counts, dict)
+    assert counts["render.genial_board.background"] == 5
+    assert counts["render.spezial_board.background"] == 3
+    assert counts["render.sprites.cell_sprite"] > 0
+    # And they are the same boards, byte for byte.
+    assert loaded["digest"] == drawn["digest"]
+
+
+def test_a_file_for_other_code_or_another_pillow_is_not_used(built: Path, tmp_path: Path) -> None:
+    assert prebuilt._open(built) is not None
+    header = header_of(built)
+    data = built.read_bytes()
+    versions = header["versions"]
+    assert isinstance(versions, dict)
+    for what in ("pillow", "freetype", "sources"):
+        other = dict(header, versions=dict(versions, **{what: "other"}))
+        text = json.dumps(other, separators=(",", ":"), sort_keys=True).encode()
+        start = len(prebuilt.MAGIC) + 8
+        body = data[start + int.from_bytes(data[len(prebuilt.MAGIC) : start], "big") :]
+        path = tmp_path / f"{what}.bin"
+        path.write_bytes(prebuilt.MAGIC + len(text).to_bytes(8, "big") + text + body)
+        assert prebuilt._open(path) is None, what
+    wrong = tmp_path / "wrong.bin"
+    wrong.write_bytes(b"not pieces\n" + data)
+    assert prebuilt._open(wrong) is None
+    assert prebuilt._open(tmp_path / "missing.bin") is None
+    short = tmp_path / "short.bin"  # cut short (a copy that stopped half way)
+    short.write_bytes(data[: len(prebuilt.MAGIC) + 100])
+    assert prebuilt._open(short) is None
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    assert prebuilt._open(empty) is None
+
+
+def test_a_source_changed_makes_another_digest(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The digest is of the drawing modules' text: one byte more in one of them, and the
+    file is one of other code."""
+    for name in prebuilt.SOURCES:
+        (tmp_path / name).write_bytes((prebuilt.HERE / name).read_bytes())
+    monkeypatch.setattr(prebuilt, "HERE", tmp_path)
+    same = prebuilt.versions()["sources"]
+    assert same == header_of(built)["versions"]["sources"]  # type: ignore[index]
+    with (tmp_path / "sprites.py").open("a") as f:
+        f.write("\n")
+    assert prebuilt.versions()["sources"] != same
+    (tmp_path / "sprites.py").unlink()
+    assert prebuilt.versions()["sources"] == ""
+
+
+def test_a_call_is_known_by_its_arguments_whichever_way_they_are_given() -> None:
+    from render import genial_board, sprites
+
+    made = prebuilt._pieces[sprites.cell_sprite]
+    lat = genial_board.layout("standard", 4).lattice
+    face = genial_board.PLAIN
+    by_name = made.key((lat, face), {"game": "genial", "ss": 1})
+    in_order = made.key((lat, face, None, None, None, sprites.PAPER, "genial", 1), {})
+    assert by_name is not None and by_name == in_order
+    assert made.key((lat, face), {"game": "spezial", "ss": 1}) != by_name
+    # A call the function would refuse has no key (it is drawn, and fails there).
+    assert made.key((lat, face), {"colour": 1}) is None
+    assert made.key((), {}) is None
+
+
+def test_a_set_argument_is_known_by_its_items_in_any_order() -> None:
+    """Sets of strings iterate in another order in each process (string hashes)."""
+    assert prebuilt._canonical(frozenset({("b", 2), ("a", 1)})) == "{('a', 1), ('b', 2)}"
+    assert prebuilt._canonical(({"b", "a"},)) == "({'a', 'b'})"
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process as if no piece had been asked for yet (the file not yet looked for),
+    put back as it was afterwards."""
+    monkeypatch.setattr(prebuilt, "_opened", False)
+    monkeypatch.setattr(prebuilt, "_store", None)
+    panel.icon.cache_clear()  # type: ignore[attr-defined]
+    yield
+    panel.icon.cache_clear()  # type: ignore[attr-defined]
+
+
+def test_a_missing_stale_or_broken_file_is_drawn_around(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh: None
+) -> None:
+    """The file named by GENIAL_RENDER_PIECES is used when it is good; missing, for other
+    code or cut short, the piece is drawn, the same pixels, and nothing fails."""
+    _, _, args, _ = next(call for call in pieces.wanted() if call[1] is panel.icon)
+    name = "render.panel.icon"
+    stale = tmp_path / "stale.bin"
+    data = built.read_bytes()
+    stale.write_bytes(data.replace(prebuilt.versions()["sources"].encode(), b"0" * 32, 1))
+    short = tmp_path / "short.bin"
+    short.write_bytes(data[: len(data) // 3])
+    images = {}
+    for case, path in (("good", built), ("missing", tmp_path / "none.bin"), ("stale", stale),
+                       ("short", short)):  # fmt: skip
+        monkeypatch.setenv(prebuilt.ENV, str(path))
+        monkeypatch.setattr(prebuilt, "_opened", False)
+        monkeypatch.setattr(prebuilt, "_store", None)
+        panel.icon.cache_clear()  # type: ignore[attr-defined]
+        before = prebuilt.drawn[name]
+        image = panel.icon(*args)
+        assert prebuilt.drawn[name] == before + (case != "good"), case
+        images[case] = (image.mode, image.size, image.tobytes(), image.getpalette())
+    assert images["missing"] == images["stale"] == images["short"] == images["good"]
+
+
+def test_the_file_is_looked_for_where_it_is_named_else_beside_the_package_else_in_the_cache(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(prebuilt.ENV, str(tmp_path / "given.bin"))
+    assert prebuilt.places() == [tmp_path / "given.bin"]
+    assert prebuilt.find() is None  # named, but not there: nowhere else
+    monkeypatch.delenv(prebuilt.ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(prebuilt, "PACKAGED", tmp_path / "package" / "pieces.bin")
+    cache = prebuilt.cache_path()
+    assert cache is not None
+    assert cache.parent == tmp_path / "cache" / "genial-bot"
+    assert re.fullmatch(r"pieces-[0-9a-f]{16}\.bin", cache.name)
+    assert prebuilt.places() == [tmp_path / "package" / "pieces.bin", cache]
+    assert prebuilt.find() is None
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(built.read_bytes())
+    assert prebuilt.find() == cache
+    # Beside the package first, if it is good there; a stale one there is passed over.
+    prebuilt.PACKAGED.parent.mkdir()
+    prebuilt.PACKAGED.write_bytes(b"stale")
+    assert prebuilt.find() == cache
+    prebuilt.PACKAGED.write_bytes(built.read_bytes())
+    assert prebuilt.find() == prebuilt.PACKAGED
+    # The cache's file is named by the versions: another Pillow, another file.
+    real = prebuilt.versions()
+    monkeypatch.setattr(prebuilt, "versions", lambda: dict(real, pillow="0.1"))
+    assert prebuilt.cache_path() not in (None, cache)
+    # A relative XDG_CACHE_HOME is ignored (the XDG spec): ~/.cache.
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert prebuilt.cache_path() is not None
+    assert prebuilt.cache_path().parent == tmp_path / "home" / ".cache" / "genial-bot"  # type: ignore[union-attr]
+
+
+def test_the_script_writes_where_it_is_told_else_beside_the_package_else_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(prebuilt.ENV, str(tmp_path / "given.bin"))
+    assert pieces.target() == tmp_path / "given.bin"
+    monkeypatch.delenv(prebuilt.ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "package"
+    folder.mkdir()
+    monkeypatch.setattr(prebuilt, "PACKAGED", folder / "pieces.bin")
+    assert pieces.target() == folder / "pieces.bin"
+    monkeypatch.setattr(pieces.os, "access", lambda path, mode: False)  # a system's site-packages
+    assert pieces.target() == prebuilt.cache_path()
+
+
+def test_a_file_that_cannot_be_written_is_said_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder that cannot be made (a file is in its place; as root, a read-only folder
+    would still be written): exit status 1 and one line, no exception, nothing left."""
+    (tmp_path / "blocked").write_text("a file, not a folder")
+    assert cli.main(["pieces", str(tmp_path / "blocked" / "pieces.bin")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pieces.bin: not written" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocked"]
