@@ -43,6 +43,9 @@ from bot.web.pages import Pages
 
 log = logging.getLogger(__name__)
 
+#: Seconds a thread-served board may take to stop before it is taken for stuck.
+STOP_CEILING = 300.0
+
 
 class WebBoard(Pages, SeatActions, ActivityRoutes):
     """Every table's web page, served from one process.
@@ -132,9 +135,12 @@ class WebBoard(Pages, SeatActions, ActivityRoutes):
         if loop is None or self._thread is None:
             return
         self._loop = None  # stopped once: a second call has nothing to do
-        asyncio.run_coroutine_threadsafe(self.stop(), loop).result(timeout=60)
+        # A ceiling, not a pace: a stop that is under way on a crowded machine (the
+        # board's thread getting a sliver of a core beside eight busy processes) once took
+        # more than a minute; only one that is stuck should raise.
+        asyncio.run_coroutine_threadsafe(self.stop(), loop).result(timeout=STOP_CEILING)
         loop.call_soon_threadsafe(loop.stop)
-        self._thread.join(timeout=60)
+        self._thread.join(timeout=STOP_CEILING)
 
     def poke(self, chats: Iterable[str]) -> None:
         """Tell the pages of ``chats`` to look now (from any thread): the host platform
