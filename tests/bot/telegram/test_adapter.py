@@ -592,10 +592,17 @@ def test_the_periodic_check_reminds_and_takes_over(api: FakeBotAPI, tmp_path: Pa
         return  # taking over needs the computer players
     clock.advance(30 * 60)
     runner.tick()
-    assert len(room.game().moves) == 1
-    assert any(
-        c.text.startswith(f"Time is up for {NAMES[mover]}") for c in api.sent(GROUP, "sendPhoto")
+    # The periodic check may have claimed the turn first and still be playing it when this
+    # look returns (seen beside busy neighbours): wait for the move itself.
+    wait_until(lambda: len(room.game().moves) == 1, "the computer's move")
+    wait_until(
+        lambda: any(
+            c.text.startswith(f"Time is up for {NAMES[mover]}")
+            for c in api.sent(GROUP, "sendPhoto")
+        ),
+        "the board of the computer's move",
     )
+    assert len(room.game().moves) == 1
 
 
 def test_genial_bot_telegram_exits_2_on_a_rejected_token(api: FakeBotAPI, tmp_path: Path) -> None:
