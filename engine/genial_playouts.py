@@ -94,6 +94,20 @@ class GenialPlayouts(GenialBoard):
         self._score(track, x, y, points[x][i], points[y][j])
         return track
 
+    def spot_points(self, spot: PlacementSpot) -> tuple[int, int]:
+        """What a placement listed by :meth:`placement_groups` makes in its first and in its
+        second colour (before the track's marks and cap), without playing it."""
+        points = self._points
+        return points[spot.first][spot.cell1], points[spot.second][spot.cell2]
+
+    def gain(self, colour: int, points: int) -> int:
+        """What ``points`` made in colour index ``colour`` would add to the mover's side's
+        track, the next mark and the cap stopping them (RULES.md 2.5, 2.7)."""
+        track = self.scores[self.setup.side_of(self.to_move)]
+        after = track.copy()
+        self._score(after, colour, colour, points, 0)
+        return after[colour] - track[colour]
+
     def swap_quietly(self, swap: bool) -> None:
         """Decide an offered swap as :meth:`play` would, without events or record."""
         self.awaiting = "place"

@@ -17,6 +17,7 @@ from engine.genial import GenialGame
 from engine.moves import Placement
 from engine.notation import format_genial_move
 from engine.record import Record, new_game
+from engine.tiles import Colour
 
 #: The least margin, in the lowest colour, of a puzzle's answer over the next best placement.
 PUZZLE_GAP = 4
@@ -47,21 +48,55 @@ def lowest_points(game: GenialGame, placement: Placement) -> int:
         trial = game.copy()
         trial.play(placement)
         after = trial.scores[side]
-    else:  # the same scores, worked out without playing (a puzzle search asks this of
-        # every legal placement of every position of a game)
+    else:  # the same scores, worked out without playing
         after = game.scores_after(spot)
     return sum(after[i] - track[i] for i in lowest)
+
+
+def _points_by_placement(game: GenialGame) -> dict[Placement, int]:
+    """Every legal placement of the position once (in canonical form), with what it scores
+    in the mover's lowest colours: each colour's points taken as far as the track lets them,
+    worked out once per colour and amount (a puzzle search asks this of every legal placement
+    of every position of a game)."""
+    side = game.side_of(game.to_move)
+    track = game.scores[side]
+    low = min(track)
+    lowest = {c.index for c in Colour if track[c.index] == low}
+    where = game._layout.where
+    gains: dict[tuple[int, int], int] = {}
+
+    def gain(colour: int, points: int) -> int:
+        if colour not in lowest:  # a tile scores in its own colours only (RULES.md 2.5)
+            return 0
+        known = gains.get((colour, points))
+        if known is None:
+            known = gains[colour, points] = game.gain(colour, points)
+        return known
+
+    seen: dict[Placement, int] = {}
+    for p in game.legal_placements():
+        canonical = p.canonical()
+        if canonical in seen:
+            continue
+        spot = where.get(p)
+        if spot is None:  # written another way round: played on a copy, through the checks
+            seen[canonical] = lowest_points(game, p)
+            continue
+        x, y = spot.first, spot.second
+        if x not in lowest and y not in lowest:
+            seen[canonical] = 0
+            continue
+        a, b = game.spot_points(spot)
+        seen[canonical] = gain(x, a + b) if x == y else gain(x, a) + gain(y, b)
+    return seen
 
 
 def placement_points(game: GenialGame) -> dict[str, int]:
     """Every legal placement of the position (once each: a double tile turned round is the
     same placement), in record notation, with what it scores in the mover's lowest colours."""
-    seen: dict[str, int] = {}
-    for p in game.legal_placements():
-        text = format_genial_move(p.canonical(), game.area)
-        if text not in seen:
-            seen[text] = lowest_points(game, p)
-    return seen
+    return {
+        format_genial_move(p, game.area): points for p, points in _points_by_placement(game).items()
+    }
 
 
 def puzzle_at(game: GenialGame, number: int = 0, gap: int = PUZZLE_GAP) -> Puzzle | None:
@@ -75,10 +110,12 @@ def puzzle_at(game: GenialGame, number: int = 0, gap: int = PUZZLE_GAP) -> Puzzl
     placements are the mover's."""
     if game.over or game.awaiting != "place":
         return None
-    seen = placement_points(game)
+    # Scored by placement and written out only for the best ones: a game's puzzle search
+    # scores every legal placement of every position.
+    seen = _points_by_placement(game)
     if not seen:
         return None
-    answer, first = min(seen.items(), key=lambda kv: (-kv[1], kv[0]))
+    first = max(seen.values())
     others = [points for points in seen.values() if points < first]
     if not others:  # every placement scores the same: not a question worth asking
         return None
@@ -88,6 +125,8 @@ def puzzle_at(game: GenialGame, number: int = 0, gap: int = PUZZLE_GAP) -> Puzzl
     # The one judge agrees: its first placement is a right answer.
     if lowest_points(game, judge(game.view(game.to_move))[0].placement) != first:
         return None
+    # Of the placements scoring as much, the first in record notation is the answer.
+    answer = min(format_genial_move(p, game.area) for p, points in seen.items() if points == first)
     side = game.side_of(game.to_move)
     return Puzzle(
         number=number,
