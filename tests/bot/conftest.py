@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 import engine.review
-from engine.ai.genial_strong import StrongConfig
 from engine.ai.judge import judge
 from tests.bot import backends, known_reviews, pgserver
 from tests.bot.pgserver import Server
+from tests.bot.quick_bot import QUICK_JUDGE, QUICK_LEVEL, QUICK_SAMPLES
 
 BACKENDS = ("sqlite", "postgres")
 
@@ -89,11 +89,6 @@ def known_reviews_dir(run_dir: Path) -> Path:
     return folder
 
 
-#: The judge's budget for the reviews of the service's tests: a few of greedy's best and one
-#: blocking placement, one reply each (its full budget is most of a review's time).
-QUICK_JUDGE = StrongConfig(candidates=4, blocks=1, replies=1)
-
-
 @pytest.fixture(autouse=True)
 def quick_reviewer(monkeypatch: pytest.MonkeyPatch, known_reviews_dir: Path) -> Iterator[None]:
     """Every finished game is reviewed as due work (bot/community/reviews.py): with the expert's
@@ -103,11 +98,12 @@ def quick_reviewer(monkeypatch: pytest.MonkeyPatch, known_reviews_dir: Path) -> 
     tests/engine/test_review.py and test_review_judge.py, the review's time measured by
     benchmarks/bench_review.py). The same seeded games are played again and again:
     each record's review and puzzles are worked out once a test run
-    (``tests/bot/known_reviews.py``)."""
+    (``tests/bot/known_reviews.py``). Bots run in processes of their own by the tests review
+    the same way (``tests/bot/quick_bot.py``)."""
     from bot.community import reviews
 
-    monkeypatch.setattr(reviews, "LEVEL", "greedy")
-    monkeypatch.setattr(reviews, "SAMPLES", 8)
+    monkeypatch.setattr(reviews, "LEVEL", QUICK_LEVEL)
+    monkeypatch.setattr(reviews, "SAMPLES", QUICK_SAMPLES)
     monkeypatch.setattr(engine.review, "judge", functools.partial(judge, config=QUICK_JUDGE))
     folder = known_reviews_dir
     monkeypatch.setattr(

@@ -386,7 +386,9 @@ class KillRun:
 
     def _spawn(self) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        command = [sys.executable, "-m", "bot", "console", "--db", self.db]
+        # The bot's command line, reviewing finished games quickly (tests/bot/quick_bot.py):
+        # a full review is seconds of CPU a game, nothing a kill is about.
+        command = [sys.executable, "-m", "tests.bot.quick_bot", "console", "--db", self.db]
         command += ["--seed", str(self._seed()), "--no-images", "--name", PEOPLE[0]]
         self._err = (self.folder / f"stderr-{self.figures.restarts}.txt").open("w+")
         self._proc = subprocess.Popen(

@@ -1,4 +1,5 @@
-"""The console chat, run as ``genial-bot`` in a subprocess reading standard input."""
+"""The console chat, run as ``genial-bot`` in a subprocess reading standard input (with the
+service tests' quick reviews of finished games: ``tests/bot/quick_bot.py``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,17 @@ ROOT = Path(__file__).resolve().parents[2]
 def console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--name", "ada", "--seed", "3", *args],
+        [
+            sys.executable,
+            "-m",
+            "tests.bot.quick_bot",
+            "console",
+            "--name",
+            "ada",
+            "--seed",
+            "3",
+            *args,
+        ],
         cwd=tmp_path,
         input="".join(line + "\n" for line in lines),
         capture_output=True,

@@ -28,9 +28,20 @@ INVALID = "The stored game cannot be read back"
 
 
 def console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """The console bot in a process of its own (quick reviews: tests/bot/quick_bot.py)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--seed", "1", "--name", "alice", *args],
+        [
+            sys.executable,
+            "-m",
+            "tests.bot.quick_bot",
+            "console",
+            "--seed",
+            "1",
+            "--name",
+            "alice",
+            *args,
+        ],
         cwd=tmp_path,
         input="".join(line + "\n" for line in lines),
         capture_output=True,

@@ -100,7 +100,8 @@ class KillRun:
     def start(self) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT), GENIAL_TELEGRAM_TOKEN=TOKEN)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot", "telegram"],
+            # The bot's command line with quick reviews (tests/bot/quick_bot.py).
+            [sys.executable, "-m", "tests.bot.quick_bot", "telegram"],
             cwd=self.folder,
             env=env,
             stdin=subprocess.DEVNULL,
