@@ -94,12 +94,6 @@ class GenialPlayouts(GenialBoard):
         self._score(track, x, y, points[x][i], points[y][j])
         return track
 
-    def spot_points(self, spot: PlacementSpot) -> tuple[int, int]:
-        """What a placement listed by :meth:`placement_groups` makes in its first and in its
-        second colour (before the track's marks and cap), without playing it."""
-        points = self._points
-        return points[spot.first][spot.cell1], points[spot.second][spot.cell2]
-
     def gain(self, colour: int, points: int) -> int:
         """What ``points`` made in colour index ``colour`` would add to the mover's side's
         track, the next mark and the cap stopping them (RULES.md 2.5, 2.7)."""

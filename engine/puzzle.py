@@ -9,7 +9,9 @@ Standard library only, like the rest of the engine.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
+from operator import add, itemgetter
 
 from engine.ai.judge import judge
 from engine.errors import at_move
@@ -55,39 +57,61 @@ def lowest_points(game: GenialGame, placement: Placement) -> int:
 
 def _points_by_placement(game: GenialGame) -> dict[Placement, int]:
     """Every legal placement of the position once (in canonical form), with what it scores
-    in the mover's lowest colours: each colour's points taken as far as the track lets them,
-    worked out once per colour and amount (a puzzle search asks this of every legal placement
-    of every position of a game)."""
+    in the mover's lowest colours, each colour's points taken as far as the track lets them.
+
+    A puzzle search asks this of every legal placement of every position of a game, so it
+    goes group by group (:meth:`~engine.genial.GenialGame.placement_groups`): a tile with
+    none of the lowest colours scores nothing there (RULES.md 2.5: a tile scores in its own
+    colours only), and a tile of two colours adds the gains of its two cells, each looked up
+    in a table of the colour's gain per cell made once per position."""
     side = game.side_of(game.to_move)
     track = game.scores[side]
     low = min(track)
     lowest = {c.index for c in Colour if track[c.index] == low}
-    where = game._layout.where
-    gains: dict[tuple[int, int], int] = {}
+    points = game.colour_points()
+    known: dict[tuple[int, int], int] = {}
 
-    def gain(colour: int, points: int) -> int:
-        if colour not in lowest:  # a tile scores in its own colours only (RULES.md 2.5)
-            return 0
-        known = gains.get((colour, points))
-        if known is None:
-            known = gains[colour, points] = game.gain(colour, points)
-        return known
+    def gain(colour: int, made: int) -> int:
+        value = known.get((colour, made))
+        if value is None:
+            value = known[colour, made] = game.gain(colour, made)
+        return value
+
+    per_cell: dict[int, list[int]] = {}
+
+    def gains(colour: int) -> list[int]:
+        """What a symbol of ``colour`` adds to the lowest colours, by cell."""
+        table = per_cell.get(colour)
+        if table is None:
+            if colour in lowest:
+                table = [gain(colour, made) for made in points[colour]]
+            else:
+                table = [0] * len(points[colour])
+            per_cell[colour] = table
+        return table
 
     seen: dict[Placement, int] = {}
-    for p in game.legal_placements():
-        canonical = p.canonical()
-        if canonical in seen:
-            continue
-        spot = where.get(p)
-        if spot is None:  # written another way round: played on a copy, through the checks
-            seen[canonical] = lowest_points(game, p)
-            continue
-        x, y = spot.first, spot.second
+    for x, y, cells1, cells2, spots in game.placement_groups():
+        placements = map(itemgetter(0), spots)
         if x not in lowest and y not in lowest:
-            seen[canonical] = 0
-            continue
-        a, b = game.spot_points(spot)
-        seen[canonical] = gain(x, a + b) if x == y else gain(x, a) + gain(y, b)
+            seen.update(zip(placements, itertools.repeat(0)))
+        elif x == y:  # a double: both halves' points go to one colour, capped together
+            px = points[x]
+            seen.update(
+                zip(
+                    placements,
+                    [gain(x, px[i] + px[j]) for i, j in zip(cells1, cells2, strict=True)],
+                    strict=True,
+                )
+            )
+        else:
+            seen.update(
+                zip(
+                    placements,
+                    map(add, map(gains(x).__getitem__, cells1), map(gains(y).__getitem__, cells2)),
+                    strict=True,
+                )
+            )
     return seen
 
 
