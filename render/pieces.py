@@ -43,9 +43,9 @@ def _genial() -> Iterator[Call]:
                           ("team", 4)):  # fmt: skip
         yield f"genial board {mode} {players}", gb.background, (mode, players), {}
         lat = gb.layout(mode, players).lattice
-        # A sheet is inflated whole when one of its pieces is asked for: plain tiles and
-        # the last placement's in one, the seats' marks (boards of moves told together)
-        # in another.
+        # A sheet's pieces lie together in the file (read together from its pages): plain
+        # tiles and the last placement's in one, the seats' marks (boards of moves told
+        # together) in another.
         faces = [gb.PLAIN, gb.highlight_face(lat), *(gb.mark_face(s, lat) for s in range(4))]
         for k, face in enumerate(faces):
             sheet = f"genial {lat.w}" if k < 2 else f"genial {lat.w} marks"

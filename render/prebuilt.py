@@ -4,9 +4,9 @@ The first board of a new process drew every piece it pastes: the empty board wit
 labels (13 ms of CPU for a Genial board, 17 for Genial Spezial), the tiles' cells and
 joints, the towers with their tokens, the panel's symbols, and it worked out the palette:
 more than half of that board's 43-51 ms. Those pieces depend on nothing but the drawing
-code, Pillow and FreeType, so they can be drawn once into a file (~0.3 MB) from which a new
-process loads a piece it asks for (an inflate: an empty board in 1-2 ms) instead of drawing
-it. What goes in is listed in render/pieces.py; a function that draws a piece is marked
+code, Pillow and FreeType, so they can be drawn once into a file (~14 MB, the pieces' pixels
+as they are: mapped, not inflated) from which a new process takes a piece it asks for (an
+empty board in ~0.1 ms) instead of drawing it. What goes in is listed in render/pieces.py; a function that draws a piece is marked
 :func:`piece` (a cache like ``functools.cache`` that looks in the file before it draws).
 
 The file is built, never committed (its bytes follow the Pillow and FreeType of the machine
@@ -37,7 +37,6 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any, ParamSpec, TypeVar, cast
 
 import PIL
@@ -53,7 +52,7 @@ HERE = Path(__file__).resolve().parent
 PACKAGED = HERE / "assets" / "pieces.bin"
 #: The environment variable naming the file to use instead (a path).
 ENV = "GENIAL_RENDER_PIECES"
-MAGIC = b"genial-bot render pieces 1\n"
+MAGIC = b"genial-bot render pieces 2\n"
 #: The modules whose code draws the pieces (or says where they go): a change to any of
 #: them makes the file one of other code, not used until built again.
 SOURCES = (
@@ -69,15 +68,6 @@ SOURCES = (
     "symbols.py",
     "theme.py",
 )
-#: Deflate level of the file's pieces (read back at any level's speed).
-LEVEL = 9
-
-_zlib: ModuleType
-try:  # zlib-ng inflates the same format about 4 times as fast (an empty board: 0.25 ms)
-    from zlib_ng import zlib_ng as _zlib
-except ImportError:  # pragma: no cover - a platform without its wheel
-    import zlib as _zlib
-
 #: Pieces drawn in this process because the file did not have them, by function: what a
 #: test looks at to see that a first board draws none of them.
 drawn: Counter[str] = Counter()
@@ -148,8 +138,8 @@ def _canonical(value: object) -> str:
 
 
 # --- the file ------------------------------------------------------------------------------
-# MAGIC, the header's length (8 bytes, big-endian), the header (JSON), then the pieces,
-# each deflated on its own. The header: the versions and digest the pieces were drawn with,
+# MAGIC, the header's length (8 bytes, big-endian), the header (JSON), then the pieces'
+# bytes as they are, sheet after sheet. The header: the versions and digest the pieces were drawn with,
 # and per piece (by key) where its bytes are and what they hold.
 
 
@@ -171,34 +161,29 @@ def versions() -> dict[str, str]:
 
 
 class _Store:
-    """The file's pieces, each made an image when first asked for. A sheet is inflated
-    when one of its pieces is first asked for; palette images are made over its bytes,
-    not copies of them (in a new process, memory touched for the first time is what
-    costs: a 1.5 MB copy ~1 ms on this machine, a page fault for every 4 KB)."""
+    """The file's pieces, each made an image when first asked for, over the file's own
+    mapped bytes: nothing is inflated or copied. In a new process memory touched for the
+    first time is what costs (a page fault for every 4 KB: a 2 MB buffer ~1.2 ms on this
+    machine, where reading 2 MB of a mapped file in the page cache takes ~0.1 ms), so the
+    pieces are stored as they are, not deflated (issue 50)."""
 
     def __init__(self, data: mmap.mmap, header: dict[str, Any], start: int) -> None:
-        self.data = data
+        self.data = memoryview(data)
         self.sheets: list[list[int]] = header["sheets"]
         # Each piece's entry is one string of words, split when the piece is asked for: a
         # JSON list per piece took twice as long to read (a first board reads them all).
         self.pieces: dict[str, str] = header["pieces"]
         self.palettes = [bytes.fromhex(p) for p in header["palettes"]]
         self.start = start
-        self.inflated: dict[str, bytes] = {}
 
     def get(self, key: str) -> object | None:
         entry = self.pieces.get(key)
         if entry is None:
             return None
         sheet, begin, end, palette, *meta = entry.split()
-        with _lock:
-            raw = self.inflated.get(sheet)
-            if raw is None:
-                at, length, size = self.sheets[int(sheet)]
-                packed = self.data[self.start + at : self.start + at + length]
-                raw = self.inflated[sheet] = _zlib.decompress(packed, bufsize=size)
+        at = self.start + self.sheets[int(sheet)][0]
         colours = self.palettes[int(palette)] if palette != "-" else b""
-        return _decode(meta, memoryview(raw)[int(begin) : int(end)], colours)
+        return _decode(meta, self.data[at + int(begin) : at + int(end)], colours)
 
 
 _store: _Store | None = None
@@ -224,7 +209,7 @@ def _open(path: Path, wanted: dict[str, str] | None = None) -> _Store | None:
         if not isinstance(header, dict) or header.get("versions") != (wanted or versions()):
             return None
         body = start + length
-        if len(data) < body + max((at + n for at, n, _ in header["sheets"]), default=0):
+        if len(data) < body + max((at + n for at, n in header["sheets"]), default=0):
             return None  # cut short: its last sheets are missing
         return _Store(data, header, body)
     except (ValueError, KeyError, TypeError, struct.error):  # cut short or garbled
@@ -348,7 +333,7 @@ def _image(mode: str, width: int, height: int, raw: memoryview, palette: bytes) 
 
 
 #: A piece as (sheet, function, positional arguments, keyword arguments): the pieces of a
-#: sheet are deflated together (a board asks for many of one sheet). render/pieces.py lists
+#: sheet lie together in the file (a board asks for many of one sheet). render/pieces.py lists
 #: what the file holds.
 Call = tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
@@ -385,10 +370,9 @@ def file_bytes(pieces: Built) -> bytes:
     sheets, body, at = [], [], 0
     for parts in raws:
         raw = b"".join(parts)
-        packed = _zlib.compress(raw, LEVEL)
-        sheets.append([at, len(packed), len(raw)])
-        body.append(packed)
-        at += len(packed)
+        sheets.append([at, len(raw)])
+        body.append(raw)
+        at += len(raw)
     header = {
         "versions": versions(),
         "names": names,
@@ -407,7 +391,7 @@ def read(path: Path) -> Built:
     start = len(MAGIC) + 8
     header = json.loads(data[start : start + length])
     body = start + length
-    sheets = [_zlib.decompress(data[body + at : body + at + n]) for at, n, _ in header["sheets"]]
+    sheets = [data[body + at : body + at + n] for at, n in header["sheets"]]
     palettes = [bytes.fromhex(p) for p in header["palettes"]]
     out: Built = {}
     for key, entry in header["pieces"].items():
