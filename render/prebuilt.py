@@ -6,8 +6,9 @@ joints, the towers with their tokens, the panel's symbols, and it worked out the
 more than half of that board's 43-51 ms. Those pieces depend on nothing but the drawing
 code, Pillow and FreeType, so they can be drawn once into a file (~14 MB, the pieces' pixels
 as they are: mapped, not inflated) from which a new process takes a piece it asks for (an
-empty board in ~0.1 ms) instead of drawing it. What goes in is listed in render/pieces.py; a function that draws a piece is marked
-:func:`piece` (a cache like ``functools.cache`` that looks in the file before it draws).
+empty board in ~0.1 ms) instead of drawing it. What goes in is listed in
+render/pieces.py; a function that draws a piece is marked :func:`piece` (a cache like
+``functools.cache`` that looks in the file before it draws).
 
 The file is built, never committed (its bytes follow the Pillow and FreeType of the machine
 that draws it). It is built at image build (the Dockerfile runs ``python -m render pieces``
@@ -27,6 +28,7 @@ pixels, only slower. This module itself writes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import json
@@ -102,9 +104,12 @@ class _Piece:
     def __init__(self, name: str, draw: Callable[..., Any]) -> None:
         self.name = name
         self.draw = draw
-        # Worked out on the first call, not at import (inspect is slow, and a process that
-        # draws no board need not pay for it).
+        # Worked out on the first call, not at import (a process that draws no board need
+        # not pay for it).
         self._parameters: tuple[tuple[str, object], ...] | None = None
+        # Each argument's text by its value: a board asks for dozens of pieces of one
+        # lattice and a few faces (repr of a dataclass costs more than a look-up).
+        self._texts: dict[object, str] = {}
 
     def key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
         """The call's key: the function and every argument in order, defaults filled in (so
@@ -112,16 +117,54 @@ class _Piece:
         would refuse."""
         parameters = self._parameters
         if parameters is None:
-            parameters = self._parameters = tuple(
-                (p.name, p.default) for p in inspect.signature(self.draw).parameters.values()
-            )
+            parameters = self._parameters = _parameters(self.draw)
         rest = parameters[len(args) :]
         if len(rest) + len(args) != len(parameters) or not kwargs.keys() <= {n for n, _ in rest}:
             return None
         values = (*args, *(kwargs.get(n, default) for n, default in rest))
-        if any(v is inspect.Parameter.empty for v in values):
+        if any(v is _EMPTY for v in values):
             return None
-        return xxhash.xxh3_64_hexdigest(f"{self.name}{_canonical(values)}".encode())
+        texts = self._texts
+        words = []
+        for value in values:
+            if isinstance(value, _PLAIN):  # quick, and 1 == True == 1.0, (1,) == (True,)
+                words.append(_canonical(value))
+                continue
+            try:
+                text = texts.get(value)
+            except TypeError:  # unhashable: a list, or a tuple holding one
+                text = None
+            if text is None:
+                text = _canonical(value)
+                with contextlib.suppress(TypeError):
+                    texts[value] = text
+            words.append(text)
+        # The same text as _canonical(values): the arguments as one tuple.
+        return xxhash.xxh3_64_hexdigest(f"{self.name}({', '.join(words)})".encode())
+
+
+_EMPTY = inspect.Parameter.empty
+#: Arguments whose text is not looked up by value: equal values of these types may have
+#: other texts (``1``, ``True``). Values of the others (lattices, faces, colours) are
+#: equal only with the same text.
+_PLAIN = (str, int, float, type(None), tuple, list, set, frozenset)
+
+
+def _parameters(fn: Callable[..., Any]) -> tuple[tuple[str, object], ...]:
+    """Each parameter's name and default (:data:`_EMPTY`: none), as ``inspect.signature``
+    gives them, read from the code object (inspect took 0.4 ms of a first board)."""
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return tuple((p.name, p.default) for p in inspect.signature(fn).parameters.values())
+    count = code.co_argcount
+    names = code.co_varnames[: count + code.co_kwonlyargcount]
+    defaults = fn.__defaults__ or ()
+    kwdefaults = fn.__kwdefaults__ or {}
+    firsts = (_EMPTY,) * (count - len(defaults)) + defaults
+    return tuple(
+        (name, firsts[k] if k < count else kwdefaults.get(name, _EMPTY))
+        for k, name in enumerate(names)
+    )
 
 
 _pieces: dict[Callable[..., Any], _Piece] = {}
@@ -139,8 +182,8 @@ def _canonical(value: object) -> str:
 
 # --- the file ------------------------------------------------------------------------------
 # MAGIC, the header's length (8 bytes, big-endian), the header (JSON), then the pieces'
-# bytes as they are, sheet after sheet. The header: the versions and digest the pieces were drawn with,
-# and per piece (by key) where its bytes are and what they hold.
+# bytes as they are, sheet after sheet. The header: the versions and digest the pieces
+# were drawn with, and per piece (by key) where its bytes are and what they hold.
 
 
 def versions() -> dict[str, str]:

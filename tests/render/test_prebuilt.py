@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from engine.tiles import COLOURS
 from render import cli, panel, pieces, prebuilt, spezial_board
 from tests.patience import PATIENCE
 
@@ -213,6 +214,17 @@ def test_a_call_is_known_by_its_arguments_whichever_way_they_are_given() -> None
     # A call the function would refuse has no key (it is drawn, and fails there).
     assert made.key((lat, face), {"colour": 1}) is None
     assert made.key((), {}) is None
+    # Equal arguments of other types (1 == True == 1.0) are other calls, known apart
+    # however often the same lattice was seen before.
+    tower = prebuilt._pieces[spezial_board.tower_sprite]
+    lat = spezial_board.layout(4).lattice
+    keys = {
+        tower.key((lat, "tall", COLOURS[0], v, d), {}) for v in (1, True, 1.0) for d in (0, False)
+    }
+    assert len(keys) == 6
+    assert tower.key((lat, "tall", COLOURS[0], 1, 0), {}) == tower.key(
+        (spezial_board.layout(2).lattice, "tall", COLOURS[0], 1, 0), {}
+    )
 
 
 def test_a_set_argument_is_known_by_its_items_in_any_order() -> None:
