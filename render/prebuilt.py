@@ -324,7 +324,8 @@ _sprite: type[Any] | None = None
 
 def _encode(value: object) -> Encoded:
     """A piece as meta, bytes and palette: an image, a sprite (an image, its mask and its
-    offset) or a palette (RGB triples)."""
+    offset), a palette (RGB triples), a tuple of ints, or an image and two ints (where it
+    goes: a text piece)."""
     Sprite = _sprite
     if isinstance(value, Image.Image):
         return ["image", value.mode, *_size(value)], value.tobytes(), _palette(value)
@@ -337,6 +338,20 @@ def _encode(value: object) -> Encoded:
         return meta, raw + mask.tobytes(), _palette(image)
     if isinstance(value, tuple) and all(isinstance(c, tuple) and len(c) == 3 for c in value):
         return ["colours"], bytes(v for rgb in value for v in rgb), b""
+    if isinstance(value, tuple) and all(type(v) is int for v in value):
+        return ["ints"], struct.pack(f"<{len(value)}i", *value), b""
+    if (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and isinstance(value[0], Image.Image)
+        and all(type(v) is int for v in value[1:])
+    ):  # an image and where it goes (a text piece)
+        image, dx, dy = value
+        return (
+            ["placed", str(dx), str(dy), image.mode, *_size(image)],
+            image.tobytes(),
+            _palette(image),
+        )
     raise TypeError(f"no way to store a {type(value).__name__}")
 
 
@@ -361,6 +376,11 @@ def _decode(meta: list[str], raw: memoryview, palette: bytes) -> object:
         return _sprite(image, mask, int(dx), int(dy))
     if kind == "colours":
         return tuple(tuple(raw[k : k + 3]) for k in range(0, len(raw), 3))
+    if kind == "ints":
+        return struct.unpack(f"<{len(raw) // 4}i", raw)
+    if kind == "placed":
+        dx, dy, mode, width, height = meta[1:]
+        return _image(mode, int(width), int(height), raw, palette), int(dx), int(dy)
     raise ValueError(f"unknown piece kind {kind!r}")
 
 

@@ -158,6 +158,46 @@ def test_a_new_process_draws_none_of_the_pieces_its_first_boards_need(
     assert loaded["digest"] == drawn["digest"]
 
 
+# A late 4-player Genial Spezial board (bench_cold_board.py's) and the fonts it loaded.
+FONTS_OF_A_FIRST_BOARD = """
+import json, random
+from engine.spezial import SpezialGame
+import render
+from render import fonts
+
+loaded = []
+load = fonts._load
+def spy(name, size):
+    loaded.append([name, size])
+    return load(name, size)
+fonts._load = spy
+game, rng = SpezialGame(4, seed=7), random.Random(7)
+for _ in range(40):
+    game.play(game.random_placement(rng))
+render.board_png(game.view(None), names=["Ann", "Bo", "Cy", "Di"])
+print(json.dumps(loaded))
+"""
+
+
+def test_a_first_board_takes_its_points_and_counts_from_the_file_and_loads_one_font(
+    built: Path,
+) -> None:
+    """Each font size's first text costs a new process ~0.3 ms (FreeType sets the size
+    up): the points, the counts of tiles left and what sizes the points (block_fit) are
+    in the file, so a first Genial Spezial board loads the names' size alone."""
+    env = dict(os.environ, **{prebuilt.ENV: str(built)})
+    result = subprocess.run(
+        [sys.executable, "-c", FONTS_OF_A_FIRST_BOARD],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+        timeout=PATIENCE,
+    )
+    assert json.loads(result.stdout) == [["DejaVuSans-Bold.ttf", panel.NAME_SIZE]]
+
+
 def test_a_file_for_other_code_or_another_pillow_is_not_used(built: Path, tmp_path: Path) -> None:
     assert prebuilt._open(built) is not None
     header = header_of(built)
