@@ -150,7 +150,7 @@ class Canvas:
     @classmethod
     def new(cls, game: str, size: tuple[int, int], fill: RGB = PAPER) -> Canvas:
         img = Image.new("P", size, palette_index(game, fill))
-        img.putpalette(palette_image(game).getpalette() or [])
+        img.putpalette(_palette_list(game))  # bytes: a list of 768 ints cost 20 us a canvas
         return cls(img, game)
 
     def ink(self, rgb: RGB) -> int:
