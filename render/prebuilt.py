@@ -173,10 +173,15 @@ _pieces: dict[Callable[..., Any], _Piece] = {}
 def _canonical(value: object) -> str:
     """A value as text that is the same in every process: a set's items sorted (their
     order follows the hashes of strings, which differ from one process to the next)."""
-    if isinstance(value, frozenset | set):
+    kind = type(value)
+    if kind is int or kind is str or kind is bool or value is None:  # most arguments
+        return repr(value)
+    # Tuples of classes, not unions (frozenset | set): a key is worked out for each piece
+    # a first board asks for, and a union is made again on every call.
+    if isinstance(value, (frozenset, set)):
         return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
-    if isinstance(value, tuple | list):
-        return "(" + ", ".join(_canonical(v) for v in value) + ")"
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join([_canonical(v) for v in value]) + ")"
     return repr(value)
 
 
