@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.hexgrid import DIRECTIONS, Hex
+from engine.hexgrid import Hex
 from engine.moves import SpezialPlacement
 from engine.notation import parse_spezial_placement
 from engine.spezial import SCORE_COLOURS, TALL, SpezialView, board_layout
@@ -220,15 +220,15 @@ def _cells(
     """Each cell's centre pixel, and its neighbours in :data:`JOINT_DIRECTIONS` (worked out
     once: a board asks for them hundreds of times)."""
     lat = layout(players).lattice
-    centres = {h: lat.centre(h) for h in board_layout().area.cells}
-    neighbours: dict[Hex, list[tuple[int, Hex]]] = {}
-    for h in centres:
-        for d in JOINT_DIRECTIONS:
-            dq, dr = DIRECTIONS[d]
-            n = Hex(h.q + dq, h.r + dr)
-            if n in centres:
-                neighbours.setdefault(h, []).append((d, n))
-        neighbours.setdefault(h, [])
+    area = board_layout().area
+    cells = area.cells
+    centres = {h: lat.centre(h) for h in cells}
+    # From the area's table of neighbours by index (a new Hex per cell and direction cost
+    # 0.6 ms of a new process's first board).
+    neighbours = {
+        h: [(d, cells[row[d]]) for d in JOINT_DIRECTIONS if row[d] >= 0]
+        for h, row in zip(cells, area.neighbours, strict=True)
+    }
     return centres, neighbours
 
 
