@@ -5,7 +5,9 @@ score panel below.
 The board's sprites (tiles, chains, towers, dead cells without labels) are an ordered list
 drawn on the empty board through a cache of the last boards (render/scene.py): at a table
 a turn draws again only the few cells that changed, with the pixels of a board drawn from
-nothing. Marks and the panel go on a copy, every time.
+nothing. Marks go on a copy, every time; the panel goes below the sprites, on the PNG
+writer's canvas, which is kept as the board itself when it has no marks (no copy: the
+next board draws its panel again).
 """
 
 from __future__ import annotations
