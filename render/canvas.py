@@ -7,6 +7,7 @@ cached because the same numbers, names and icons come back turn after turn.
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from typing import cast
 
@@ -42,6 +43,11 @@ def palette_index(game: str, rgb: RGB) -> int:
     return _indexes(game)[rgb]
 
 
+#: Texts whose pieces may be in the file of pieces (render/prebuilt.py): the points and
+#: counts of the score panels, a few hundred at most (names and clocks are drawn).
+FIGURES = re.compile(r"×?[0-9]{1,2}")
+
+
 @lru_cache(maxsize=4096)
 def text_piece(
     text: str, size: int, fill: RGB, backdrop: RGB, anchor: str, bold: bool, game: str
@@ -52,7 +58,25 @@ def text_piece(
     The same pixels as drawing it on an RGB image of ``backdrop`` with
     :func:`render.fonts.draw_text` and mapping that onto the palette (:func:`quantize`),
     with less work: each pixel's coverage is mapped straight to its palette index
-    (:func:`_inks`). Names and points are drawn on every first board of a process."""
+    (:func:`_inks`). Names and points are drawn on every first board of a process; the
+    points and counts (:data:`FIGURES`) are taken from the file of pieces when it has
+    them, so a first board loads no font for them (each size's first text cost ~0.3 ms)."""
+    if FIGURES.fullmatch(text):
+        return figure_piece(text, size, fill, backdrop, anchor, bold, game)
+    return _text_piece(text, size, fill, backdrop, anchor, bold, game)
+
+
+@piece
+def figure_piece(
+    text: str, size: int, fill: RGB, backdrop: RGB, anchor: str, bold: bool, game: str
+) -> tuple[Image.Image, int, int]:
+    """:func:`text_piece` of one of the :data:`FIGURES`."""
+    return _text_piece(text, size, fill, backdrop, anchor, bold, game)
+
+
+def _text_piece(
+    text: str, size: int, fill: RGB, backdrop: RGB, anchor: str, bold: bool, game: str
+) -> tuple[Image.Image, int, int]:
     face = font(size, bold)
     left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
     left, top = left - 1, top - 1
@@ -68,7 +92,7 @@ def text_piece(
     return piece, left, top
 
 
-@cache
+@piece
 def _inks(fill: RGB, backdrop: RGB, game: str) -> tuple[int, ...]:
     """The palette index of a pixel of ``fill`` text on ``backdrop`` for each coverage
     0-255: what :func:`render.fonts.draw_text` then :func:`quantize` make of it, worked
@@ -126,7 +150,7 @@ class Canvas:
     @classmethod
     def new(cls, game: str, size: tuple[int, int], fill: RGB = PAPER) -> Canvas:
         img = Image.new("P", size, palette_index(game, fill))
-        img.putpalette(palette_image(game).getpalette() or [])
+        img.putpalette(_palette_list(game))  # bytes: a list of 768 ints cost 20 us a canvas
         return cls(img, game)
 
     def ink(self, rgb: RGB) -> int:

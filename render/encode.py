@@ -164,6 +164,28 @@ def canvas(width: int, height: int) -> Image.Image:
     return img
 
 
+def hold(img: Image.Image) -> object | None:
+    """Keep the row buffer under ``img``, a canvas not yet given to :func:`png_bytes`,
+    from being lent again after it is encoded, until :func:`let_go`: its pixels stay as
+    they are (render/scene.py keeps a board drawn on a canvas as the board to draw the
+    next from). None if ``img`` is not such a canvas."""
+    with _lock:
+        lent = _lent.get(id(img))
+        if lent is None or lent[0] is not img.im:
+            return None
+        rows = lent[1]
+        rows.users += 1
+        return rows
+
+
+def let_go(held: object) -> None:
+    """Undo a :func:`hold`: the buffer is lent again once nothing else keeps it."""
+    rows = cast(_Rows, held)
+    with _lock:
+        rows.users -= 1
+        _release(rows)
+
+
 def _forget_lent(key: int) -> None:
     with _lock:
         _lent.pop(key, None)

@@ -201,7 +201,8 @@ def _draw_row(
         if row.tiles_left is not None:
             count = f"×{row.tiles_left}"
             canvas.text((after, cy + 20), count, 22, SOFT_INK, PANEL)
-            after += math.ceil(font(22).getlength(count)) + 10
+            if clocks[0] is not None:  # measured only then: the font is loaded for it
+                after += math.ceil(font(22).getlength(count)) + 10
         if clocks[0] is not None:
             size, fitted_clock = clock_fit(clocks[0], x + name_width - after)
             canvas.text((after, cy + 20), fitted_clock, size, SOFT_INK, PANEL)
@@ -246,12 +247,17 @@ def _draw_row(
 def block_measures(width: int, blocks: int, digits: int) -> tuple[int, int, int]:
     """A row ``width`` px wide with ``blocks`` colours whose longest points have ``digits``
     digits: each block's width, its symbol's radius and the points' size."""
+    bw, radius, number, text = block_fit_args(width, blocks, digits)
+    return (bw, *block_fit(bw, radius, number, text))
+
+
+def block_fit_args(width: int, blocks: int, digits: int) -> tuple[int, int, int, str]:
+    """What :func:`block_measures` asks :func:`block_fit` for such a row."""
     narrow = width < NARROW
     name_width = NARROW_NAME_WIDTH if narrow else NAME_WIDTH
     radius = NARROW_ICON_RADIUS if narrow else ICON_RADIUS
     number = NARROW_NUMBER_SIZE if narrow else NUMBER_SIZE
-    bw = (width - name_width - 16) // blocks
-    return (bw, *block_fit(bw, radius, number, "8" * digits))
+    return (width - name_width - 16) // blocks, radius, number, "8" * digits
 
 
 #: Room kept right of a block's points: the lowest colour's frame (4 px wide) ends 4 px
@@ -265,7 +271,7 @@ def number_box(bw: int, radius: int, size: int, text: str) -> tuple[int, int]:
     return start, start + math.ceil(font(size).getlength(text))
 
 
-@lru_cache(maxsize=1024)
+@piece  # in the file of pieces: a first board then loads no font to measure "88"
 def block_fit(bw: int, radius: int, size: int, text: str) -> tuple[int, int]:
     """The symbol's radius and the points' size that keep ``text`` inside a block ``bw``
     px wide (and inside its frame): as drawn if it fits, else the number a little smaller,

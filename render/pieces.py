@@ -18,8 +18,8 @@ from pathlib import Path
 from engine.spezial import SCORE_COLOURS
 from engine.spezial_board import SHORT, TALL, board_layout
 from engine.tiles import COLOURS, Colour
+from render import canvas, panel, prebuilt, sprites, theme
 from render import genial_board as gb
-from render import panel, prebuilt, sprites, theme
 from render import spezial_board as sb
 from render.canvas import _shape
 from render.cells import EMPTY_FACE
@@ -43,9 +43,9 @@ def _genial() -> Iterator[Call]:
                           ("team", 4)):  # fmt: skip
         yield f"genial board {mode} {players}", gb.background, (mode, players), {}
         lat = gb.layout(mode, players).lattice
-        # A sheet is inflated whole when one of its pieces is asked for: plain tiles and
-        # the last placement's in one, the seats' marks (boards of moves told together)
-        # in another.
+        # A sheet's pieces lie together in the file (read together from its pages): plain
+        # tiles and the last placement's in one, the seats' marks (boards of moves told
+        # together) in another.
         faces = [gb.PLAIN, gb.highlight_face(lat), *(gb.mark_face(s, lat) for s in range(4))]
         for k, face in enumerate(faces):
             sheet = f"genial {lat.w}" if k < 2 else f"genial {lat.w} marks"
@@ -55,6 +55,7 @@ def _genial() -> Iterator[Call]:
                 yield sheet, sprites.joint_sprite, (lat, d, face, face), game
         yield f"genial {lat.w}", sprites.cell_sprite, (lat, EMPTY_FACE), game
     yield from _rows(gb.GAME, gb.WIDTH - 2 * gb.PANEL_X, 1, COLOURS)
+    yield from _counts(gb.GAME, theme.PAPER)
     yield "genial", panel.domino_icon, (gb.PLAIN, 18, theme.PAPER, gb.GAME), {}
     yield "genial", _shape, ("arrow", 22, theme.TURN, theme.PANEL, gb.GAME), {}
 
@@ -90,6 +91,7 @@ def _spezial() -> Iterator[Call]:
     for face in (EMPTY_FACE, sb.golden_face(lat)):
         yield "spezial cells", sprites.cell_sprite, (lat, face), game
     yield from _rows(sb.GAME, sb.WIDTH - 2 * sb.PANEL_X, sb.PANEL_COLUMNS, SCORE_COLOURS)
+    yield from _counts(sb.GAME, theme.PANEL)
     for seat in range(4):
         swatch = sb.seat_face(seat, sb.SWATCH)
         yield "spezial", panel.domino_icon, (swatch, 22, theme.PANEL, sb.GAME), {}
@@ -97,13 +99,45 @@ def _spezial() -> Iterator[Call]:
 
 
 def _rows(game: str, width: int, columns: int, colours: Sequence[Colour]) -> Iterator[Call]:
-    """The symbols of a board's score rows, at every size their points may take."""
+    """The symbols of a board's score rows, at every size their points may take; the
+    points themselves up to :data:`POINTS` (one and two digits: a row's points are drawn
+    at the size of its longest) and what sizes them."""
     row_width = (width - (columns - 1) * panel.ROW_GAP) // columns
+    sizes = set()
     for digits in (1, 2, 3):
-        _, radius, _ = panel.block_measures(row_width, len(colours), digits)
+        fit = panel.block_fit_args(row_width, len(colours), digits)
+        yield game, panel.block_fit, fit, {}
+        _, radius, size = panel.block_measures(row_width, len(colours), digits)
+        if digits < 3:
+            sizes.add(size)
         for colour in colours:
             for backdrop in (theme.PANEL, theme.WHITE):
                 yield game, panel.icon, (colour, radius, backdrop, game), {}
+    figures = f"{game} figures"
+    # The panel's texts, the legend of moves told together and the clocks: in ink or soft
+    # ink, on the panel, a lowest colour's white or paper.
+    for fill in (theme.INK, theme.SOFT_INK):
+        for backdrop in (theme.PANEL, theme.WHITE, theme.PAPER):
+            yield figures, canvas._inks, (fill, backdrop, game), {}
+    for backdrop in (theme.PANEL, theme.WHITE):
+        for size in sorted(sizes):
+            for points in range(POINTS[game] + 1):
+                text = (str(points), size, theme.INK, backdrop, "lm", True, game)
+                yield figures, canvas.figure_piece, text, {}
+
+
+#: The highest points whose figures are in the file, by game: Genial's track ends at 18;
+#: Genial Spezial's has no end (higher points are drawn when asked for).
+POINTS = {"genial": 18, "spezial": 49}
+#: The highest counts ("×12": tiles in the bag, tiles a seat has left) in the file.
+COUNTS = {"genial": 99, "spezial": 40}
+
+
+def _counts(game: str, backdrop: theme.RGB) -> Iterator[Call]:
+    """The counts of tiles left, as the panel words them (size 22, soft ink)."""
+    for n in range(COUNTS[game] + 1):
+        text = (f"×{n}", 22, theme.SOFT_INK, backdrop, "lm", True, game)
+        yield f"{game} figures", canvas.figure_piece, text, {}
 
 
 def target() -> Path | None:

@@ -4,10 +4,11 @@ The first board of a new process drew every piece it pastes: the empty board wit
 labels (13 ms of CPU for a Genial board, 17 for Genial Spezial), the tiles' cells and
 joints, the towers with their tokens, the panel's symbols, and it worked out the palette:
 more than half of that board's 43-51 ms. Those pieces depend on nothing but the drawing
-code, Pillow and FreeType, so they can be drawn once into a file (~0.3 MB) from which a new
-process loads a piece it asks for (an inflate: an empty board in 1-2 ms) instead of drawing
-it. What goes in is listed in render/pieces.py; a function that draws a piece is marked
-:func:`piece` (a cache like ``functools.cache`` that looks in the file before it draws).
+code, Pillow and FreeType, so they can be drawn once into a file (~14 MB, the pieces' pixels
+as they are: mapped, not inflated) from which a new process takes a piece it asks for (an
+empty board in ~0.1 ms) instead of drawing it. What goes in is listed in
+render/pieces.py; a function that draws a piece is marked :func:`piece` (a cache like
+``functools.cache`` that looks in the file before it draws).
 
 The file is built, never committed (its bytes follow the Pillow and FreeType of the machine
 that draws it). It is built at image build (the Dockerfile runs ``python -m render pieces``
@@ -27,6 +28,7 @@ pixels, only slower. This module itself writes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import json
@@ -37,7 +39,6 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any, ParamSpec, TypeVar, cast
 
 import PIL
@@ -53,7 +54,7 @@ HERE = Path(__file__).resolve().parent
 PACKAGED = HERE / "assets" / "pieces.bin"
 #: The environment variable naming the file to use instead (a path).
 ENV = "GENIAL_RENDER_PIECES"
-MAGIC = b"genial-bot render pieces 1\n"
+MAGIC = b"genial-bot render pieces 2\n"
 #: The modules whose code draws the pieces (or says where they go): a change to any of
 #: them makes the file one of other code, not used until built again.
 SOURCES = (
@@ -69,15 +70,6 @@ SOURCES = (
     "symbols.py",
     "theme.py",
 )
-#: Deflate level of the file's pieces (read back at any level's speed).
-LEVEL = 9
-
-_zlib: ModuleType
-try:  # zlib-ng inflates the same format about 4 times as fast (an empty board: 0.25 ms)
-    from zlib_ng import zlib_ng as _zlib
-except ImportError:  # pragma: no cover - a platform without its wheel
-    import zlib as _zlib
-
 #: Pieces drawn in this process because the file did not have them, by function: what a
 #: test looks at to see that a first board draws none of them.
 drawn: Counter[str] = Counter()
@@ -112,9 +104,12 @@ class _Piece:
     def __init__(self, name: str, draw: Callable[..., Any]) -> None:
         self.name = name
         self.draw = draw
-        # Worked out on the first call, not at import (inspect is slow, and a process that
-        # draws no board need not pay for it).
+        # Worked out on the first call, not at import (a process that draws no board need
+        # not pay for it).
         self._parameters: tuple[tuple[str, object], ...] | None = None
+        # Each argument's text by its value: a board asks for dozens of pieces of one
+        # lattice and a few faces (repr of a dataclass costs more than a look-up).
+        self._texts: dict[object, str] = {}
 
     def key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
         """The call's key: the function and every argument in order, defaults filled in (so
@@ -122,16 +117,54 @@ class _Piece:
         would refuse."""
         parameters = self._parameters
         if parameters is None:
-            parameters = self._parameters = tuple(
-                (p.name, p.default) for p in inspect.signature(self.draw).parameters.values()
-            )
+            parameters = self._parameters = _parameters(self.draw)
         rest = parameters[len(args) :]
         if len(rest) + len(args) != len(parameters) or not kwargs.keys() <= {n for n, _ in rest}:
             return None
         values = (*args, *(kwargs.get(n, default) for n, default in rest))
-        if any(v is inspect.Parameter.empty for v in values):
+        if any(v is _EMPTY for v in values):
             return None
-        return xxhash.xxh3_64_hexdigest(f"{self.name}{_canonical(values)}".encode())
+        texts = self._texts
+        words = []
+        for value in values:
+            if isinstance(value, _PLAIN):  # quick, and 1 == True == 1.0, (1,) == (True,)
+                words.append(_canonical(value))
+                continue
+            try:
+                text = texts.get(value)
+            except TypeError:  # unhashable: a list, or a tuple holding one
+                text = None
+            if text is None:
+                text = _canonical(value)
+                with contextlib.suppress(TypeError):
+                    texts[value] = text
+            words.append(text)
+        # The same text as _canonical(values): the arguments as one tuple.
+        return xxhash.xxh3_64_hexdigest(f"{self.name}({', '.join(words)})".encode())
+
+
+_EMPTY = inspect.Parameter.empty
+#: Arguments whose text is not looked up by value: equal values of these types may have
+#: other texts (``1``, ``True``). Values of the others (lattices, faces, colours) are
+#: equal only with the same text.
+_PLAIN = (str, int, float, type(None), tuple, list, set, frozenset)
+
+
+def _parameters(fn: Callable[..., Any]) -> tuple[tuple[str, object], ...]:
+    """Each parameter's name and default (:data:`_EMPTY`: none), as ``inspect.signature``
+    gives them, read from the code object (inspect took 0.4 ms of a first board)."""
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return tuple((p.name, p.default) for p in inspect.signature(fn).parameters.values())
+    count = code.co_argcount
+    names = code.co_varnames[: count + code.co_kwonlyargcount]
+    defaults = fn.__defaults__ or ()
+    kwdefaults = fn.__kwdefaults__ or {}
+    firsts = (_EMPTY,) * (count - len(defaults)) + defaults
+    return tuple(
+        (name, firsts[k] if k < count else kwdefaults.get(name, _EMPTY))
+        for k, name in enumerate(names)
+    )
 
 
 _pieces: dict[Callable[..., Any], _Piece] = {}
@@ -140,17 +173,22 @@ _pieces: dict[Callable[..., Any], _Piece] = {}
 def _canonical(value: object) -> str:
     """A value as text that is the same in every process: a set's items sorted (their
     order follows the hashes of strings, which differ from one process to the next)."""
-    if isinstance(value, frozenset | set):
+    kind = type(value)
+    if kind is int or kind is str or kind is bool or value is None:  # most arguments
+        return repr(value)
+    # Tuples of classes, not unions (frozenset | set): a key is worked out for each piece
+    # a first board asks for, and a union is made again on every call.
+    if isinstance(value, (frozenset, set)):
         return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
-    if isinstance(value, tuple | list):
-        return "(" + ", ".join(_canonical(v) for v in value) + ")"
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join([_canonical(v) for v in value]) + ")"
     return repr(value)
 
 
 # --- the file ------------------------------------------------------------------------------
-# MAGIC, the header's length (8 bytes, big-endian), the header (JSON), then the pieces,
-# each deflated on its own. The header: the versions and digest the pieces were drawn with,
-# and per piece (by key) where its bytes are and what they hold.
+# MAGIC, the header's length (8 bytes, big-endian), the header (JSON), then the pieces'
+# bytes as they are, sheet after sheet. The header: the versions and digest the pieces
+# were drawn with, and per piece (by key) where its bytes are and what they hold.
 
 
 def versions() -> dict[str, str]:
@@ -171,34 +209,29 @@ def versions() -> dict[str, str]:
 
 
 class _Store:
-    """The file's pieces, each made an image when first asked for. A sheet is inflated
-    when one of its pieces is first asked for; palette images are made over its bytes,
-    not copies of them (in a new process, memory touched for the first time is what
-    costs: a 1.5 MB copy ~1 ms on this machine, a page fault for every 4 KB)."""
+    """The file's pieces, each made an image when first asked for, over the file's own
+    mapped bytes: nothing is inflated or copied. In a new process memory touched for the
+    first time is what costs (a page fault for every 4 KB: a 2 MB buffer ~1.2 ms on this
+    machine, where reading 2 MB of a mapped file in the page cache takes ~0.1 ms), so the
+    pieces are stored as they are, not deflated (issue 50)."""
 
     def __init__(self, data: mmap.mmap, header: dict[str, Any], start: int) -> None:
-        self.data = data
+        self.data = memoryview(data)
         self.sheets: list[list[int]] = header["sheets"]
         # Each piece's entry is one string of words, split when the piece is asked for: a
         # JSON list per piece took twice as long to read (a first board reads them all).
         self.pieces: dict[str, str] = header["pieces"]
         self.palettes = [bytes.fromhex(p) for p in header["palettes"]]
         self.start = start
-        self.inflated: dict[str, bytes] = {}
 
     def get(self, key: str) -> object | None:
         entry = self.pieces.get(key)
         if entry is None:
             return None
         sheet, begin, end, palette, *meta = entry.split()
-        with _lock:
-            raw = self.inflated.get(sheet)
-            if raw is None:
-                at, length, size = self.sheets[int(sheet)]
-                packed = self.data[self.start + at : self.start + at + length]
-                raw = self.inflated[sheet] = _zlib.decompress(packed, bufsize=size)
+        at = self.start + self.sheets[int(sheet)][0]
         colours = self.palettes[int(palette)] if palette != "-" else b""
-        return _decode(meta, memoryview(raw)[int(begin) : int(end)], colours)
+        return _decode(meta, self.data[at + int(begin) : at + int(end)], colours)
 
 
 _store: _Store | None = None
@@ -224,7 +257,7 @@ def _open(path: Path, wanted: dict[str, str] | None = None) -> _Store | None:
         if not isinstance(header, dict) or header.get("versions") != (wanted or versions()):
             return None
         body = start + length
-        if len(data) < body + max((at + n for at, n, _ in header["sheets"]), default=0):
+        if len(data) < body + max((at + n for at, n in header["sheets"]), default=0):
             return None  # cut short: its last sheets are missing
         return _Store(data, header, body)
     except (ValueError, KeyError, TypeError, struct.error):  # cut short or garbled
@@ -296,7 +329,8 @@ _sprite: type[Any] | None = None
 
 def _encode(value: object) -> Encoded:
     """A piece as meta, bytes and palette: an image, a sprite (an image, its mask and its
-    offset) or a palette (RGB triples)."""
+    offset), a palette (RGB triples), a tuple of ints, or an image and two ints (where it
+    goes: a text piece)."""
     Sprite = _sprite
     if isinstance(value, Image.Image):
         return ["image", value.mode, *_size(value)], value.tobytes(), _palette(value)
@@ -309,6 +343,20 @@ def _encode(value: object) -> Encoded:
         return meta, raw + mask.tobytes(), _palette(image)
     if isinstance(value, tuple) and all(isinstance(c, tuple) and len(c) == 3 for c in value):
         return ["colours"], bytes(v for rgb in value for v in rgb), b""
+    if isinstance(value, tuple) and all(type(v) is int for v in value):
+        return ["ints"], struct.pack(f"<{len(value)}i", *value), b""
+    if (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and isinstance(value[0], Image.Image)
+        and all(type(v) is int for v in value[1:])
+    ):  # an image and where it goes (a text piece)
+        image, dx, dy = value
+        return (
+            ["placed", str(dx), str(dy), image.mode, *_size(image)],
+            image.tobytes(),
+            _palette(image),
+        )
     raise TypeError(f"no way to store a {type(value).__name__}")
 
 
@@ -333,6 +381,11 @@ def _decode(meta: list[str], raw: memoryview, palette: bytes) -> object:
         return _sprite(image, mask, int(dx), int(dy))
     if kind == "colours":
         return tuple(tuple(raw[k : k + 3]) for k in range(0, len(raw), 3))
+    if kind == "ints":
+        return struct.unpack(f"<{len(raw) // 4}i", raw)
+    if kind == "placed":
+        dx, dy, mode, width, height = meta[1:]
+        return _image(mode, int(width), int(height), raw, palette), int(dx), int(dy)
     raise ValueError(f"unknown piece kind {kind!r}")
 
 
@@ -348,7 +401,7 @@ def _image(mode: str, width: int, height: int, raw: memoryview, palette: bytes) 
 
 
 #: A piece as (sheet, function, positional arguments, keyword arguments): the pieces of a
-#: sheet are deflated together (a board asks for many of one sheet). render/pieces.py lists
+#: sheet lie together in the file (a board asks for many of one sheet). render/pieces.py lists
 #: what the file holds.
 Call = tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
@@ -385,10 +438,9 @@ def file_bytes(pieces: Built) -> bytes:
     sheets, body, at = [], [], 0
     for parts in raws:
         raw = b"".join(parts)
-        packed = _zlib.compress(raw, LEVEL)
-        sheets.append([at, len(packed), len(raw)])
-        body.append(packed)
-        at += len(packed)
+        sheets.append([at, len(raw)])
+        body.append(raw)
+        at += len(raw)
     header = {
         "versions": versions(),
         "names": names,
@@ -407,7 +459,7 @@ def read(path: Path) -> Built:
     start = len(MAGIC) + 8
     header = json.loads(data[start : start + length])
     body = start + length
-    sheets = [_zlib.decompress(data[body + at : body + at + n]) for at, n, _ in header["sheets"]]
+    sheets = [data[body + at : body + at + n] for at, n in header["sheets"]]
     palettes = [bytes.fromhex(p) for p in header["palettes"]]
     out: Built = {}
     for key, entry in header["pieces"].items():

@@ -15,8 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
-from render import cli, panel, pieces, prebuilt
+from engine.tiles import COLOURS
+from render import cli, panel, pieces, prebuilt, spezial_board
 from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +45,38 @@ def test_the_file_holds_what_the_script_draws(built: Path, monkeypatch: pytest.M
     # Readable by every user (an image builds it as root and runs the bot as another).
     assert built.stat().st_mode & 0o777 == 0o644
     assert [p.name for p in built.parent.iterdir()] == ["pieces.bin"]  # no temporary left
+
+
+def test_the_pieces_lie_in_the_file_as_they_are_and_are_loaded_without_a_copy(
+    built: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new process maps the file and takes a piece's pixels where they lie: nothing to
+    inflate, no buffer of its own to fill (in a new process each 4 KB of memory written
+    the first time costs a page fault: an empty board's 2 MB ~1.2 ms)."""
+    header = header_of(built)
+    data = built.read_bytes()
+    start = len(prebuilt.MAGIC) + 8
+    body = start + int.from_bytes(data[len(prebuilt.MAGIC) : start], "big")
+    sheets = header["sheets"]
+    entries = header["pieces"]
+    assert isinstance(sheets, list) and isinstance(entries, dict)
+    # The file is its header and every piece's bytes, nothing more.
+    assert len(data) == body + sum(n for _, n in sheets)
+    monkeypatch.setattr(prebuilt, "enabled", False)
+    board = next(call for call in pieces.wanted() if call[1] is spezial_board.background)
+    _, fn, args, kwargs = board
+    key = prebuilt._pieces[fn].key(args, kwargs)
+    assert key is not None
+    sheet, begin, end, *_ = entries[key].split()
+    at = body + sheets[int(sheet)][0]
+    drawn = fn(*args, **kwargs)
+    assert data[at + int(begin) : at + int(end)] == drawn.tobytes()
+    # Loaded: an image over the mapped file's bytes (read-only, so never drawn on).
+    store = prebuilt._open(built)
+    assert store is not None
+    loaded = store.get(key)
+    assert isinstance(loaded, Image.Image) and loaded.readonly
+    assert loaded.tobytes() == drawn.tobytes() and loaded.getpalette() == drawn.getpalette()
 
 
 def header_of(path: Path) -> dict[str, object]:
@@ -124,6 +158,46 @@ def test_a_new_process_draws_none_of_the_pieces_its_first_boards_need(
     assert loaded["digest"] == drawn["digest"]
 
 
+# A late 4-player Genial Spezial board (bench_cold_board.py's) and the fonts it loaded.
+FONTS_OF_A_FIRST_BOARD = """
+import json, random
+from engine.spezial import SpezialGame
+import render
+from render import fonts
+
+loaded = []
+load = fonts._load
+def spy(name, size):
+    loaded.append([name, size])
+    return load(name, size)
+fonts._load = spy
+game, rng = SpezialGame(4, seed=7), random.Random(7)
+for _ in range(40):
+    game.play(game.random_placement(rng))
+render.board_png(game.view(None), names=["Ann", "Bo", "Cy", "Di"])
+print(json.dumps(loaded))
+"""
+
+
+def test_a_first_board_takes_its_points_and_counts_from_the_file_and_loads_one_font(
+    built: Path,
+) -> None:
+    """Each font size's first text costs a new process ~0.3 ms (FreeType sets the size
+    up): the points, the counts of tiles left and what sizes the points (block_fit) are
+    in the file, so a first Genial Spezial board loads the names' size alone."""
+    env = dict(os.environ, **{prebuilt.ENV: str(built)})
+    result = subprocess.run(
+        [sys.executable, "-c", FONTS_OF_A_FIRST_BOARD],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+        timeout=PATIENCE,
+    )
+    assert json.loads(result.stdout) == [["DejaVuSans-Bold.ttf", panel.NAME_SIZE]]
+
+
 def test_a_file_for_other_code_or_another_pillow_is_not_used(built: Path, tmp_path: Path) -> None:
     assert prebuilt._open(built) is not None
     header = header_of(built)
@@ -180,6 +254,17 @@ def test_a_call_is_known_by_its_arguments_whichever_way_they_are_given() -> None
     # A call the function would refuse has no key (it is drawn, and fails there).
     assert made.key((lat, face), {"colour": 1}) is None
     assert made.key((), {}) is None
+    # Equal arguments of other types (1 == True == 1.0) are other calls, known apart
+    # however often the same lattice was seen before.
+    tower = prebuilt._pieces[spezial_board.tower_sprite]
+    lat = spezial_board.layout(4).lattice
+    keys = {
+        tower.key((lat, "tall", COLOURS[0], v, d), {}) for v in (1, True, 1.0) for d in (0, False)
+    }
+    assert len(keys) == 6
+    assert tower.key((lat, "tall", COLOURS[0], 1, 0), {}) == tower.key(
+        (spezial_board.layout(2).lattice, "tall", COLOURS[0], 1, 0), {}
+    )
 
 
 def test_a_set_argument_is_known_by_its_items_in_any_order() -> None:

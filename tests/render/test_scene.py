@@ -3,6 +3,7 @@ pixels of pasting its items on the background one after another."""
 
 from __future__ import annotations
 
+import io
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -10,7 +11,7 @@ from collections.abc import Callable, Sequence
 import pytest
 from PIL import Image
 
-from render import scene
+from render import encode, scene
 from render.scene import Item, Scenes, draw_full, merge_boxes
 from render.sprites import Sprite
 
@@ -44,9 +45,11 @@ def full_draws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many pictures were drawn in full (one count per call of draw_full)."""
     calls = [0]
 
-    def counted(background: Image.Image, items: Sequence[Item]) -> Image.Image:
+    def counted(
+        background: Image.Image, items: Sequence[Item], out: Image.Image | None = None
+    ) -> Image.Image:
         calls[0] += 1
-        return draw_full(background, items)
+        return draw_full(background, items, out)
 
     monkeypatch.setattr(scene, "draw_full", counted)
     return calls
@@ -234,3 +237,49 @@ def test_threads_drawing_at_once_each_get_their_own_pixels() -> None:
     for t in threads:
         t.join()
     assert not wrong
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_scenes_kept_as_the_writers_canvases_give_the_pixels_of_drawing_each_in_full(
+    seed: int, full_draws: list[int]
+) -> None:
+    """draw_on keeps the PNG writer's canvas itself as the scene (render.board_png): the
+    caller then draws on its stale strip (a board's panel) and the writer encodes it and
+    lends its buffers again; at two tables, some boards drawn on a copy (with marks)."""
+    rng = random.Random(seed)
+    width, height = SIZE
+    stale = (0, height - 10, width, height)  # the panel: no item reaches it here
+    background = noise(rng, SIZE, "P")
+    pool = [Sprite(noise(rng, sp.image.size, "P"), sp.mask, sp.dx, sp.dy) for sp in sprites(rng, 8)]
+
+    def inside(items: list[Item]) -> list[Item]:
+        return [it for it in items if scene.item_box(it)[3] <= stale[1]]
+
+    scenes = Scenes(2)
+    walks: list[list[Item]] = [[], []]
+    steps = 40
+    for step in range(steps):
+        k = rng.randrange(2)
+        walks[k] = inside(edit(rng, walks[k], pool))
+        out = encode.canvas(width, height)
+        if step % 5 == 4:  # a board with marks: drawn on a kept copy, as before
+            got = scenes.draw(background, walks[k], out)
+        else:
+            got = scenes.draw_on(background, walks[k], out, stale)
+        assert got is out
+        assert got.tobytes() == draw_full(background, walks[k]).tobytes(), step
+        out.paste(rng.randint(0, 255), stale)  # the panel, other every time
+        if step % 5 == 4:  # marks over the items: only on a board drawn on a copy
+            out.paste(rng.randint(0, 255), (0, 0, 6, 6))
+        drawn = out.tobytes()
+        # The writer compares with the last board it encoded: a kept canvas drawn on
+        # again would give it wrong bands.
+        assert Image.open(io.BytesIO(encode.png_bytes(out))).tobytes() == drawn, step
+    # The references above are not counted: the scenes drew few boards in full.
+    assert full_draws[0] < steps // 2
+    # Let go, every buffer is the writer's again: none held, the spare ones to lend.
+    scenes.clear()
+    rows = [r for r, _ in encode._previous.values()]
+    rows += [r for spare in encode._free.values() for r in spare]
+    assert rows and all(r.users == 0 for r in rows)
+    assert encode._free.get(SIZE)

@@ -14,7 +14,7 @@ from PIL import Image
 
 from engine.hexgrid import Hex
 from engine.spezial import SpezialGame, SpezialView, Tower
-from render import scene, spezial_board
+from render import encode, scene, spezial_board
 from render.marks import Told
 from render.scene import Item, Scenes
 from tests.render.fakes import spezial_view
@@ -31,24 +31,36 @@ class Extras:
 
 class Boards:
     """Draws each board twice: through the renderer's cache of boards, and from nothing
-    (through a cache of its own, empty each time); counts the first kind drawn in full."""
+    (through a cache of its own, empty each time); counts the first kind drawn in full.
+    ``on_canvas``: the first kind drawn as render.board_png draws it, on the PNG writer's
+    canvas, then encoded (the board kept is that canvas itself)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, on_canvas: bool = False) -> None:
         self.monkeypatch = monkeypatch
+        self.on_canvas = on_canvas
         self.full = 0
         self._counting = False
         draw_full = scene.draw_full
 
-        def counted(background: Image.Image, items: Sequence[Item]) -> Image.Image:
+        def counted(
+            background: Image.Image, items: Sequence[Item], out: Image.Image | None = None
+        ) -> Image.Image:
             self.full += self._counting
-            return draw_full(background, items)
+            return draw_full(background, items, out)
 
         monkeypatch.setattr(scene, "draw_full", counted)
 
     def cached(self, view: SpezialView, extras: Extras | None = None) -> Image.Image:
         self._counting = True
         try:
-            return self._draw(view, extras)
+            if not self.on_canvas:
+                return self._draw(view, extras)
+            lay = spezial_board.layout(view.players)
+            out = encode.canvas(lay.width, lay.height)
+            drawn = self._draw(view, extras, out)
+            copy = drawn.copy()  # the canvas is the writer's once encoded
+            encode.png_bytes(drawn, spezial_board.PNG_LEVEL, spezial_board.PNG_BAND_ROWS)
+            return copy
         finally:
             self._counting = False
 
@@ -60,10 +72,14 @@ class Boards:
         finally:
             self.monkeypatch.setattr(spezial_board, "_scenes", kept)
 
-    def _draw(self, view: SpezialView, extras: Extras | None) -> Image.Image:
+    def _draw(
+        self, view: SpezialView, extras: Extras | None, out: Image.Image | None = None
+    ) -> Image.Image:
         extras = extras or Extras()
         names = NAMES[: view.players]
-        return spezial_board.draw_board(view, names, extras.highlight, extras.told, extras.clocks)
+        return spezial_board.draw_board(
+            view, names, extras.highlight, extras.told, extras.clocks, out
+        )
 
     def check(self, view: SpezialView, extras: Extras | None = None) -> None:
         got, expected = self.cached(view, extras), self.from_nothing(view, extras)
@@ -72,10 +88,10 @@ class Boards:
         assert got.tobytes() == expected.tobytes(), f"turn {len(view.moves)}"
 
 
-@pytest.fixture
-def boards(monkeypatch: pytest.MonkeyPatch) -> Iterator[Boards]:
+@pytest.fixture(params=[False, True], ids=["new image", "on the writer's canvas"])
+def boards(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Boards]:
     spezial_board.clear_cache()
-    yield Boards(monkeypatch)
+    yield Boards(monkeypatch, request.param)
     spezial_board.clear_cache()
 
 
