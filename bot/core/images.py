@@ -129,6 +129,7 @@ def _build_pieces(path: Path) -> None:
     except Exception as exc:  # never fatal: the boards are drawn as before
         log.warning("the board pieces were not written to %s: %s", path, exc)
         return
+    _forget_older(path)
     log.info(
         "board pieces drawn for this machine into %s (%d pieces, %d KB, %.1f s of CPU):"
         " from the next start on, the first boards load them",
@@ -137,3 +138,20 @@ def _build_pieces(path: Path) -> None:
         size // 1024,
         time.thread_time() - started,
     )
+
+
+def _forget_older(path: Path) -> None:
+    """Remove the files of pieces an earlier version left in the per-user cache beside
+    ``path`` (about 14 MB each, one more at every upgrade): this version never reads them.
+    A process that still maps one keeps its pages; another installation on the machine
+    that wants its own draws it again at its next start."""
+    from render import prebuilt
+
+    if path != prebuilt.cache_path():
+        return  # a file named by GENIAL_RENDER_PIECES: its folder is not ours to tidy
+    for older in path.parent.glob("pieces-*.bin"):
+        if older != path:
+            try:
+                older.unlink()
+            except OSError as exc:
+                log.warning("an older file of board pieces stays: %s", exc)

@@ -80,6 +80,38 @@ def test_the_bots_start_builds_the_pieces_into_the_cache_once(
     assert images.prepare_pieces() is None
 
 
+def test_the_pieces_of_an_earlier_version_are_removed_from_the_cache(no_file: Path) -> None:
+    """An upgrade leaves the old version's file (another digest) in the cache: the new file
+    replaces it there; other files of the folder stay."""
+    folder = no_file / "genial-bot"
+    folder.mkdir(parents=True)
+    (folder / "pieces-0123456789abcdef.bin").write_bytes(b"genial-bot render pieces, old")
+    (folder / "notes.txt").write_text("not ours to remove")
+    thread = images.prepare_pieces()
+    assert thread is not None
+    thread.join(PATIENCE)
+    assert not thread.is_alive()
+    path = prebuilt.cache_path()
+    assert path is not None
+    assert sorted(p.name for p in folder.iterdir()) == sorted([path.name, "notes.txt"])
+
+
+def test_a_named_files_folder_is_left_as_it_is(
+    no_file: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    named = tmp_path / "named"
+    named.mkdir()
+    (named / "pieces-0123456789abcdef.bin").write_bytes(b"someone else's")
+    monkeypatch.setenv(prebuilt.ENV, str(named / "pieces-mine.bin"))
+    thread = images.prepare_pieces()
+    assert thread is not None
+    thread.join(PATIENCE)
+    assert sorted(p.name for p in named.iterdir()) == [
+        "pieces-0123456789abcdef.bin",
+        "pieces-mine.bin",
+    ]
+
+
 def test_pieces_that_cannot_be_written_are_logged_not_raised(
     no_file: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
