@@ -335,3 +335,14 @@ def test_a_takeback_keeps_the_turns_before_it_in_the_records_clock(tmp_path: Pat
     # Bob's turn (ended after move 2) is gone; Ada's (ended after move 1) stays.
     assert t.record["clock"]["turns"] == [{"seat": 0, "moves": 1, "used": 600.0, "left": 3060.0}]
     assert t.banks == [3060.0, 3600.0]
+
+
+def test_the_taker_withdraws_the_request_with_undo_no(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    room.ok("Ada", "/undo")
+    (withdrawn,) = room.ok("Ada", "/undo no")
+    assert withdrawn.text == "Ada withdraws the takeback request."
+    # No request is left to answer, and Ada's move stays.
+    assert room.error("Bob", "/undo yes") == "Nobody asked for a takeback here."
+    assert len(room.game().moves) == 1 and room.to_move() == "Bob"
