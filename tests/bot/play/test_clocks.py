@@ -588,3 +588,19 @@ def test_a_watcher_has_no_vote_on_a_player_out_of_time(tmp_path: Path) -> None:
     t = room.table()
     assert t.out_of_time is not None and t.out_of_time["votes"] == {}
     assert len(room.game().moves) == 0
+
+
+def test_a_grace_of_one_second_is_still_a_vote(tmp_path: Path) -> None:
+    # 4h+1s is by message (over 3 hours); its grace is one increment, 1 s: the reminder
+    # at half time (2 h) tells Bob the others then have 1s to vote.
+    clock = Clock()
+    room = clocked_room(tmp_path / "t.db", clock, ("Ada", "Bob"), "4h+1s")
+    room.play_turn(random.Random(1))
+    assert room.to_move() == "Bob"
+    (reminder,) = room.due(START + 2 * HOUR)
+    assert reminder.text == (
+        "Bob, it is your turn at Test room: 2h left. Then the others have 1s to vote on"
+        " skipping your move, giving your seat to a computer or waiting; without a majority,"
+        " a computer player moves for you."
+    )
+    assert reminder.mentions == ("id-bob",)

@@ -55,6 +55,7 @@ def test_a_takeback_accepted(tmp_path: Path) -> None:
     assert asked.mentions == ("id-bob",)
     assert [b.label for b in asked.buttons] == ["Accept takeback", "Refuse"]
     assert asked.buttons[0].command.startswith("/undo yes #")
+    assert asked.buttons[1].command.startswith("/undo no #")
     out = room.ok("Bob", asked.buttons[0].command)
     (turn,) = [o for o in out if o.kind == "turn"]
     assert turn.text.splitlines()[:2] == [
@@ -285,6 +286,8 @@ def test_at_a_table_of_three_every_other_person_must_accept(tmp_path: Path) -> N
     # Bob's yes is one of the two answers needed: the move stays for now.
     (told,) = room.ok("Bob", "/undo yes")
     assert told.text == "Bob accepts; 1 more answer is needed."
+    # Cy is still asked, with the buttons to answer.
+    assert [b.label for b in told.buttons] == ["Accept takeback", "Refuse"]
     assert len(room.game().moves) == 1
     # Bob's second yes counts once.
     (again,) = room.ok("Bob", "/undo yes")
@@ -346,3 +349,12 @@ def test_the_taker_withdraws_the_request_with_undo_no(tmp_path: Path) -> None:
     # No request is left to answer, and Ada's move stays.
     assert room.error("Bob", "/undo yes") == "Nobody asked for a takeback here."
     assert len(room.game().moves) == 1 and room.to_move() == "Bob"
+
+
+def test_the_refuse_button_refuses(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    (asked,) = room.ok("Ada", "/undo")
+    (refused,) = room.ok("Bob", asked.buttons[1].command)
+    assert refused.text == "Bob refuses: Ada's move stays."
+    assert len(room.game().moves) == 1
