@@ -332,7 +332,10 @@ def test_a_takeback_keeps_the_turns_before_it_in_the_records_clock(tmp_path: Pat
     room.play_turn(random.Random(2))  # Bob, one move: 3600 - 300 + 60 = 3360
     assert len(room.game().moves) == 2 and room.to_move() == "Ada"
     room.ok("Bob", "/undo")
-    room.ok("Ada", "/undo yes")
+    out = room.ok("Ada", "/undo yes")
+    # One move taken back, the second of the game's two.
+    (turn,) = [o for o in out if o.kind == "turn"]
+    assert turn.text.splitlines()[1].startswith("Bob's move is taken back (1 move).")
     t = room.table()
     assert t.record is not None
     # Bob's turn (ended after move 2) is gone; Ada's (ended after move 1) stays.
@@ -358,3 +361,4 @@ def test_the_refuse_button_refuses(tmp_path: Path) -> None:
     (refused,) = room.ok("Bob", asked.buttons[1].command)
     assert refused.text == "Bob refuses: Ada's move stays."
     assert len(room.game().moves) == 1
+
