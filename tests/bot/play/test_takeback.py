@@ -179,7 +179,10 @@ def test_a_spezial_takeback_replays(tmp_path: Path) -> None:
     room.play_turn(random.Random(1))
     room.ok("Ada", "/undo")
     out = room.ok("Bob", "/undo yes")
-    assert any("Ada's move is taken back (1 move)." in o.text for o in out)
+    # Spezial has no bag and no racks: the line says so, and no rack is sent.
+    (turn,) = [o for o in out if o.kind == "turn"]
+    assert turn.text.splitlines()[1] == "Ada's move is taken back (1 move)."
+    assert [o for o in out if o.kind == "rack"] == []
     record = Record.from_dict(room.table().record)
     assert len(record.takebacks) == 1 and record.takebacks[0].bag is None
     assert games.is_spezial(replay(record)) and replay(record).moves == []
@@ -362,3 +365,23 @@ def test_the_refuse_button_refuses(tmp_path: Path) -> None:
     assert refused.text == "Bob refuses: Ada's move stays."
     assert len(room.game().moves) == 1
 
+
+
+def test_the_turn_given_back_is_reminded_at_half_time(tmp_path: Path) -> None:
+    # 4h+1h, by message: Ada moves an hour in, before her reminder (at 2 h); Bob is
+    # reminded at 3 h (half of his 4 h). Ada's turn given back began at the start, with
+    # her 4 h bank: it has 1 h left, and she was never reminded of it.
+    room = two_people(tmp_path / "t.db", "/option clock 4h+1h")
+    clock = room.service.clock
+    assert isinstance(clock, Clock)
+    start = clock.now
+    clock.now = start + 3600
+    room.play_turn(random.Random(1))
+    (bobs,) = room.due(start + 3 * 3600)
+    assert bobs.text.startswith("Bob, it is your turn at Test room: 2h left.")
+    clock.now = start + 3 * 3600
+    room.ok("Ada", "/undo")
+    # The clock looks at the table at once: her reminder is past due.
+    (adas,) = [o for o in room.ok("Bob", "/undo yes") if o.kind == "reminder"]
+    assert adas.text.startswith("Ada, it is your turn at Test room: 1h left.")
+    assert adas.mentions == ("id-ada",)
