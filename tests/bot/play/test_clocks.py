@@ -604,6 +604,10 @@ def test_a_grace_of_one_second_is_still_a_vote(tmp_path: Path) -> None:
         " a computer player moves for you."
     )
     assert reminder.mentions == ("id-bob",)
+    # Out of time at 4 h: Ada has her second to vote; no computer move yet.
+    (told,) = room.due(START + 4 * HOUR)
+    assert told.text.startswith("Bob is out of time. The others may vote")
+    assert len(room.game().moves) == 1
 
 
 def test_a_table_stored_before_deadlines_times_the_turn_from_its_start(tmp_path: Path) -> None:
