@@ -424,3 +424,31 @@ def test_a_takeback_asked_by_the_person_forgotten_goes() -> None:
     told = Table("d", status=PLAYING, pending=["Ada left."], seats=[_seat("Bob", "u-bob")])
     assert scrub(told, "u-ada", "former:1", ["Ada"]) is True
     assert told.pending == ["a former player left."]
+
+
+def test_every_name_a_person_was_called_is_found(tmp_path: Path) -> None:
+    import dataclasses
+
+    from bot.community.privacy import called
+
+    service = make_service(tmp_path / "t.db", clock=Clock())
+    done = Room(service, "chat-1")
+    done.ok("Ada", "/join")
+    done.ok("Ada", "/addbot random")
+    done.ok("Ada", "/start")
+    done.play_out(random.Random(1))  # a finished game: Ada's seat is named "Ada"
+    running = Room(service, "chat-2")
+    running.ok("Ada", "/join")
+    running.ok("Bob", "/join")
+    running.ok("Ada", "/start")
+    # The platform's name changed twice since: the table remembers her as its host under
+    # one and seats her under another.
+    t = running.table()
+    loaded = t.version
+    t.host_name = "Ada at home"
+    t.seats[0] = dataclasses.replace(t.seats[0], name="Ada seated")
+    t.version += 1
+    service.store.save(t, loaded)
+    assert running.table().host_name == "Ada at home"
+    assert called(service, ADA, "Ada now") == {"Ada now", "Ada", "Ada at home", "Ada seated"}
+    assert called(service, BOB, "Bob") == {"Bob"}
