@@ -441,14 +441,25 @@ def test_every_name_a_person_was_called_is_found(tmp_path: Path) -> None:
     running.ok("Ada", "/join")
     running.ok("Bob", "/join")
     running.ok("Ada", "/start")
-    # The platform's name changed twice since: the table remembers her as its host under
-    # one and seats her under another.
-    t = running.table()
-    loaded = t.version
-    t.host_name = "Ada at home"
-    t.seats[0] = dataclasses.replace(t.seats[0], name="Ada seated")
-    t.version += 1
-    service.store.save(t, loaded)
-    assert running.table().host_name == "Ada at home"
-    assert called(service, ADA, "Ada now") == {"Ada now", "Ada", "Ada at home", "Ada seated"}
+    # The platform's names changed since: each table remembers her under another (its
+    # host's name, its seats and its last game's players); the finished game as "Ada".
+    for room, host, seated in (
+        (done, "Ada back", "Ada back"),
+        (running, "Ada at home", "Ada seated"),
+    ):
+        t = room.table()
+        loaded = t.version
+        t.host_name = host
+        t.seats = [dataclasses.replace(p, name=seated) if p.user == ADA else p for p in t.seats]
+        t.players = [dataclasses.replace(p, name=seated) if p.user == ADA else p for p in t.players]
+        t.version += 1
+        service.store.save(t, loaded)
+        assert room.table().host_name == host
+    assert called(service, ADA, "Ada now") == {
+        "Ada now",
+        "Ada",
+        "Ada back",
+        "Ada at home",
+        "Ada seated",
+    }
     assert called(service, BOB, "Bob") == {"Bob"}
