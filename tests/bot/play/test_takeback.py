@@ -366,7 +366,6 @@ def test_the_refuse_button_refuses(tmp_path: Path) -> None:
     assert len(room.game().moves) == 1
 
 
-
 def test_the_turn_given_back_is_reminded_at_half_time(tmp_path: Path) -> None:
     # 4h+1h, by message: Ada moves an hour in, before her reminder (at 2 h); Bob is
     # reminded at 3 h (half of his 4 h). Ada's turn given back began at the start, with
