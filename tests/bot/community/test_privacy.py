@@ -424,3 +424,42 @@ def test_a_takeback_asked_by_the_person_forgotten_goes() -> None:
     told = Table("d", status=PLAYING, pending=["Ada left."], seats=[_seat("Bob", "u-bob")])
     assert scrub(told, "u-ada", "former:1", ["Ada"]) is True
     assert told.pending == ["a former player left."]
+
+
+def test_every_name_a_person_was_called_is_found(tmp_path: Path) -> None:
+    import dataclasses
+
+    from bot.community.privacy import called
+
+    service = make_service(tmp_path / "t.db", clock=Clock())
+    done = Room(service, "chat-1")
+    done.ok("Ada", "/join")
+    done.ok("Ada", "/addbot random")
+    done.ok("Ada", "/start")
+    done.play_out(random.Random(1))  # a finished game: Ada's seat is named "Ada"
+    running = Room(service, "chat-2")
+    running.ok("Ada", "/join")
+    running.ok("Bob", "/join")
+    running.ok("Ada", "/start")
+    # The platform's names changed since: each table remembers her under another (its
+    # host's name, its seats and its last game's players); the finished game as "Ada".
+    for room, host, seated in (
+        (done, "Ada back", "Ada back"),
+        (running, "Ada at home", "Ada seated"),
+    ):
+        t = room.table()
+        loaded = t.version
+        t.host_name = host
+        t.seats = [dataclasses.replace(p, name=seated) if p.user == ADA else p for p in t.seats]
+        t.players = [dataclasses.replace(p, name=seated) if p.user == ADA else p for p in t.players]
+        t.version += 1
+        service.store.save(t, loaded)
+        assert room.table().host_name == host
+    assert called(service, ADA, "Ada now") == {
+        "Ada now",
+        "Ada",
+        "Ada back",
+        "Ada at home",
+        "Ada seated",
+    }
+    assert called(service, BOB, "Bob") == {"Bob"}

@@ -657,3 +657,36 @@ def test_a_backup_file_that_cannot_be_read_or_written_is_one_line(
         f"genial-bot: {nowhere}: cannot write the backup (No such file or directory)\n"
     )
     assert not nowhere.parent.exists()
+
+
+def test_the_first_schema_version_is_a_backup_too() -> None:
+    from bot.operator.backup_lines import outline
+
+    # Schema versions count from 1 (a header without one, or with 0, is refused above).
+    first = backup_file({"genial_backup": 2, "schema": 1}, rows={})
+    assert outline(first) == (1, [])
+
+
+def test_base64_with_a_character_outside_its_alphabet_is_refused() -> None:
+    table = {"table": "a", "columns": ["x"]}
+    # "AP8=" is b"\x00\xff"; a space or a "!" inside is no base64 (RFC 4648, section 3.3),
+    # not a character to skip.
+    for bad in ("A P8=", "AP!8="):
+        assert refused(backup_file(HEAD, table, [{"base64": bad}], rows={"a": 1})).startswith(
+            "f.jsonl:3: "
+        )
+
+
+def test_a_backup_without_a_name_is_called_backup_in_its_faults() -> None:
+    from bot.operator.backup_lines import BackupError, outline, scan
+
+    empty = "backup: empty, not a genial-bot backup"
+    with pytest.raises(BackupError, match=f"^{empty}$"):
+        list(scan([]))
+    with pytest.raises(BackupError, match=f"^{empty}$"):
+        outline([])
+    with pytest.raises(BackupError) as info:
+        outline(backup_file(HEAD, rows={"a": 1}), "f.jsonl")
+    assert str(info.value) == (
+        "f.jsonl: its trailer counts 1 rows in a, the file holds no: the backup is not whole"
+    )

@@ -588,3 +588,52 @@ def test_a_watcher_has_no_vote_on_a_player_out_of_time(tmp_path: Path) -> None:
     t = room.table()
     assert t.out_of_time is not None and t.out_of_time["votes"] == {}
     assert len(room.game().moves) == 0
+
+
+def test_a_grace_of_one_second_is_still_a_vote(tmp_path: Path) -> None:
+    # 4h+1s is by message (over 3 hours); its grace is one increment, 1 s: the reminder
+    # at half time (2 h) tells Bob the others then have 1s to vote.
+    clock = Clock()
+    room = clocked_room(tmp_path / "t.db", clock, ("Ada", "Bob"), "4h+1s")
+    room.play_turn(random.Random(1))
+    assert room.to_move() == "Bob"
+    (reminder,) = room.due(START + 2 * HOUR)
+    assert reminder.text == (
+        "Bob, it is your turn at Test room: 2h left. Then the others have 1s to vote on"
+        " skipping your move, giving your seat to a computer or waiting; without a majority,"
+        " a computer player moves for you."
+    )
+    assert reminder.mentions == ("id-bob",)
+    # Out of time at 4 h: Ada has her second to vote; no computer move yet.
+    (told,) = room.due(START + 4 * HOUR)
+    assert told.text.startswith("Bob is out of time. The others may vote")
+    assert len(room.game().moves) == 1
+
+
+def test_a_table_stored_before_deadlines_times_the_turn_from_its_start(tmp_path: Path) -> None:
+    # A table saved before deadlines were stored: Bob's turn, begun at the start, ends
+    # after his 4 h bank; his reminder comes at half of it.
+    clock = Clock()
+    room = clocked_room(tmp_path / "t.db", clock, ("Ada", "Bob"), "4h+1h")
+    room.play_turn(random.Random(1))
+    t = room.table()
+    assert t.turn_started == START and room.to_move() == "Bob"
+    loaded = t.version
+    t.deadline, t.version = None, t.version + 1
+    room.service.store.save(t, loaded)
+    (reminder,) = room.due(START + 2 * HOUR)
+    assert reminder.text.startswith("Bob, it is your turn at Test room: 2h left.")
+    assert room.due(START + 4 * HOUR - 1) == []
+    (told,) = room.due(START + 4 * HOUR)
+    assert told.text.startswith("Bob is out of time.")
+
+
+def test_a_held_ping_without_a_clock_plays_no_move(tmp_path: Path) -> None:
+    # No clock: Bob's turn ping, held back by his quiet hours (22:00 to 01:00 UTC; the
+    # test's clock is 22:13:20 UTC), comes at 01:00, and nothing else happens.
+    clock = Clock()
+    room = held_ping_room(tmp_path / "t.db", clock, "off", "22-01")
+    assert room.table().ping_at == START + 10_000
+    out = room.due(START + 10_000)
+    assert [(o.kind, o.user) for o in out] == [("ping", "id-bob")]
+    assert len(room.game().moves) == 1 and room.to_move() == "Bob"

@@ -55,6 +55,7 @@ def test_a_takeback_accepted(tmp_path: Path) -> None:
     assert asked.mentions == ("id-bob",)
     assert [b.label for b in asked.buttons] == ["Accept takeback", "Refuse"]
     assert asked.buttons[0].command.startswith("/undo yes #")
+    assert asked.buttons[1].command.startswith("/undo no #")
     out = room.ok("Bob", asked.buttons[0].command)
     (turn,) = [o for o in out if o.kind == "turn"]
     assert turn.text.splitlines()[:2] == [
@@ -178,7 +179,10 @@ def test_a_spezial_takeback_replays(tmp_path: Path) -> None:
     room.play_turn(random.Random(1))
     room.ok("Ada", "/undo")
     out = room.ok("Bob", "/undo yes")
-    assert any("Ada's move is taken back (1 move)." in o.text for o in out)
+    # Spezial has no bag and no racks: the line says so, and no rack is sent.
+    (turn,) = [o for o in out if o.kind == "turn"]
+    assert turn.text.splitlines()[1] == "Ada's move is taken back (1 move)."
+    assert [o for o in out if o.kind == "rack"] == []
     record = Record.from_dict(room.table().record)
     assert len(record.takebacks) == 1 and record.takebacks[0].bag is None
     assert games.is_spezial(replay(record)) and replay(record).moves == []
@@ -285,6 +289,8 @@ def test_at_a_table_of_three_every_other_person_must_accept(tmp_path: Path) -> N
     # Bob's yes is one of the two answers needed: the move stays for now.
     (told,) = room.ok("Bob", "/undo yes")
     assert told.text == "Bob accepts; 1 more answer is needed."
+    # Cy is still asked, with the buttons to answer.
+    assert [b.label for b in told.buttons] == ["Accept takeback", "Refuse"]
     assert len(room.game().moves) == 1
     # Bob's second yes counts once.
     (again,) = room.ok("Bob", "/undo yes")
@@ -329,9 +335,52 @@ def test_a_takeback_keeps_the_turns_before_it_in_the_records_clock(tmp_path: Pat
     room.play_turn(random.Random(2))  # Bob, one move: 3600 - 300 + 60 = 3360
     assert len(room.game().moves) == 2 and room.to_move() == "Ada"
     room.ok("Bob", "/undo")
-    room.ok("Ada", "/undo yes")
+    out = room.ok("Ada", "/undo yes")
+    # One move taken back, the second of the game's two.
+    (turn,) = [o for o in out if o.kind == "turn"]
+    assert turn.text.splitlines()[1].startswith("Bob's move is taken back (1 move).")
     t = room.table()
     assert t.record is not None
     # Bob's turn (ended after move 2) is gone; Ada's (ended after move 1) stays.
     assert t.record["clock"]["turns"] == [{"seat": 0, "moves": 1, "used": 600.0, "left": 3060.0}]
     assert t.banks == [3060.0, 3600.0]
+
+
+def test_the_taker_withdraws_the_request_with_undo_no(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    room.ok("Ada", "/undo")
+    (withdrawn,) = room.ok("Ada", "/undo no")
+    assert withdrawn.text == "Ada withdraws the takeback request."
+    # No request is left to answer, and Ada's move stays.
+    assert room.error("Bob", "/undo yes") == "Nobody asked for a takeback here."
+    assert len(room.game().moves) == 1 and room.to_move() == "Bob"
+
+
+def test_the_refuse_button_refuses(tmp_path: Path) -> None:
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    (asked,) = room.ok("Ada", "/undo")
+    (refused,) = room.ok("Bob", asked.buttons[1].command)
+    assert refused.text == "Bob refuses: Ada's move stays."
+    assert len(room.game().moves) == 1
+
+
+def test_the_turn_given_back_is_reminded_at_half_time(tmp_path: Path) -> None:
+    # 4h+1h, by message: Ada moves an hour in, before her reminder (at 2 h); Bob is
+    # reminded at 3 h (half of his 4 h). Ada's turn given back began at the start, with
+    # her 4 h bank: it has 1 h left, and she was never reminded of it.
+    room = two_people(tmp_path / "t.db", "/option clock 4h+1h")
+    clock = room.service.clock
+    assert isinstance(clock, Clock)
+    start = clock.now
+    clock.now = start + 3600
+    room.play_turn(random.Random(1))
+    (bobs,) = room.due(start + 3 * 3600)
+    assert bobs.text.startswith("Bob, it is your turn at Test room: 2h left.")
+    clock.now = start + 3 * 3600
+    room.ok("Ada", "/undo")
+    # The clock looks at the table at once: her reminder is past due.
+    (adas,) = [o for o in room.ok("Bob", "/undo yes") if o.kind == "reminder"]
+    assert adas.text.startswith("Ada, it is your turn at Test room: 1h left.")
+    assert adas.mentions == ("id-ada",)
