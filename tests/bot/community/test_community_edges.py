@@ -140,3 +140,33 @@ def test_history_tells_a_bonus_as_a_second_sentence_of_its_move(shared: Path) ->
     line = community.history_lines(record, ["Ann", "Bob"], moves - 26, TEXTS)[0]
     assert line.startswith("27. Bob placed \U0001f7e7\U0001f7e8 J6 I6: ")  # orange, yellow
     assert line.endswith(". Genial! 18 in yellow: bonus placement.")
+
+
+def test_history_tells_moves_taken_back_after_the_move_they_followed(shared: Path) -> None:
+    # Example 01 has 45 moves; /history 3 tells moves 43-45. Takebacks by consent (issue
+    # 44) are told after the move they followed, in the order they were taken, with their
+    # tiles as coloured squares and "N moves" for more than one: after move 44 two of them
+    # (one move, then two), after move 45 one, after move 42 (the last move not told, just
+    # before move 43) one at the top; one after move 41 lies before the window and is left out.
+    record = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    assert len(record["moves"]) == 45
+    takebacks = [
+        {"after": 44, "moves": ["RG A1 B1"]},
+        {"after": 41, "moves": ["GP E1 E2"]},
+        {"after": 45, "moves": ["RP A3 A4"]},
+        {"after": 44, "moves": ["OY C1 C2", "BP D1 D2"]},
+        {"after": 42, "moves": ["swap"]},
+    ]
+    names = ["Ann", "Bob"]
+    told = community.history_lines(record, names, 3, TEXTS)
+    assert [line[:4] for line in told] == ["43. ", "44. ", "45. "]
+    lines = community.history_lines({**record, "takebacks": takebacks}, names, 3, TEXTS)
+    assert lines == [
+        "   (taken back by consent: swap)",
+        told[0],
+        told[1],
+        "   (taken back by consent: \U0001f7e5\U0001f7e9 A1 B1)",
+        "   (2 moves taken back by consent: \U0001f7e7\U0001f7e8 C1 C2, \U0001f7e6\U0001f7ea D1 D2)",
+        told[2],
+        "   (taken back by consent: \U0001f7e5\U0001f7ea A3 A4)",
+    ]
