@@ -166,7 +166,8 @@ def test_history_tells_moves_taken_back_after_the_move_they_followed(shared: Pat
         told[0],
         told[1],
         "   (taken back by consent: \U0001f7e5\U0001f7e9 A1 B1)",
-        "   (2 moves taken back by consent: \U0001f7e7\U0001f7e8 C1 C2, \U0001f7e6\U0001f7ea D1 D2)",
+        "   (2 moves taken back by consent: "
+        "\U0001f7e7\U0001f7e8 C1 C2, \U0001f7e6\U0001f7ea D1 D2)",
         told[2],
         "   (taken back by consent: \U0001f7e5\U0001f7ea A3 A4)",
     ]
