@@ -10,6 +10,7 @@ the winner, 954 for the loser.
 from __future__ import annotations
 
 import json
+from collections import deque
 from pathlib import Path
 
 from bot.community import ladders as community
@@ -171,3 +172,29 @@ def test_history_tells_moves_taken_back_after_the_move_they_followed(shared: Pat
         told[2],
         "   (taken back by consent: \U0001f7e5\U0001f7ea A3 A4)",
     ]
+
+
+def test_a_linked_account_is_its_person_on_the_ladders() -> None:
+    store = SQLiteStore(":memory:")
+    assert store.link("tg:7", "dc:5")  # tg:7 asked for the link code
+    known = Community(store)
+    assert known.person("dc:5") == "tg:7"
+    assert known.person("tg:7") == "tg:7" and known.person("tg:9") == "tg:9"
+
+
+def test_the_median_turn_is_the_middle_time_of_the_turns_kept() -> None:
+    known = a_community({"u1": "Ada"})
+    assert known.median_turn("u1") is None  # no game by message yet
+    known.turn_times["u1"] = deque([300.0, 60.0, 7200.0, 600.0])
+    assert known.median_turn("u1") == (450.0, 4)  # (300 + 600) / 2
+    assert known.median_turn("u2") is None
+
+
+def test_a_forgotten_person_is_not_found_on_the_ladder() -> None:
+    # After /forget me a person's games stay on the ladder under a former key: nobody
+    # finds them by it, nor by the start of it.
+    known = a_community({"u1": "Ada"})
+    won(known, "c1", "u1", f"{community.FORMER}1")
+    assert known.find("c1", f"{community.FORMER}1") is None
+    assert known.find("c1", "form") is None
+    assert known.find("c1", "ad") == "u1"

@@ -487,8 +487,13 @@ def test_letters_are_claimed_as_written_and_posted_once(tmp_path: Path) -> None:
         ("b", None, anyones[1], 11.0),
     ]
     assert store.letters("p", now=16.0, lease=10.0) == []  # q's, until 16.5
+    store.unclaim("p", [anyones[1]])  # not p's: nothing changes
+    assert store.letters("p", now=16.0, lease=10.0, chat="b") == []
+    store.unclaim("q", [anyones[1]])  # q gives b's letters back: anyone may take them now
+    store.unclaim("q", [anyones[0]])
+    assert [x.id for x in store.letters("p", now=16.0, lease=10.0, chat="b")] == anyones
     store.posted([*mine, anyones[0]])
-    assert store.letters("p", now=22.5, lease=1.0) == [
+    assert store.letters("p", now=26.5, lease=1.0) == [
         Letter("b", '{"n":3}', None, anyones[1], 11.0)
     ]
 
