@@ -198,3 +198,7 @@ def test_a_forgotten_person_is_not_found_on_the_ladder() -> None:
     assert known.find("c1", f"{community.FORMER}1") is None
     assert known.find("c1", "form") is None
     assert known.find("c1", "ad") == "u1"
+
+
+def test_a_forgotten_person_is_named_a_former_player() -> None:
+    assert a_community({}).name(f"{community.FORMER}1", TEXTS) == "a former player"

@@ -509,6 +509,8 @@ def test_tournaments_are_found_by_their_chats_and_their_first_due_work(tmp_path:
     store.save_tournament(SavedTournament("t2", 0, "running", {}, 40.5, None, ("home",)), None)
     store.save_tournament(SavedTournament("t3", 0, "running", {}, 12.5, None, ("other",)), None)
     assert store.next_tournament_due() == 12.5
+    assert store.due_tournaments(12.0) == []
+    assert store.due_tournaments(50.0) == ["t3", "t2"]  # soonest first
     assert sorted(store.tournaments_of("home")) == ["t1", "t2"]
     assert store.tournaments_of("team") == ["t1"]
     assert store.tournaments_of("nowhere") == []
@@ -552,3 +554,35 @@ def test_linked_accounts_are_each_accounts_person_in_order(tmp_path: Path) -> No
     assert store.link("tg:7", "dc:5")
     assert store.linked("tg:7") == ["dc:5", "tg:7"]  # by account, the person's among them
     assert store.linked("dc:5") == ["dc:5", "tg:7"]
+
+
+@both
+def test_a_wanted_review_is_claimed_by_one_process_until_its_lease_ends(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    store.archive("a", 1.0, {"n": 1})
+    store.archive("a", 2.0, {"n": 2})
+    assert store.claim_review("a", "p", now=10.0, lease=5.0) is None  # none wanted
+    store.want_review("a", 2.0)
+    store.want_review("a", 1.0)
+    assert store.claim_review("a", "p", now=10.0, lease=5.0) == {
+        "n": 1,
+        "chat": "a",
+        "finished_at": 1.0,
+    }
+    assert store.claim_review("a", "q", now=11.0, lease=5.0) == {
+        "n": 2,
+        "chat": "a",
+        "finished_at": 2.0,
+    }
+    assert store.claim_review("a", "q", now=14.5, lease=5.0) is None  # p's until 15, q's until 16
+    assert store.claim_review("a", "q", now=15.5, lease=5.0) == {
+        "n": 1,
+        "chat": "a",
+        "finished_at": 1.0,
+    }
+    assert store.save_review("a", 1.0, {"done": True})
+    assert store.claim_review("a", "p", now=30.0, lease=5.0) == {
+        "n": 2,
+        "chat": "a",
+        "finished_at": 2.0,
+    }
