@@ -586,3 +586,6 @@ def test_a_wanted_review_is_claimed_by_one_process_until_its_lease_ends(tmp_path
         "chat": "a",
         "finished_at": 2.0,
     }
+    assert store.save_review("a", 2.0, {"done": True})
+    store.want_review("a", 9.0)  # of a game never archived: nothing to review
+    assert store.claim_review("a", "p", now=40.0, lease=5.0) is None
