@@ -202,3 +202,20 @@ def test_a_forgotten_person_is_not_found_on_the_ladder() -> None:
 
 def test_a_forgotten_person_is_named_a_former_player() -> None:
     assert a_community({}).name(f"{community.FORMER}1", TEXTS) == "a former player"
+
+
+def test_a_linked_accounts_seat_counts_for_its_person() -> None:
+    # tg:7 asked for the link code, dc:5 redeemed it: dc:5's seats are tg:7's on the
+    # ladders (issue 49), a seat it left too; a row that holds no seats stays as it is.
+    people = {"dc:5": "tg:7", "tg:7": "tg:7"}
+    row = {"chat": "c", "seats": [{"user": "dc:5", "name": "Ada"}, {"user": "u2", "name": "Bob"}]}
+    assert community.merged(row, people) == {
+        "chat": "c",
+        "seats": [{"user": "tg:7", "name": "Ada"}, {"user": "u2", "name": "Bob"}],
+    }
+    left = {"seats": [{"user": None, "left_user": "dc:5"}, {"user": "u2"}]}
+    assert community.merged(left, people)["seats"][0] == {"user": None, "left_user": "tg:7"}
+    assert community.merged({"chat": "c"}, people) == {"chat": "c"}
+    # Both accounts at one game count as the two they played as.
+    both = {"seats": [{"user": "dc:5"}, {"user": "tg:7"}]}
+    assert community.merged(both, people) == both
