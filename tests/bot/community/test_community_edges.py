@@ -219,3 +219,5 @@ def test_a_linked_accounts_seat_counts_for_its_person() -> None:
     # Both accounts at one game count as the two they played as.
     both = {"seats": [{"user": "dc:5"}, {"user": "tg:7"}]}
     assert community.merged(both, people) == both
+    left_one = {"seats": [{"user": "dc:5"}, {"user": None, "left_user": "tg:7"}]}
+    assert community.merged(left_one, people) == left_one  # one of them left: still two
