@@ -321,10 +321,12 @@ def history_lines(
         if number > first:
             said = narrate.narrate(events, game, names, texts)
             told.append(texts("history.line", number=number, text=" ".join(said)))
-    for after, lines in sorted(taken.items(), reverse=True):  # later ones first: indices hold
-        at = len(told) - (len(moves) - after) if after >= first else None
-        if at is None or at < 0:
-            continue
+    # Later ones first, so the lines before each place stay where they are: told[k] is move
+    # first + 1 + k, and what followed move ``after`` goes before move after + 1.
+    for after, lines in sorted(taken.items(), reverse=True):
+        if after < first:
+            continue  # before the moves told
+        at = after - first
         for back in reversed(lines):
             shown_moves = ", ".join(squared(m) for m in back)
             told.insert(at, texts("history.taken_back", moves=shown_moves, count=len(back)))

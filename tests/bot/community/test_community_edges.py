@@ -10,6 +10,7 @@ the winner, 954 for the loser.
 from __future__ import annotations
 
 import json
+from collections import deque
 from pathlib import Path
 
 from bot.community import ladders as community
@@ -140,3 +141,83 @@ def test_history_tells_a_bonus_as_a_second_sentence_of_its_move(shared: Path) ->
     line = community.history_lines(record, ["Ann", "Bob"], moves - 26, TEXTS)[0]
     assert line.startswith("27. Bob placed \U0001f7e7\U0001f7e8 J6 I6: ")  # orange, yellow
     assert line.endswith(". Genial! 18 in yellow: bonus placement.")
+
+
+def test_history_tells_moves_taken_back_after_the_move_they_followed(shared: Path) -> None:
+    # Example 01 has 45 moves; /history 3 tells moves 43-45. Takebacks by consent (issue
+    # 44) are told after the move they followed, in the order they were taken, with their
+    # tiles as coloured squares and "N moves" for more than one: after move 44 two of them
+    # (one move, then two), after move 45 one, after move 42 (the last move not told, just
+    # before move 43) one at the top; one after move 41 lies before the window and is left out.
+    record = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    assert len(record["moves"]) == 45
+    takebacks = [
+        {"after": 44, "moves": ["RG A1 B1"]},
+        {"after": 41, "moves": ["GP E1 E2"]},
+        {"after": 45, "moves": ["RP A3 A4"]},
+        {"after": 44, "moves": ["OY C1 C2", "BP D1 D2"]},
+        {"after": 42, "moves": ["swap"]},
+    ]
+    names = ["Ann", "Bob"]
+    told = community.history_lines(record, names, 3, TEXTS)
+    assert [line[:4] for line in told] == ["43. ", "44. ", "45. "]
+    lines = community.history_lines({**record, "takebacks": takebacks}, names, 3, TEXTS)
+    assert lines == [
+        "   (taken back by consent: swap)",
+        told[0],
+        told[1],
+        "   (taken back by consent: \U0001f7e5\U0001f7e9 A1 B1)",
+        "   (2 moves taken back by consent: "
+        "\U0001f7e7\U0001f7e8 C1 C2, \U0001f7e6\U0001f7ea D1 D2)",
+        told[2],
+        "   (taken back by consent: \U0001f7e5\U0001f7ea A3 A4)",
+    ]
+
+
+def test_a_linked_account_is_its_person_on_the_ladders() -> None:
+    store = SQLiteStore(":memory:")
+    assert store.link("tg:7", "dc:5")  # tg:7 asked for the link code
+    known = Community(store)
+    assert known.person("dc:5") == "tg:7"
+    assert known.person("tg:7") == "tg:7" and known.person("tg:9") == "tg:9"
+
+
+def test_the_median_turn_is_the_middle_time_of_the_turns_kept() -> None:
+    known = a_community({"u1": "Ada"})
+    assert known.median_turn("u1") is None  # no game by message yet
+    known.turn_times["u1"] = deque([300.0, 60.0, 7200.0, 600.0])
+    assert known.median_turn("u1") == (450.0, 4)  # (300 + 600) / 2
+    assert known.median_turn("u2") is None
+
+
+def test_a_forgotten_person_is_not_found_on_the_ladder() -> None:
+    # After /forget me a person's games stay on the ladder under a former key: nobody
+    # finds them by it, nor by the start of it.
+    known = a_community({"u1": "Ada"})
+    won(known, "c1", "u1", f"{community.FORMER}1")
+    assert known.find("c1", f"{community.FORMER}1") is None
+    assert known.find("c1", "form") is None
+    assert known.find("c1", "ad") == "u1"
+
+
+def test_a_forgotten_person_is_named_a_former_player() -> None:
+    assert a_community({}).name(f"{community.FORMER}1", TEXTS) == "a former player"
+
+
+def test_a_linked_accounts_seat_counts_for_its_person() -> None:
+    # tg:7 asked for the link code, dc:5 redeemed it: dc:5's seats are tg:7's on the
+    # ladders (issue 49), a seat it left too; a row that holds no seats stays as it is.
+    people = {"dc:5": "tg:7", "tg:7": "tg:7"}
+    row = {"chat": "c", "seats": [{"user": "dc:5", "name": "Ada"}, {"user": "u2", "name": "Bob"}]}
+    assert community.merged(row, people) == {
+        "chat": "c",
+        "seats": [{"user": "tg:7", "name": "Ada"}, {"user": "u2", "name": "Bob"}],
+    }
+    left = {"seats": [{"user": None, "left_user": "dc:5"}, {"user": "u2"}]}
+    assert community.merged(left, people)["seats"][0] == {"user": None, "left_user": "tg:7"}
+    assert community.merged({"chat": "c"}, people) == {"chat": "c"}
+    # Both accounts at one game count as the two they played as.
+    both = {"seats": [{"user": "dc:5"}, {"user": "tg:7"}]}
+    assert community.merged(both, people) == both
+    left_one = {"seats": [{"user": "dc:5"}, {"user": None, "left_user": "tg:7"}]}
+    assert community.merged(left_one, people) == left_one  # one of them left: still two

@@ -450,3 +450,143 @@ def test_finished_games_are_kept_in_order_and_move_with_their_chat(tmp_path: Pat
     assert [g["n"] for g in store.archived("z")] == [0, 2]
     assert all(g["chat"] == "z" for g in store.archived("z"))
     store.close()
+
+
+@both
+def test_next_due_after_a_moment_is_the_first_deadline_past_it(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    store.save(sample("early", due_at=10.0), None)
+    store.save(sample("late", due_at=30.0), None)
+    assert store.next_due(10.0) == 30.0  # later than the moment, not at it
+    assert store.next_due(9.5) == 10.0
+    assert store.next_due(30.0) is None
+
+
+@both
+def test_letters_are_claimed_as_written_and_posted_once(tmp_path: Path) -> None:
+    # The outbox's contract (Store.post, Store.letters): a letter posted by an owner is
+    # that owner's until now + lease; one posted by nobody is anyone's; a claim takes a
+    # chat's letters in the order written, with their chat, body, file and the moment
+    # they were written, and keeps the chat from others until the lease ends.
+    store = store_at(tmp_path / "t.db")
+    mine = store.post([Letter("a", '{"n":1}', b"\x89PNG")], owner="p", now=10.0, lease=5.0)
+    anyones = store.post(
+        [Letter("b", '{"n":2}'), Letter("b", '{"n":3}')], owner=None, now=11.0, lease=5.0
+    )
+    assert len(mine + anyones) == 3 and mine[0] < anyones[0] < anyones[1]
+    assert store.letters("q", now=14.0, lease=10.0, chat="a") == []  # p's until 15
+    assert store.letters("q", now=12.0, lease=10.0, chat="b") == [
+        Letter("b", '{"n":2}', None, anyones[0], 11.0),
+        Letter("b", '{"n":3}', None, anyones[1], 11.0),
+    ]
+    assert store.letters("p", now=20.0, lease=10.0, chat="b") == []  # q's until 22
+    # p's claim ran out at 15: q takes a's letter, and renews its own claim on b's.
+    assert [(x.chat, x.attachment, x.id, x.since) for x in store.letters("q", 15.5, 1.0)] == [
+        ("a", b"\x89PNG", mine[0], 10.0),
+        ("b", None, anyones[0], 11.0),
+        ("b", None, anyones[1], 11.0),
+    ]
+    assert store.letters("p", now=16.0, lease=10.0) == []  # q's, until 16.5
+    store.unclaim("p", [anyones[1]])  # not p's: nothing changes
+    assert store.letters("p", now=16.0, lease=10.0, chat="b") == []
+    store.unclaim("q", [anyones[1]])  # q gives b's letters back: anyone may take them now
+    store.unclaim("q", [anyones[0]])
+    assert [x.id for x in store.letters("p", now=16.0, lease=10.0, chat="b")] == anyones
+    store.posted([*mine, anyones[0]])
+    assert store.letters("p", now=26.5, lease=1.0) == [
+        Letter("b", '{"n":3}', None, anyones[1], 11.0)
+    ]
+
+
+@both
+def test_tournaments_are_found_by_their_chats_and_their_first_due_work(tmp_path: Path) -> None:
+    from bot.store.base import SavedTournament
+
+    store = store_at(tmp_path / "t.db")
+    assert store.next_tournament_due() is None
+    store.save_tournament(SavedTournament("t1", 0, "open", {}, None, None, ("home", "team")), None)
+    assert store.next_tournament_due() is None  # nothing due anywhere yet
+    store.save_tournament(SavedTournament("t2", 0, "running", {}, 40.5, None, ("home",)), None)
+    store.save_tournament(SavedTournament("t3", 0, "running", {}, 12.5, None, ("other",)), None)
+    assert store.next_tournament_due() == 12.5
+    assert store.due_tournaments(12.0) == []
+    assert store.due_tournaments(50.0) == ["t3", "t2"]  # soonest first
+    assert sorted(store.tournaments_of("home")) == ["t1", "t2"]
+    assert store.tournaments_of("team") == ["t1"]
+    assert store.tournaments_of("nowhere") == []
+
+
+@both
+def test_reviews_are_those_wanted_of_the_chat_asked(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    store.archive("a", 1.0, {"n": 1})
+    store.archive("b", 2.0, {"n": 2})
+    store.archive("a", 3.0, {"n": 3})
+    store.want_review("a", 3.0)
+    store.want_review("b", 2.0)
+    assert store.save_review("b", 2.0, {"best": "RG A1 A2"})
+    assert [(g["n"], r) for g, r in store.reviews("a")] == [(3, None)]
+    assert [(g["n"], r) for g, r in store.reviews("b")] == [(2, {"best": "RG A1 A2"})]
+    assert [g["n"] for g, _ in store.reviews()] == [2, 3]
+
+
+def test_a_damaged_game_or_review_is_skipped_and_the_rows_after_it_kept() -> None:
+    from bot.store.base import reviewed_games
+
+    game = '{"n":1}'
+    rows = [
+        ("c", 1.0, "not json", None),  # a damaged game
+        ("c", 2.0, game, '{"ok":true}'),
+        ("c", 3.0, game, "not json"),  # a damaged review
+        ("c", 4.0, game, "[1]"),  # a review that is no object
+        ("c", 5.0, game, None),  # not done yet
+    ]
+    assert reviewed_games(rows) == [
+        ({"n": 1, "chat": "c", "finished_at": 2.0}, {"ok": True}),
+        ({"n": 1, "chat": "c", "finished_at": 5.0}, None),
+    ]
+
+
+@both
+def test_linked_accounts_are_each_accounts_person_in_order(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    assert store.linked("tg:7") == []
+    assert store.link("tg:7", "dc:5")
+    assert store.linked("tg:7") == ["dc:5", "tg:7"]  # by account, the person's among them
+    assert store.linked("dc:5") == ["dc:5", "tg:7"]
+    assert store.links() == {"dc:5": "tg:7", "tg:7": "tg:7"}  # each account with its person
+
+
+@both
+def test_a_wanted_review_is_claimed_by_one_process_until_its_lease_ends(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    store.archive("a", 1.0, {"n": 1})
+    store.archive("a", 2.0, {"n": 2})
+    assert store.claim_review("a", "p", now=10.0, lease=5.0) is None  # none wanted
+    store.want_review("a", 2.0)
+    store.want_review("a", 1.0)
+    assert store.claim_review("a", "p", now=10.0, lease=5.0) == {
+        "n": 1,
+        "chat": "a",
+        "finished_at": 1.0,
+    }
+    assert store.claim_review("a", "q", now=11.0, lease=5.0) == {
+        "n": 2,
+        "chat": "a",
+        "finished_at": 2.0,
+    }
+    assert store.claim_review("a", "q", now=14.5, lease=5.0) is None  # p's until 15, q's until 16
+    assert store.claim_review("a", "q", now=15.5, lease=5.0) == {
+        "n": 1,
+        "chat": "a",
+        "finished_at": 1.0,
+    }
+    assert store.save_review("a", 1.0, {"done": True})
+    assert store.claim_review("a", "p", now=30.0, lease=5.0) == {
+        "n": 2,
+        "chat": "a",
+        "finished_at": 2.0,
+    }
+    assert store.save_review("a", 2.0, {"done": True})
+    store.want_review("a", 9.0)  # of a game never archived: nothing to review
+    assert store.claim_review("a", "p", now=40.0, lease=5.0) is None

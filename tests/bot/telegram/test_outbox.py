@@ -395,3 +395,126 @@ def test_a_table_flushed_by_a_command_and_the_clock_at_once_posts_each_letter_on
     assert len(clock) == 1  # the clock did look while the command's post was under way
     assert messages.delivered == ["paired", "begins", "rack"]
     assert service.box == []
+
+
+class Seated(Service):
+    """A service whose table ``title`` has these seats (user, left); ``lost``: the store
+    cannot be read."""
+
+    def __init__(self, seats: list[tuple[str | None, bool]], lost: bool = False) -> None:
+        super().__init__()
+        self.seats = seats
+        self.lost = lost
+        self.asked: list[str] = []
+
+    def table(self, chat: str) -> Any:
+        self.asked.append(chat)
+        if self.lost:
+            raise RuntimeError("the store is down")
+        seats = [SimpleNamespace(user=user, left=left) for user, left in self.seats]
+        return SimpleNamespace(title="Kitchen", options=SimpleNamespace(lang="en"), seats=seats)
+
+
+class PrivateBot:
+    """The Bot API's ``send_message``: records each private word; fails once for ``fails``."""
+
+    def __init__(self, fails: dict[int, Exception]) -> None:
+        self.id, self.first_name, self.rate_limiter = 42, "Genial", None
+        self.fails = fails
+        self.sent: list[tuple[int, str]] = []
+
+    async def send_message(self, chat_id: int, text: str) -> None:
+        self.sent.append((chat_id, text))
+        fault = self.fails.pop(chat_id, None)
+        if fault is not None:
+            raise fault
+
+
+def test_the_players_of_a_table_whose_chat_is_gone_are_told_privately_once(
+    pauses: list[float], caplog: pytest.LogCaptureFixture
+) -> None:
+    # Ada plays; Bob left; a computer has no chat; Cy's word times out (a new message:
+    # Telegram may have posted it, so it is not sent again); Dee comes after him.
+    service = Seated([("11", False), ("12", True), (None, False), ("13", False), ("14", False)])
+    bot = PrivateBot({13: TimedOut()})
+    api = BotAPI(send_retries=3, backoff=0.5)
+    api.app = SimpleNamespace(bot=bot)  # type: ignore[assignment]
+    messages = Messages(board=RetryAfter(3))
+    box = Outbox(service, api, messages)  # type: ignore[arg-type]
+    asyncio.run(box.deliver(service.said(Outbound(GROUP, "board", "turn")), None))
+    assert box.held == {GROUP}  # a flood wait first: the board is held
+    messages.failures["board"] = BadRequest("Bad Request: chat not found")
+    with caplog.at_level(logging.INFO):
+        asyncio.run(box.flush(GROUP))  # then Telegram says the group is gone
+    gone = (
+        "I can no longer post at table Kitchen (its topic was deleted, or I was removed from "
+        "the group), so its game has ended. To play again, /join where I can post."
+    )
+    assert service.asked == [GROUP]
+    assert bot.sent == [(11, gone), (13, gone), (14, gone)]
+    assert (logging.INFO, f"could not tell 13 about table {GROUP}: Timed out") in logged(caplog)
+    assert service.handled == [(GROUP, "42", "Genial", "/abort", True)]
+    assert box.held == set()
+
+
+def test_a_private_table_whose_player_blocked_the_bot_tells_nobody() -> None:
+    # Ada's game in her private chat: that chat is the one that cannot be reached.
+    service = Seated([(ADA, False), (None, False)])
+    bot = PrivateBot({})
+    api = BotAPI(send_retries=0, backoff=0.5)
+    api.app = SimpleNamespace(bot=bot)  # type: ignore[assignment]
+    box = Outbox(service, api, Messages(board=Forbidden("Forbidden: bot was blocked by the user")))  # type: ignore[arg-type]
+    asyncio.run(box.deliver(service.said(Outbound(ADA, "board", "turn")), None))
+    assert service.handled == [(ADA, "42", "Genial", "/abort", True)] and bot.sent == []
+
+
+def test_players_not_told_when_the_table_cannot_be_read(caplog: pytest.LogCaptureFixture) -> None:
+    service = Seated([("11", False)], lost=True)
+    box = outbox(Messages(board=BadRequest("Bad Request: chat not found")), service)
+    with caplog.at_level(logging.INFO):
+        asyncio.run(box.deliver(service.said(Outbound(GROUP, "board", "turn")), None))
+    assert (
+        logging.INFO,
+        f"could not tell the players of table {GROUP}: the store is down",
+    ) in logged(caplog)
+    assert len(service.handled) == 1
+
+
+def test_a_closed_topic_and_then_a_gone_chat_forget_the_pause() -> None:
+    service = Seated([])
+    box = outbox(Messages(board=BadRequest("Bad Request: TOPIC_CLOSED")), service)
+    asyncio.run(box.deliver(service.said(Outbound(GROUP, "board", "turn")), None))
+    assert box.paused == box.told_paused == box.held == {GROUP}
+    # The topic is deleted while closed: the next word to the table is refused for good.
+    asyncio.run(box._gone(GROUP, BadRequest("Bad Request: TOPIC_DELETED")))
+    assert box.paused == box.told_paused == box.held == set()
+
+
+@pytest.mark.parametrize(
+    ("size", "board", "together"), [(511, True, 2), (512, True, 1), (2000, False, 2)]
+)
+def test_merged_turns_fill_a_caption_or_a_text_to_its_limit_and_keep_the_last_board(
+    size: int, board: bool, together: int
+) -> None:
+    # Turns told together are joined by a blank line (2 characters): two of 511 make a
+    # caption of 1,024, Telegram's limit, and fit; two of 512 do not. Without a board the
+    # limit is a text's, 4,096: two of 2,000 fit. A merged message shows the last turn's
+    # board, and goes back the way the last turn's command came.
+    boards = [Attachment(f"{n}.png", bytes([n])) if board else None for n in range(3)]
+    turns = [Outbound(GROUP, str(n) * size, "turn", attachment=boards[n]) for n in range(3)]
+    got: list[tuple[str, Attachment | None, Origin | None]] = []
+
+    class Told(Messages):
+        async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
+            got.append((out.text, out.attachment, origin))
+
+    service = Service()
+    api = SimpleNamespace(bot=SimpleNamespace(id=42, first_name="Genial"), crowded=lambda *_: True)
+    box = Outbox(service, api, Told())  # type: ignore[arg-type]
+    stored = service.said(*turns)
+    origin = typed_privately()
+    box.origins = {out.stored.id: origin for out in stored if out.stored is not None}
+    asyncio.run(box.flush(GROUP))
+    first = "\n\n".join(t.text for t in turns[:together])
+    assert got[0] == (first, boards[together - 1], origin)
+    assert [text for text, _, _ in got] == [first, *(t.text for t in turns[together:])]
