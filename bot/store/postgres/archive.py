@@ -51,6 +51,10 @@ class PostgresArchive(PostgresConnection):
                 " WHERE (chat, finished_at) = (SELECT chat, finished_at FROM reviews"
                 "  WHERE chat = %s AND data IS NULL"
                 "  AND (claimed_until IS NULL OR claimed_until < %s)"
+                # Only a game the archive holds, as SQLite's join: a review wanted of
+                # another would be claimed first, over and over, before every real one.
+                "  AND EXISTS (SELECT 1 FROM finished AS f"
+                "   WHERE f.chat = reviews.chat AND f.finished_at = reviews.finished_at)"
                 "  ORDER BY finished_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
                 " RETURNING finished_at",
                 (owner, now + lease, chat, now),

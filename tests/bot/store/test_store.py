@@ -590,3 +590,18 @@ def test_a_wanted_review_is_claimed_by_one_process_until_its_lease_ends(tmp_path
     assert store.save_review("a", 2.0, {"done": True})
     store.want_review("a", 9.0)  # of a game never archived: nothing to review
     assert store.claim_review("a", "p", now=40.0, lease=5.0) is None
+
+
+@both
+def test_a_review_wanted_of_a_game_never_archived_holds_back_no_other(tmp_path: Path) -> None:
+    store = store_at(tmp_path / "t.db")
+    store.want_review("a", 1.0)  # no such game in the archive, and the oldest wanted
+    store.archive("a", 2.0, {"n": 2})
+    store.want_review("a", 2.0)
+    assert store.claim_review("a", "p", now=10.0, lease=5.0) == {
+        "n": 2,
+        "chat": "a",
+        "finished_at": 2.0,
+    }
+    assert store.save_review("a", 2.0, {"done": True})
+    assert store.claim_review("a", "p", now=20.0, lease=5.0) is None
