@@ -109,6 +109,11 @@ async def _guard(
         response = await handler(request)
     except Refused as exc:
         response = error(exc.status, exc.text)
+        if exc.status in (408, 413):
+            # The body was not read to its end: what follows on the connection is the rest
+            # of it, no next request. Closed after the answer (and aiohttp's linger), not
+            # kept open until the idle timeout.
+            response.force_close()
     except web.HTTPException as exc:
         response = error(exc.status, exc.reason.lower())
     except StoreError:

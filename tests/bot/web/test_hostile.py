@@ -211,8 +211,15 @@ def test_a_slow_body_gets_408_and_the_connection_closes(tmp_path: Path) -> None:
 
 def test_a_huge_content_length_is_a_413_at_once(tmp_path: Path) -> None:
     room = started_room(tmp_path)
-    # The body's timeout is beyond the test's patience: only the announced size answers.
-    limits = Limits(pages_burst=10_000, seat_burst=10_000, body_timeout=10 * PATIENCE, linger=0.1)
+    # The body's and the idle timeout are beyond the test's patience: only the size answers,
+    # and the connection closes after the 413 (the rest of the body is no next request).
+    limits = Limits(
+        pages_burst=10_000,
+        seat_burst=10_000,
+        body_timeout=10 * PATIENCE,
+        idle_timeout=10 * PATIENCE,
+        linger=0.1,
+    )
     with running(room, limits) as site:
         for path in (f"/api/t/{site.tid}/command", "/api/tg/session"):
             head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {10**12}\r\n\r\n{{"
