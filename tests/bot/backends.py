@@ -10,6 +10,7 @@ same tables too.
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from pathlib import Path
 from urllib.parse import quote
@@ -49,6 +50,15 @@ def store_at(db: Path | str) -> Store:
     if current["name"] == "postgres":
         opened.append(store)
     return store
+
+
+def holds(value: str, needle: str) -> bool:
+    """Whether ``value`` holds ``needle``; a number only where no digit stands beside it:
+    a letter's random 64-bit key or a process id may hold a short id's digits by chance
+    (Telegram's ids are as short as five digits)."""
+    if needle.isdigit():
+        return re.search(rf"(?<!\d){needle}(?!\d)", value) is not None
+    return needle in value
 
 
 def every_value(where: str) -> list[tuple[str, str, str]]:

@@ -41,7 +41,7 @@ def found(where: str, *needles: str) -> list[tuple[str, str, str]]:
             (table, column, needle)
             for table, column, value in backends.every_value(where)
             for needle in needles
-            if needle in value
+            if backends.holds(value, needle)
         }
     )
 

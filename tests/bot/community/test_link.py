@@ -259,7 +259,13 @@ def test_forget_me_forgets_both_accounts(tmp_path: Path) -> None:
     dc.ok("Ada", "/forget me")
     dc.ok("Ada", "/forget me")
     where = backends.location(db)
-    held = sorted({(t, c) for t, c, v in backends.every_value(where) if ADA_TG in v or ADA_DC in v})
+    held = sorted(
+        {
+            (t, c)
+            for t, c, v in backends.every_value(where)
+            if backends.holds(v, ADA_TG) or backends.holds(v, ADA_DC)
+        }
+    )
     assert held == []
     ladder = ladders.of(service).ladder
     assert ladder.standing(ADA_TG, "genial") is None
