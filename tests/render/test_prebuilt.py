@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -128,9 +129,15 @@ print(json.dumps({"digest": digest.hexdigest(), "drawn": dict(prebuilt.drawn)}))
 def first_boards(path: Path) -> dict[str, object]:
     """The boards of :data:`FIRST_BOARDS` in a new process told to use the file at
     ``path``: their digest, and the pieces drawn."""
+    out: dict[str, object] = in_new_process(FIRST_BOARDS, path)
+    return out
+
+
+def in_new_process(script: str, path: Path) -> Any:
+    """What ``script`` prints (JSON), run in a new process told to use the file at ``path``."""
     env = dict(os.environ, **{prebuilt.ENV: str(path)})
     result = subprocess.run(
-        [sys.executable, "-c", FIRST_BOARDS],
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         check=True,
@@ -138,8 +145,7 @@ def first_boards(path: Path) -> dict[str, object]:
         env=env,
         timeout=PATIENCE,
     )
-    out: dict[str, object] = json.loads(result.stdout)
-    return out
+    return json.loads(result.stdout)
 
 
 def test_a_new_process_draws_none_of_the_pieces_its_first_boards_need(
@@ -185,17 +191,8 @@ def test_a_first_board_takes_its_points_and_counts_from_the_file_and_loads_one_f
     """Each font size's first text costs a new process ~0.3 ms (FreeType sets the size
     up): the points, the counts of tiles left and what sizes the points (block_fit) are
     in the file, so a first Genial Spezial board loads the names' size alone."""
-    env = dict(os.environ, **{prebuilt.ENV: str(built)})
-    result = subprocess.run(
-        [sys.executable, "-c", FONTS_OF_A_FIRST_BOARD],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-        env=env,
-        timeout=PATIENCE,
-    )
-    assert json.loads(result.stdout) == [["DejaVuSans-Bold.ttf", panel.NAME_SIZE]]
+    loaded = in_new_process(FONTS_OF_A_FIRST_BOARD, built)
+    assert loaded == [["DejaVuSans-Bold.ttf", panel.NAME_SIZE]]
 
 
 def test_a_file_for_other_code_or_another_pillow_is_not_used(built: Path, tmp_path: Path) -> None:
