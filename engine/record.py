@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 from typing import Any, Protocol
 
 from engine.errors import InvalidRecord, NotationError, at_move
@@ -14,7 +16,7 @@ from engine.events import Event
 from engine.genial import MODES, GenialGame
 from engine.hexgrid import Area, Hex
 from engine.spezial import SpezialGame, parse_tokens
-from engine.tiles import Colour, Tile, is_tile_set, parse_tile
+from engine.tiles import TILE_SET_COUNTS, Colour, Tile, parse_tile
 
 
 class Game(Protocol):
@@ -121,13 +123,13 @@ class Record:
                 raise InvalidRecord(f'mode "{mode}" cannot be played by {players} players')
             raw_bag = data.get("bag")
             if raw_bag is not None:
-                if not isinstance(raw_bag, list) or not all(isinstance(t, str) for t in raw_bag):
+                if not _names(raw_bag):
                     raise InvalidRecord('"bag" must be a list of tiles like "RG"')
                 try:
-                    bag = tuple(parse_tile(t) for t in raw_bag)
+                    bag, whole = _tiles(raw_bag, {})
                 except NotationError as exc:
                     raise InvalidRecord(f'"bag" holds a bad tile {exc.text!r}') from None
-                if not is_tile_set(bag):
+                if not whole:
                     raise InvalidRecord('"bag" must hold exactly the 120 tiles of the set')
         else:
             if "bag" in data or "mode" in data:
@@ -186,6 +188,34 @@ class Record:
         return data
 
 
+#: The set's tiles and how many of each, as a plain dict (compared without Counter's
+#: Python-level equality).
+_SET = dict(TILE_SET_COUNTS)
+
+
+def _names(raw: object) -> bool:
+    """Whether ``raw`` is a list of strings (a bag's tile names, not yet parsed)."""
+    return isinstance(raw, list) and all(map(isinstance, raw, repeat(str)))
+
+
+def _tiles(raw_bag: list[str], names: dict[str, Tile]) -> tuple[tuple[Tile, ...], bool]:
+    """The tiles a bag's names name, and whether they are exactly the set. The names are
+    counted as strings and each different one parsed once (``names`` keeps them): a record
+    holds up to :data:`MAX_TAKEBACKS` bags besides its own, and it is read at every command.
+
+    Raises:
+        NotationError: for the first name, in the bag's order, that names no tile.
+    """
+    counts = Counter(raw_bag)
+    for name in [n for n in counts if n not in names]:
+        names[name] = parse_tile(name)
+    tiles: dict[Tile, int] = {}
+    for name, count in counts.items():
+        tile = names[name]
+        tiles[tile] = tiles.get(tile, 0) + count
+    return tuple(map(names.__getitem__, raw_bag)), tiles == _SET
+
+
 def _takebacks(raw: object, moves: int) -> tuple[Takeback, ...]:
     """The ``takebacks`` of a record with ``moves`` moves, validated: each one's ``after``
     within the moves and no earlier than the one before (a later takeback never reaches
@@ -213,16 +243,13 @@ def _takebacks(raw: object, moves: int) -> tuple[Takeback, ...]:
         bag: tuple[Tile, ...] | None = None
         if "bag" in item:
             raw_bag = item["bag"]
-            if not isinstance(raw_bag, list) or not all(isinstance(t, str) for t in raw_bag):
+            if not _names(raw_bag):
                 raise InvalidRecord('a takeback\'s "bag" must be a list of tiles like "RG"')
             try:
-                # Each of the set's few tile names parsed once: a record may hold many bags.
-                for name in set(raw_bag) - set(names):
-                    names[name] = parse_tile(name)
+                bag, whole = _tiles(raw_bag, names)
             except NotationError:
                 raise InvalidRecord('a takeback\'s "bag" holds a bad tile') from None
-            bag = tuple(names[t] for t in raw_bag)
-            if not is_tile_set(bag):
+            if not whole:
                 raise InvalidRecord('a takeback\'s "bag" must hold the 120 tiles of the set')
         found.append(Takeback(after, tuple(undone), bag))
     return tuple(found)

@@ -69,7 +69,9 @@ class Tile(NamedTuple):
 
     @property
     def name(self) -> str:
-        return self.first.value + self.second.value
+        # Looked up, not joined: an enum's value is a slow attribute, and records write
+        # every tile of every bag by name.
+        return _NAMES[self]
 
     @property
     def is_double(self) -> bool:
@@ -82,6 +84,7 @@ class Tile(NamedTuple):
         return self.first is colour or self.second is colour
 
 
+_NAMES: dict[Tile, str] = {Tile(a, b): a.value + b.value for a in COLOURS for b in COLOURS}
 _TILES: dict[tuple[Colour, Colour], Tile] = {}
 for _a, _b in [*combinations(COLOURS, 2), *((c, c) for c in COLOURS)]:
     _TILES[(_a, _b)] = _TILES[(_b, _a)] = Tile(_a, _b)
@@ -112,9 +115,13 @@ def tile_set() -> list[Tile]:
     return tiles
 
 
+#: How many of each tile the set holds.
+TILE_SET_COUNTS: Counter[Tile] = Counter(tile_set())
+
+
 def is_tile_set(tiles: Iterable[Tile]) -> bool:
     """Whether ``tiles`` is exactly the 120-tile set, in any order."""
-    return Counter(tiles) == Counter(tile_set())
+    return Counter(tiles) == TILE_SET_COUNTS
 
 
 class Bag:
