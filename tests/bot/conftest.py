@@ -89,6 +89,18 @@ def known_reviews_dir(run_dir: Path) -> Path:
     return folder
 
 
+@pytest.fixture
+def unreviewed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For the tests that play many games and look at nothing a review says (issue 24's
+    turns): a finished game is left unreviewed. A review is worked out after the game and
+    says nothing until ``/review`` asks; even the quick one is about a second of CPU a
+    game, most of those tests' time. Reviews are tested in tests/engine/test_review.py and
+    tests/bot/community/test_reviews.py."""
+    from bot.community import reviews
+
+    monkeypatch.setattr(reviews, "due", lambda tables, chat, now: None)
+
+
 @pytest.fixture(autouse=True)
 def quick_reviewer(monkeypatch: pytest.MonkeyPatch, known_reviews_dir: Path) -> Iterator[None]:
     """Every finished game is reviewed as due work (bot/community/reviews.py): with the expert's

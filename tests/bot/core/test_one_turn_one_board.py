@@ -124,6 +124,7 @@ def test_a_computers_chain_of_bonus_placements_is_one_block(tmp_path: Path) -> N
     assert [w.split("-", 1)[1] for w in written] == [name for name, _ in shown[0].files]
 
 
+@pytest.mark.usefixtures("unreviewed")
 def test_every_move_of_many_games_is_one_block(tmp_path: Path) -> None:
     tally = one_turn.Tally()
     for plan in PLANS:

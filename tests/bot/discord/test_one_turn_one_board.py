@@ -83,6 +83,7 @@ async def test_a_computers_chain_of_bonus_placements_is_one_message(tmp_path: Pa
         assert new[0].raw_mentions == [here.people[PERSON].id]
 
 
+@pytest.mark.usefixtures("unreviewed")
 async def test_every_move_of_many_games_is_one_message(tmp_path: Path) -> None:
     tally = one_turn.Tally()
     async with world(tmp_path, pictures=True, settings=Settings()) as w:

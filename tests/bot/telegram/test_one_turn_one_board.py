@@ -118,6 +118,7 @@ def test_a_computers_chain_of_bonus_placements_is_one_photo(
     assert refused(api) == []
 
 
+@pytest.mark.usefixtures("unreviewed")
 def test_every_move_of_many_games_is_one_photo(api: FakeBotAPI, bot: BotRunner) -> None:
     tally = one_turn.Tally()
     for plan in PLANS:
