@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 import uuid
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import psycopg
@@ -27,21 +29,134 @@ opened: list[Store] = []
 _RUN = uuid.uuid4().hex  # schemas of an earlier run on a reused server are never reused
 
 
-def schema_url(server: str, key: str) -> str:
-    """The URL of a fresh schema named after ``key`` in the server's database."""
-    schema = "t_" + hashlib.sha1(f"{_RUN}:{key}".encode()).hexdigest()[:20]
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+#: Schemas earlier tests of this process had through :func:`location`, emptied for the next
+#: ones (:func:`release`): making a store's tables anew for every test was most of the test
+#: server's work (DDL was 60 % of its statements' time in the play and core tests).
+_spare: list[str] = []
+#: The schema of each database path the running test named through :func:`location`.
+_lent: dict[str, str] = {}
+#: How many times :func:`release` looks for the test's connections to have ended, 10 ms
+#: apart.
+SETTLE = 30
+#: A new store's version, tables and sequences, once known (:func:`_new_store`).
+_new: list[tuple[int, list[str], list[str]]] = []
+
+
+def _in(server: str, schema: str) -> str:
     sep = "&" if "?" in server else "?"
     return f"{server}{sep}options={quote(f'-csearch_path={schema}')}"
 
 
+def _named(key: str) -> str:
+    return "t_" + hashlib.sha1(f"{_RUN}:{key}".encode()).hexdigest()[:20]
+
+
+#: One connection a server for this process's own statements (schemas made and emptied):
+#: a connection is a new server process, a dozen milliseconds of its CPU.
+_admin: dict[str, psycopg.Connection[Any]] = {}
+
+
+def _connection(server: str) -> psycopg.Connection[Any]:
+    """This process's own connection to ``server`` (again, if it was lost: a test may
+    restart its server)."""
+    conn = _admin.get(server)
+    if conn is None or conn.closed or conn.broken:
+        conn = _admin[server] = psycopg.connect(server, autocommit=True)
+    return conn
+
+
+def schema_url(server: str, key: str) -> str:
+    """The URL of a fresh schema named after ``key`` in the server's database."""
+    schema = _named(key)
+    try:
+        _connection(server).execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    except psycopg.OperationalError:  # the server was restarted since: a new connection
+        _connection(server).execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    return _in(server, schema)
+
+
 def location(db: Path | str) -> str:
-    """Where the store of test database ``db`` lives on the current backend."""
+    """Where the store of test database ``db`` lives on the current backend. On PostgreSQL
+    an empty store of an earlier test of this process (the tables a new store has, and not
+    a row), or else a fresh schema."""
     url = current["url"]
     if current["name"] == "postgres" and url is not None:
-        return schema_url(url, str(db))
+        key = str(db)
+        if key not in _lent:
+            if _spare:
+                _lent[key] = _spare.pop()
+                return _in(url, _lent[key])
+            _lent[key] = _named(key)
+        return schema_url(url, key) if _lent[key] == _named(key) else _in(url, _lent[key])
     return str(db)
+
+
+def _new_store(conn: psycopg.Connection[Any], server: str) -> tuple[int, list[str], list[str]]:
+    """What a store opened on a fresh schema holds: its version, its tables (but the
+    version's own) and its sequences; worked out once a process."""
+    if not _new:
+        reference = schema_url(server, f"new store {uuid.uuid4().hex}")
+        open_store(reference).close()
+        schema = reference.rsplit("search_path%3D", 1)[1]
+        (version,) = conn.execute(f"SELECT version FROM {schema}.genial_schema").fetchone() or (0,)
+        rows = conn.execute(
+            "SELECT relname, relkind::text FROM pg_class WHERE relnamespace = %s::regnamespace",
+            (schema,),
+        ).fetchall()
+        tables = sorted(str(n) for n, k in rows if k == "r" and n != "genial_schema")
+        _new.append((int(version), tables, sorted(str(n) for n, k in rows if k == "S")))
+    return _new[0]
+
+
+def release(server: str) -> None:
+    """After a test on PostgreSQL: each schema it had through :func:`location` is emptied
+    (its rows deleted, its sequences started again) for the next tests of this process, if
+    it still holds a new store's version and tables; otherwise it is left as it is."""
+    lent = list(_lent.values())
+    _lent.clear()
+    if lent:
+        try:
+            _empty(_connection(server), server, lent)
+        except psycopg.OperationalError:  # the server went away (a test may stop it)
+            _admin.pop(server, None)
+
+
+def _empty(conn: psycopg.Connection[Any], server: str, lent: list[str]) -> None:
+    # Each test process has a database of its own (tests/bot/pgserver.py): a connection
+    # still open there is one the test left (a process, a store not closed), which could
+    # still write into a schema lent anew.
+    # The server processes of the connections the test just closed end a moment later:
+    # looked for a few times (no schema is lent anew if one stays).
+    for _ in range(SETTLE):
+        (others,) = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone() or (1,)
+        if not others:
+            break
+        time.sleep(0.01)
+    else:
+        return
+    version, tables, sequences = _new_store(conn, server)
+    for schema in lent:
+        try:
+            (found,) = conn.execute(
+                f"SELECT string_agg(version::text, ',') FROM {schema}.genial_schema"
+            ).fetchone() or (None,)
+        except psycopg.Error:
+            continue
+        (present,) = conn.execute(
+            "SELECT count(*) FROM pg_class"
+            " WHERE relnamespace = %s::regnamespace AND relname = ANY(%s) AND relkind = 'r'",
+            (schema, tables),
+        ).fetchone() or (0,)
+        if found != str(version) or present != len(tables):
+            continue
+        # DELETE, not TRUNCATE: a truncated table gets new files, as dear as making it.
+        empty = [f"DELETE FROM {schema}.{t}" for t in tables]
+        empty += [f"SELECT setval('{schema}.{q}', 1, false)" for q in sequences]
+        conn.execute("; ".join(empty).encode())
+        _spare.append(schema)
 
 
 def store_at(db: Path | str) -> Store:

@@ -64,6 +64,8 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
         backends.current.update(name="sqlite", url=None)
         while backends.opened:
             backends.opened.pop().close()
+        if url is not None:
+            backends.release(url)
 
 
 @pytest.fixture
