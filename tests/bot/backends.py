@@ -4,7 +4,8 @@ once on SQLite and once on PostgreSQL (see ``conftest.py``).
 Tests name their database by a path (``tmp_path / "t.db"``), so that reopening the same path
 is a restart of the bot. On PostgreSQL the path is turned into a schema of its own in the
 test server's database, the same schema for the same path, so a restart there reopens the
-same tables too.
+same tables too. A schema is emptied after its test and lent to a later test of the same
+process (:func:`release`), so most tests find a store's tables made already.
 """
 
 from __future__ import annotations
