@@ -463,3 +463,41 @@ def test_every_name_a_person_was_called_is_found(tmp_path: Path) -> None:
         "Ada seated",
     }
     assert called(service, BOB, "Bob") == {"Bob"}
+
+
+def test_scrub_says_a_change_was_made_whatever_changed() -> None:
+    """Each change alone counts (the caller saves the table only then): a lobby seat given
+    up, a seat left by the person, a seat of theirs in a game, their turn ping."""
+    from bot.community.privacy import scrub
+    from bot.core.table import PLAYING, Table
+
+    lobby = Table(
+        "c", host="u-bob", host_name="Bob", seats=[_seat("Bob", "u-bob"), _seat("Ada", "u-ada")]
+    )
+    assert scrub(lobby, "u-ada", "former:1", ["Ada"]) is True
+    assert [s.user for s in lobby.seats] == ["u-bob"]
+    left = Table(
+        "d",
+        status=PLAYING,
+        seats=[_seat("Computer 1", None, left=True, left_user="u-ada"), _seat("Bob", "u-bob")],
+    )
+    assert scrub(left, "u-ada", "former:1", ["Ada"]) is True
+    assert (left.seats[0].left_user, left.seats[0].name) == ("former:1", FORMER_NAME)
+    seated = Table("f", status=PLAYING, seats=[_seat("Ada", "u-ada"), _seat("Bob", "u-bob")])
+    assert scrub(seated, "u-ada", "former:1") is True
+    assert (seated.seats[0].user, seated.seats[0].name) == ("former:1", FORMER_NAME)
+    # Only the turn ping was theirs, and nothing told names them.
+    pinged = Table(
+        "e",
+        status=PLAYING,
+        seats=[_seat("Bob", "u-bob")],
+        pending=["Bob placed a tile."],
+        ping_at=9.0,
+        ping_user="u-ada",
+    )
+    assert scrub(pinged, "u-ada", "former:1", ["Ada", "Ada Lovelace"]) is True
+    assert (pinged.ping_at, pinged.ping_user, pinged.pending) == (
+        None,
+        None,
+        ["Bob placed a tile."],
+    )
