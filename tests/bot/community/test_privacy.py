@@ -501,3 +501,69 @@ def test_scrub_says_a_change_was_made_whatever_changed() -> None:
         None,
         ["Bob placed a tile."],
     )
+
+
+def test_forget_me_scrubs_each_stored_table_that_holds_me_and_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tables made by hand and stored: chat-6 holds Bob but no longer reads as a table;
+    chat-7 holds his left seat under the name he had then ("Robert"), and its story since
+    the last person's move names him and Ada; chat-8 is another Bob's (id-bob2), not his.
+    While his /forget me scrubs chat-7, another command saves it first."""
+    from bot.community.privacy import called
+    from bot.core.table import Table
+
+    service = make_service(tmp_path / "t.db", clock=Clock())
+    store = service.store
+
+    def stored(chat: str, version: int, seats: list[Any], pending: list[str]) -> None:
+        t = Table(chat, status=PLAYING, seats=seats, pending=pending)
+        t.version = version
+        store.save(t, None)
+
+    gone = _seat("Robert", None, level="easy", left=True, left_user=BOB)
+    stored("chat-6", 1, [_seat("Ada", ADA), gone], ["Robert left."])
+    stored("chat-7", 4, [_seat("Ada", ADA), gone], ["Robert left.", "Ada placed a tile."])
+    stored("chat-8", 2, [_seat("Bob", "id-bob2"), _seat("Ada", ADA)], ["Bob placed a tile."])
+    real_load, real_save = store.load, store.save
+
+    def load(chat: str) -> Any:
+        if chat == "chat-6":
+            raise DamagedTable(chat, 1, "JSONDecodeError")
+        return real_load(chat)
+
+    first: list[int] = []
+
+    def save(t: Any, loaded: Any, *more: Any, **named: Any) -> Any:
+        if t.chat == "chat-7" and not first:
+            # Another command got there first: its version is the one stored now.
+            other = real_load("chat-7")
+            first.append(other.version)
+            other.pending = [*other.pending, "Ada swapped."]
+            other.version += 1
+            real_save(other, first[0])
+        return real_save(t, loaded, *more, **named)
+
+    monkeypatch.setattr(store, "load", load)
+    monkeypatch.setattr(store, "save", save)
+    # Past the damaged table, what he was called at chat-7 too (and no other seat's name).
+    assert called(service, BOB, "Bob") == {"Bob", "Robert"}
+    room = Room(service, "chat-1", "Club one")
+    room.ok("Bob", "/forget me")
+    room.ok("Bob", "/forget me")
+
+    assert first == [4]
+    seven = real_load("chat-7")
+    # Stored at 4, saved by the other command at 5, scrubbed again from there: 6.
+    assert seven.version == 6
+    assert seven.pending == ["a former player left.", "Ada placed a tile.", "Ada swapped."]
+    ((alias,),) = [{s.left_user for s in seven.seats if s.left}]
+    assert alias.startswith("former:")
+    assert [(s.name, s.user, s.left_user) for s in seven.seats] == [
+        ("Ada", ADA, None),
+        (FORMER_NAME, None, alias),
+    ]
+    # The other Bob's table is left as it was.
+    eight = real_load("chat-8")
+    assert (eight.version, eight.pending) == (2, ["Bob placed a tile."])
+    assert [s.name for s in eight.seats] == ["Bob", "Ada"]
