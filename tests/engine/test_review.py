@@ -298,3 +298,56 @@ def test_a_seats_costliest_are_three_of_cost_above_zero_costliest_first() -> Non
     bob = _seat_review(1, placements, ())
     # Bob's move 3 cost nothing: it is no costly placement, though fewer than three are.
     assert bob.costliest == (1,)
+
+
+def test_a_moves_review_by_default_is_the_experts_with_seed_zero_as_move_zero() -> None:
+    """review_move's defaults, as its signature gives them: number 0, the expert, seed 0;
+    a number given is the review's."""
+    from engine.spezial import SpezialGame
+
+    spezial = SpezialGame(2, seed=3)
+    rng = random.Random(2)
+    for _ in range(6):
+        spezial.play(rng.choice(spezial.legal_moves()))
+    move = rng.choice(spezial.legal_moves())
+    review = review_move(spezial, move)
+    assert review == review_move(spezial, move, number=0, level="expert", seed=0)
+    assert review.number == 0
+    assert review_move(spezial, move, number=7).number == 7
+    genial = GenialGame(2, seed=5)
+    for n in range(8):
+        genial.play(choose_move(genial.view(genial.to_move), "greedy", n))
+    move = choose_move(genial.view(genial.to_move), "random", 3)
+    review = review_move(genial, move, samples=24)
+    assert review == review_move(genial, move, samples=24, seed=0)
+    # The seed is the play-outs' (the chances differ with another): 0 is the default.
+    assert review != review_move(genial, move, samples=24, seed=1)
+    assert review_move(genial, move, number=5, samples=8).number == 5
+
+
+def test_a_placement_not_in_the_review_is_a_key_error_naming_it(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "07-spezial-2p.json").read_text())
+    review = review_game(Record.from_dict(data))
+    with pytest.raises(KeyError) as raised:
+        review.placement(len(data["moves"]))
+    assert raised.value.args == (len(data["moves"]),)
+
+
+def test_the_turn_of_the_chances_worked_out_by_hand() -> None:
+    from engine.review import turn_of_chances
+
+    # Side 0: 50 (an equal share), 60, 30, 35; side 1: 50, 40, 70, 65. The falls: side 1
+    # by 10 after move 0, side 0 by 30 after move 1, side 1 by 5 after move 2.
+    assert turn_of_chances([(0.6, 0.4), (0.3, 0.7), (0.35, 0.65)]) == (1, 0)
+    # A fall of half a point is a fall too: side 0 goes from 50 to 49.5.
+    assert turn_of_chances([(0.495, 0.505)]) == (0, 0)
+    # Nobody's chance ever fell (all stay at an equal share), or no move: none.
+    assert turn_of_chances([(0.5, 0.5), (0.5, 0.5)]) is None
+    assert turn_of_chances([]) is None
+
+
+def test_a_swing_of_one_is_a_turning_point_and_no_swing_is_none() -> None:
+    # Side 0 wins, side 1 second: margins 1, 1: the one swing (0 to 1) after move 0.
+    assert turning_point([[0], [1]], [(1, 0), (2, 1)]) == 0
+    # Margins 0, 0: the lead never changed.
+    assert turning_point([[0], [1]], [(0, 0), (1, 1)]) is None
