@@ -567,3 +567,25 @@ def test_forget_me_scrubs_each_stored_table_that_holds_me_and_no_other(
     eight = real_load("chat-8")
     assert (eight.version, eight.pending) == (2, ["Bob placed a tile."])
     assert [s.name for s in eight.seats] == ["Bob", "Ada"]
+
+
+def test_forget_me_confirmed_to_the_second_in_the_chat_asked(tmp_path: Path) -> None:
+    """The second /forget me confirms within CONFIRM_WITHIN seconds, that second included;
+    a first asking stored as something that is no time asks again. Both answers go to the
+    person, in the chat they wrote in."""
+    from bot.community.privacy import ASKED
+
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    room = Room(service, "chat-1", "Club one")
+    ask = private(room.ok("Bob", "/forget me"), BOB)
+    assert (ask.chat, ask.kind) == ("chat-1", "info")
+    assert "Send /forget me again within 10 minutes to confirm." in ask.text
+    clock.advance(CONFIRM_WITHIN)
+    done = private(room.ok("Bob", "/forget me"), BOB)
+    assert (done.chat, done.kind) == ("chat-1", "info")
+    assert done.text.startswith("Done: I have forgotten you.")
+    service.store.set_note(CID, ASKED, "yesterday")
+    again = private(room.ok("Cid", "/forget me"), CID)
+    assert "Send /forget me again within 10 minutes to confirm." in again.text
+    assert service.store.note(CID, ASKED) == repr(clock.now)
