@@ -151,6 +151,8 @@ def test_mydata_is_everything_kept_about_me(tmp_path: Path) -> None:
     assert club["mu"] == pytest.approx(25 + gain if bob_won else 25 - gain, abs=1e-9)
     assert club["sigma"] == pytest.approx(math.sqrt(s2 * (1 - s2**1.5 / c**3 / 4)), abs=1e-9)
     assert club["rating"] == round(1000 + 25 * (club["mu"] - 3 * club["sigma"]))
+    # chat-1's own history: its one game, not the global ladder's two.
+    assert club["history"] == [club["rating"]]
     # Nothing of Ada's or Cid's games: Cid is in none of Bob's.
     assert all(CID not in {s["user"] for s in g["seats"]} for g in games)
 
@@ -589,3 +591,21 @@ def test_forget_me_confirmed_to_the_second_in_the_chat_asked(tmp_path: Path) -> 
     again = private(room.ok("Cid", "/forget me"), CID)
     assert "Send /forget me again within 10 minutes to confirm." in again.text
     assert service.store.note(CID, ASKED) == repr(clock.now)
+
+
+def test_mydata_lists_my_solo_bests_on_the_chats_ladder_and_the_global_one(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db", clock=Clock())
+    for chat, name, seed in (("chat-s", "Ada", 5), ("chat-t", "Bob", 6)):
+        room = Room(service, chat, "Solo")
+        room.ok(name, "/join")
+        room.ok(name, "/start")  # one person: a solo game
+        room.play_out(random.Random(seed))
+    (row,) = service.store.archived("chat-s")
+    final = replay(Record.from_dict(row["record"]))
+    lowest = min(final.score(0).values())  # the best lowest colour of her one solo game
+    data = my_data(Room(service, "chat-s", "Solo"), "Ada")
+    assert sorted(data["solo"], key=lambda s: str(s["ladder"])) == [
+        {"ladder": "chat-s", "games": 1, "best": lowest},
+        {"ladder": "global", "games": 1, "best": lowest},
+    ]
+    assert data["ratings"] == []  # a solo game is rated on no ladder
