@@ -351,3 +351,12 @@ def test_a_swing_of_one_is_a_turning_point_and_no_swing_is_none() -> None:
     assert turning_point([[0], [1]], [(1, 0), (2, 1)]) == 0
     # Margins 0, 0: the lead never changed.
     assert turning_point([[0], [1]], [(0, 0), (1, 1)]) is None
+
+
+def test_a_placement_that_cost_one_point_is_among_the_costliest() -> None:
+    from engine.review import _seat_review
+
+    # Cost above 0 makes a placement costly: 1 counts (and is still accurate).
+    ada = _seat_review(0, [_placement(0, 0, 1), _placement(2, 0, 0)], ())
+    assert ada.costliest == (0,)
+    assert (ada.placements, ada.accurate) == (2, 2)
