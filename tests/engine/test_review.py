@@ -360,3 +360,33 @@ def test_a_placement_that_cost_one_point_is_among_the_costliest() -> None:
     ada = _seat_review(0, [_placement(0, 0, 1), _placement(2, 0, 0)], ())
     assert ada.costliest == (0,)
     assert (ada.placements, ada.accurate) == (2, 2)
+
+
+def _chanced(number: int, best: float, played: float) -> PlacementReview:
+    """Seat 0's placement number ``number`` with the chances after the best and the played."""
+    zeros = (0,) * 6
+    return PlacementReview(number, 0, 0, "x", "y", zeros, zeros, zeros, played, best)
+
+
+def test_a_seats_game_accuracy_weighs_each_move_by_the_chance_around_it() -> None:
+    """Worked by hand from engine/accuracy.py's formulas (lichess's)."""
+    import math
+
+    from engine.review import _seat_review
+
+    def accuracy(drop: float) -> float:
+        return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
+
+    # Side 0's chance: 50 (an equal share), then 60, 60, 40, 40 after moves 0 to 3. Five
+    # points, so a window of 2: move 0's weight is the spread of 50 and 60 (5), move 2's
+    # that of 60 and 40 after it (10).
+    chances = [(0.6, 0.4), (0.6, 0.4), (0.4, 0.6), (0.4, 0.6)]
+    a0, a2 = accuracy(0), accuracy(20)
+    weighted = (a0 * 5 + a2 * 10) / 15
+    harmonic = 2 / (1 / a0 + 1 / a2)
+    seat = _seat_review(0, [_chanced(0, 0.6, 0.6), _chanced(2, 0.6, 0.4)], (), chances)
+    assert seat.score == pytest.approx((weighted + harmonic) / 2, abs=1e-9)
+    # A placement of accuracy 0 (from a sure win to a sure loss) counts 0 in the weighted
+    # mean and 1 in the harmonic one: (0 + 1) / 2.
+    lost = _seat_review(0, [_chanced(0, 1.0, 0.0)], (), [(0.0, 1.0)])
+    assert lost.score == pytest.approx(0.5, abs=1e-9)
