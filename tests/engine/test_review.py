@@ -390,3 +390,24 @@ def test_a_seats_game_accuracy_weighs_each_move_by_the_chance_around_it() -> Non
     # mean and 1 in the harmonic one: (0 + 1) / 2.
     lost = _seat_review(0, [_chanced(0, 1.0, 0.0)], (), [(0.0, 1.0)])
     assert lost.score == pytest.approx(0.5, abs=1e-9)
+
+
+def test_a_seats_missed_swaps_are_its_own_that_differ_from_the_experts() -> None:
+    from engine.review import SwapReview, _seat_review
+
+    swaps = [
+        SwapReview(3, 0, "swap", "keep"),
+        SwapReview(5, 1, "keep", "swap"),
+        SwapReview(7, 0, "keep", "keep"),
+    ]
+    assert _seat_review(0, [], swaps).swaps_missed == (3,)
+    assert _seat_review(1, [], swaps).swaps_missed == (5,)
+
+
+def test_a_games_review_by_default_is_seeded_with_zero(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    record = Record.from_dict({**data, "moves": data["moves"][:3]})  # finished or not
+    review = review_game(record, samples=16)
+    assert review == review_game(record, samples=16, seed=0)
+    # The seed is the play-outs' (another gives other chances): 0 is the default.
+    assert review != review_game(record, samples=16, seed=1)
