@@ -411,3 +411,17 @@ def test_a_games_review_by_default_is_seeded_with_zero(shared: Path) -> None:
     assert review == review_game(record, samples=16, seed=0)
     # The seed is the play-outs' (another gives other chances): 0 is the default.
     assert review != review_game(record, samples=16, seed=1)
+
+
+def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
+    shared: Path,
+) -> None:
+    from engine.record import replay
+
+    data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    record = Record.from_dict({**data, "moves": data["moves"][:3]})
+    review = review_game(record, samples=16, seed=5)
+    before = replay(Record.from_dict({**data, "moves": data["moves"][:2]}))
+    assert isinstance(before, GenialGame)
+    third = review_move(before, before.parse(data["moves"][2]), number=2, seed=7, samples=16)
+    assert review.placement(2) == third
