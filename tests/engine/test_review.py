@@ -425,3 +425,9 @@ def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
     assert isinstance(before, GenialGame)
     third = review_move(before, before.parse(data["moves"][2]), number=2, seed=7, samples=16)
     assert review.placement(2) == third
+    # The graph keeps each side's chance after each move, to 4 places: the mover's side's
+    # is the chance of the placement played.
+    assert review.chances is not None and len(review.chances) == 3
+    for p in review.placements:
+        assert p.chance_played is not None and 0 < p.chance_played < 1
+        assert review.chances[p.number][p.side] == round(p.chance_played, 4)
