@@ -13,7 +13,7 @@ from engine.cli import main
 from engine.genial import GenialGame
 from engine.hexgrid import Hex
 from engine.moves import Placement
-from engine.record import Record
+from engine.record import Record, replay
 from engine.review import (
     PUZZLE_GAP,
     GameReview,
@@ -209,6 +209,10 @@ def test_a_genial_spezial_record_is_reviewed_too(shared: Path) -> None:
     data = json.loads((shared / "examples" / "07-spezial-2p.json").read_text())
     review = review_game(Record.from_dict(data))
     assert review.colours == ("B", "G", "O", "P") and review.swaps == ()
+    # No chances in Genial Spezial: the turning point is the lowest colour's.
+    assert review.chances is None and review.turned_side is None
+    final = replay(Record.from_dict(data))
+    assert review.turning_point == turning_point(final.ranking(), review.lowest)
     assert len(review.placements) == len(data["moves"])
     assert all(len(p.before) == 4 and p.cost >= 0 for p in review.placements)
 
@@ -416,8 +420,6 @@ def test_a_games_review_by_default_is_seeded_with_zero(shared: Path) -> None:
 def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
     shared: Path,
 ) -> None:
-    from engine.record import replay
-
     data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
     record = Record.from_dict({**data, "moves": data["moves"][:3]})
     review = review_game(record, samples=16, seed=5)
