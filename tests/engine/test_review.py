@@ -433,3 +433,16 @@ def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
     for p in review.placements:
         assert p.chance_played is not None and 0 < p.chance_played < 1
         assert review.chances[p.number][p.side] == round(p.chance_played, 4)
+    # The game turned where a side's chance fell most (turn_of_chances, worked by hand above).
+    from engine.review import turn_of_chances
+
+    turned = turn_of_chances(review.chances)
+    assert turned is not None and (review.turning_point, review.turned_side) == turned
+    assert review.mode == "standard"
+
+
+def test_a_solo_games_review_has_the_six_colours_and_the_solo_mode(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "06-genial-solo-1p.json").read_text())
+    review = review_game(Record.from_dict({**data, "moves": data["moves"][:2]}), samples=8)
+    assert review.mode == "solo" and review.players == 1
+    assert sorted(review.colours) == ["B", "G", "O", "P", "R", "Y"]
