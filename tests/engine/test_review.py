@@ -421,7 +421,7 @@ def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
     shared: Path,
 ) -> None:
     data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
-    record = Record.from_dict({**data, "moves": data["moves"][:3]})
+    record = Record.from_dict({**data, "moves": data["moves"][:4]})
     review = review_game(record, samples=16, seed=5)
     before = replay(Record.from_dict({**data, "moves": data["moves"][:2]}))
     assert isinstance(before, GenialGame)
@@ -429,7 +429,7 @@ def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
     assert review.placement(2) == third
     # The graph keeps each side's chance after each move, to 4 places: the mover's side's
     # is the chance of the placement played.
-    assert review.chances is not None and len(review.chances) == 3
+    assert review.chances is not None and len(review.chances) == 4
     for p in review.placements:
         assert p.chance_played is not None and 0 < p.chance_played < 1
         assert review.chances[p.number][p.side] == round(p.chance_played, 4)
@@ -438,6 +438,7 @@ def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
 
     turned = turn_of_chances(review.chances)
     assert turned is not None and (review.turning_point, review.turned_side) == turned
+    assert turned[0] != turned[1]  # a move number that is no side's: the two not swapped
     assert review.mode == "standard"
 
 
@@ -446,3 +447,10 @@ def test_a_solo_games_review_has_the_six_colours_and_the_solo_mode(shared: Path)
     review = review_game(Record.from_dict({**data, "moves": data["moves"][:2]}), samples=8)
     assert review.mode == "solo" and review.players == 1
     assert sorted(review.colours) == ["B", "G", "O", "P", "R", "Y"]
+
+
+def test_a_record_without_moves_has_no_turning_point(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    review = review_game(Record.from_dict({**data, "moves": []}), samples=8)
+    assert (review.placements, review.chances, review.turning_point) == ((), (), None)
+    assert review.turned_side is None
