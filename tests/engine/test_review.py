@@ -13,7 +13,7 @@ from engine.cli import main
 from engine.genial import GenialGame
 from engine.hexgrid import Hex
 from engine.moves import Placement
-from engine.record import Record
+from engine.record import Record, replay
 from engine.review import (
     PUZZLE_GAP,
     GameReview,
@@ -210,6 +210,10 @@ def test_a_genial_spezial_record_is_reviewed_too(shared: Path) -> None:
     data = json.loads((shared / "examples" / "07-spezial-2p.json").read_text())
     review = review_game(Record.from_dict(data))
     assert review.colours == ("B", "G", "O", "P") and review.swaps == ()
+    # No chances in Genial Spezial: the turning point is the lowest colour's.
+    assert review.chances is None and review.turned_side is None
+    final = replay(Record.from_dict(data))
+    assert review.turning_point == turning_point(final.ranking(), review.lowest)
     assert len(review.placements) == len(data["moves"])
     assert all(len(p.before) == 4 and p.cost >= 0 for p in review.placements)
 
@@ -299,3 +303,155 @@ def test_a_seats_costliest_are_three_of_cost_above_zero_costliest_first() -> Non
     bob = _seat_review(1, placements, ())
     # Bob's move 3 cost nothing: it is no costly placement, though fewer than three are.
     assert bob.costliest == (1,)
+
+
+def test_a_moves_review_by_default_is_the_experts_with_seed_zero_as_move_zero() -> None:
+    """review_move's defaults, as its signature gives them: number 0, the expert, seed 0;
+    a number given is the review's."""
+    from engine.spezial import SpezialGame
+
+    spezial = SpezialGame(2, seed=3)
+    rng = random.Random(2)
+    for _ in range(6):
+        spezial.play(rng.choice(spezial.legal_moves()))
+    move = rng.choice(spezial.legal_moves())
+    review = review_move(spezial, move)
+    assert review == review_move(spezial, move, number=0, level="expert", seed=0)
+    assert review.number == 0
+    assert review_move(spezial, move, number=7).number == 7
+    genial = GenialGame(2, seed=5)
+    for n in range(8):
+        genial.play(choose_move(genial.view(genial.to_move), "greedy", n))
+    move = choose_move(genial.view(genial.to_move), "random", 3)
+    review = review_move(genial, move, samples=24)
+    assert review == review_move(genial, move, samples=24, seed=0)
+    # The seed is the play-outs' (the chances differ with another): 0 is the default.
+    assert review != review_move(genial, move, samples=24, seed=1)
+    assert review_move(genial, move, number=5, samples=8).number == 5
+
+
+def test_a_placement_not_in_the_review_is_a_key_error_naming_it(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "07-spezial-2p.json").read_text())
+    review = review_game(Record.from_dict(data))
+    with pytest.raises(KeyError) as raised:
+        review.placement(len(data["moves"]))
+    assert raised.value.args == (len(data["moves"]),)
+
+
+def test_the_turn_of_the_chances_worked_out_by_hand() -> None:
+    from engine.review import turn_of_chances
+
+    # Side 0: 50 (an equal share), 60, 30, 35; side 1: 50, 40, 70, 65. The falls: side 1
+    # by 10 after move 0, side 0 by 30 after move 1, side 1 by 5 after move 2.
+    assert turn_of_chances([(0.6, 0.4), (0.3, 0.7), (0.35, 0.65)]) == (1, 0)
+    # A fall of half a point is a fall too: side 0 goes from 50 to 49.5.
+    assert turn_of_chances([(0.495, 0.505)]) == (0, 0)
+    # Nobody's chance ever fell (all stay at an equal share), or no move: none.
+    assert turn_of_chances([(0.5, 0.5), (0.5, 0.5)]) is None
+    assert turn_of_chances([]) is None
+
+
+def test_a_swing_of_one_is_a_turning_point_and_no_swing_is_none() -> None:
+    # Side 0 wins, side 1 second: margins 1, 1: the one swing (0 to 1) after move 0.
+    assert turning_point([[0], [1]], [(1, 0), (2, 1)]) == 0
+    # Margins 0, 0: the lead never changed.
+    assert turning_point([[0], [1]], [(0, 0), (1, 1)]) is None
+
+
+def test_a_placement_that_cost_one_point_is_among_the_costliest() -> None:
+    from engine.review import _seat_review
+
+    # Cost above 0 makes a placement costly: 1 counts (and is still accurate).
+    ada = _seat_review(0, [_placement(0, 0, 1), _placement(2, 0, 0)], ())
+    assert ada.costliest == (0,)
+    assert (ada.placements, ada.accurate) == (2, 2)
+
+
+def _chanced(number: int, best: float, played: float) -> PlacementReview:
+    """Seat 0's placement number ``number`` with the chances after the best and the played."""
+    zeros = (0,) * 6
+    return PlacementReview(number, 0, 0, "x", "y", zeros, zeros, zeros, played, best)
+
+
+def test_a_seats_game_accuracy_weighs_each_move_by_the_chance_around_it() -> None:
+    """Worked by hand from engine/accuracy.py's formulas (lichess's)."""
+    import math
+
+    from engine.review import _seat_review
+
+    def accuracy(drop: float) -> float:
+        return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
+
+    # Side 0's chance: 50 (an equal share), then 60, 60, 40, 40 after moves 0 to 3. Five
+    # points, so a window of 2: move 0's weight is the spread of 50 and 60 (5), move 2's
+    # that of 60 and 40 after it (10).
+    chances = [(0.6, 0.4), (0.6, 0.4), (0.4, 0.6), (0.4, 0.6)]
+    a0, a2 = accuracy(0), accuracy(20)
+    weighted = (a0 * 5 + a2 * 10) / 15
+    harmonic = 2 / (1 / a0 + 1 / a2)
+    seat = _seat_review(0, [_chanced(0, 0.6, 0.6), _chanced(2, 0.6, 0.4)], (), chances)
+    assert seat.score == pytest.approx((weighted + harmonic) / 2, abs=1e-9)
+    # A placement of accuracy 0 (from a sure win to a sure loss) counts 0 in the weighted
+    # mean and 1 in the harmonic one: (0 + 1) / 2.
+    lost = _seat_review(0, [_chanced(0, 1.0, 0.0)], (), [(0.0, 1.0)])
+    assert lost.score == pytest.approx(0.5, abs=1e-9)
+
+
+def test_a_seats_missed_swaps_are_its_own_that_differ_from_the_experts() -> None:
+    from engine.review import SwapReview, _seat_review
+
+    swaps = [
+        SwapReview(3, 0, "swap", "keep"),
+        SwapReview(5, 1, "keep", "swap"),
+        SwapReview(7, 0, "keep", "keep"),
+    ]
+    assert _seat_review(0, [], swaps).swaps_missed == (3,)
+    assert _seat_review(1, [], swaps).swaps_missed == (5,)
+
+
+def test_a_games_review_by_default_is_seeded_with_zero(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    record = Record.from_dict({**data, "moves": data["moves"][:3]})  # finished or not
+    review = review_game(record, samples=16)
+    assert review == review_game(record, samples=16, seed=0)
+    # The seed is the play-outs' (another gives other chances): 0 is the default.
+    assert review != review_game(record, samples=16, seed=1)
+
+
+def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
+    shared: Path,
+) -> None:
+    data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    record = Record.from_dict({**data, "moves": data["moves"][:4]})
+    review = review_game(record, samples=16, seed=5)
+    before = replay(Record.from_dict({**data, "moves": data["moves"][:2]}))
+    assert isinstance(before, GenialGame)
+    third = review_move(before, before.parse(data["moves"][2]), number=2, seed=7, samples=16)
+    assert review.placement(2) == third
+    # The graph keeps each side's chance after each move, to 4 places: the mover's side's
+    # is the chance of the placement played.
+    assert review.chances is not None and len(review.chances) == 4
+    for p in review.placements:
+        assert p.chance_played is not None and 0 < p.chance_played < 1
+        assert review.chances[p.number][p.side] == round(p.chance_played, 4)
+    # The game turned where a side's chance fell most (turn_of_chances, worked by hand above).
+    from engine.review import turn_of_chances
+
+    turned = turn_of_chances(review.chances)
+    assert turned is not None and (review.turning_point, review.turned_side) == turned
+    assert turned[0] != turned[1]  # a move number that is no side's: the two not swapped
+    assert review.mode == "standard"
+
+
+def test_a_solo_games_review_has_the_six_colours_and_the_solo_mode(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "06-genial-solo-1p.json").read_text())
+    review = review_game(Record.from_dict({**data, "moves": data["moves"][:2]}), samples=8)
+    assert review.mode == "solo" and review.players == 1
+    assert sorted(review.colours) == ["B", "G", "O", "P", "R", "Y"]
+
+
+def test_a_record_without_moves_has_no_turning_point(shared: Path) -> None:
+    data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    review = review_game(Record.from_dict({**data, "moves": []}), samples=8)
+    assert (review.placements, review.chances, review.turning_point) == ((), (), None)
+    assert review.turned_side is None

@@ -151,6 +151,8 @@ def test_mydata_is_everything_kept_about_me(tmp_path: Path) -> None:
     assert club["mu"] == pytest.approx(25 + gain if bob_won else 25 - gain, abs=1e-9)
     assert club["sigma"] == pytest.approx(math.sqrt(s2 * (1 - s2**1.5 / c**3 / 4)), abs=1e-9)
     assert club["rating"] == round(1000 + 25 * (club["mu"] - 3 * club["sigma"]))
+    # chat-1's own history: its one game, not the global ladder's two.
+    assert club["history"] == [club["rating"]]
     # Nothing of Ada's or Cid's games: Cid is in none of Bob's.
     assert all(CID not in {s["user"] for s in g["seats"]} for g in games)
 
@@ -463,3 +465,147 @@ def test_every_name_a_person_was_called_is_found(tmp_path: Path) -> None:
         "Ada seated",
     }
     assert called(service, BOB, "Bob") == {"Bob"}
+
+
+def test_scrub_says_a_change_was_made_whatever_changed() -> None:
+    """Each change alone counts (the caller saves the table only then): a lobby seat given
+    up, a seat left by the person, a seat of theirs in a game, their turn ping."""
+    from bot.community.privacy import scrub
+    from bot.core.table import PLAYING, Table
+
+    lobby = Table(
+        "c", host="u-bob", host_name="Bob", seats=[_seat("Bob", "u-bob"), _seat("Ada", "u-ada")]
+    )
+    assert scrub(lobby, "u-ada", "former:1", ["Ada"]) is True
+    assert [s.user for s in lobby.seats] == ["u-bob"]
+    left = Table(
+        "d",
+        status=PLAYING,
+        seats=[_seat("Computer 1", None, left=True, left_user="u-ada"), _seat("Bob", "u-bob")],
+    )
+    assert scrub(left, "u-ada", "former:1", ["Ada"]) is True
+    assert (left.seats[0].left_user, left.seats[0].name) == ("former:1", FORMER_NAME)
+    seated = Table("f", status=PLAYING, seats=[_seat("Ada", "u-ada"), _seat("Bob", "u-bob")])
+    assert scrub(seated, "u-ada", "former:1") is True
+    assert (seated.seats[0].user, seated.seats[0].name) == ("former:1", FORMER_NAME)
+    # Only the turn ping was theirs, and nothing told names them.
+    pinged = Table(
+        "e",
+        status=PLAYING,
+        seats=[_seat("Bob", "u-bob")],
+        pending=["Bob placed a tile."],
+        ping_at=9.0,
+        ping_user="u-ada",
+    )
+    assert scrub(pinged, "u-ada", "former:1", ["Ada", "Ada Lovelace"]) is True
+    assert (pinged.ping_at, pinged.ping_user, pinged.pending) == (
+        None,
+        None,
+        ["Bob placed a tile."],
+    )
+
+
+def test_forget_me_scrubs_each_stored_table_that_holds_me_and_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tables made by hand and stored: chat-6 holds Bob but no longer reads as a table;
+    chat-7 holds his left seat under the name he had then ("Robert"), and its story since
+    the last person's move names him and Ada; chat-8 is another Bob's (id-bob2), not his.
+    While his /forget me scrubs chat-7, another command saves it first."""
+    from bot.community.privacy import called
+    from bot.core.table import Table
+
+    service = make_service(tmp_path / "t.db", clock=Clock())
+    store = service.store
+
+    def stored(chat: str, version: int, seats: list[Any], pending: list[str]) -> None:
+        t = Table(chat, status=PLAYING, seats=seats, pending=pending)
+        t.version = version
+        store.save(t, None)
+
+    gone = _seat("Robert", None, level="easy", left=True, left_user=BOB)
+    stored("chat-6", 1, [_seat("Ada", ADA), gone], ["Robert left."])
+    stored("chat-7", 4, [_seat("Ada", ADA), gone], ["Robert left.", "Ada placed a tile."])
+    stored("chat-8", 2, [_seat("Bob", "id-bob2"), _seat("Ada", ADA)], ["Bob placed a tile."])
+    real_load, real_save = store.load, store.save
+
+    def load(chat: str) -> Any:
+        if chat == "chat-6":
+            raise DamagedTable(chat, 1, "JSONDecodeError")
+        return real_load(chat)
+
+    first: list[int] = []
+
+    def save(t: Any, loaded: Any, *more: Any, **named: Any) -> Any:
+        if t.chat == "chat-7" and not first:
+            # Another command got there first: its version is the one stored now.
+            other = real_load("chat-7")
+            first.append(other.version)
+            other.pending = [*other.pending, "Ada swapped."]
+            other.version += 1
+            real_save(other, first[0])
+        return real_save(t, loaded, *more, **named)
+
+    monkeypatch.setattr(store, "load", load)
+    monkeypatch.setattr(store, "save", save)
+    # Past the damaged table, what he was called at chat-7 too (and no other seat's name).
+    assert called(service, BOB, "Bob") == {"Bob", "Robert"}
+    room = Room(service, "chat-1", "Club one")
+    room.ok("Bob", "/forget me")
+    room.ok("Bob", "/forget me")
+
+    assert first == [4]
+    seven = real_load("chat-7")
+    # Stored at 4, saved by the other command at 5, scrubbed again from there: 6.
+    assert seven.version == 6
+    assert seven.pending == ["a former player left.", "Ada placed a tile.", "Ada swapped."]
+    ((alias,),) = [{s.left_user for s in seven.seats if s.left}]
+    assert alias.startswith("former:")
+    assert [(s.name, s.user, s.left_user) for s in seven.seats] == [
+        ("Ada", ADA, None),
+        (FORMER_NAME, None, alias),
+    ]
+    # The other Bob's table is left as it was.
+    eight = real_load("chat-8")
+    assert (eight.version, eight.pending) == (2, ["Bob placed a tile."])
+    assert [s.name for s in eight.seats] == ["Bob", "Ada"]
+
+
+def test_forget_me_confirmed_to_the_second_in_the_chat_asked(tmp_path: Path) -> None:
+    """The second /forget me confirms within CONFIRM_WITHIN seconds, that second included;
+    a first asking stored as something that is no time asks again. Both answers go to the
+    person, in the chat they wrote in."""
+    from bot.community.privacy import ASKED
+
+    clock = Clock()
+    service = make_service(tmp_path / "t.db", clock=clock)
+    room = Room(service, "chat-1", "Club one")
+    ask = private(room.ok("Bob", "/forget me"), BOB)
+    assert (ask.chat, ask.kind) == ("chat-1", "info")
+    assert "Send /forget me again within 10 minutes to confirm." in ask.text
+    clock.advance(CONFIRM_WITHIN)
+    done = private(room.ok("Bob", "/forget me"), BOB)
+    assert (done.chat, done.kind) == ("chat-1", "info")
+    assert done.text.startswith("Done: I have forgotten you.")
+    service.store.set_note(CID, ASKED, "yesterday")
+    again = private(room.ok("Cid", "/forget me"), CID)
+    assert "Send /forget me again within 10 minutes to confirm." in again.text
+    assert service.store.note(CID, ASKED) == repr(clock.now)
+
+
+def test_mydata_lists_my_solo_bests_on_the_chats_ladder_and_the_global_one(tmp_path: Path) -> None:
+    service = make_service(tmp_path / "t.db", clock=Clock())
+    for chat, name, seed in (("chat-s", "Ada", 5), ("chat-t", "Bob", 6)):
+        room = Room(service, chat, "Solo")
+        room.ok(name, "/join")
+        room.ok(name, "/start")  # one person: a solo game
+        room.play_out(random.Random(seed))
+    (row,) = service.store.archived("chat-s")
+    final = replay(Record.from_dict(row["record"]))
+    lowest = min(final.score(0).values())  # the best lowest colour of her one solo game
+    data = my_data(Room(service, "chat-s", "Solo"), "Ada")
+    assert sorted(data["solo"], key=lambda s: str(s["ladder"])) == [
+        {"ladder": "chat-s", "games": 1, "best": lowest},
+        {"ladder": "global", "games": 1, "best": lowest},
+    ]
+    assert data["ratings"] == []  # a solo game is rated on no ladder

@@ -92,3 +92,20 @@ def test_time_runs_out_and_a_computer_player_moves(tmp_path: Path) -> None:
     assert t.turn_started == START + HOUR
     assert t.due_at == START + HOUR + HOUR / 2
     assert [o.user for o in out if o.user] == ["id-bob"]
+
+
+def test_a_computer_players_seed_is_worked_out_from_the_tables_seed_and_version() -> None:
+    # A computer move is not stored until it is played: a bot restarted meanwhile, or
+    # continued by its next version, thinks again and must come to the same move. So the
+    # seed of each position is a fixed formula of stored values (bot/play/clock.py):
+    # (seed * 1,000,003 + version * 7,919) mod 2**63, worked out here by hand.
+    from bot.play.clock import _ai_seed
+
+    assert _ai_seed(5, 3) == 5_000_015 + 23_757 == 5_023_772
+    assert _ai_seed(0, 0) == 0
+    # 2**62 * 1,000,003 = 2**62 * (2 * 500,001 + 1) = 2**62 mod 2**63.
+    big = _ai_seed(2**62, 1)
+    assert big == 2**62 + 7_919 and type(big) is int
+    # A table's seed is below 2**62 (bot/play/lobby.py): the largest wraps round too,
+    # (2**62 - 1) * 1,000,003 = 2**62 * 1,000,003 - 1,000,003 = 2**62 - 1,000,003 mod 2**63.
+    assert _ai_seed(2**62 - 1, 10) == 2**62 - 1_000_003 + 79_190

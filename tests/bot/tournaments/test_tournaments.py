@@ -584,7 +584,8 @@ def test_forget_me_leaves_no_trace_in_tournaments_and_keeps_the_results(tmp_path
     assert cup.data(done)["status"] == "finished"
     before = service.handle(HOME, user("Ann"), f"/tournament {done}")[0].text
     open_one = new_cup(cup, "swiss 1 round 2 players 1d", ["Bob", "Cid"])
-    # /mydata holds both tournaments.
+    new_cup(cup, "swiss 1 round 2 players 1d", ["Ann", "Cid"])  # not his
+    # /mydata holds both of his tournaments, and not the third.
     (mine,) = [o for o in service.handle(HOME, user("Bob"), "/mydata") if o.attachment]
     kept = json.loads(mine.attachment.data)
     assert sorted(t["id"] for t in kept["tournaments"]) == sorted([done, open_one])
