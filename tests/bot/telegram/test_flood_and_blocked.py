@@ -1,4 +1,4 @@
-"""Two paths of the Telegram adapter the mutation run of issue 22 found untested.
+"""Paths of the Telegram adapter the mutation runs of issues 22 and 42 found untested.
 
 A 429 that gets past the rate limiter (bot.telegram.limiter): the limiter here sends nothing
 again (``flood_retries=0``), so the flood wait reaches the adapter itself, which must keep
@@ -8,22 +8,37 @@ answering "bot was blocked" closes nothing, whatever was sent there.
 
 Only the bot's behaviour towards the fake Bot API is read (what the group was told, the
 table in the store), so these tests hold however the adapter is split into modules.
+
+Below them, the table's outbox on its own (issue 42's rerun), against test_outbox's
+stand-ins: a forum topic closed and reopened, a command typed in the closed topic, the
+clock's turns gathered while the group has no room, and a rack said with its player's ping.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from telegram.error import BadRequest, RetryAfter
 
 from bot.core import games
+from bot.core.outbound import Outbound, User
 from bot.core.table import PLAYING
+from bot.telegram.botapi import BotAPI
+from bot.telegram.messages import Origin
+from bot.telegram.outbox import Outbox
 from bot.words.texts import squared
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import FLOOD, FakeBotAPI, announced, bot_texts
 from tests.bot.telegram.test_adapter import ADA, CAROL, GROUP
 from tests.bot.telegram.test_faults import bot, expected, play_out, seat_two
+from tests.bot.telegram.test_outbox import ADA as ADA_ID
+from tests.bot.telegram.test_outbox import GROUP as TABLE
+from tests.bot.telegram.test_outbox import Messages, PrivateBot, Seated, Service, outbox
 
 # The fake server and the bots' clean-up, as in the other Telegram tests.
 api = base.api
@@ -86,3 +101,130 @@ def test_a_blocked_private_chat_leaves_the_groups_table_alone(
     play_out(room, random.Random(3), limit=3)
     assert len(room.game().moves) == 4
     assert announced(bot_texts(api, GROUP)) == expected(room)
+
+
+# --- the outbox on its own ---------------------------------------------------------------------
+
+#: What each player is told privately when the table's topic is closed (en.toml).
+TOPIC_CLOSED = (
+    "The topic of table Kitchen was closed, so nothing can be posted there: the game is "
+    "kept, and its boards wait until an admin reopens the topic."
+)
+
+
+def test_a_closed_topic_keeps_its_letters_and_tells_the_players_once_a_pause() -> None:
+    # Ada (11) and Bob (12) sit at the table; Telegram refuses its board: the topic is closed.
+    service = Seated([("11", False), ("12", False)])
+    private = PrivateBot({})
+    api = BotAPI(send_retries=0, backoff=0.5)
+    api.app = SimpleNamespace(bot=private)  # type: ignore[assignment]
+    messages = Messages(board=BadRequest("Bad Request: TOPIC_CLOSED"))
+    box = Outbox(service, api, messages)  # type: ignore[arg-type]
+    outs = service.said(
+        Outbound(TABLE, "board", "turn"),
+        Outbound(TABLE, "next", "info"),
+        Outbound(TABLE, "rack", "rack", user=ADA_ID),
+    )
+    asyncio.run(box.deliver(outs, None))
+    # The table's two letters wait; Ada's rack goes to her private chat; each player is
+    # told once, though two letters met the closed topic.
+    assert messages.delivered == ["rack"]
+    assert service.texts() == ["board", "next"]
+    assert private.sent == [(11, TOPIC_CLOSED), (12, TOPIC_CLOSED)]
+    assert service.asked == [TABLE]
+    assert box.paused == box.told_paused == box.held == {TABLE}
+    # Reopened: what waited goes out, in order, and the pause is over.
+    asyncio.run(box.reopened(TABLE))
+    assert messages.delivered == ["rack", "board", "next"] and service.box == []
+    assert box.paused == box.told_paused == box.held == set()
+    # Closed again later: a new pause, so the players are told again.
+    messages.failures["later"] = BadRequest("Bad Request: TOPIC_CLOSED")
+    asyncio.run(box.deliver(service.said(Outbound(TABLE, "later", "turn")), None))
+    assert private.sent[2:] == [(11, TOPIC_CLOSED), (12, TOPIC_CLOSED)]
+
+
+def test_a_command_typed_in_the_closed_topic_delivers_what_waited_there_first() -> None:
+    service = Seated([])
+    messages = Messages(board=BadRequest("Bad Request: TOPIC_CLOSED"))
+    box = outbox(messages, service)
+    asyncio.run(box.deliver(service.said(Outbound(TABLE, "board", "turn")), None))
+    assert box.paused == {TABLE}
+    # /help typed in the topic: only an open topic takes it, so it is open again.
+    typed = Origin(TABLE, TABLE, User(ADA_ID, "Ada"), None, 8)
+    asyncio.run(box.deliver([Outbound(TABLE, "help", "info")], typed))
+    assert messages.delivered == ["board", "help"] and service.box == []
+    assert box.paused == box.told_paused == set()
+
+
+def test_an_answer_refused_without_a_command_waits_without_one() -> None:
+    # An answer that changed nothing, from the clock (no command): Telegram refuses it for
+    # now, so it is stored and the table held; it has no command to remember.
+    messages = Messages(help=RetryAfter(3))
+    service = Service()
+    box = outbox(messages, service)
+    asyncio.run(box.deliver([Outbound(TABLE, "help", "info")], None))
+    assert service.texts() == ["help"] and box.held == {TABLE} and box.origins == {}
+    # Another process delivered it meanwhile: the next look finds nothing, and holds nothing.
+    service.box.clear()
+    asyncio.run(box.flush(TABLE))
+    assert messages.delivered == [] and box.held == set()
+
+
+@pytest.mark.parametrize(
+    ("table", "chat"),
+    [(f"{TABLE}/7", int(TABLE)), ("inline~0123456789abcdef", "inline~0123456789abcdef")],
+)
+def test_the_clocks_turns_wait_for_the_next_while_the_chat_has_no_room(
+    table: str, chat: int | str
+) -> None:
+    # A forum topic's messages are paced as its group's (the group's id, a number); an
+    # inline message's as its own table's.
+    asked: list[int | str] = []
+    room = [False]
+
+    def crowded(where: int | str, count: int = 1) -> bool:
+        asked.append(where)
+        return not room[0]
+
+    messages = Messages()
+    service = Service()
+    api = SimpleNamespace(bot=SimpleNamespace(id=42, first_name="Genial"), crowded=crowded)
+    box = Outbox(service, api, messages)  # type: ignore[arg-type]
+    outs = service.said(Outbound(table, "a", "turn"), Outbound(table, "b", "turn"))
+    # The clock's step, a computer to move next: two turns (fewer than four) wait.
+    asyncio.run(box.deliver(outs, None, gather=True))
+    assert messages.delivered == [] and service.texts() == ["a", "b"]
+    assert box.gathering == {table} and asked == [chat]
+    # The next flush, with room: each goes as it is, and nothing is gathering any more.
+    room[0] = True
+    asyncio.run(box.flush(table))
+    assert messages.delivered == ["a", "b"] and service.box == []
+    assert box.gathering == set() and asked == [chat, chat]
+
+
+def test_a_rack_is_said_with_its_players_ping_and_the_answer_goes_back_its_way() -> None:
+    class Pinged(Messages):
+        def __init__(self) -> None:
+            super().__init__()
+            self.origins: list[Origin | None] = []
+
+        async def with_ping(self, rack: Outbound, ping: Outbound) -> Outbound:
+            return replace(rack, text=f"{ping.text} / {rack.text}")
+
+        async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
+            self.origins.append(origin)
+            await super().deliver_one(out, origin)
+
+    messages = Pinged()
+    service = Service()
+    box = outbox(messages, service)  # type: ignore[arg-type]
+    typed = Origin(TABLE, ADA_ID, User(ADA_ID, "Ada"), None, 9)
+    outs = service.said(
+        Outbound(TABLE, "board", "turn"),
+        Outbound(TABLE, "rack", "rack", user=ADA_ID),
+        Outbound(TABLE, "your turn", "ping", user=ADA_ID),
+    )
+    asyncio.run(box.deliver(outs, typed))
+    # One private message: the ping, then the rack; the ping is not said again alone.
+    assert messages.delivered == ["board", "your turn / rack"] and service.box == []
+    assert messages.origins == [typed, typed]
