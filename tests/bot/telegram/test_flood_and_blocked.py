@@ -21,6 +21,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from telegram.error import BadRequest, RetryAfter
@@ -28,9 +29,10 @@ from telegram.error import BadRequest, RetryAfter
 from bot.core import games
 from bot.core.outbound import Outbound, User
 from bot.core.table import PLAYING
+from bot.store.base import CLAIM_BATCH
 from bot.telegram.botapi import BotAPI
 from bot.telegram.messages import Origin
-from bot.telegram.outbox import Outbox
+from bot.telegram.outbox import MERGED_TURNS, Outbox
 from bot.words.texts import squared
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import FLOOD, FakeBotAPI, announced, bot_texts
@@ -168,6 +170,103 @@ def test_an_answer_refused_without_a_command_waits_without_one() -> None:
     service.box.clear()
     asyncio.run(box.flush(TABLE))
     assert messages.delivered == [] and box.held == set()
+    # Refused again, then taken at the next look: nothing is held after it.
+    messages.failures["again"] = RetryAfter(3)
+    asyncio.run(box.deliver([Outbound(TABLE, "again", "info")], None))
+    assert box.held == {TABLE}
+    asyncio.run(box.flush(TABLE))
+    assert messages.delivered == ["again"] and box.held == set()
+
+
+def test_an_error_to_a_command_typed_privately_is_not_held_by_the_closed_topic() -> None:
+    # The topic is closed, its board waits; Ada's /play typed in her private chat is
+    # refused: the error goes back to her there, not into the closed topic.
+    service = Seated([])
+    messages = Messages(board=BadRequest("Bad Request: TOPIC_CLOSED"))
+    box = outbox(messages, service)
+    asyncio.run(box.deliver(service.said(Outbound(TABLE, "board", "turn")), None))
+    typed = Origin(TABLE, ADA_ID, User(ADA_ID, "Ada"), None, 10)
+    asyncio.run(box.deliver(service.said(Outbound(TABLE, "not your turn", "error")), typed))
+    assert messages.delivered == ["not your turn"] and service.texts() == ["board"]
+    assert box.paused == {TABLE}
+
+
+class Capped(Service):
+    """Hands out the outbox as the store does: at most CLAIM_BATCH letters at a time."""
+
+    def waiting(self, chat: str | None = None) -> list[Outbound]:
+        return super().waiting(chat)[:CLAIM_BATCH]
+
+
+def crowded_api() -> SimpleNamespace:
+    return SimpleNamespace(bot=SimpleNamespace(id=42, first_name="Genial"), crowded=lambda *_: True)
+
+
+@pytest.mark.parametrize(("turns", "gathered"), [(3, True), (MERGED_TURNS, False)])
+def test_at_most_three_turns_wait_for_the_next(turns: int, gathered: bool) -> None:
+    # The clock's step while the group has no room: three turns wait for the next ones;
+    # four (MERGED_TURNS) wait no longer and go as one message.
+    messages = Messages()
+    service = Capped()
+    box = Outbox(service, crowded_api(), messages)  # type: ignore[arg-type]
+    texts = [f"turn {n}" for n in range(turns)]
+    outs = service.said(*(Outbound(TABLE, text, "turn") for text in texts))
+    asyncio.run(box.deliver(outs, None, gather=True))
+    assert messages.delivered == ([] if gathered else ["\n\n".join(texts)])
+    assert box.gathering == ({TABLE} if gathered else set())
+
+
+def test_the_last_turns_of_a_full_batch_do_not_wait_for_the_next() -> None:
+    # A batch of CLAIM_BATCH letters may have more behind it: its last two turns are not
+    # the last of the table's, so they go (as one, the group being full) and are not held.
+    messages = Messages()
+    service = Capped()
+    box = Outbox(service, crowded_api(), messages)  # type: ignore[arg-type]
+    infos = [f"info {n}" for n in range(CLAIM_BATCH - 2)]
+    service.said(*(Outbound(TABLE, text, "info") for text in infos))
+    outs = service.said(Outbound(TABLE, "a", "turn"), Outbound(TABLE, "b", "turn"))
+    asyncio.run(box.deliver(outs, None, gather=True))
+    assert messages.delivered == [*infos, "a\n\nb"] and box.gathering == set()
+
+
+def test_a_flush_goes_on_past_a_full_batch() -> None:
+    # 51 letters: the store hands out 50, then the last one; one flush delivers them all.
+    messages = Messages()
+    service = Capped()
+    box = outbox(messages, service)
+    texts = [f"info {n}" for n in range(CLAIM_BATCH + 1)]
+    service.said(*(Outbound(TABLE, text, "info") for text in texts))
+    asyncio.run(box.flush(TABLE))
+    assert messages.delivered == texts and service.box == [] and box.held == set()
+
+
+def test_one_tables_slow_delivery_does_not_hold_up_anothers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each table's flush waits only for that table's: while Telegram is slow to answer the
+    # topic's board, the group's own letter goes out.
+    async def inline(call: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return call(*args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", inline)
+
+    class Slow(Messages):
+        async def deliver_one(self, out: Outbound, origin: Origin | None) -> None:
+            if out.text == "slow":
+                for _ in range(3):
+                    await asyncio.sleep(0)  # Telegram answers later
+            await super().deliver_one(out, origin)
+
+    messages = Slow()
+    service = Service()
+    box = outbox(messages, service)
+    service.said(Outbound(f"{TABLE}/7", "slow", "turn"), Outbound(TABLE, "quick", "info"))
+
+    async def both() -> None:
+        await asyncio.gather(box.flush(f"{TABLE}/7"), box.flush(TABLE))
+
+    asyncio.run(both())
+    assert messages.delivered == ["quick", "slow"]
 
 
 @pytest.mark.parametrize(
