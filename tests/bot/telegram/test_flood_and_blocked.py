@@ -17,6 +17,7 @@ clock's turns gathered while the group has no room, and a rack said with its pla
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -27,12 +28,13 @@ import pytest
 from telegram.error import BadRequest, RetryAfter
 
 from bot.core import games
+from bot.core.commands import Board
 from bot.core.outbound import Outbound, User
 from bot.core.table import PLAYING
 from bot.store.base import CLAIM_BATCH
 from bot.telegram.botapi import BotAPI
 from bot.telegram.messages import Origin
-from bot.telegram.outbox import MERGED_TURNS, Outbox
+from bot.telegram.outbox import MERGED_TURNS, Outbox, TableLocks
 from bot.words.texts import squared
 from tests.bot.telegram import test_adapter as base
 from tests.bot.telegram.fake_api import FLOOD, FakeBotAPI, announced, bot_texts
@@ -40,7 +42,14 @@ from tests.bot.telegram.test_adapter import ADA, CAROL, GROUP
 from tests.bot.telegram.test_faults import bot, expected, play_out, seat_two
 from tests.bot.telegram.test_outbox import ADA as ADA_ID
 from tests.bot.telegram.test_outbox import GROUP as TABLE
-from tests.bot.telegram.test_outbox import Messages, PrivateBot, Seated, Service, outbox
+from tests.bot.telegram.test_outbox import (
+    Messages,
+    PrivateBot,
+    Seated,
+    Service,
+    logged,
+    outbox,
+)
 
 # The fake server and the bots' clean-up, as in the other Telegram tests.
 api = base.api
@@ -116,22 +125,33 @@ TOPIC_CLOSED = (
 
 def test_a_closed_topic_keeps_its_letters_and_tells_the_players_once_a_pause() -> None:
     # Ada (11) and Bob (12) sit at the table; Telegram refuses its board: the topic is closed.
-    service = Seated([("11", False), ("12", False)])
+    class Kept(Seated):
+        """Records the letters handed back to the store to wait."""
+
+        def __init__(self, seats: list[tuple[str | None, bool]]) -> None:
+            super().__init__(seats)
+            self.handed_back: list[str] = []
+
+        def undelivered(self, outs: list[Outbound]) -> list[Outbound]:
+            self.handed_back += [out.text for out in outs]
+            return super().undelivered(outs)
+
+    service = Kept([("11", False), ("12", False)])
     private = PrivateBot({})
     api = BotAPI(send_retries=0, backoff=0.5)
     api.app = SimpleNamespace(bot=private)  # type: ignore[assignment]
     messages = Messages(board=BadRequest("Bad Request: TOPIC_CLOSED"))
     box = Outbox(service, api, messages)  # type: ignore[arg-type]
     outs = service.said(
+        Outbound(TABLE, "rack", "rack", user=ADA_ID),
         Outbound(TABLE, "board", "turn"),
         Outbound(TABLE, "next", "info"),
-        Outbound(TABLE, "rack", "rack", user=ADA_ID),
     )
     asyncio.run(box.deliver(outs, None))
-    # The table's two letters wait; Ada's rack goes to her private chat; each player is
-    # told once, though two letters met the closed topic.
+    # The table's two letters wait, each handed back once; Ada's rack goes to her private
+    # chat; each player is told once, though two letters met the closed topic.
     assert messages.delivered == ["rack"]
-    assert service.texts() == ["board", "next"]
+    assert service.texts() == ["board", "next"] == service.handed_back
     assert private.sent == [(11, TOPIC_CLOSED), (12, TOPIC_CLOSED)]
     assert service.asked == [TABLE]
     assert box.paused == box.told_paused == box.held == {TABLE}
@@ -139,18 +159,25 @@ def test_a_closed_topic_keeps_its_letters_and_tells_the_players_once_a_pause() -
     asyncio.run(box.reopened(TABLE))
     assert messages.delivered == ["rack", "board", "next"] and service.box == []
     assert box.paused == box.told_paused == box.held == set()
+    assert service.handed_back == ["board", "next"]
     # Closed again later: a new pause, so the players are told again.
     messages.failures["later"] = BadRequest("Bad Request: TOPIC_CLOSED")
     asyncio.run(box.deliver(service.said(Outbound(TABLE, "later", "turn")), None))
     assert private.sent[2:] == [(11, TOPIC_CLOSED), (12, TOPIC_CLOSED)]
 
 
-def test_a_command_typed_in_the_closed_topic_delivers_what_waited_there_first() -> None:
+def test_a_command_typed_in_the_closed_topic_delivers_what_waited_there_first(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     service = Seated([])
     messages = Messages(board=BadRequest("Bad Request: TOPIC_CLOSED"))
     box = outbox(messages, service)
-    asyncio.run(box.deliver(service.said(Outbound(TABLE, "board", "turn")), None))
+    with caplog.at_level(logging.INFO):
+        asyncio.run(box.deliver(service.said(Outbound(TABLE, "board", "turn")), None))
     assert box.paused == {TABLE}
+    assert logged(caplog) == [
+        (logging.INFO, f"the forum topic of table {TABLE} is closed: its messages wait")
+    ]
     # /help typed in the topic: only an open topic takes it, so it is open again.
     typed = Origin(TABLE, TABLE, User(ADA_ID, "Ada"), None, 8)
     asyncio.run(box.deliver([Outbound(TABLE, "help", "info")], typed))
@@ -278,11 +305,11 @@ def test_the_clocks_turns_wait_for_the_next_while_the_chat_has_no_room(
 ) -> None:
     # A forum topic's messages are paced as its group's (the group's id, a number); an
     # inline message's as its own table's.
-    asked: list[int | str] = []
+    asked: list[tuple[int | str, int]] = []
     room = [False]
 
     def crowded(where: int | str, count: int = 1) -> bool:
-        asked.append(where)
+        asked.append((where, count))
         return not room[0]
 
     messages = Messages()
@@ -293,12 +320,13 @@ def test_the_clocks_turns_wait_for_the_next_while_the_chat_has_no_room(
     # The clock's step, a computer to move next: two turns (fewer than four) wait.
     asyncio.run(box.deliver(outs, None, gather=True))
     assert messages.delivered == [] and service.texts() == ["a", "b"]
-    assert box.gathering == {table} and asked == [chat]
+    assert box.gathering == {table} and asked == [(chat, 1)]
     # The next flush, with room: each goes as it is, and nothing is gathering any more.
     room[0] = True
     asyncio.run(box.flush(table))
     assert messages.delivered == ["a", "b"] and service.box == []
-    assert box.gathering == set() and asked == [chat, chat]
+    # Two messages would go out: whether the chat has room for two is asked.
+    assert box.gathering == set() and asked == [(chat, 1), (chat, 2)]
 
 
 def test_a_rack_is_said_with_its_players_ping_and_the_answer_goes_back_its_way() -> None:
@@ -322,8 +350,57 @@ def test_a_rack_is_said_with_its_players_ping_and_the_answer_goes_back_its_way()
         Outbound(TABLE, "board", "turn"),
         Outbound(TABLE, "rack", "rack", user=ADA_ID),
         Outbound(TABLE, "your turn", "ping", user=ADA_ID),
+        Outbound(TABLE, "after", "info"),
     )
     asyncio.run(box.deliver(outs, typed))
-    # One private message: the ping, then the rack; the ping is not said again alone.
-    assert messages.delivered == ["board", "your turn / rack"] and service.box == []
-    assert messages.origins == [typed, typed]
+    # One private message: the ping, then the rack; the ping is not said again alone, and
+    # what follows it goes out.
+    assert messages.delivered == ["board", "your turn / rack", "after"] and service.box == []
+    assert messages.origins == [typed, typed, typed]
+
+
+def test_an_answer_to_another_closed_topic_pauses_nothing() -> None:
+    # /board typed in the forum's General topic (3) for the table of topic 7; General is
+    # closed too: Telegram refuses the error there, which is given up; the table's own topic
+    # is not paused for it.
+    topic = f"{TABLE}/7"
+    service = Service()
+    messages = Messages(oops=BadRequest("Bad Request: TOPIC_CLOSED"))
+    box = outbox(messages, service)
+    general = Origin(topic, f"{TABLE}/3", User(ADA_ID, "Ada"), None, 11)
+    asyncio.run(box.deliver(service.said(Outbound(topic, "oops", "error")), general))
+    asyncio.run(box.deliver(service.said(Outbound(topic, "board", "turn")), None))
+    assert messages.delivered == ["board"] and service.box == []
+    assert box.paused == box.held == set()
+
+
+def test_a_board_asked_for_is_not_merged_with_the_turns_before_it() -> None:
+    # Two turns wait while the group is full, the second the answer to /board (a document
+    # of its own): they go as they are, not as one message.
+    messages = Messages()
+    service = Service()
+    box = Outbox(service, crowded_api(), messages)  # type: ignore[arg-type]
+    _, asked = service.said(Outbound(TABLE, "a", "turn"), Outbound(TABLE, "b", "turn"))
+    assert asked.stored is not None
+    box.origins[asked.stored.id] = Origin(TABLE, TABLE, User(ADA_ID, "Ada"), Board(), 12)
+    asyncio.run(box.flush(TABLE))
+    assert messages.delivered == ["a", "b"]
+
+
+def test_a_table_that_moved_to_a_supergroup_keeps_its_first_lock() -> None:
+    # The group -200 became the supergroup -100200: one table, under its first id's lock.
+    locks = TableLocks(lambda chat: {"-100200": "-200"}.get(chat, chat))
+    seen: list[str] = []
+
+    async def hold(chat: str) -> None:
+        async with locks.hold(chat):
+            seen.append(f"in {chat}")
+            for _ in range(3):
+                await asyncio.sleep(0)
+            seen.append(f"out {chat}")
+
+    async def both() -> None:
+        await asyncio.gather(hold("-200"), hold("-100200"))
+
+    asyncio.run(both())
+    assert seen == ["in -200", "out -200", "in -100200", "out -100200"]
