@@ -347,16 +347,18 @@ def test_a_rack_is_said_with_its_players_ping_and_the_answer_goes_back_its_way()
     box = outbox(messages, service)  # type: ignore[arg-type]
     typed = Origin(TABLE, ADA_ID, User(ADA_ID, "Ada"), None, 9)
     outs = service.said(
+        Outbound(TABLE, "Bob, your turn", "ping", user="12"),
         Outbound(TABLE, "board", "turn"),
         Outbound(TABLE, "rack", "rack", user=ADA_ID),
         Outbound(TABLE, "your turn", "ping", user=ADA_ID),
         Outbound(TABLE, "after", "info"),
     )
     asyncio.run(box.deliver(outs, typed))
-    # One private message: the ping, then the rack; the ping is not said again alone, and
-    # what follows it goes out.
-    assert messages.delivered == ["board", "your turn / rack", "after"] and service.box == []
-    assert messages.origins == [typed, typed, typed]
+    # Bob's ping has no rack with it: alone. Ada's is one private message, the ping, then
+    # the rack; the ping is not said again alone, and what follows it goes out.
+    told = ["Bob, your turn", "board", "your turn / rack", "after"]
+    assert messages.delivered == told and service.box == []
+    assert messages.origins == [typed] * 4
 
 
 def test_an_answer_to_another_closed_topic_pauses_nothing() -> None:
