@@ -19,6 +19,7 @@ import pytest
 
 from bot.core.table import PLAYING, Seat, Table
 from bot.store import DamagedTable, SQLiteStore, StoreBusy, StoreError
+from bot.store.base import Letter
 from tests.bot import backends
 from tests.bot.backends import schema_url, store_at
 from tests.patience import PATIENCE, wait_until
@@ -341,3 +342,30 @@ def test_postgres_a_connection_the_server_closed_is_not_handed_to_a_command(
         assert store.load("c") == sample("c")
     finally:
         store.close()
+
+
+# --- what issue 42's rerun found untested ------------------------------------------------------
+
+
+@both
+def test_the_tables_whose_row_holds_a_text_come_in_chat_order(tmp_path: Path) -> None:
+    # /forgetme asks for the tables that name a person (their id as JSON text, '"u1"').
+    store = store_at(tmp_path / "t.db")
+    for chat in ("c3", "c1"):
+        store.save(sample(chat), None)
+    store.save(sample("c2", user="u2"), None)
+    assert store.tables_with('"u1"') == ["c1", "c3"]
+    assert store.tables_with('"u2"') == ["c2"]
+    assert store.tables_with('"u9"') == []
+
+
+@both
+def test_letters_saved_without_a_time_are_of_time_0_and_claimed_for_no_time(
+    tmp_path: Path,
+) -> None:
+    # save's defaults: now 0 and lease 0, so process a's claim ends at 0; b may take the
+    # letter at 0.5, and it is of time 0.
+    store = store_at(tmp_path / "t.db")
+    (letter,) = store.save(sample("c1"), None, [Letter("c1", "{}")], owner="a")
+    (got,) = store.letters("b", 0.5, 10.0)
+    assert (got.id, got.since) == (letter, 0.0)
