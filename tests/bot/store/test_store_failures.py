@@ -369,3 +369,12 @@ def test_letters_saved_without_a_time_are_of_time_0_and_claimed_for_no_time(
     (letter,) = store.save(sample("c1"), None, [Letter("c1", "{}")], owner="a")
     (got,) = store.letters("b", 0.5, 10.0)
     assert (got.id, got.since) == (letter, 0.0)
+
+
+@both
+def test_letters_saved_by_a_process_are_its_own_until_its_lease_ends(tmp_path: Path) -> None:
+    # Process a saves a move and its letter at 1 with a lease of 10: until 11, b gets none.
+    store = store_at(tmp_path / "t.db")
+    (letter,) = store.save(sample("c1"), None, [Letter("c1", "{}")], owner="a", now=1.0, lease=10.0)
+    assert store.letters("b", 2.0, 10.0) == []
+    assert [got.id for got in store.letters("b", 11.0, 10.0)] == [letter]
