@@ -18,7 +18,7 @@ import psycopg
 import pytest
 
 from bot.core.table import PLAYING, Seat, Table
-from bot.store import DamagedTable, SQLiteStore, StoreBusy, StoreError
+from bot.store import DamagedTable, SQLiteStore, StaleTable, StoreBusy, StoreError
 from bot.store.base import Letter
 from tests.bot import backends
 from tests.bot.backends import schema_url, store_at
@@ -378,3 +378,13 @@ def test_letters_saved_by_a_process_are_its_own_until_its_lease_ends(tmp_path: P
     (letter,) = store.save(sample("c1"), None, [Letter("c1", "{}")], owner="a", now=1.0, lease=10.0)
     assert store.letters("b", 2.0, 10.0) == []
     assert [got.id for got in store.letters("b", 11.0, 10.0)] == [letter]
+
+
+@both
+def test_a_stale_save_names_its_table(tmp_path: Path) -> None:
+    # Left uncaught, it names the table in the operator's log.
+    store = store_at(tmp_path / "t.db")
+    store.save(sample("c1"), None)
+    with pytest.raises(StaleTable) as stale:
+        store.save(sample("c1"), None)
+    assert stale.value.args == ("c1",)
