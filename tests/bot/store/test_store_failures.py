@@ -388,3 +388,52 @@ def test_a_stale_save_names_its_table(tmp_path: Path) -> None:
     with pytest.raises(StaleTable) as stale:
         store.save(sample("c1"), None)
     assert stale.value.args == ("c1",)
+
+
+class WalClock:
+    """The store's clock while it switches a new file to WAL, which a reader holds: each
+    pause moves it on by 1/32 s; ``free`` ends the reader's hold at the first pause."""
+
+    def __init__(self, holder: sqlite3.Connection, free: bool) -> None:
+        self.now, self.holder, self.free = 100.0, holder, free
+        self.pauses: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.pauses.append(seconds)
+        assert len(self.pauses) < 10, "tries again forever"
+        if self.free and self.holder.in_transaction:
+            self.holder.execute("COMMIT")
+        self.now += 1 / 32
+
+
+@pytest.mark.parametrize("free", [True, False])
+def test_the_switch_to_wal_is_tried_again_while_the_file_is_locked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, free: bool
+) -> None:
+    # Another connection reads the new file while the store opens it: the switch to WAL
+    # answers "locked"; it is tried again after a short pause, for the store's patience
+    # (its busy timeout, 1/16 s here): at 100, 100 + 1/32 and 100 + 1/16 (not past it yet),
+    # and given up at 100 + 3/32.
+    from bot.store.sqlite import connection
+
+    path = tmp_path / "t.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN")
+    holder.execute("SELECT * FROM t").fetchall()
+    clock = WalClock(holder, free)
+    monkeypatch.setattr(connection, "time", clock)
+    if free:
+        SQLiteStore(path, busy_timeout=1 / 16).close()
+        assert raw(path, "PRAGMA journal_mode") == [("wal",)]
+        assert len(clock.pauses) == 1
+    else:
+        with pytest.raises(StoreError, match="locked"):
+            SQLiteStore(path, busy_timeout=1 / 16)
+        assert len(clock.pauses) == 3
+        holder.execute("COMMIT")
+    assert all(0 < pause <= 0.05 for pause in clock.pauses)
+    holder.close()
