@@ -246,3 +246,9 @@ def test_a_game_a_linked_account_finishes_counts_for_its_person_unreplayed(
     ada = known.ladder.standing("tg:7", "genial")
     assert ada is not None and (ada.games, ada.wins) == (1, 1)
     assert known.ladder.standing("dc:5", "genial") is None
+    # Rebuilt from the store at the next start (the record replayed then): the same.
+    monkeypatch.undo()
+    again = Community(store).ladder
+    assert again.standing("dc:5", "genial") is None
+    rebuilt = again.standing("tg:7", "genial")
+    assert rebuilt is not None and (rebuilt.games, rebuilt.wins) == (1, 1)
