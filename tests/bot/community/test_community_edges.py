@@ -13,7 +13,10 @@ import json
 from collections import deque
 from pathlib import Path
 
+import pytest
+
 from bot.community import ladders as community
+from bot.community import ratings
 from bot.community.ladders import Community
 from bot.community.ratings import RatedGame, SeatResult
 from bot.core.table import Options, Seat, Table
@@ -221,3 +224,31 @@ def test_a_linked_accounts_seat_counts_for_its_person() -> None:
     assert community.merged(both, people) == both
     left_one = {"seats": [{"user": "dc:5"}, {"user": None, "left_user": "tg:7"}]}
     assert community.merged(left_one, people) == left_one  # one of them left: still two
+
+
+def test_a_game_a_linked_account_finishes_counts_for_its_person_unreplayed(
+    shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # dc:5 is tg:7's linked account; its game ends (example 01: the first seat wins): the win is
+    # tg:7's, and the game handed over is taken as it is, its record not replayed.
+    store = SQLiteStore(":memory:")
+    store.link("tg:7", "dc:5")
+    known = Community(store)
+    record = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    played = replay(Record.from_dict(record))
+
+    def refuse(_: Record) -> None:
+        raise RuntimeError("replayed although the game was handed over")
+
+    monkeypatch.setattr(ratings, "replay", refuse)
+    seats = [{"name": "Ada", "user": "dc:5"}, {"name": "Bob", "user": "u2"}]
+    known.finished({"chat": "c", "finished_at": 5.0, "seats": seats, "record": record}, played)
+    ada = known.ladder.standing("tg:7", "genial")
+    assert ada is not None and (ada.games, ada.wins) == (1, 1)
+    assert known.ladder.standing("dc:5", "genial") is None
+    # Rebuilt from the store at the next start (the record replayed then): the same.
+    monkeypatch.undo()
+    again = Community(store).ladder
+    assert again.standing("dc:5", "genial") is None
+    rebuilt = again.standing("tg:7", "genial")
+    assert rebuilt is not None and (rebuilt.games, rebuilt.wins) == (1, 1)

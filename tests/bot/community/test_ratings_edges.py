@@ -28,6 +28,7 @@ from bot.community.ratings import (
 )
 from bot.core.table import Options, Seat, Table
 from bot.store import SQLiteStore
+from engine.record import Record, replay
 
 
 def _record(shared: Path, name: str) -> dict[str, Any]:
@@ -146,6 +147,24 @@ def test_an_archived_game_keeps_its_time(shared: Path) -> None:
     rated = from_archive(row)
     assert rated is not None and rated.finished_at == 0.0
     assert [s.player for s in rated.seats] == ["u1", "u2"]
+
+
+def test_an_archived_game_handed_over_is_not_replayed(
+    shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At the end of a game the service holds the game played: the record is not replayed
+    # (a long game's replay is the cost saved). Example 01: Ann first with 5, Bob 4.
+    record = _record(shared, "01-genial-standard-2p")
+    played = replay(Record.from_dict(record))
+
+    def refuse(_: Record) -> None:
+        raise RuntimeError("replayed although the game was handed over")
+
+    monkeypatch.setattr(ratings, "replay", refuse)
+    seats = [Seat("Ann", user="u1"), Seat("Bob", user="u2")]
+    rated = from_archive(_row(record, seats, "g1", 7.0), played)
+    assert rated is not None
+    assert rated.seats == (SeatResult("u1", 0, 1, 5), SeatResult("u2", 1, 2, 4))
 
 
 def test_damaged_and_older_archive_rows(shared: Path) -> None:

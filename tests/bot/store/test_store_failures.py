@@ -18,7 +18,8 @@ import psycopg
 import pytest
 
 from bot.core.table import PLAYING, Seat, Table
-from bot.store import DamagedTable, SQLiteStore, StoreBusy, StoreError
+from bot.store import DamagedTable, SQLiteStore, StaleTable, StoreBusy, StoreError
+from bot.store.base import Letter
 from tests.bot import backends
 from tests.bot.backends import schema_url, store_at
 from tests.patience import PATIENCE, wait_until
@@ -341,3 +342,98 @@ def test_postgres_a_connection_the_server_closed_is_not_handed_to_a_command(
         assert store.load("c") == sample("c")
     finally:
         store.close()
+
+
+# --- what issue 42's rerun found untested ------------------------------------------------------
+
+
+@both
+def test_the_tables_whose_row_holds_a_text_come_in_chat_order(tmp_path: Path) -> None:
+    # /forgetme asks for the tables that name a person (their id as JSON text, '"u1"').
+    store = store_at(tmp_path / "t.db")
+    for chat in ("c3", "c1"):
+        store.save(sample(chat), None)
+    store.save(sample("c2", user="u2"), None)
+    assert store.tables_with('"u1"') == ["c1", "c3"]
+    assert store.tables_with('"u2"') == ["c2"]
+    assert store.tables_with('"u9"') == []
+
+
+@both
+def test_letters_saved_without_a_time_are_of_time_0_and_claimed_for_no_time(
+    tmp_path: Path,
+) -> None:
+    # save's defaults: now 0 and lease 0, so process a's claim ends at 0; b may take the
+    # letter at 0.5, and it is of time 0.
+    store = store_at(tmp_path / "t.db")
+    (letter,) = store.save(sample("c1"), None, [Letter("c1", "{}")], owner="a")
+    (got,) = store.letters("b", 0.5, 10.0)
+    assert (got.id, got.since) == (letter, 0.0)
+
+
+@both
+def test_letters_saved_by_a_process_are_its_own_until_its_lease_ends(tmp_path: Path) -> None:
+    # Process a saves a move and its letter at 1 with a lease of 10: until 11, b gets none.
+    store = store_at(tmp_path / "t.db")
+    (letter,) = store.save(sample("c1"), None, [Letter("c1", "{}")], owner="a", now=1.0, lease=10.0)
+    assert store.letters("b", 2.0, 10.0) == []
+    assert [got.id for got in store.letters("b", 11.0, 10.0)] == [letter]
+
+
+@both
+def test_a_stale_save_names_its_table(tmp_path: Path) -> None:
+    # Left uncaught, it names the table in the operator's log.
+    store = store_at(tmp_path / "t.db")
+    store.save(sample("c1"), None)
+    with pytest.raises(StaleTable) as stale:
+        store.save(sample("c1"), None)
+    assert stale.value.args == ("c1",)
+
+
+class WalClock:
+    """The store's clock while it switches a new file to WAL, which a reader holds: each
+    pause moves it on by 1/32 s; ``free`` ends the reader's hold at the first pause."""
+
+    def __init__(self, holder: sqlite3.Connection, free: bool) -> None:
+        self.now, self.holder, self.free = 100.0, holder, free
+        self.pauses: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.pauses.append(seconds)
+        assert len(self.pauses) < 10, "tries again forever"
+        if self.free and self.holder.in_transaction:
+            self.holder.execute("COMMIT")
+        self.now += 1 / 32
+
+
+@pytest.mark.parametrize("free", [True, False])
+def test_the_switch_to_wal_is_tried_again_while_the_file_is_locked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, free: bool
+) -> None:
+    # Another connection reads the new file while the store opens it: the switch to WAL
+    # answers "locked"; it is tried again after a short pause, for the store's patience
+    # (its busy timeout, 1/16 s here): at 100, 100 + 1/32 and 100 + 1/16 (not past it yet),
+    # and given up at 100 + 3/32.
+    from bot.store.sqlite import connection
+
+    path = tmp_path / "t.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN")
+    holder.execute("SELECT * FROM t").fetchall()
+    clock = WalClock(holder, free)
+    monkeypatch.setattr(connection, "time", clock)
+    if free:
+        SQLiteStore(path, busy_timeout=1 / 16).close()
+        assert raw(path, "PRAGMA journal_mode") == [("wal",)]
+        assert len(clock.pauses) == 1
+    else:
+        with pytest.raises(StoreError, match="locked"):
+            SQLiteStore(path, busy_timeout=1 / 16)
+        assert len(clock.pauses) == 3
+        holder.execute("COMMIT")
+    assert all(0 < pause <= 0.05 for pause in clock.pauses)
+    holder.close()
