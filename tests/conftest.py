@@ -92,18 +92,25 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 #: worker of a run in several processes starts with its share of them, so that none of
 #: them starts late and keeps the run going alone at its end.
 SLOWEST = (
-    "tests/bot/core/test_one_turn_one_board.py::test_every_move_of_many_games_is_one_block",
-    "tests/test_deploy.py::test_the_dockerfiles_steps_run_as_a_script",
-    "tests/bot/core/test_service_states.py::test_service_in_any_order",
-    "tests/engine/test_review_judge.py::test_the_reviews_best_placement_is_hints_first_in",
     "tests/bot/telegram/test_one_turn_one_board.py::test_every_move_of_many_games_is_one_photo",
-    "tests/bot/core/test_fuzz.py::test_random_commands_never_crash_and_answer_briefly",
+    "tests/test_deploy.py::test_the_dockerfiles_steps_run_as_a_script",
+    "tests/engine/test_review_judge.py::test_the_reviews_best_placement_is_hints_first_in",
+    "tests/bot/core/test_service_states.py::test_service_in_any_order",
     "tests/bot/store/test_kills.py::test_killed_bots_lose_no_move_they_told",
-    "tests/engine/test_review.py::test_a_four_player_record_is_reviewed_move_by_move",
-    "tests/bot/store/test_store_late.py::test_the_console_waits_for_a_server_that_starts_late",
-    "tests/bot/tournaments/test_tournaments.py::test_six_players_four_rounds_some_ended_by",
+    "tests/bot/discord/test_store_down.py::test_a_restart_and_an_outage_under_a_running_discord",
+    "tests/bot/discord/test_team_battle.py::test_a_team_battle_between_a_telegram_group_and_a",
+    "tests/bot/core/test_one_turn_one_board.py::test_every_move_of_many_games_is_one_block",
+    "tests/bot/discord/test_one_turn_one_board.py::test_every_move_of_many_games_is_one_message",
+    "tests/bot/store/test_store_down.py::test_a_service_answers_through_a_restart_and_an_outage",
     "tests/bot/play/test_takeback.py::test_a_record_holds_so_many_takebacks_and_no_more",
+    "tests/bot/core/test_fuzz.py::test_random_commands_never_crash_and_answer_briefly",
     "tests/bot/telegram/test_kill_before_post.py::test_a_board_cut_off_by_a_kill_is_posted",
+    "tests/bot/telegram/test_store_down.py::test_a_restart_and_an_outage_under_a_running_telegram",
+    "tests/bot/web/test_hostile.py::test_a_slow_body_gets_408_and_the_connection_closes",
+    "tests/bot/store/test_store_opening.py::test_eight_processes_opening_one_new_file_all_end_on",
+    "tests/bot/store/test_store_late.py::test_the_console_waits_for_a_server_that_starts_late",
+    "tests/bot/discord/test_stop.py::test_a_busy_worker_thread_does_not_hold_the_stop",
+    "tests/bot/discord/test_stop.py::test_sigterm_while_the_gateway_is_retried",
 )
 
 
