@@ -4,6 +4,7 @@ machine."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -122,6 +123,22 @@ def _slowness(item: pytest.Item) -> int | None:
     return None
 
 
+def _mutmut_durations() -> dict[str, float] | None:
+    """Under mutmut, with a mutant planted: each test's time from mutmut's stats run.
+
+    mutmut hands a mutant's tests over in no order and stops at the first that fails; run
+    fastest first, a killed mutant costs its cheapest killing test, not its slowest
+    (docs/mutation.md)."""
+    if os.environ.get("MUTANT_UNDER_TEST", "") in ("", "stats", "fail", "list_all_tests"):
+        return None
+    try:
+        with open("mutmut-stats.json") as stats:  # mutmut runs the tests in mutants/
+            durations = json.load(stats)["duration_by_test"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return {name: float(seconds) for name, seconds in durations.items()}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """In a run in several processes, each worker's first tests are its share of the slowest
@@ -129,6 +146,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     worker a run of consecutive tests at the start (the rest divided evenly among the
     workers left), and a worker with nothing left takes the end of another's; every worker
     collects, in the same order. (The browser tests still go first: tests/bot/web.)"""
+    timed = _mutmut_durations()
+    if timed is not None:
+        items.sort(key=lambda item: timed.get(item.nodeid, float("inf")))
+        return
     workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
     slow = sorted((i for i in items if _slowness(i) is not None), key=lambda i: _slowness(i) or 0)
     if workers < 2 or not slow:
