@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
 import os
 import signal
 import socket
+import ssl
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
+import httpx
 from telegram.error import (
     BadRequest,
     Conflict,
@@ -35,6 +38,7 @@ from telegram.error import (
     TelegramError,
 )
 from telegram.ext import Application, BaseRateLimiter
+from telegram.request import HTTPXRequest
 
 from bot.core.config import ConfigError, Settings, TelegramSettings, Unreachable
 from bot.core.workers import Workers, run_loop
@@ -111,6 +115,31 @@ def install_logging(
     return handler
 
 
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The context every connection to the Bot API is verified with, made once a process as
+    httpx makes it (certifi's roots, or ``SSL_CERT_FILE`` / ``SSL_CERT_DIR``)."""
+    return httpx.create_ssl_context()
+
+
+def _request(connections: int, timeout: float | None = None) -> HTTPXRequest:
+    """A request object as python-telegram-bot's builder makes it (256 connections for the
+    bot's calls, one for getUpdates; its default timeouts unless ``timeout`` is given),
+    with this process's one TLS context: httpx makes one for each client otherwise, 20 ms
+    of CPU each."""
+    tls: dict[str, Any] = {"verify": tls_context()}
+    if timeout is None:
+        return HTTPXRequest(connections, httpx_kwargs=tls)
+    return HTTPXRequest(
+        connections,
+        read_timeout=timeout,
+        write_timeout=timeout,
+        media_write_timeout=timeout,
+        connect_timeout=timeout,
+        httpx_kwargs=tls,
+    )
+
+
 def build_application(
     token: str,
     settings: TelegramSettings,
@@ -127,16 +156,11 @@ def build_application(
     defaults if None).
     """
     base = settings.base_url.rstrip("/")
-    builder = Application.builder()
-    if timeout is not None:
-        builder = (
-            builder.read_timeout(timeout)
-            .write_timeout(timeout)
-            .media_write_timeout(timeout)
-            .connect_timeout(timeout)
-        )
     return (
-        builder.token(token)
+        Application.builder()
+        .request(_request(256, timeout))
+        .get_updates_request(_request(1))
+        .token(token)
         .base_url(f"{base}/bot")
         .base_file_url(f"{base}/file/bot")
         .rate_limiter(rate_limiter or ChatRateLimiter())

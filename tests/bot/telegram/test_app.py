@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import logging
+import ssl
 from pathlib import Path
 
 import pytest
+from telegram.request import HTTPXRequest
 
 from bot.core.config import (
     ConfigError,
@@ -15,7 +17,14 @@ from bot.core.config import (
     load_settings,
     parse_settings,
 )
-from bot.telegram.app import REDACTED, RedactingFormatter, Redactor, install_logging
+from bot.telegram.app import (
+    REDACTED,
+    RedactingFormatter,
+    Redactor,
+    build_application,
+    install_logging,
+    tls_context,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "5555555:AAFsecretPARTofTHEtoken-xyz"
@@ -133,3 +142,26 @@ def test_install_logging_quietens_httpx() -> None:
         logging.getLogger("httpx").setLevel(logging.NOTSET)
         logging.getLogger().setLevel(logging.WARNING)
     assert stream.getvalue().rstrip().endswith(f"started with {REDACTED}")
+
+
+def test_every_bot_api_client_of_a_process_verifies_with_one_tls_context() -> None:
+    """httpx builds a TLS context for each client unless given one (20 ms of CPU each): the
+    Application's two clients, and every Application the process builds, share one that
+    still checks the server's certificate and name."""
+    context = tls_context()
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    first = build_application(TOKEN, TelegramSettings(), timeout=7)
+    second = build_application(TOKEN, TelegramSettings())
+    for app in (first, second):
+        get_updates, calls = app.bot._request  # python-telegram-bot's (getUpdates, others)
+        for request in (get_updates, calls):
+            assert isinstance(request, HTTPXRequest)
+            assert request._client_kwargs["verify"] is context
+    # The rest as python-telegram-bot's builder makes them: the timeout given for the
+    # bot's calls, its default of 5 s elsewhere; 256 connections for the calls, one for
+    # getUpdates.
+    assert first.bot.request.read_timeout == 7
+    assert second.bot.request.read_timeout == 5
+    assert first.bot._request[0].read_timeout == 5
+    pools = [r._client_kwargs["limits"].max_connections for r in first.bot._request]
+    assert pools == [1, 256]
