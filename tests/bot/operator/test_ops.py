@@ -3,6 +3,7 @@ the [metrics] settings, and the launcher starting it beside a platform."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import random
@@ -187,22 +188,33 @@ def test_the_launcher_serves_the_configured_port(tmp_path: Path) -> None:
         operator.store.close()
 
 
-def test_processes_with_one_config_take_the_ports_of_a_range_in_turn(tmp_path: Path) -> None:
-    """Webhook workers start with one config: each serves health and metrics on the first
-    free port of ``metrics.port = "A-B"``; with every port taken the next one says so."""
-    import socket
-
-    from tests.bot.backends import location
-
-    for _ in range(100):  # two free ports side by side
+def two_free_ports() -> int:
+    """The first of two free ports side by side, below the kernel's ephemeral range: a port
+    found free is closed again before the bot binds it, and in between any process's
+    outgoing connection (a PostgreSQL client's among them) may be given a port of that
+    range, never one below it."""
+    low = 32768
+    with contextlib.suppress(OSError, ValueError):
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    rng = random.Random()
+    for _ in range(1000):
+        first = rng.randrange(max(1024, low - 12000), low - 1)
         with socket.socket() as a, socket.socket() as b:
-            a.bind(("127.0.0.1", 0))
-            first = int(a.getsockname()[1])
             try:
+                a.bind(("127.0.0.1", first))
                 b.bind(("127.0.0.1", first + 1))
             except OSError:
                 continue
-        break
+        return first
+    raise AssertionError("no two free ports side by side below the ephemeral range")
+
+
+def test_processes_with_one_config_take_the_ports_of_a_range_in_turn(tmp_path: Path) -> None:
+    """Webhook workers start with one config: each serves health and metrics on the first
+    free port of ``metrics.port = "A-B"``; with every port taken the next one says so."""
+    from tests.bot.backends import location
+
+    first = two_free_ports()
     parsed = parse_settings({"metrics": {"port": f"{first}-{first + 1}"}})
     assert (parsed.metrics_port, parsed.metrics_port_last) == (first, first + 1)
     settings = Settings(
