@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import ssl
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,3 +167,43 @@ def test_every_bot_api_client_of_a_process_verifies_with_one_tls_context() -> No
     assert first.bot._request[0].read_timeout == 5
     pools = [r._client_kwargs["limits"].max_connections for r in first.bot._request]
     assert pools == [1, 256]
+
+
+class _Lookups:
+    """A finder first on ``sys.meta_path`` that finds nothing and notes each module name the
+    import system was asked to look for (a module already imported is never looked for)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        self.names.append(name)
+
+
+def test_a_bot_api_request_looks_for_no_module_once_the_bot_has_started() -> None:
+    """Every Bot API request goes through httpcore, which asks for ``sniffio`` each time;
+    without it installed, each request searched the whole import path (60 µs) before
+    falling back. Once the first requests have imported what they need, a request looks for
+    no module at all."""
+    from tests.bot.telegram.fake_api import FakeBotAPI
+
+    api = FakeBotAPI(TOKEN).start()
+    lookups = _Lookups()
+
+    async def requests() -> list[str]:
+        app = build_application(TOKEN, TelegramSettings(base_url=api.base_url))
+        async with app:
+            for _ in range(3):
+                await app.bot.get_me()
+            sys.meta_path.insert(0, lookups)
+            try:
+                for _ in range(5):
+                    await app.bot.get_me()
+            finally:
+                sys.meta_path.remove(lookups)
+        return lookups.names
+
+    try:
+        assert asyncio.run(requests()) == []
+    finally:
+        api.close()
