@@ -236,3 +236,37 @@ def test_a_poke_after_the_boards_loop_closed_is_ignored(tmp_path: Path) -> None:
     finally:
         loop.close()
     board.poke(["console"])  # the loop is closed: the host's command must not fail
+
+
+def test_the_board_serves_on_the_port_asked_from_a_daemon_thread_and_stops_once(
+    tmp_path: Path,
+) -> None:
+    """``[web] port`` is where the console's links point: the board listens there (not on
+    a port of its own choosing), from a thread that does not keep the process alive, and
+    after ``stop_thread`` nothing listens; a second stop has nothing to do."""
+    import socket
+    import threading
+
+    from tests.bot.web.board import free_port
+
+    service = make_service(tmp_path / "t.db")
+    board = WebBoard(service, "http://127.0.0.1", secret=b"k")
+    board.stop_thread()  # never started: nothing to stop, nothing raised
+    port = free_port()
+    before = set(threading.enumerate())
+    assert board.start_in_thread("127.0.0.1", port) == port
+    started = set(threading.enumerate()) - before
+    try:
+        assert started and all(thread.daemon for thread in started)
+        with urlopen(f"http://127.0.0.1:{port}/static/app.css", timeout=PATIENCE) as answer:
+            assert answer.status == 200
+        # A second board on the same port: the OS refuses, and the caller is told so.
+        other = WebBoard(service, "http://127.0.0.1", secret=b"k")
+        with pytest.raises(OSError):
+            other.start_in_thread("127.0.0.1", port)
+    finally:
+        board.stop_thread()
+    assert not any(thread.is_alive() for thread in started)
+    with pytest.raises(ConnectionRefusedError), socket.create_connection(("127.0.0.1", port)):
+        pass
+    board.stop_thread()  # stopped once: a second call has nothing to do
