@@ -690,3 +690,29 @@ def test_a_backup_without_a_name_is_called_backup_in_its_faults() -> None:
     assert str(info.value) == (
         "f.jsonl: its trailer counts 1 rows in a, the file holds no: the backup is not whole"
     )
+
+
+def test_what_is_a_url_and_what_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A location is a PostgreSQL URL when it starts with a scheme of ``URL_SCHEMES`` and
+    ``://`` (the first one: a later ``://`` in the URL's query is part of it), anything else
+    a SQLite file, even one called ``postgresql`` in the working folder. A row is one
+    line of compact JSON, as the stores keep their JSON."""
+    monkeypatch.chdir(tmp_path)
+    made = service_at("postgresql")  # a SQLite file named like the scheme
+    made.store.set_note("ada", "lang", "de")
+    made.store.close()
+    assert main(["backup", "b.jsonl", "--db", "postgresql"]) == 0
+    lines = Path("b.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["genial_backup"] == backup.FORMAT and header["from"] == "sqlite"
+    assert lines[lines.index('{"table": "notes", "columns": ["chat", "key", "value"]}') + 1] == (
+        '["ada","lang","de"]'
+    )
+    capsys.readouterr()
+    url = "postgresql://genial:s3cret-pw@127.0.0.1:1/genial?application_name=a://b"
+    assert main(["backup", "c.jsonl", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("genial-bot: postgresql://genial@127.0.0.1:1/genial")
+    assert err.endswith(" failed: Connection refused\n") and "s3cret" not in err
