@@ -716,3 +716,15 @@ def test_what_is_a_url_and_what_a_file(
     err = capsys.readouterr().err
     assert err.startswith("genial-bot: postgresql://genial@127.0.0.1:1/genial")
     assert err.endswith(" failed: Connection refused\n") and "s3cret" not in err
+
+
+def test_a_file_that_is_no_sqlite_database_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that is there but no SQLite database: SQLite's own reason ("file is not a
+    database", its SQLITE_NOTADB), after the file's name, and no backup made."""
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database, only words\n" * 100)
+    assert main(["backup", str(tmp_path / "b.jsonl"), "--db", str(bad)]) == 2
+    assert capsys.readouterr().err == f"genial-bot: {bad}: file is not a database\n"
+    assert not (tmp_path / "b.jsonl").exists()
