@@ -728,3 +728,16 @@ def test_a_file_that_is_no_sqlite_database_is_named_in_one_line(
     assert main(["backup", str(tmp_path / "b.jsonl"), "--db", str(bad)]) == 2
     assert capsys.readouterr().err == f"genial-bot: {bad}: file is not a database\n"
     assert not (tmp_path / "b.jsonl").exists()
+
+
+def test_a_postgresql_schema_of_another_program_is_refused(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A schema without genial-bot's ``genial_schema`` table is not backed up as a store
+    of version 0 but refused, named by its URL without the password."""
+    url = schema_url(postgres_url, f"{tmp_path}/foreign")  # a fresh, empty schema
+    assert url.startswith("postgresql://postgres@")
+    with_password = url.replace("postgres@", "postgres:s3cret-pw@", 1)  # trust: not checked
+    assert main(["backup", str(tmp_path / "b.jsonl"), "--db", with_password]) == 2
+    assert capsys.readouterr().err == f"genial-bot: {url}: not a store of genial-bot\n"
+    assert not (tmp_path / "b.jsonl").exists()
