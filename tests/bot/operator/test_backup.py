@@ -690,3 +690,54 @@ def test_a_backup_without_a_name_is_called_backup_in_its_faults() -> None:
     assert str(info.value) == (
         "f.jsonl: its trailer counts 1 rows in a, the file holds no: the backup is not whole"
     )
+
+
+def test_what_is_a_url_and_what_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A location is a PostgreSQL URL when it starts with a scheme of ``URL_SCHEMES`` and
+    ``://`` (the first one: a later ``://`` in the URL's query is part of it), anything else
+    a SQLite file, even one called ``postgresql`` in the working folder. A row is one
+    line of compact JSON, as the stores keep their JSON."""
+    monkeypatch.chdir(tmp_path)
+    made = service_at("postgresql")  # a SQLite file named like the scheme
+    made.store.set_note("ada", "lang", "de")
+    made.store.close()
+    assert main(["backup", "b.jsonl", "--db", "postgresql"]) == 0
+    lines = Path("b.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["genial_backup"] == backup.FORMAT and header["from"] == "sqlite"
+    assert lines[lines.index('{"table": "notes", "columns": ["chat", "key", "value"]}') + 1] == (
+        '["ada","lang","de"]'
+    )
+    capsys.readouterr()
+    url = "postgresql://genial:s3cret-pw@127.0.0.1:1/genial?application_name=a://b"
+    assert main(["backup", "c.jsonl", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("genial-bot: postgresql://genial@127.0.0.1:1/genial")
+    assert err.endswith(" failed: Connection refused\n") and "s3cret" not in err
+
+
+def test_a_file_that_is_no_sqlite_database_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that is there but no SQLite database: SQLite's own reason ("file is not a
+    database", its SQLITE_NOTADB), after the file's name, and no backup made."""
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database, only words\n" * 100)
+    assert main(["backup", str(tmp_path / "b.jsonl"), "--db", str(bad)]) == 2
+    assert capsys.readouterr().err == f"genial-bot: {bad}: file is not a database\n"
+    assert not (tmp_path / "b.jsonl").exists()
+
+
+def test_a_postgresql_schema_of_another_program_is_refused(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A schema without genial-bot's ``genial_schema`` table is not backed up as a store
+    of version 0 but refused, named by its URL without the password."""
+    url = schema_url(postgres_url, f"{tmp_path}/foreign")  # a fresh, empty schema
+    assert url.startswith("postgresql://postgres@")
+    with_password = url.replace("postgres@", "postgres:s3cret-pw@", 1)  # trust: not checked
+    assert main(["backup", str(tmp_path / "b.jsonl"), "--db", with_password]) == 2
+    assert capsys.readouterr().err == f"genial-bot: {url}: not a store of genial-bot\n"
+    assert not (tmp_path / "b.jsonl").exists()

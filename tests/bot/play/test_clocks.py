@@ -90,6 +90,7 @@ def test_a_three_day_bank_runs_out_across_restarts(tmp_path: Path) -> None:
     assert told.text.startswith("Ada is out of time. The others may vote: /skip")
     assert "Without a majority within 1d, a computer player moves." in told.text
     assert told.mentions == ("id-bob",)
+    assert reminder.kind == told.kind == "reminder"  # the clock's two notices to the table
     assert [b.command.split(" #")[0] for b in told.buttons] == ["/skip", "/expel", "/wait"]
     assert room.due(turn_ends + 3 * DAY + 60) == []  # once only
     # Nobody votes within the grace period (one increment): a computer moves for Ada.

@@ -109,3 +109,19 @@ def test_a_computer_players_seed_is_worked_out_from_the_tables_seed_and_version(
     # A table's seed is below 2**62 (bot/play/lobby.py): the largest wraps round too,
     # (2**62 - 1) * 1,000,003 = 2**62 * 1,000,003 - 1,000,003 = 2**62 - 1,000,003 mod 2**63.
     assert _ai_seed(2**62 - 1, 10) == 2**62 - 1_000_003 + 79_190
+
+
+def test_a_computer_players_own_turn_is_no_timeout(tmp_path: Path) -> None:
+    """A computer seat plays its turn when it comes (the clock's due work): its turn
+    message tells the move, never "Time is up", which is for a person out of time."""
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/addbot random")
+    room.ok("Ada", "/start")
+    for _ in range(2):
+        room.play_turn(random.Random(1))  # Ada's turn; then the computer's comes
+        room.due(clock.now)
+    turns = [o for o in room.log if o.kind == "turn"]
+    # The start's turn message, Ada's and at least one of the computer's.
+    assert len(turns) >= 3 and not any("Time is up" in o.text for o in turns)

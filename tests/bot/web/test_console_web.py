@@ -236,3 +236,99 @@ def test_a_poke_after_the_boards_loop_closed_is_ignored(tmp_path: Path) -> None:
     finally:
         loop.close()
     board.poke(["console"])  # the loop is closed: the host's command must not fail
+
+
+def test_the_board_serves_on_the_port_asked_from_a_daemon_thread_and_stops_once(
+    tmp_path: Path,
+) -> None:
+    """``[web] port`` is where the console's links point: the board listens there (not on
+    a port of its own choosing), from a thread that does not keep the process alive, and
+    after ``stop_thread`` nothing listens; a second stop has nothing to do."""
+    import socket
+    import threading
+
+    from tests.bot.web.board import free_port
+
+    service = make_service(tmp_path / "t.db")
+    board = WebBoard(service, "http://127.0.0.1", secret=b"k")
+    board.stop_thread()  # never started: nothing to stop, nothing raised
+    port = free_port()
+    before = set(threading.enumerate())
+    assert board.start_in_thread("127.0.0.1", port) == port
+    started = set(threading.enumerate()) - before
+    try:
+        assert started and all(thread.daemon for thread in started)
+        with urlopen(f"http://127.0.0.1:{port}/static/app.css", timeout=PATIENCE) as answer:
+            assert answer.status == 200
+        # A second board on the same port: the OS refuses, and the caller is told so.
+        other = WebBoard(service, "http://127.0.0.1", secret=b"k")
+        with pytest.raises(OSError):
+            other.start_in_thread("127.0.0.1", port)
+    finally:
+        board.stop_thread()
+    assert not any(thread.is_alive() for thread in started)
+    with pytest.raises(ConnectionRefusedError), socket.create_connection(("127.0.0.1", port)):
+        pass
+    board.stop_thread()  # stopped once: a second call has nothing to do
+
+
+def test_a_stuck_stop_is_given_up_after_the_ceiling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stop_thread`` waits for the board's stop and its thread up to ``STOP_CEILING``
+    (a ceiling, not a pace): a stop that never ends raises ``TimeoutError`` rather than
+    hang the host, and a thread still busy after it is left behind, not waited for."""
+    import asyncio
+    import threading
+
+    from bot.web import server
+
+    monkeypatch.setattr(server, "STOP_CEILING", 0.2)
+    gate, stopped = threading.Event(), threading.Event()
+    board = WebBoard(make_service(tmp_path / "t.db"), "http://127.0.0.1", secret=b"k")
+    real_stop = board.stop
+
+    async def stuck() -> None:
+        while not gate.is_set():
+            await asyncio.sleep(0.01)  # a stop that does not end until the gate opens
+        await real_stop()
+        stopped.set()
+
+    board.stop = stuck  # type: ignore[method-assign]
+    board.start_in_thread("127.0.0.1", 0)
+    thread, loop = board._thread, board._loop
+    assert thread is not None and loop is not None
+    with pytest.raises(TimeoutError):
+        board.stop_thread()
+    gate.set()
+    assert stopped.wait(PATIENCE)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(PATIENCE)
+    assert not thread.is_alive()
+
+    # The stop ends, but the board's thread is busy past the ceiling (a callback that
+    # blocks its loop): stop_thread returns, leaving the thread to end on its own.
+    busy = threading.Event()
+    board = WebBoard(make_service(tmp_path / "u.db"), "http://127.0.0.1", secret=b"k")
+    real_stop = board.stop
+    monkeypatch.setattr(server, "STOP_CEILING", PATIENCE)  # the stop itself may take a while
+
+    async def stop_then_block() -> None:
+        await real_stop()
+        monkeypatch.setattr(server, "STOP_CEILING", 0.2)  # the thread's join: 0.2 s
+        loop = asyncio.get_running_loop()
+        # Blocks the loop once this stop is told done (that is a callback of its own,
+        # after this one) and before the loop.stop that stop_thread then sends.
+        loop.call_soon(loop.call_soon, busy.wait)
+
+    board.stop = stop_then_block  # type: ignore[method-assign]
+    board.start_in_thread("127.0.0.1", 0)
+    thread = board._thread
+    assert thread is not None
+    try:
+        board.stop_thread()
+        assert thread.is_alive()  # given up on, not waited for
+    finally:
+        busy.set()
+    thread.join(PATIENCE)
+    assert not thread.is_alive()

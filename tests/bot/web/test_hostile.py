@@ -300,6 +300,38 @@ def test_unknown_routes_and_methods_are_the_short_json(tmp_path: Path) -> None:
         assert answer[0] == 405 and _short_json(*answer) == "method not allowed"
 
 
+def test_each_route_is_found_at_its_own_path_and_no_other(tmp_path: Path) -> None:
+    """The routes of docs/web.md, each at its path in lower case (a path's case is its
+    own: ``/TG`` is no page), answered by their own handler: the Mini App's page, a cell's
+    lines as ``/look B2`` tells them (tests/bot/play/test_look.py works them out), and the
+    Discord Activity's page, root and token refused by the Activity's own words on a board
+    that is no Activity, not by the unknown route's "not found"."""
+    room = started_room(tmp_path)
+    with running(room) as site:
+        status, headers, page = site.request("GET", "/tg")
+        assert status == 200 and headers["content-type"].startswith("text/html")
+        assert page.startswith(b"<!doctype html>")
+        status, lines = site.get(f"/api/t/{site.tid}/lines?seat={site.token('Bob')}&cell=B2")
+        assert status == 200 and lines == {
+            "lines": [
+                "B2: free.",
+                "right: nothing",
+                "up right: nothing",
+                "up left: red burst",
+                "left: nothing",
+                "down left: nothing",
+                "down right: nothing",
+            ]
+        }
+        no_activity = "the board is no Discord Activity here"
+        for method, path in (("GET", "/activity"), ("GET", "/"), ("POST", "/activity/token")):
+            answer = site.request(method, path, b"{}" if method == "POST" else None)
+            assert answer[0] == 404 and _short_json(*answer) == no_activity, path
+        for path in ("/TG", f"/api/t/{site.tid}/LINES", "/ACTIVITY", "/XX/XX"):
+            answer = site.request("GET", path)
+            assert answer[0] == 404 and _short_json(*answer) == "not found", path
+
+
 def test_a_fault_of_ours_is_a_json_500_with_its_traceback_logged(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
