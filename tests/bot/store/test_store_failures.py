@@ -264,6 +264,23 @@ def test_postgres_an_unreachable_server_says_why() -> None:
     assert str(info.value).endswith("Connection refused")
 
 
+def test_postgres_a_failure_without_words_is_named_by_its_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A connection that fails and says nothing (an OperationalError without a message):
+    # the error line names the URL, its password starred, and the kind of the failure.
+    from bot.store import StoreDown
+    from bot.store.postgres import PostgresStore, connection
+
+    def silent(*_: object, **__: object) -> None:
+        raise psycopg.OperationalError()
+
+    monkeypatch.setattr(connection.psycopg, "connect", silent)
+    with pytest.raises(StoreDown) as info:
+        PostgresStore("postgresql://genial:s3cret@127.0.0.1:5/genial")
+    assert str(info.value) == "postgresql://genial@127.0.0.1:5/genial: OperationalError"
+
+
 def test_postgres_a_server_that_never_answers_is_given_up_after_the_open_timeout() -> None:
     """A port that takes the connection and then says nothing (a server hung, a firewall
     that swallows packets): the bot's start fails after the connect timeout instead of
