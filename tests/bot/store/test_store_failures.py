@@ -454,3 +454,29 @@ def test_the_switch_to_wal_is_tried_again_while_the_file_is_locked(
         holder.execute("COMMIT")
     assert all(0 < pause <= 0.05 for pause in clock.pauses)
     holder.close()
+
+
+def test_a_store_file_is_listened_to_by_a_daemon_thread_and_a_memory_store_by_none(
+    tmp_path: Path,
+) -> None:
+    # SQLite has no notifications: a file's listener is a thread of its own that looks at
+    # the file, wakes once at its start (letters may wait already) and never keeps the
+    # process from ending. A store in memory is one connection: no other process to hear.
+    woken = threading.Event()
+    before = set(threading.enumerate())
+    stop = SQLiteStore(":memory:").listen(woken.set)
+    try:
+        assert set(threading.enumerate()) - before == set()
+    finally:
+        stop()
+    stop = SQLiteStore(tmp_path / "t.db").listen(woken.set)
+    try:
+        (listener,) = set(threading.enumerate()) - before
+        assert (listener.name, listener.daemon) == ("genial-letters", True)
+        wait_until(
+            woken.is_set,
+            "the listener wakes at its start",
+            alive=lambda: None if listener.is_alive() else "the listener ended",
+        )
+    finally:
+        stop()
