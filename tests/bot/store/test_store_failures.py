@@ -460,8 +460,9 @@ def test_a_store_file_is_listened_to_by_a_daemon_thread_and_a_memory_store_by_no
     tmp_path: Path,
 ) -> None:
     # SQLite has no notifications: a file's listener is a thread of its own that looks at
-    # the file, wakes once at its start (letters may wait already) and never keeps the
-    # process from ending. A store in memory is one connection: no other process to hear.
+    # the file, wakes once at its start (letters may wait already) and on a letter left
+    # unclaimed, and never keeps the process from ending. A store in memory is one
+    # connection: no other process to hear.
     woken = threading.Event()
     before = set(threading.enumerate())
     stop = SQLiteStore(":memory:").listen(woken.set)
@@ -473,10 +474,16 @@ def test_a_store_file_is_listened_to_by_a_daemon_thread_and_a_memory_store_by_no
     try:
         (listener,) = set(threading.enumerate()) - before
         assert (listener.name, listener.daemon) == ("genial-letters", True)
-        wait_until(
-            woken.is_set,
-            "the listener wakes at its start",
-            alive=lambda: None if listener.is_alive() else "the listener ended",
-        )
+
+        def alive() -> str | None:
+            return None if listener.is_alive() else "the listener ended"
+
+        wait_until(woken.is_set, "the listener wakes at its start", alive=alive)
+        woken.clear()
+        # Another process (a web board's) leaves a letter for anyone: the next look sees it.
+        other = SQLiteStore(tmp_path / "t.db")
+        other.post([Letter("c1", "{}")], owner=None, now=1.0, lease=0)
+        wait_until(woken.is_set, "the listener wakes on the letter", alive=alive)
+        other.close()
     finally:
         stop()
