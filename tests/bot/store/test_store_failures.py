@@ -460,9 +460,8 @@ def test_a_store_file_is_listened_to_by_a_daemon_thread_and_a_memory_store_by_no
     tmp_path: Path,
 ) -> None:
     # SQLite has no notifications: a file's listener is a thread of its own that looks at
-    # the file, wakes once at its start (letters may wait already) and on a letter left
-    # unclaimed, and never keeps the process from ending. A store in memory is one
-    # connection: no other process to hear.
+    # the file, wakes once at its start (letters may wait already) and never keeps the
+    # process from ending. A store in memory is one connection: no other process to hear.
     woken = threading.Event()
     before = set(threading.enumerate())
     stop = SQLiteStore(":memory:").listen(woken.set)
@@ -479,11 +478,100 @@ def test_a_store_file_is_listened_to_by_a_daemon_thread_and_a_memory_store_by_no
             return None if listener.is_alive() else "the listener ended"
 
         wait_until(woken.is_set, "the listener wakes at its start", alive=alive)
-        woken.clear()
-        # Another process (a web board's) leaves a letter for anyone: the next look sees it.
-        other = SQLiteStore(tmp_path / "t.db")
-        other.post([Letter("c1", "{}")], owner=None, now=1.0, lease=0)
-        wait_until(woken.is_set, "the listener wakes on the letter", alive=alive)
-        other.close()
     finally:
         stop()
+
+
+class Looks:
+    """The SQLite listener's own connections, counting its looks at the file (``PRAGMA
+    data_version``) and the connections it closes; ``fail`` makes the next look fail as a
+    locked file does."""
+
+    def __init__(self) -> None:
+        self.count = self.closed = self.opened = 0
+        self.fail = False
+
+    def connect(self, *args: Any, **kwargs: Any) -> Looks.Connection:
+        self.opened += 1
+        return Looks.Connection(sqlite3.connect(*args, **kwargs), self)
+
+    class Connection:
+        def __init__(self, db: sqlite3.Connection, looks: Looks) -> None:
+            self.db, self.looks = db, looks
+
+        def execute(self, sql: str, *params: Any) -> sqlite3.Cursor:
+            looking = "data_version" in sql.lower()
+            if looking and self.looks.fail:
+                self.looks.fail = False
+                raise sqlite3.OperationalError("database is locked")
+            cursor = self.db.execute(sql, *params)
+            if looking:
+                self.looks.count += 1
+            return cursor
+
+        def close(self) -> None:
+            self.looks.closed += 1
+            self.db.close()
+
+
+def test_the_sqlite_listener_wakes_on_a_letter_left_unclaimed_and_on_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The listener looks at the file every LISTEN_POLL (1/100 s here); a commit by another
+    # connection (a table saved, a letter left) is seen at the next look, the letters
+    # only then: it wakes for a letter nobody claimed, not for a table. A look that fails
+    # (the file locked) closes its connection and opens a new one at the next. Looks are
+    # counted: a look is over when the one after it began (n + 3 below: the look under
+    # way when a commit ends may have read the file before it).
+    from types import SimpleNamespace
+
+    from bot.store.sqlite import letters
+
+    store, other = SQLiteStore(tmp_path / "t.db"), SQLiteStore(tmp_path / "t.db")
+    looks = Looks()
+    fake = SimpleNamespace(connect=looks.connect, Error=sqlite3.Error)
+    monkeypatch.setattr(letters, "sqlite3", fake)
+    monkeypatch.setattr(letters, "LISTEN_POLL", 0.01)
+    wakes: list[int] = []
+    before = set(threading.enumerate())
+    stop = store.listen(lambda: wakes.append(looks.count))
+    (listener,) = set(threading.enumerate()) - before
+
+    def alive() -> str | None:
+        return None if listener.is_alive() else "the listener ended"
+
+    def looked(times: int) -> None:
+        n = looks.count
+        wait_until(lambda: looks.count >= n + times, f"{times} looks", alive=alive)
+
+    try:
+        wait_until(lambda: wakes, "the wake at the start", alive=alive)
+        assert wakes == [0]  # before any look
+        looked(3)  # at the file as it is: nothing new
+        other.save(sample("c1"), None)
+        looked(3)
+        assert len(wakes) == 1  # a table saved: no letter
+        other.post([Letter("c1", "{}")], owner=None, now=1.0, lease=0)
+        n = looks.count
+        wait_until(lambda: len(wakes) == 2 or looks.count >= n + 3, "a wake", alive=alive)
+        assert len(wakes) == 2
+        looked(3)
+        assert len(wakes) == 2  # the same letter, nothing committed since: not again
+        assert [ltr.chat for ltr in other.letters("bot", 2.0, 60.0)] == ["c1"]
+        looked(3)
+        assert len(wakes) == 2  # the letter claimed: none left for anyone
+        looks.fail = True
+        looked(3)
+        assert (looks.opened, looks.closed) == (2, 1)
+        assert len(wakes) == 2
+        other.post([Letter("c2", "{}")], owner=None, now=2.0, lease=0)
+        n = looks.count
+        wait_until(lambda: len(wakes) == 3 or looks.count >= n + 3, "a wake", alive=alive)
+        looked(3)
+        assert len(wakes) == 3
+    finally:
+        stop()
+    listener.join(PATIENCE)
+    assert not listener.is_alive()
+    assert (looks.opened, looks.closed) == (2, 2)
+    other.close()
