@@ -86,6 +86,17 @@ def test_a_damaged_archive_row_is_skipped_and_the_rows_after_it_kept(tmp_path: P
     assert [(g["n"], g["finished_at"]) for g in store.archived()] == [(0, 0.0), (2, 2.0)]
 
 
+@both
+def test_a_review_wanted_of_a_damaged_game_is_claimed_as_none(tmp_path: Path) -> None:
+    # Its game's row cannot be read: nothing to review (nor a failure for the caller).
+    db = tmp_path / "t.db"
+    store = store_at(db)
+    store.archive("a", 1.0, {"n": 1})
+    store.want_review("a", 1.0)
+    raw(db, "UPDATE finished SET data = '{not json'")
+    assert store.claim_review("a", "bot", 2.0, 60.0) is None
+
+
 # --- what the rows hold ------------------------------------------------------------------
 
 
@@ -95,6 +106,9 @@ def test_rows_are_compact_json(tmp_path: Path) -> None:
     store = store_at(db)
     store.archive("a", 1.0, {"chat": "a", "n": [1, 2], "s": {"k": None}})
     assert raw(db, "SELECT data FROM finished") == [('{"chat":"a","n":[1,2],"s":{"k":null}}',)]
+    store.want_review("a", 1.0)
+    assert store.save_review("a", 1.0, {"moves": [1, 2], "best": {"k": None}})
+    assert raw(db, "SELECT data FROM reviews") == [('{"moves":[1,2],"best":{"k":null}}',)]
     store.save(sample("a"), None)
     (saved,) = raw(db, "SELECT data FROM tables")[0]
     assert store.move("a", "z")  # the move rewrites the row's JSON with the new chat
