@@ -339,12 +339,13 @@ def test_requests_count_in_the_rate_limiters_budget_or_else_in_the_apis_own() ->
     api.app = SimpleNamespace(bot=SimpleNamespace(rate_limiter=object()))  # type: ignore[assignment]
     own = api.pace
     assert asyncio.run(api.retry(send_message, chat_id=5, text="hi")) == "ok"
-    assert own.used(5) == 1
+    assert asyncio.run(api.retry(send_message, 5, "hi")) == "ok"  # the chat named first
+    assert own.used(5) == 2
     limiter = ChatRateLimiter()
     api.app = SimpleNamespace(bot=SimpleNamespace(rate_limiter=limiter))  # type: ignore[assignment]
     assert api.pace is limiter.pace and limiter.pace is not own
     assert asyncio.run(api.retry(send_message, chat_id=5, text="hi")) == "ok"
-    assert (own.used(5), limiter.pace.used(5)) == (1, 0)  # the limiter counts what it sends
+    assert (own.used(5), limiter.pace.used(5)) == (2, 0)  # the limiter counts what it sends
 
 
 def test_a_chat_is_crowded_while_a_flood_wait_holds_it_or_its_window_is_full() -> None:
