@@ -111,9 +111,12 @@ def test_notes_are_kept_per_chat_and_key_outside_the_version(tmp_path: Path) -> 
     store = store_at(path)
     assert (store.note("c", "lobby"), store.note("c", "thread")) == ("202", "7")
     assert store.note("d", "lobby") == "303"
+    assert store.notes_of("c") == {"lobby": "202", "thread": "7"}  # a chat's every note
+    assert store.notes_of("e") == {}
     store.set_note("c", "lobby", None)
     assert store.note("c", "lobby") is None
     assert store.note("c", "thread") == "7"
+    assert store.notes_of("c") == {"thread": "7"}
 
 
 @both
