@@ -558,6 +558,10 @@ def test_linked_accounts_are_each_accounts_person_in_order(tmp_path: Path) -> No
     assert store.linked("tg:7") == ["dc:5", "tg:7"]  # by account, the person's among them
     assert store.linked("dc:5") == ["dc:5", "tg:7"]
     assert store.links() == {"dc:5": "tg:7", "tg:7": "tg:7"}  # each account with its person
+    # An account linked already, or linked to itself, is not linked again: nothing changes.
+    assert not store.link("tg:7", "dc:5") and not store.link("tg:9", "dc:5")
+    assert not store.link("tg:9", "tg:9")
+    assert store.links() == {"dc:5": "tg:7", "tg:7": "tg:7"}
 
 
 @both
