@@ -19,7 +19,7 @@ import pytest
 
 from bot.core.table import PLAYING, Seat, Table
 from bot.store import DamagedTable, SQLiteStore, StaleTable, StoreBusy, StoreError
-from bot.store.base import Letter
+from bot.store.base import Letter, SavedTournament
 from tests.bot import backends
 from tests.bot.backends import schema_url, store_at
 from tests.patience import PATIENCE, wait_until
@@ -109,6 +109,8 @@ def test_rows_are_compact_json(tmp_path: Path) -> None:
     store.want_review("a", 1.0)
     assert store.save_review("a", 1.0, {"moves": [1, 2], "best": {"k": None}})
     assert raw(db, "SELECT data FROM reviews") == [('{"moves":[1,2],"best":{"k":null}}',)]
+    store.save_tournament(SavedTournament("t1", 0, "open", {"rounds": [1, 2], "k": None}), None)
+    assert raw(db, "SELECT data FROM tournaments") == [('{"rounds":[1,2],"k":null}',)]
     store.save(sample("a"), None)
     (saved,) = raw(db, "SELECT data FROM tables")[0]
     assert store.move("a", "z")  # the move rewrites the row's JSON with the new chat
@@ -419,6 +421,53 @@ def test_a_stale_save_names_its_table(tmp_path: Path) -> None:
     with pytest.raises(StaleTable) as stale:
         store.save(sample("c1"), None)
     assert stale.value.args == ("c1",)
+
+
+@both
+def test_a_tournament_is_saved_only_from_the_version_it_was_loaded_at(tmp_path: Path) -> None:
+    # As a table's save: a new tournament, then each change from the version loaded, its
+    # letters with it; a change from an older version (another process got there first)
+    # is refused, naming the tournament, and writes nothing, letters neither.
+    store = store_at(tmp_path / "t.db")
+    cup = SavedTournament("t1", 1, "open", {"name": "Cup"}, None, "ABC", ("home",))
+    assert store.save_tournament(cup, None) == []
+    assert store.load_tournament("t1") == (1, {"name": "Cup"})
+    running = SavedTournament("t1", 2, "running", {"name": "Cup", "round": 1}, 30.0, "ABC",
+                              ("home", "team"))  # fmt: skip
+    (letter,) = store.save_tournament(running, 1, [Letter("team", "{}")])
+    assert store.load_tournament("t1") == (2, {"name": "Cup", "round": 1})
+    assert (store.due_tournaments(30.0), store.tournaments_of("team")) == (["t1"], ["t1"])
+    late = SavedTournament("t1", 2, "done", {"name": "Cup", "round": 9}, None, "ABC", ())
+    with pytest.raises(StaleTable) as stale:
+        store.save_tournament(late, 1, [Letter("home", "{}")])
+    assert stale.value.args == ("t1",)
+    assert store.load_tournament("t1") == (2, {"name": "Cup", "round": 1})
+    assert store.tournaments_of("team") == ["t1"]
+    assert [got.id for got in store.letters("b", 1.0, 10.0)] == [letter]
+
+
+@both
+def test_letters_saved_with_a_tournament_without_a_time_are_of_time_0_and_claimed_for_no_time(
+    tmp_path: Path,
+) -> None:
+    # save_tournament's defaults, as save's: now 0 and lease 0.
+    store = store_at(tmp_path / "t.db")
+    cup = SavedTournament("t1", 0, "open", {})
+    (letter,) = store.save_tournament(cup, None, [Letter("c1", "{}")], owner="a")
+    (got,) = store.letters("b", 0.5, 10.0)
+    assert (got.id, got.since) == (letter, 0.0)
+
+
+@both
+def test_letters_saved_with_a_tournament_are_the_savers_until_its_lease_ends(
+    tmp_path: Path,
+) -> None:
+    store = store_at(tmp_path / "t.db")
+    cup = SavedTournament("t1", 0, "open", {})
+    saved = store.save_tournament(cup, None, [Letter("c1", "{}")], owner="a", now=1.0, lease=10.0)
+    assert store.letters("b", 2.0, 10.0) == []
+    (got,) = store.letters("b", 11.0, 10.0)
+    assert ([got.id], got.since) == (saved, 1.0)
 
 
 class WalClock:
