@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,7 @@ from bot.store import SQLiteStore
 from bot.words.texts import Texts
 from engine.record import Record, replay
 from engine.tiles import Colour
+from tests.bot.helpers import make_service
 
 TEXTS = Texts("en")
 
@@ -191,6 +193,72 @@ def test_the_median_turn_is_the_middle_time_of_the_turns_kept() -> None:
     known.turn_times["u1"] = deque([300.0, 60.0, 7200.0, 600.0])
     assert known.median_turn("u1") == (450.0, 4)  # (300 + 600) / 2
     assert known.median_turn("u2") is None
+
+
+def by_message(seats: list[dict[str, Any]], options: Any, *turns: dict[str, Any]) -> dict[str, Any]:
+    """An archived row whose record holds only its clock's turns: one that does not replay,
+    so it is on no ladder, and only the names and the turn times are learned from it."""
+    return {
+        "chat": "c",
+        "seats": seats,
+        "options": options,
+        "record": {"clock": {"turns": list(turns)}},
+    }
+
+
+def test_turn_times_are_learned_from_games_by_message_only() -> None:
+    # /stats's time per turn counts a person's own turns of games played by message: a time
+    # per turn (timeout > 0), or a clock bank over LIVE_BANK (3 h; a 3 h bank is live,
+    # bot/core/timebank.py). A computer's turns at a seat its person left are not theirs.
+    store = SQLiteStore(":memory:")
+    ada, bob = {"name": "Ada", "user": "u1"}, {"name": "Bob", "user": None, "left_user": "u2"}
+    cy = {"name": "Cy", "user": "u3"}
+    day = {"timeout": 86400, "clock_bank": 0}
+    store.archive("c", 1.0, by_message([ada, bob], day,
+        {"seat": 0, "used": 100}, {"seat": 1, "used": 40},
+        {"seat": 0, "used": 300}, {"seat": 1, "used": 7, "computer": True}))  # fmt: skip
+    three_days = {"timeout": 0, "clock_bank": 3 * 86400}
+    store.archive("c", 2.0, by_message([ada, cy], three_days,
+        {"seat": 0, "used": 200}, {"seat": 1, "used": 900}))  # fmt: skip
+    live = {"timeout": 0, "clock_bank": 3 * 3600}
+    store.archive("c", 3.0, by_message([ada, cy], live, {"seat": 0, "used": 5000}))
+    # A damaged row (its options not a mapping) still names its people, and counts no turn.
+    store.archive(
+        "c", 4.0, by_message([{"name": None, "user": "u4"}], "24h", {"seat": 0, "used": 60})
+    )
+    known = Community(store)
+    assert known.median_turn("u1") == (200.0, 3)  # 100, 300 and 200; not the live 5000
+    assert known.median_turn("u2") == (40.0, 1)
+    assert known.median_turn("u3") == (900.0, 1)
+    assert known.median_turn("u4") is None
+    assert known.names == {"u1": "Ada", "u2": "Bob", "u3": "Cy", "u4": "u4"}
+
+
+def test_the_median_turn_is_of_the_latest_500_turns() -> None:
+    # 501 turns of 1 to 501 seconds: the first is dropped, the median of 2..501 is
+    # (251 + 252) / 2.
+    store = SQLiteStore(":memory:")
+    turns = [{"seat": 0, "used": used} for used in range(1, 502)]
+    store.archive("c", 1.0, by_message([{"name": "Ada", "user": "u1"}], {"timeout": 3600}, *turns))
+    assert community.TURN_TIMES_KEPT == 500
+    assert Community(store).median_turn("u1") == (251.5, 500)
+
+
+def test_accounts_linked_by_another_process_are_one_person_at_the_next_read(
+    tmp_path: Path,
+) -> None:
+    # The other platform's bot links dc:5 to tg:7 on the shared store (issue 49): what reads
+    # the ladders next sees them as one person, and apart again once unlinked.
+    service = make_service(tmp_path / "bot.db")
+    before = community.of(service)
+    assert community.fresh(service) is before  # nothing linked since: not rebuilt
+    assert service.store.link("tg:7", "dc:5")
+    linked = community.fresh(service)
+    assert linked is community.of(service) and linked is not before
+    assert linked.person("dc:5") == "tg:7"
+    assert sorted(service.store.unlink("dc:5")) == ["dc:5", "tg:7"]
+    apart = community.fresh(service)
+    assert apart is community.of(service) and apart.person("dc:5") == "dc:5"
 
 
 def test_a_forgotten_person_is_not_found_on_the_ladder() -> None:

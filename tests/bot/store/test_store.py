@@ -111,9 +111,12 @@ def test_notes_are_kept_per_chat_and_key_outside_the_version(tmp_path: Path) -> 
     store = store_at(path)
     assert (store.note("c", "lobby"), store.note("c", "thread")) == ("202", "7")
     assert store.note("d", "lobby") == "303"
+    assert store.notes_of("c") == {"lobby": "202", "thread": "7"}  # a chat's every note
+    assert store.notes_of("e") == {}
     store.set_note("c", "lobby", None)
     assert store.note("c", "lobby") is None
     assert store.note("c", "thread") == "7"
+    assert store.notes_of("c") == {"thread": "7"}
 
 
 @both
@@ -555,6 +558,10 @@ def test_linked_accounts_are_each_accounts_person_in_order(tmp_path: Path) -> No
     assert store.linked("tg:7") == ["dc:5", "tg:7"]  # by account, the person's among them
     assert store.linked("dc:5") == ["dc:5", "tg:7"]
     assert store.links() == {"dc:5": "tg:7", "tg:7": "tg:7"}  # each account with its person
+    # An account linked already, or linked to itself, is not linked again: nothing changes.
+    assert not store.link("tg:7", "dc:5") and not store.link("tg:9", "dc:5")
+    assert not store.link("tg:9", "tg:9")
+    assert store.links() == {"dc:5": "tg:7", "tg:7": "tg:7"}
 
 
 @both

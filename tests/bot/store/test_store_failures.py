@@ -19,7 +19,7 @@ import pytest
 
 from bot.core.table import PLAYING, Seat, Table
 from bot.store import DamagedTable, SQLiteStore, StaleTable, StoreBusy, StoreError
-from bot.store.base import Letter
+from bot.store.base import Letter, SavedTournament
 from tests.bot import backends
 from tests.bot.backends import schema_url, store_at
 from tests.patience import PATIENCE, wait_until
@@ -86,6 +86,17 @@ def test_a_damaged_archive_row_is_skipped_and_the_rows_after_it_kept(tmp_path: P
     assert [(g["n"], g["finished_at"]) for g in store.archived()] == [(0, 0.0), (2, 2.0)]
 
 
+@both
+def test_a_review_wanted_of_a_damaged_game_is_claimed_as_none(tmp_path: Path) -> None:
+    # Its game's row cannot be read: nothing to review (nor a failure for the caller).
+    db = tmp_path / "t.db"
+    store = store_at(db)
+    store.archive("a", 1.0, {"n": 1})
+    store.want_review("a", 1.0)
+    raw(db, "UPDATE finished SET data = '{not json'")
+    assert store.claim_review("a", "bot", 2.0, 60.0) is None
+
+
 # --- what the rows hold ------------------------------------------------------------------
 
 
@@ -95,6 +106,11 @@ def test_rows_are_compact_json(tmp_path: Path) -> None:
     store = store_at(db)
     store.archive("a", 1.0, {"chat": "a", "n": [1, 2], "s": {"k": None}})
     assert raw(db, "SELECT data FROM finished") == [('{"chat":"a","n":[1,2],"s":{"k":null}}',)]
+    store.want_review("a", 1.0)
+    assert store.save_review("a", 1.0, {"moves": [1, 2], "best": {"k": None}})
+    assert raw(db, "SELECT data FROM reviews") == [('{"moves":[1,2],"best":{"k":null}}',)]
+    store.save_tournament(SavedTournament("t1", 0, "open", {"rounds": [1, 2], "k": None}), None)
+    assert raw(db, "SELECT data FROM tournaments") == [('{"rounds":[1,2],"k":null}',)]
     store.save(sample("a"), None)
     (saved,) = raw(db, "SELECT data FROM tables")[0]
     assert store.move("a", "z")  # the move rewrites the row's JSON with the new chat
@@ -264,6 +280,23 @@ def test_postgres_an_unreachable_server_says_why() -> None:
     assert str(info.value).endswith("Connection refused")
 
 
+def test_postgres_a_failure_without_words_is_named_by_its_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A connection that fails and says nothing (an OperationalError without a message):
+    # the error line names the URL, its password starred, and the kind of the failure.
+    from bot.store import StoreDown
+    from bot.store.postgres import PostgresStore, connection
+
+    def silent(*_: object, **__: object) -> None:
+        raise psycopg.OperationalError()
+
+    monkeypatch.setattr(connection.psycopg, "connect", silent)
+    with pytest.raises(StoreDown) as info:
+        PostgresStore("postgresql://genial:s3cret@127.0.0.1:5/genial")
+    assert str(info.value) == "postgresql://genial@127.0.0.1:5/genial: OperationalError"
+
+
 def test_postgres_a_server_that_never_answers_is_given_up_after_the_open_timeout() -> None:
     """A port that takes the connection and then says nothing (a server hung, a firewall
     that swallows packets): the bot's start fails after the connect timeout instead of
@@ -390,6 +423,53 @@ def test_a_stale_save_names_its_table(tmp_path: Path) -> None:
     assert stale.value.args == ("c1",)
 
 
+@both
+def test_a_tournament_is_saved_only_from_the_version_it_was_loaded_at(tmp_path: Path) -> None:
+    # As a table's save: a new tournament, then each change from the version loaded, its
+    # letters with it; a change from an older version (another process got there first)
+    # is refused, naming the tournament, and writes nothing, letters neither.
+    store = store_at(tmp_path / "t.db")
+    cup = SavedTournament("t1", 1, "open", {"name": "Cup"}, None, "ABC", ("home",))
+    assert store.save_tournament(cup, None) == []
+    assert store.load_tournament("t1") == (1, {"name": "Cup"})
+    running = SavedTournament("t1", 2, "running", {"name": "Cup", "round": 1}, 30.0, "ABC",
+                              ("home", "team"))  # fmt: skip
+    (letter,) = store.save_tournament(running, 1, [Letter("team", "{}")])
+    assert store.load_tournament("t1") == (2, {"name": "Cup", "round": 1})
+    assert (store.due_tournaments(30.0), store.tournaments_of("team")) == (["t1"], ["t1"])
+    late = SavedTournament("t1", 2, "done", {"name": "Cup", "round": 9}, None, "ABC", ())
+    with pytest.raises(StaleTable) as stale:
+        store.save_tournament(late, 1, [Letter("home", "{}")])
+    assert stale.value.args == ("t1",)
+    assert store.load_tournament("t1") == (2, {"name": "Cup", "round": 1})
+    assert store.tournaments_of("team") == ["t1"]
+    assert [got.id for got in store.letters("b", 1.0, 10.0)] == [letter]
+
+
+@both
+def test_letters_saved_with_a_tournament_without_a_time_are_of_time_0_and_claimed_for_no_time(
+    tmp_path: Path,
+) -> None:
+    # save_tournament's defaults, as save's: now 0 and lease 0.
+    store = store_at(tmp_path / "t.db")
+    cup = SavedTournament("t1", 0, "open", {})
+    (letter,) = store.save_tournament(cup, None, [Letter("c1", "{}")], owner="a")
+    (got,) = store.letters("b", 0.5, 10.0)
+    assert (got.id, got.since) == (letter, 0.0)
+
+
+@both
+def test_letters_saved_with_a_tournament_are_the_savers_until_its_lease_ends(
+    tmp_path: Path,
+) -> None:
+    store = store_at(tmp_path / "t.db")
+    cup = SavedTournament("t1", 0, "open", {})
+    saved = store.save_tournament(cup, None, [Letter("c1", "{}")], owner="a", now=1.0, lease=10.0)
+    assert store.letters("b", 2.0, 10.0) == []
+    (got,) = store.letters("b", 11.0, 10.0)
+    assert ([got.id], got.since) == (saved, 1.0)
+
+
 class WalClock:
     """The store's clock while it switches a new file to WAL, which a reader holds: each
     pause moves it on by 1/32 s; ``free`` ends the reader's hold at the first pause."""
@@ -437,3 +517,124 @@ def test_the_switch_to_wal_is_tried_again_while_the_file_is_locked(
         holder.execute("COMMIT")
     assert all(0 < pause <= 0.05 for pause in clock.pauses)
     holder.close()
+
+
+def test_a_store_file_is_listened_to_by_a_daemon_thread_and_a_memory_store_by_none(
+    tmp_path: Path,
+) -> None:
+    # SQLite has no notifications: a file's listener is a thread of its own that looks at
+    # the file, wakes once at its start (letters may wait already) and never keeps the
+    # process from ending. A store in memory is one connection: no other process to hear.
+    woken = threading.Event()
+    before = set(threading.enumerate())
+    stop = SQLiteStore(":memory:").listen(woken.set)
+    try:
+        assert set(threading.enumerate()) - before == set()
+    finally:
+        stop()
+    stop = SQLiteStore(tmp_path / "t.db").listen(woken.set)
+    try:
+        (listener,) = set(threading.enumerate()) - before
+        assert (listener.name, listener.daemon) == ("genial-letters", True)
+
+        def alive() -> str | None:
+            return None if listener.is_alive() else "the listener ended"
+
+        wait_until(woken.is_set, "the listener wakes at its start", alive=alive)
+    finally:
+        stop()
+
+
+class Looks:
+    """The SQLite listener's own connections, counting its looks at the file (``PRAGMA
+    data_version``) and the connections it closes; ``fail`` makes the next look fail as a
+    locked file does."""
+
+    def __init__(self) -> None:
+        self.count = self.closed = self.opened = 0
+        self.fail = False
+
+    def connect(self, *args: Any, **kwargs: Any) -> Looks.Connection:
+        self.opened += 1
+        return Looks.Connection(sqlite3.connect(*args, **kwargs), self)
+
+    class Connection:
+        def __init__(self, db: sqlite3.Connection, looks: Looks) -> None:
+            self.db, self.looks = db, looks
+
+        def execute(self, sql: str, *params: Any) -> sqlite3.Cursor:
+            looking = "data_version" in sql.lower()
+            if looking and self.looks.fail:
+                self.looks.fail = False
+                raise sqlite3.OperationalError("database is locked")
+            cursor = self.db.execute(sql, *params)
+            if looking:
+                self.looks.count += 1
+            return cursor
+
+        def close(self) -> None:
+            self.looks.closed += 1
+            self.db.close()
+
+
+def test_the_sqlite_listener_wakes_on_a_letter_left_unclaimed_and_on_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The listener looks at the file every LISTEN_POLL (1/100 s here); a commit by another
+    # connection (a table saved, a letter left) is seen at the next look, the letters
+    # only then: it wakes for a letter nobody claimed, not for a table. A look that fails
+    # (the file locked) closes its connection and opens a new one at the next. Looks are
+    # counted: a look is over when the one after it began (n + 3 below: the look under
+    # way when a commit ends may have read the file before it).
+    from types import SimpleNamespace
+
+    from bot.store.sqlite import letters
+
+    store, other = SQLiteStore(tmp_path / "t.db"), SQLiteStore(tmp_path / "t.db")
+    looks = Looks()
+    fake = SimpleNamespace(connect=looks.connect, Error=sqlite3.Error)
+    monkeypatch.setattr(letters, "sqlite3", fake)
+    monkeypatch.setattr(letters, "LISTEN_POLL", 0.01)
+    wakes: list[int] = []
+    before = set(threading.enumerate())
+    stop = store.listen(lambda: wakes.append(looks.count))
+    (listener,) = set(threading.enumerate()) - before
+
+    def alive() -> str | None:
+        return None if listener.is_alive() else "the listener ended"
+
+    def looked(times: int) -> None:
+        n = looks.count
+        wait_until(lambda: looks.count >= n + times, f"{times} looks", alive=alive)
+
+    try:
+        wait_until(lambda: wakes, "the wake at the start", alive=alive)
+        assert wakes == [0]  # before any look
+        looked(3)  # at the file as it is: nothing new
+        other.save(sample("c1"), None)
+        looked(3)
+        assert len(wakes) == 1  # a table saved: no letter
+        other.post([Letter("c1", "{}")], owner=None, now=1.0, lease=0)
+        n = looks.count
+        wait_until(lambda: len(wakes) == 2 or looks.count >= n + 3, "a wake", alive=alive)
+        assert len(wakes) == 2
+        looked(3)
+        assert len(wakes) == 2  # the same letter, nothing committed since: not again
+        assert [ltr.chat for ltr in other.letters("bot", 2.0, 60.0)] == ["c1"]
+        looked(3)
+        assert len(wakes) == 2  # the letter claimed: none left for anyone
+        looks.fail = True
+        looked(3)
+        assert (looks.opened, looks.closed) == (2, 1)
+        assert len(wakes) == 2
+        other.post([Letter("c2", "{}")], owner=None, now=2.0, lease=0)
+        n = looks.count
+        wait_until(lambda: len(wakes) == 3 or looks.count >= n + 3, "a wake", alive=alive)
+        looked(3)
+        assert len(wakes) == 3
+    finally:
+        stop()
+    listener.join(PATIENCE)
+    assert not listener.is_alive()
+    assert (looks.opened, looks.closed) == (2, 2)
+    other.close()

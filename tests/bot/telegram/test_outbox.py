@@ -23,8 +23,10 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 
 from bot.core.outbound import Attachment, Chat, Outbound, Stored, User
 from bot.telegram.botapi import AGAIN, GIVE_UP, GONE, PAUSED, UNKNOWN, BotAPI, failure
+from bot.telegram.limiter import ChatRateLimiter
 from bot.telegram.messages import Origin
 from bot.telegram.outbox import Outbox
+from bot.telegram.pace import Pace
 
 GROUP = "-100123"
 ADA = "11"
@@ -323,6 +325,72 @@ def test_a_timeout_is_sent_again_unless_it_was_a_new_message(pauses: list[float]
     with pytest.raises(TimedOut):
         asyncio.run(api.retry(post, resend=False))
     assert post.calls == 1
+
+
+def test_requests_count_in_the_rate_limiters_budget_or_else_in_the_apis_own() -> None:
+    # Under the rate limiter that paces each chat the budget is its own, which counts what
+    # it sends; under another limiter the API keeps a budget of its own and counts each
+    # request to a chat in it (from its answer on, at the service's clock).
+    api = BotAPI(send_retries=0, backoff=0.5, clock=lambda: 100.0)
+
+    async def send_message(chat_id: int, text: str) -> str:
+        return "ok"
+
+    api.app = SimpleNamespace(bot=SimpleNamespace(rate_limiter=object()))  # type: ignore[assignment]
+    own = api.pace
+    assert asyncio.run(api.retry(send_message, chat_id=5, text="hi")) == "ok"
+    assert asyncio.run(api.retry(send_message, 5, "hi")) == "ok"  # the chat named first
+    assert own.used(5) == 2
+    limiter = ChatRateLimiter()
+    api.app = SimpleNamespace(bot=SimpleNamespace(rate_limiter=limiter))  # type: ignore[assignment]
+    assert api.pace is limiter.pace and limiter.pace is not own
+    assert asyncio.run(api.retry(send_message, chat_id=5, text="hi")) == "ok"
+    assert (own.used(5), limiter.pace.used(5)) == (2, 0)  # the limiter counts what it sends
+
+
+def test_a_chat_is_crowded_while_a_flood_wait_holds_it_or_its_window_is_full() -> None:
+    # Only under the rate limiter that paces each chat (groups take 3 messages a minute
+    # here): crowded while a flood wait holds the chat, or while ``count`` more messages
+    # would not fit its window; never under a limiter that holds nothing back.
+    now = [1000.0]
+
+    def clock() -> float:
+        return now[0]
+
+    api = BotAPI(send_retries=0, backoff=0.5, clock=clock)
+    group, other = -100, -200
+    assert not api.crowded(group)  # no Application attached yet
+    pace = Pace(clock, group=(3, 60.0))
+    for _ in range(2):
+        pace.note(group)
+        pace.answered(group)  # two messages at 1000: one more fits until 1060
+    paced = ChatRateLimiter(pace)
+    api.app = SimpleNamespace(bot=SimpleNamespace(rate_limiter=paced))  # type: ignore[assignment]
+    assert not api.crowded(group) and api.crowded(group, 2)
+    pace.note(group)
+    pace.answered(group)
+    assert api.crowded(group)
+    now[0] = 1059.5  # the first of them leaves the window in half a second
+    assert api.crowded(group)
+    unpaced = ChatRateLimiter(pace, pacing=False)
+    api.app = SimpleNamespace(bot=SimpleNamespace(rate_limiter=unpaced))  # type: ignore[assignment]
+    assert not api.crowded(group)
+    api.app = SimpleNamespace(bot=SimpleNamespace(rate_limiter=paced))  # type: ignore[assignment]
+    now[0] = 1060.0
+    assert not api.crowded(group)
+
+    async def refused(*_: Any) -> None:
+        raise RetryAfter(30)
+
+    # A request that posts nothing (its window stays empty) draws a flood wait of 30 s.
+    data = {"chat_id": other, "message_id": 1}
+    with pytest.raises(RetryAfter):
+        asyncio.run(paced.process_request(refused, (), {}, "deleteMessage", data, 0))
+    assert pace.used(other) == 0 and api.crowded(other)
+    now[0] = 1089.5
+    assert api.crowded(other)
+    now[0] = 1090.0
+    assert not api.crowded(other)
 
 
 @pytest.mark.parametrize("crowded", [True, False])
