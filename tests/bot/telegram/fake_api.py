@@ -315,6 +315,8 @@ class FakeBotAPI:
         self.uploaded: set[str] = set()
         self._inline_ids = itertools.count(1)
         self._updates: list[dict[str, Any]] = []
+        #: The id of the last update queued (0: none yet).
+        self.last_update = 0
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, Iterator[int]] = {}
         self._query_ids = itertools.count(1)
@@ -612,6 +614,7 @@ class FakeBotAPI:
         """Queue an update; returns its id."""
         with self._cond:
             update_id = next(self._update_ids)
+            self.last_update = update_id
             self._updates.append({"update_id": update_id, kind: payload})
             self._cond.notify_all()
         return update_id

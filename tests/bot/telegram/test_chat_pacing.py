@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from bot.core import games
+from bot.core.service import Step
+from bot.core.stepping import REST
 from bot.core.table import PLAYING
 from tests.bot.helpers import START
 from tests.bot.telegram import test_adapter as base
@@ -51,6 +53,7 @@ def paced_bot(api: FakeBotAPI, tmp_path: Path, clock: BotTime, **kw: object) -> 
         api, tmp_path / "t.db", clock=clock, rate_limiter=clock.limiter, pictures=False, **kw
     )
     clock.loop = runner._loop
+    clock.bot = runner
     return runner
 
 
@@ -237,3 +240,42 @@ def test_a_computer_game_told_into_a_full_group_tells_a_round_a_message(
     assert [len(message) for message in turns[:-1]] == [4] * (len(turns) - 1)
     assert 1 <= len(turns[-1]) <= 4
     assert len(told) == len(set(told)) > 60
+
+
+def test_a_computer_step_that_did_nothing_rests_its_table_and_the_game_goes_on(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    # A computer player's step that could do nothing (the store busy a moment, or the
+    # table changed while the computer thought) lets its table rest (bot.core.stepping):
+    # the clock tries it again after the rest, neither at once nor never, and the game of
+    # computers goes on to its end, each move told once.
+    clock = BotTime()
+    runner = paced_bot(api, tmp_path, clock, seed=6)
+    room = Room(api, runner)
+    for text in ("/join", "/addbot random", "/addbot random", "/addbot random", "/start"):
+        say(clock, runner, GROUP, ADA, text)
+    service = runner.service
+    real_step = service.step
+    steps: list[float] = []  # the clock's time at each step of the computers' game
+
+    def step(chat: str, now: float | None = None, **kw: int) -> Step:
+        steps.append(clock.now)
+        if len(steps) == 3:
+            return Step([], False, False)  # nothing said, nothing changed
+        return real_step(chat, now, **kw)
+
+    service.step = step
+    say(clock, runner, GROUP, ADA, "/leave")  # a computer takes Ada's seat: computers alone
+
+    def told() -> bool:
+        if room.table().status == PLAYING or runner.service.anything_waiting():
+            return False
+        return any(t.startswith("Game over") for t in bot_texts(api, GROUP))
+
+    clock.run_until(told, "the game of computers told to its end")
+    assert len(steps) > 20
+    # The step after the one that did nothing came a rest later, no sooner.
+    assert steps[3] - steps[2] >= REST
+    record = room.table().record
+    assert record is not None
+    assert told_moves(bot_texts(api, GROUP)) == list(record["moves"])
