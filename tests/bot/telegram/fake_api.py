@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.message
 import email.parser
 import email.policy
 import itertools
@@ -1264,10 +1265,14 @@ def _parse_body(content_type: str, body: bytes) -> tuple[dict[str, Any], dict[st
     files: dict[str, tuple[str, bytes]] = {}
     if content_type.startswith("multipart/form-data"):
         head = f"Content-Type: {content_type}\r\n\r\n".encode()
-        parsed = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
-        for part in parsed.iter_parts():
+        # The compat32 policy: the modern one's header parser took twice as long, and a
+        # tenth of the Telegram board tests' CPU went into parsing uploads.
+        parsed = email.parser.BytesParser(policy=email.policy.compat32).parsebytes(head + body)
+        for part in parsed.get_payload():
+            assert isinstance(part, email.message.Message)
             name = part.get_param("name", header="content-disposition")
             data = part.get_payload(decode=True) or b""
+            assert isinstance(data, bytes)
             filename = part.get_filename()
             if filename is not None:
                 files[str(name)] = (filename, data)
