@@ -216,6 +216,9 @@ def test_a_genial_spezial_record_is_reviewed_too(shared: Path) -> None:
     assert review.turning_point == turning_point(final.ranking(), review.lowest)
     assert len(review.placements) == len(data["moves"])
     assert all(len(p.before) == 4 and p.cost >= 0 for p in review.placements)
+    # Read back from its JSON as stored: no chances anywhere, no turned side.
+    assert all(p.chance_played is None for p in review.placements)
+    assert GameReview.from_dict(json.loads(json.dumps(review.to_dict()))) == review
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -455,3 +458,5 @@ def test_a_record_without_moves_has_no_turning_point(shared: Path) -> None:
     review = review_game(Record.from_dict({**data, "moves": []}), samples=8)
     assert (review.placements, review.chances, review.turning_point) == ((), (), None)
     assert review.turned_side is None
+    # Read back from its JSON as stored: still no turning point and no turned side.
+    assert GameReview.from_dict(json.loads(json.dumps(review.to_dict()))) == review
