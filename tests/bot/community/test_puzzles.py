@@ -299,3 +299,28 @@ def test_a_daily_puzzle_set_during_a_game_leaves_the_games_clock_alone(tmp_path:
     room.ok("Ada", "/option puzzle daily 18:00")
     assert room.table().options.puzzle == "18:00 UTC"
     assert room.table().due_at is None
+
+
+def test_a_solution_nobody_found_says_so(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    store_puzzle_game(room.service.store, "chat-1")
+    room.ok("Ada", "/puzzle")
+    (solved,) = room.ok("Ada", "/puzzle answer")
+    assert solved.text.startswith("Puzzle 1: ")
+    assert solved.text.endswith("\nNobody found it.")
+
+
+def test_a_daily_puzzle_in_the_hour_summer_time_skips_keeps_its_hour_the_next_day() -> None:
+    """02:30 in Berlin does not exist on 2026-03-29 (the clocks go from 02:00 CET to 03:00
+    CEST at 01:00 UTC): that day's puzzle comes at 01:30 UTC (02:30 CET, as the hour
+    before the change reads it), and the next day's at 02:30 CEST again, 00:30 UTC."""
+    import datetime
+
+    from bot.community.puzzles import last_time, next_time
+
+    def utc(*when: int) -> float:
+        return datetime.datetime(*when, tzinfo=datetime.UTC).timestamp()
+
+    at = "2:30 Europe/Berlin"
+    assert last_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 29, 1, 30)
+    assert next_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 30, 0, 30)
