@@ -10,7 +10,9 @@ import hashlib
 import json
 import random
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -776,9 +778,14 @@ def test_a_restore_inserts_at_most_a_batch_a_statement() -> None:
 
     batches: list[tuple[str, list[str], int]] = []
 
+    from bot.operator.backup_lines import Row
+
+    def insert(table: str, columns: list[str], rows: list[Row]) -> None:
+        batches.append((table, columns, len(rows)))
+
     @contextmanager
-    def loader():  # type: ignore[no-untyped-def]
-        yield lambda table, columns, rows: batches.append((table, columns, len(rows)))
+    def loader() -> Iterator[backup.Insert]:
+        yield insert
 
     count = 2 * backup.BATCH + 1
     lines = notes_backup(*([f"chat-{n}", "k", "v"] for n in range(count)))
@@ -936,14 +943,15 @@ def test_a_postgresql_tables_rows_come_a_batch_at_a_time(tmp_path: Path, postgre
     seen: list[str] = []
 
     class Watched(backup._Writer):
-        def rows(self, rows):  # type: ignore[no-untyped-def]
+        def rows(self, rows: Any) -> None:
             pid = rows.connection.info.backend_pid
             with psycopg.connect(url, autocommit=True) as other:
-                (query,) = other.execute(
+                found = other.execute(
                     "SELECT query FROM pg_stat_activity WHERE pid = %s", (pid,)
                 ).fetchone()
             super().rows(rows)
-            seen.append(query)
+            assert found is not None
+            seen.append(str(found[0]))
 
     backup._postgres_dump(url, Watched(io.StringIO()), 10)
     assert seen and all(q.startswith("DECLARE") for q in seen), seen
