@@ -56,7 +56,9 @@ def test_a_puzzle_shows_the_board_and_only_the_movers_tiles(
     # Each tile after its slot, in coloured squares.
     shown = "  ".join(f"{n} {told(t.name + ' ')[:-1]}" for n, t in enumerate(mover, 1))
     assert f"Their tiles: {shown}." in out.text
-    assert out.text.startswith("Puzzle 1: the player to move has ")
+    # The points of the mover's lowest colour on the score track at that position.
+    lowest = min(game.scores[game.side_of(found.seat)])
+    assert out.text.startswith(f"Puzzle 1: the player to move has {lowest} in their lowest colour")
     # The picture is the board as a spectator sees it: no rack on it.
     names = ["Seat 1", "Seat 2", "Seat 3"]
     assert out.attachment is not None
