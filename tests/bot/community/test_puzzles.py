@@ -326,3 +326,21 @@ def test_a_daily_puzzle_in_the_hour_summer_time_skips_keeps_its_hour_the_next_da
     at = "2:30 Europe/Berlin"
     assert last_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 29, 1, 30)
     assert next_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 30, 0, 30)
+
+
+def test_a_games_puzzles_come_widest_margin_first_then_earliest(tmp_path: Path) -> None:
+    """Of one game's puzzle positions the one whose answer leads by most comes first; of
+    equal margins, the earlier move."""
+    from types import SimpleNamespace
+
+    from bot.community.puzzles import candidates
+
+    store = make_service(tmp_path / "t.db").store
+    seats = [{"name": f"P{n}", "user": f"u{n}", "level": None, "left": False} for n in range(3)]
+    row = {"chat": "chat-1", "seats": seats, "record": greedy_game().to_dict()}
+    store.archive("chat-1", 200.0, row)
+    store.want_review("chat-1", 200.0)
+    found = [{"number": 5, "gap": 4}, {"number": 9, "gap": 6}, {"number": 3, "gap": 6}]
+    assert store.save_review("chat-1", 200.0, {"puzzles": found})
+    ranked = candidates(SimpleNamespace(store=store), "chat-1")  # type: ignore[arg-type]
+    assert [(p["number"], p["gap"]) for p in ranked] == [(3, 6), (9, 6), (5, 4)]
