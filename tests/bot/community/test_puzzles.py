@@ -344,3 +344,19 @@ def test_a_games_puzzles_come_widest_margin_first_then_earliest(tmp_path: Path) 
     assert store.save_review("chat-1", 200.0, {"puzzles": found})
     ranked = candidates(SimpleNamespace(store=store), "chat-1")  # type: ignore[arg-type]
     assert [(p["number"], p["gap"]) for p in ranked] == [(3, 6), (9, 6), (5, 4)]
+
+
+def test_a_daily_puzzle_time_with_no_puzzle_to_post_moves_on_to_the_next_day(
+    tmp_path: Path,
+) -> None:
+    """No game reviewed yet: at the puzzle's time nothing is said, and the table waits for
+    the next day's time (kept in the store, not only in the clock's copy)."""
+    clock = Clock()  # 1_700_000_000: 14 November 2023, 22:13:20 UTC
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/option puzzle daily 18:00")
+    first = 1_699_920_000 + 86_400 + 18 * 3600  # 15 November 2023, 18:00 UTC
+    assert room.table().due_at == first
+    clock.now = first
+    assert room.due(clock.now) == []
+    assert room.table().due_at == first + 86_400
