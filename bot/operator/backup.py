@@ -67,6 +67,9 @@ def _is_url(location: str) -> bool:
 
 #: Rows inserted by one statement of a restore.
 BATCH = 500
+#: Seconds the connection to a PostgreSQL server may take to be made (the store's own
+#: ``OPEN_TIMEOUT``): a server that takes the connection and never answers is given up.
+OPEN_TIMEOUT = 10
 
 
 class _Writer:
@@ -133,11 +136,11 @@ def _sqlite_dump(path: str, writer: _Writer) -> None:
         raise BackupError(f"{path}: {exc}") from None
 
 
-def _postgres_dump(url: str, writer: _Writer) -> None:
+def _postgres_dump(url: str, writer: _Writer, timeout: int) -> None:
     import psycopg
 
     try:
-        with psycopg.connect(url, connect_timeout=10) as conn:
+        with psycopg.connect(url, connect_timeout=timeout) as conn:
             # One snapshot for every table, read while the bot goes on writing.
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             known = conn.execute("SELECT to_regclass('genial_schema')").fetchone()
@@ -181,15 +184,17 @@ def _failure(url: str, exc: BaseException) -> str:
     return f"{safe_url(url)}: {without_secrets(first, url)}"
 
 
-def backup(location: str, out: IO[str]) -> dict[str, int]:
+def backup(location: str, out: IO[str], *, timeout: int = OPEN_TIMEOUT) -> dict[str, int]:
     """Write the store at ``location`` to ``out``; returns the rows written per table.
+    A PostgreSQL server is given ``timeout`` seconds to make the connection (whole
+    seconds, at least 2: libpq's own rule).
 
     Raises:
         BackupError: the store cannot be read.
     """
     writer = _Writer(out)
     if _is_url(location):
-        _postgres_dump(location, writer)
+        _postgres_dump(location, writer, timeout)
     else:
         _sqlite_dump(location, writer)
     writer.trailer()
@@ -347,7 +352,7 @@ def _postgres_loader(url: str, version: int, tables: list[TableLine]) -> Iterato
     from bot.store.postgres.connection import migrate
 
     try:
-        with psycopg.connect(url, connect_timeout=10) as conn, conn.transaction():
+        with psycopg.connect(url, connect_timeout=OPEN_TIMEOUT) as conn, conn.transaction():
             # The store's tables made here, so a refused restore leaves none behind.
             migrate(conn, url)
             row = conn.execute("SELECT version FROM genial_schema").fetchone()

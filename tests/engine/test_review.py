@@ -216,6 +216,7 @@ def test_a_genial_spezial_record_is_reviewed_too(shared: Path) -> None:
     assert review.turning_point == turning_point(final.ranking(), review.lowest)
     assert len(review.placements) == len(data["moves"])
     assert all(len(p.before) == 4 and p.cost >= 0 for p in review.placements)
+    assert all(p.chance_played is None for p in review.placements)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -455,3 +456,50 @@ def test_a_record_without_moves_has_no_turning_point(shared: Path) -> None:
     review = review_game(Record.from_dict({**data, "moves": []}), samples=8)
     assert (review.placements, review.chances, review.turning_point) == ((), (), None)
     assert review.turned_side is None
+
+
+def test_the_best_placements_chance_is_the_same_played_or_compared() -> None:
+    """Every placement is played out over the same deals (the samples and the seed asked):
+    the judge's first placement, played, has the chance it has as the best beside another
+    placement played."""
+    from engine.ai.judge import judge
+
+    genial = GenialGame(2, seed=5)
+    for n in range(8):
+        genial.play(choose_move(genial.view(genial.to_move), "greedy", n))
+    best = judge(genial.view(genial.to_move))[0].placement
+    other = choose_move(genial.view(genial.to_move), "random", 3)
+    played = review_move(genial, best, samples=24, seed=7)
+    compared = review_move(genial, other, samples=24, seed=7)
+    assert played.played == played.best == compared.best != compared.played
+    assert played.chance_played == played.chance_best == compared.chance_best
+
+
+def test_a_genial_spezial_move_that_is_the_experts_is_its_own_best() -> None:
+    """Genial Spezial: the expert's own move played is the best, and cost nothing."""
+    from engine.spezial import SpezialGame
+
+    spezial = SpezialGame(2, seed=3)
+    rng = random.Random(2)
+    for _ in range(6):
+        spezial.play(rng.choice(spezial.legal_moves()))
+    move = choose_move(spezial.view(spezial.to_move), "expert", 4)
+    review = review_move(spezial, move, seed=4)
+    assert review.best == review.played and review.after_best == review.after_played
+    assert review.cost == 0 and review.chance_played is None
+
+
+def test_reviews_without_chances_or_a_turning_point_read_back_from_their_json(
+    shared: Path,
+) -> None:
+    """A review is stored as its JSON: a Genial Spezial review (no chances anywhere, no
+    turned side) and one of a record without moves (no turning point) read back whole."""
+    spezial = json.loads((shared / "examples" / "07-spezial-2p.json").read_text())
+    review = review_game(Record.from_dict({**spezial, "moves": spezial["moves"][:4]}))
+    assert review.chances is None and review.turned_side is None
+    assert [p.chance_played for p in review.placements] == [None] * 4
+    assert GameReview.from_dict(json.loads(json.dumps(review.to_dict()))) == review
+    genial = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    empty = review_game(Record.from_dict({**genial, "moves": []}), samples=8)
+    assert (empty.turning_point, empty.turned_side) == (None, None)
+    assert GameReview.from_dict(json.loads(json.dumps(empty.to_dict()))) == empty

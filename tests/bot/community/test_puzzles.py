@@ -56,7 +56,9 @@ def test_a_puzzle_shows_the_board_and_only_the_movers_tiles(
     # Each tile after its slot, in coloured squares.
     shown = "  ".join(f"{n} {told(t.name + ' ')[:-1]}" for n, t in enumerate(mover, 1))
     assert f"Their tiles: {shown}." in out.text
-    assert out.text.startswith("Puzzle 1: the player to move has ")
+    # The points of the mover's lowest colour on the score track at that position.
+    lowest = min(game.scores[game.side_of(found.seat)])
+    assert out.text.startswith(f"Puzzle 1: the player to move has {lowest} in their lowest colour")
     # The picture is the board as a spectator sees it: no rack on it.
     names = ["Seat 1", "Seat 2", "Seat 3"]
     assert out.attachment is not None
@@ -299,3 +301,62 @@ def test_a_daily_puzzle_set_during_a_game_leaves_the_games_clock_alone(tmp_path:
     room.ok("Ada", "/option puzzle daily 18:00")
     assert room.table().options.puzzle == "18:00 UTC"
     assert room.table().due_at is None
+
+
+def test_a_solution_nobody_found_says_so(tmp_path: Path) -> None:
+    room = Room(make_service(tmp_path / "t.db"))
+    store_puzzle_game(room.service.store, "chat-1")
+    room.ok("Ada", "/puzzle")
+    (solved,) = room.ok("Ada", "/puzzle answer")
+    assert solved.text.startswith("Puzzle 1: ")
+    assert solved.text.endswith("\nNobody found it.")
+
+
+def test_a_daily_puzzle_in_the_hour_summer_time_skips_keeps_its_hour_the_next_day() -> None:
+    """02:30 in Berlin does not exist on 2026-03-29 (the clocks go from 02:00 CET to 03:00
+    CEST at 01:00 UTC): that day's puzzle comes at 01:30 UTC (02:30 CET, as the hour
+    before the change reads it), and the next day's at 02:30 CEST again, 00:30 UTC."""
+    import datetime
+
+    from bot.community.puzzles import last_time, next_time
+
+    def utc(*when: int) -> float:
+        return datetime.datetime(*when, tzinfo=datetime.UTC).timestamp()
+
+    at = "2:30 Europe/Berlin"
+    assert last_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 29, 1, 30)
+    assert next_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 30, 0, 30)
+
+
+def test_a_games_puzzles_come_widest_margin_first_then_earliest(tmp_path: Path) -> None:
+    """Of one game's puzzle positions the one whose answer leads by most comes first; of
+    equal margins, the earlier move."""
+    from types import SimpleNamespace
+
+    from bot.community.puzzles import candidates
+
+    store = make_service(tmp_path / "t.db").store
+    seats = [{"name": f"P{n}", "user": f"u{n}", "level": None, "left": False} for n in range(3)]
+    row = {"chat": "chat-1", "seats": seats, "record": greedy_game().to_dict()}
+    store.archive("chat-1", 200.0, row)
+    store.want_review("chat-1", 200.0)
+    found = [{"number": 5, "gap": 4}, {"number": 9, "gap": 6}, {"number": 3, "gap": 6}]
+    assert store.save_review("chat-1", 200.0, {"puzzles": found})
+    ranked = candidates(SimpleNamespace(store=store), "chat-1")  # type: ignore[arg-type]
+    assert [(p["number"], p["gap"]) for p in ranked] == [(3, 6), (9, 6), (5, 4)]
+
+
+def test_a_daily_puzzle_time_with_no_puzzle_to_post_moves_on_to_the_next_day(
+    tmp_path: Path,
+) -> None:
+    """No game reviewed yet: at the puzzle's time nothing is said, and the table waits for
+    the next day's time (kept in the store, not only in the clock's copy)."""
+    clock = Clock()  # 1_700_000_000: 14 November 2023, 22:13:20 UTC
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    room.ok("Ada", "/join")
+    room.ok("Ada", "/option puzzle daily 18:00")
+    first = 1_699_920_000 + 86_400 + 18 * 3600  # 15 November 2023, 18:00 UTC
+    assert room.table().due_at == first
+    clock.now = first
+    assert room.due(clock.now) == []
+    assert room.table().due_at == first + 86_400

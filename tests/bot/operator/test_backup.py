@@ -10,7 +10,9 @@ import hashlib
 import json
 import random
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -741,3 +743,215 @@ def test_a_postgresql_schema_of_another_program_is_refused(
     assert main(["backup", str(tmp_path / "b.jsonl"), "--db", with_password]) == 2
     assert capsys.readouterr().err == f"genial-bot: {url}: not a store of genial-bot\n"
     assert not (tmp_path / "b.jsonl").exists()
+
+
+# --- the rest of issue 46's mutation run over backup.py --------------------------------
+
+
+def notes_backup(*rows: list[str]) -> list[str]:
+    """A whole hand-made backup of the notes table alone, holding ``rows``."""
+    from bot.store.sqlite import SCHEMA_VERSION
+
+    text = json.dumps({"genial_backup": 2, "schema": SCHEMA_VERSION}) + "\n"
+    text += json.dumps({"table": "notes", "columns": ["chat", "key", "value"]}) + "\n"
+    text += "".join(json.dumps(row) + "\n" for row in rows)
+    return sealed(text).splitlines(keepends=True)
+
+
+def test_the_last_tables_rows_are_restored_too(tmp_path: Path) -> None:
+    """A backup whose last table has rows (here its only one): they are loaded after the
+    last line, not only when the next table's line comes."""
+    target = str(tmp_path / "t.sqlite3")
+    lines = notes_backup(["ada", "lang", "de"], ["bob", "lang", "nl"])
+    assert backup.restore(target, lambda: lines, "n.jsonl") == {"notes": 2}
+    store = open_store(target)
+    try:
+        assert store.notes_of("ada") == {"lang": "de"}
+        assert store.notes_of("bob") == {"lang": "nl"}
+    finally:
+        store.close()
+
+
+def test_a_restore_inserts_at_most_a_batch_a_statement() -> None:
+    """``BATCH`` rows at most go into one statement: 2 × 500 + 1 rows are 500, 500, 1."""
+    from contextlib import contextmanager
+
+    batches: list[tuple[str, list[str], int]] = []
+
+    from bot.operator.backup_lines import Row
+
+    def insert(table: str, columns: list[str], rows: list[Row]) -> None:
+        batches.append((table, columns, len(rows)))
+
+    @contextmanager
+    def loader() -> Iterator[backup.Insert]:
+        yield insert
+
+    count = 2 * backup.BATCH + 1
+    lines = notes_backup(*([f"chat-{n}", "k", "v"] for n in range(count)))
+    assert backup._load(loader(), lambda: lines, "n.jsonl") == {"notes": count}
+    columns = ["chat", "key", "value"]
+    assert batches == [("notes", columns, 500), ("notes", columns, 500), ("notes", columns, 1)]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_backup_changed_between_its_check_and_its_load_is_named_and_nothing_made(
+    tmp_path: Path, postgres_url: str, kind: str
+) -> None:
+    """The file is read twice: one changed in between (another program writing it) is
+    refused at the line that changed, named by the file, and the store is not made."""
+    good = notes_backup(["ada", "lang", "de"], ["bob", "lang", "nl"])
+    changed = [*good[:3], '["bob", "lang"]\n', *good[4:]]
+    reads = iter([good, changed])
+    target = (
+        schema_url(postgres_url, f"{tmp_path}/changed")
+        if kind == "postgres"
+        else str(tmp_path / "t.sqlite3")
+    )
+    with pytest.raises(backup.BackupError) as info:
+        backup.restore(target, lambda: next(reads), "n.jsonl")
+    assert str(info.value) == "n.jsonl:4: a row of 2 values in notes, which has 3 columns"
+    if kind == "postgres":
+        assert tables_at(target) == []
+    else:
+        assert not list(tmp_path.iterdir())
+
+
+def test_a_store_not_empty_names_each_table_that_has_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "t.sqlite3"
+    store = open_store(str(target))
+    store.set_note("ada", "lang", "de")
+    store.close()
+    with sqlite3.connect(target) as db:
+        db.execute("CREATE TABLE extra (id INTEGER PRIMARY KEY)")
+        db.execute("INSERT INTO extra VALUES (1)")
+    dump = tmp_path / "b.jsonl"
+    dump.write_text("".join(notes_backup(["bob", "lang", "nl"])))
+    assert main(["restore", str(dump), "--db", str(target)]) == 2
+    err = capsys.readouterr().err
+    # Rows in notes and extra, and in no other table; in SQLite's own order.
+    assert err in (
+        f"genial-bot: {target}: not empty (rows in {a}, {b}); restore into a new store\n"
+        for a, b in (("notes", "extra"), ("extra", "notes"))
+    )
+
+
+def test_a_store_file_is_shown_as_it_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a URL loses its password in an output line: a file whose name looks like a
+    URL's query keeps it."""
+    source = str(tmp_path / "s?password=1234.sqlite3")
+    open_store(source).close()
+    dump = tmp_path / "b.jsonl"
+    assert main(["backup", str(dump), "--db", source]) == 0
+    assert capsys.readouterr().out.endswith(f" from {source}\n")
+    assert backup.shown(source) == source
+
+
+def test_a_backup_to_standard_output_is_the_backup_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-`` writes the backup to standard output, with no summary line and no file."""
+    monkeypatch.chdir(tmp_path)
+    source = str(tmp_path / "s.sqlite3")
+    store = open_store(source)
+    store.set_note("ada", "lang", "de")
+    store.close()
+    assert main(["backup", "b.jsonl", "--db", source]) == 0
+    capsys.readouterr()
+    assert main(["backup", "-", "--db", source]) == 0
+    assert capsys.readouterr().out == Path("b.jsonl").read_text()
+    assert not Path("-").exists()
+
+
+def test_a_backup_file_is_the_owners_only_from_its_making(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Made with mode 0600 (not only changed to it afterwards): another user never gets
+    to open it. Here the change afterwards is left out."""
+    import os
+
+    source = str(tmp_path / "s.sqlite3")
+    open_store(source).close()
+    monkeypatch.setattr(os, "fchmod", lambda fd, mode: None)
+    old = os.umask(0o022)
+    try:
+        assert main(["backup", str(tmp_path / "b.jsonl"), "--db", source]) == 0
+    finally:
+        os.umask(old)
+    assert (tmp_path / "b.jsonl").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_blobs_text_from_sqlite_is_bytes_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
+    """SQLite lets a BLOB column hold text: restored into a ``bytea`` column it is its
+    UTF-8 bytes, a backslash too (not PostgreSQL's escapes of a ``bytea`` literal)."""
+    source = str(tmp_path / "s.sqlite3")
+    open_store(source).close()
+    with sqlite3.connect(source) as db:
+        db.execute("CREATE TABLE extra (id INTEGER PRIMARY KEY, body BLOB)")
+        db.execute("INSERT INTO extra VALUES (1, ?)", ("C:\\new\\x41 é",))
+    dump = tmp_path / "b.jsonl"
+    assert main(["backup", str(dump), "--db", source]) == 0
+    url = schema_url(postgres_url, f"{tmp_path}/blob-text")
+    open_store(url).close()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE extra (id BIGINT PRIMARY KEY, body BYTEA)")
+    assert main(["restore", str(dump), "--db", url]) == 0
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute("SELECT id, body FROM extra").fetchall()
+    assert rows == [(1, "C:\\new\\x41 é".encode())]
+
+
+def test_a_postgresql_server_that_never_answers_is_given_up_after_the_timeout(
+    tmp_path: Path,
+) -> None:
+    """A port that takes the connection and then says nothing: the backup gives up after
+    its timeout (10 s, the store's own; 2 s here, libpq's least) instead of psycopg's
+    default of 130 s. The ceiling of a minute is far from both."""
+    import inspect
+    import socket
+    import time
+
+    from bot.store.postgres import connection
+
+    assert backup.OPEN_TIMEOUT == connection.OPEN_TIMEOUT == 10
+    assert inspect.signature(backup.backup).parameters["timeout"].default == backup.OPEN_TIMEOUT
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)  # the kernel completes the handshake; nobody ever answers
+        url = f"postgresql://genial@127.0.0.1:{silent.getsockname()[1]}/genial"
+        began = time.monotonic()
+        with pytest.raises(backup.BackupError, match="timeout expired"):
+            backup.backup(url, open(tmp_path / "b.jsonl", "w"), timeout=2)  # noqa: SIM115
+        assert time.monotonic() - began < 60
+
+
+def test_a_postgresql_tables_rows_come_a_batch_at_a_time(tmp_path: Path, postgres_url: str) -> None:
+    """Rows are fetched from a server-side cursor, a batch at a time, never the whole
+    table at once: when the rows are handed on to be written, the server's last statement
+    on the backup's connection declared the cursor; it did not send every row of a SELECT."""
+    import io
+
+    url = schema_url(postgres_url, f"{tmp_path}/cursor")
+    store = open_store(url)
+    for n in range(3):
+        store.set_note(f"chat-{n}", "k", "v")
+    store.close()
+    seen: list[str] = []
+
+    class Watched(backup._Writer):
+        def rows(self, rows: Any) -> None:
+            pid = rows.connection.info.backend_pid
+            with psycopg.connect(url, autocommit=True) as other:
+                found = other.execute(
+                    "SELECT query FROM pg_stat_activity WHERE pid = %s", (pid,)
+                ).fetchone()
+            super().rows(rows)
+            assert found is not None
+            seen.append(str(found[0]))
+
+    backup._postgres_dump(url, Watched(io.StringIO()), 10)
+    assert seen and all(q.startswith("DECLARE") for q in seen), seen
