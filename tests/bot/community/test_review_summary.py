@@ -118,6 +118,40 @@ def test_one_line_a_move_with_its_points_and_the_experts() -> None:
     ]
 
 
+def test_a_genial_move_line_tells_the_chance_to_win_the_played_move_lost() -> None:
+    """With chances (Genial) a move's line tells the percentage points of the chance to win
+    it lost against the expert's (``round(100 * (best - played))``, never below 0), beside
+    both placements' points; a move that loses none says so."""
+    from dataclasses import replace
+
+    from bot.community.reviews import move_lines
+
+    before = (2, 1, 1, 1, 1, 1)
+    # Move 1 (Ada): +1 red, +2 purple; the expert's +3 red. Chances 0.25 against 0.5:
+    # 25 points lower.
+    lost = PlacementReview(
+        0, 0, 0, "RG A1 A2", "RR B1 B2", before, (3, 1, 1, 1, 1, 3), (5, 1, 1, 1, 1, 1),
+        chance_played=0.25, chance_best=0.5,
+    )  # fmt: skip
+    # Move 2 (Bob): no points against +1 green, and 0.75 against 0.75: no better chance.
+    even = PlacementReview(
+        1, 1, 1, "OY C1 C2", "GG D1 D2", ZEROS, ZEROS, (0, 1, 0, 0, 0, 0),
+        chance_played=0.75, chance_best=0.75,
+    )  # fmt: skip
+    # Move 3 (Ada): 0.5 against 0.49: the played move's chance is the higher, nothing lost.
+    higher = PlacementReview(
+        2, 0, 0, "BB E1 E2", "PP F1 F2", ZEROS, (0, 0, 1, 0, 0, 0), ZEROS,
+        chance_played=0.5, chance_best=0.49,
+    )  # fmt: skip
+    review = replace(hand_review(), placements=(lost, even, higher), swaps=(), lowest=((0, 0),) * 3)
+    assert move_lines(review, ["Ada", "Bob"], Texts("en")) == [
+        "Ada: 🟥🟩 A1 A2 (+1 red, +2 purple); the expert: 🟥🟥 B1 B2"
+        " (+3 red); chance to win 25 points lower.",
+        "Bob: 🟧🟨 C1 C2 (no points); the expert: 🟩🟩 D1 D2 (+1 green), no better chance to win.",
+        "Ada: 🟦🟦 E1 E2 (+1 blue); the expert: 🟪🟪 F1 F2 (no points), no better chance to win.",
+    ]
+
+
 def test_the_chart_reaches_the_top_of_the_games_score_track(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
