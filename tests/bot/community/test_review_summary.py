@@ -188,6 +188,46 @@ def test_the_chart_reaches_the_top_of_the_games_score_track(
     assert chart(replace(review, lowest=()), names, en) is None
 
 
+def test_the_chances_chart_draws_each_sides_chance_and_marks_where_the_game_turned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Genial review's chart is each side's chance to win in per cent: an equal share
+    before the first move, then after every move; the turn is marked at its point, the
+    move's number plus one (the first point being the start)."""
+    from dataclasses import replace
+    from typing import Any
+
+    import render.review
+    from bot.community.reviews import chart
+
+    drawn: list[tuple[Any, ...]] = []
+
+    def chances_chart_png(
+        lines: Any, names: Any, title: str = "", team: bool = False, turned: Any = None
+    ) -> bytes:
+        drawn.append((lines, names, title, team, turned))
+        return b"png"
+
+    monkeypatch.setattr(render.review, "chances_chart_png", chances_chart_png)
+    en, names = Texts("en"), ["Ada", "Bob", "Cy", "Di"]
+    # After move 1: 75 % against 25 %; after move 2: 37.5 % against 62.5 %. The game
+    # turned at move 2 (number 1, the chart's point 2): Ada's side fell from 75 to 37.5.
+    chances = ((0.75, 0.25), (0.375, 0.625))
+    review = replace(
+        hand_review(), chances=chances, turning_point=1, turned_side=0, lowest=((0, 0),) * 2
+    )
+    picture = chart(review, names, en)
+    assert picture is not None and picture.filename == "review-chances.png"
+    assert picture.data == b"png"
+    assert drawn[-1] == (
+        [[50.0, 75.0, 37.5], [50.0, 25.0, 62.5]], ["Ada", "Bob"], "Chance to win", False, 2
+    )  # fmt: skip
+    chart(replace(review, mode="team", turning_point=0), names, en)
+    assert drawn[-1][1:] == (["Ada & Cy", "Bob & Di"], "Chance to win", True, 1)
+    chart(replace(review, turning_point=None, turned_side=None), names, en)
+    assert drawn[-1][4] is None
+
+
 def test_a_costly_placements_board_is_labelled_with_both_moves(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
