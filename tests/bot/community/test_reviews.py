@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,7 +98,20 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
     assert "as lichess computes it" in text
 
 
-def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None:
+def test_review_draws_the_chart_and_the_costliest_boards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import render.review
+
+    # Each board names the game's players by their seats (as the board in a game does).
+    named: list[Any] = []
+    real_board = render.review.compared_board_png
+
+    def compared_board_png(*args: Any, **kwargs: Any) -> bytes:
+        named.append(args[4])
+        return real_board(*args, **kwargs)
+
+    monkeypatch.setattr(render.review, "compared_board_png", compared_board_png)
     room = finished_room(tmp_path, pictures=True)
     [(row, data)] = room.service.store.reviews("chat-1")
     assert data is not None
@@ -113,6 +127,9 @@ def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None
         p = review.placement(n)
         assert o.text.startswith(f"Ada, move {n + 1}: played {told(p.played)}")
         assert o.attachment is not None and o.attachment.data.startswith(b"\x89PNG")
+    seated = [seat["name"] for seat in row["seats"]]
+    assert sorted(seated) == ["Ada", "Computer 1"]
+    assert ada.costliest and named == [seated] * len(ada.costliest)
 
 
 def test_review_before_any_game_and_while_it_is_worked_out(tmp_path: Path) -> None:
