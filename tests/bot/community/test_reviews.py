@@ -4,6 +4,7 @@ the finished game, shown by /review at once, never worked out twice."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -145,12 +146,19 @@ def test_review_before_any_game_and_while_it_is_worked_out(tmp_path: Path) -> No
     )
 
 
-def test_a_record_that_does_not_replay_is_not_tried_again(tmp_path: Path) -> None:
+def test_a_record_that_does_not_replay_is_not_tried_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     room = Room(make_service(tmp_path / "t.db"))
     store = room.service.store
     store.archive("chat-1", 5.0, {"seats": [], "options": {}, "record": {"game": "chess"}})
     store.want_review("chat-1", 5.0)
-    reviews.due(room.service, "chat-1", 10.0)
+    with caplog.at_level(logging.WARNING, logger=reviews.__name__):
+        reviews.due(room.service, "chat-1", 10.0)
+    # The operator's log says so in one line.
+    assert [(r.levelno, r.getMessage()) for r in caplog.records if r.name == reviews.__name__] == [
+        (logging.WARNING, "a finished game's record does not replay: no review")
+    ]
     assert store.claim_review("chat-1", "other", 1e12, 60) is None
     assert room.error("Ada", "/review").startswith("The review of the last game is not ready")
 
