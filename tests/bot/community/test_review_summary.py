@@ -81,6 +81,56 @@ def test_the_summary_tells_costs_swaps_and_the_turn() -> None:
     ]
 
 
+def test_a_swap_decision_that_turned_the_game_and_the_closing_note() -> None:
+    """Without chances a game that turned at a swap decision (move 6, Bob's) says only
+    where; the last line explains accuracy in the lowest-colour sense (with chances: as
+    lichess computes it)."""
+    from dataclasses import replace
+
+    lines = summary(replace(hand_review(), turning_point=5), ["Ada", "Bob"], Texts("en"))
+    assert lines[-2:] == [
+        "The game turned at move 6: there the winner's lead over the runner-up in the lowest"
+        " colour changed most.",
+        "Accuracy: placements within 1 point of the expert's move, counting a colour's points"
+        " only up to 6 above the lowest colour.",
+    ]
+
+
+def test_where_the_chance_to_win_fell_most_at_a_swap_decision_and_in_a_team_game() -> None:
+    """With chances the turn names whose chance fell, from what to what (per cent, rounded:
+    an equal share before the first move); at a swap decision no placement is named; in a
+    team game the side is the team."""
+    from dataclasses import replace
+
+    # Move 6 (number 5, Bob's swap decision): side 1 fell from 62.5 % to 12.5 %.
+    # (Row k: after move number k; 62.5 and 12.5 round to even.)
+    chances = ((0.5, 0.5),) * 4 + ((0.375, 0.625),) + ((0.875, 0.125),) * 3
+    review = replace(hand_review(), chances=chances, turning_point=5, turned_side=1)
+    lines = summary(review, ["Ada", "Bob"], Texts("en"))
+    assert lines[-2:] == [
+        "The game turned at move 6: Bob's chance to win fell from 62% to 12%.",
+        "Accuracy: how little the placements lowered the chance to win against the expert's"
+        " best (100% if never), as lichess computes it from winning chances.",
+    ]
+    team = replace(review, mode="team", players=4)
+    lines = summary(team, ["Ada", "Bob", "Cy", "Di"], Texts("en"))
+    assert lines[-2] == "The game turned at move 6: Bob & Di's chance to win fell from 62% to 12%."
+
+
+def test_a_costly_placement_with_chances_names_the_lowest_colours_where_they_differ() -> None:
+    from bot.community.reviews import costly_lines
+
+    # 0.75 against 0.5: 25 points lower; the lowest colour 0 after it, 1 after the best.
+    p = PlacementReview(
+        3, 0, 0, "RR A1 A2", "RG B1 B2", ZEROS, (2, 0, 0, 0, 0, 0), (1, 1, 1, 1, 1, 1),
+        chance_played=0.5, chance_best=0.75,
+    )  # fmt: skip
+    assert costly_lines(p, Texts("en")) == [
+        "  move 4: played 🟥🟥 A1 A2, best 🟥🟩 B1 B2: chance to win 25 points lower",
+        "    lowest colour 0 instead of 1",
+    ]
+
+
 def test_sides_are_seats_or_the_teams_of_seats_one_and_three_two_and_four() -> None:
     from dataclasses import replace
 
