@@ -26,6 +26,16 @@ def told(move: str) -> str:
     return f"{''.join(SQUARES[c] for c in tile)} {cells}"
 
 
+COLOURS = {"R": "red", "G": "green", "B": "blue", "O": "orange", "Y": "yellow", "P": "purple"}
+
+
+def points(gained: tuple[int, ...]) -> str:
+    """What a placement scored, as the review tells it: ``+2 red, +1 purple`` in the score
+    track's order (red, green, blue, orange, yellow, purple), or ``no points``."""
+    told = [f"+{g} {COLOURS[c]}" for g, c in zip(gained, "RGBOYP", strict=True) if g]
+    return ", ".join(told) or "no points"
+
+
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -126,7 +136,10 @@ def test_review_draws_the_chart_and_the_costliest_boards(
     ]
     for o, n in zip(boards, ada.costliest, strict=True):
         p = review.placement(n)
-        assert o.text.startswith(f"Ada, move {n + 1}: played {told(p.played)}")
+        played, best = points(p.gained_played), points(p.gained_best)
+        assert o.text == (
+            f"Ada, move {n + 1}: played {told(p.played)} ({played}); best {told(p.best)} ({best})."
+        )
         assert o.attachment is not None and o.attachment.data.startswith(b"\x89PNG")
     seated = [seat["name"] for seat in row["seats"]]
     assert sorted(seated) == ["Ada", "Computer 1"]
@@ -231,3 +244,34 @@ def test_review_tells_the_chats_last_game_not_its_first(tmp_path: Path) -> None:
     assert lines[0] == f"The expert's review ({len(last['record']['moves'])} moves):"
     assert any(line.startswith("Bob: accuracy ") for line in lines)
     assert not any(line.startswith("Ada: accuracy ") for line in lines)
+
+
+def test_review_tells_this_chats_game_only_and_no_picture_without_pictures(
+    tmp_path: Path,
+) -> None:
+    room = finished_room(tmp_path)
+    (out,) = room.ok("Ada", "/review")
+    assert out.attachment is None  # this room shows no pictures: no chart is made
+    other = Room(room.service, chat="chat-2")
+    assert other.error("Ada", "/review") == (
+        "No finished game here has a review yet: one comes after the next game ends."
+    )
+
+
+def test_a_review_of_more_players_than_the_archived_seats_is_not_shown(tmp_path: Path) -> None:
+    """The archived game names one seat where its review has two players (a damaged row):
+    /review says there is no review rather than fail; a seat without a name is its number."""
+    room = finished_room(tmp_path)
+    store = room.service.store
+    [(row, data)] = store.reviews("chat-1")
+    assert data is not None and GameReview.from_dict(data).players == 2
+    first, second = row["seats"]
+    for chat, seats in (("chat-2", [first]), ("chat-3", [{**first, "name": ""}, second])):
+        store.archive(chat, 5.0, {**row, "seats": seats})
+        store.want_review(chat, 5.0)
+        assert store.save_review(chat, 5.0, data)
+    assert Room(room.service, chat="chat-2").error("Ada", "/review") == (
+        "No finished game here has a review yet: one comes after the next game ends."
+    )
+    (out,) = Room(room.service, chat="chat-3").ok("Ada", "/review")
+    assert "Seat 1: accuracy " in out.text
