@@ -40,12 +40,16 @@ def points(gained: tuple[int, ...]) -> str:
 pytestmark = pytest.mark.usefixtures("backend")
 
 
-def finished_room(tmp_path: Path, *, pictures: bool = False, lang: str = "en") -> Room:
+def finished_room(
+    tmp_path: Path, *, pictures: bool = False, lang: str = "en", spezial: bool = False
+) -> Room:
     room = Room(make_service(tmp_path / "t.db", seed=3, pictures=pictures))
     room.ok("Ada", "/join")
     room.ok("Ada", "/addbot")
     if lang != "en":
         room.ok("Ada", f"/option lang {lang}")
+    if spezial:
+        room.ok("Ada", "/option spezial")
     room.ok("Ada", "/start")
     room.play_out(random.Random(2))
     return room
@@ -275,3 +279,18 @@ def test_a_review_of_more_players_than_the_archived_seats_is_not_shown(tmp_path:
     )
     (out,) = Room(room.service, chat="chat-3").ok("Ada", "/review")
     assert "Seat 1: accuracy " in out.text
+
+
+def test_a_genial_spezial_game_is_reviewed_by_the_reviews_computer_player(
+    tmp_path: Path,
+) -> None:
+    """Genial Spezial has no chances: the review compares each move with the move of the
+    computer player the service reviews with (here the tests' quick one, ``greedy``)."""
+    room = finished_room(tmp_path, spezial=True)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None and not data.get("failed")
+    record = Record.from_dict(row["record"])
+    assert record.game == "spezial"
+    expected = review_game(record, level="greedy", samples=8)
+    assert GameReview.from_dict(data) == expected
+    assert expected.chances is None and expected.placements
