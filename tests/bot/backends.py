@@ -11,6 +11,7 @@ process (:func:`release`), so most tests find a store's tables made already.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import time
 import uuid
@@ -55,6 +56,30 @@ def _named(key: str) -> str:
 #: One connection a server for this process's own statements (schemas made and emptied):
 #: a connection is a new server process, a dozen milliseconds of its CPU.
 _admin: dict[str, psycopg.Connection[Any]] = {}
+
+
+#: The connections a process forked from this one found open (never used or closed there:
+#: they are its parent's), and their server processes, which are not the test's.
+_inherited: list[psycopg.Connection[Any]] = []
+_inherited_pids: list[int] = []
+
+
+def _after_fork() -> None:
+    """In a process forked from one that ran tests (mutmut runs each mutant's tests in a
+    fork of the process that ran them all once, two forks at a time): the parent's
+    connection and the schemas it emptied are not this process's. Shared, two forks would
+    lend themselves the same schema and talk over one connection (a test failing for the
+    other's rows, or waiting for good for a reply the other one read). A test's own
+    schemas (``_lent``) stay: a process it forks may reopen them."""
+    _spare.clear()
+    for conn in _admin.values():
+        _inherited.append(conn)  # closed here, it would end the parent's session
+        if not conn.closed:
+            _inherited_pids.append(conn.info.backend_pid)
+    _admin.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def _connection(server: str) -> psycopg.Connection[Any]:
@@ -130,8 +155,9 @@ def _empty(conn: psycopg.Connection[Any], server: str, lent: list[str]) -> None:
     # looked for a few times (no schema is lent anew if one stays).
     for _ in range(SETTLE):
         (others,) = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND pid <> ALL(%s)",
+            (_inherited_pids,),
         ).fetchone() or (1,)
         if not others:
             break

@@ -65,13 +65,15 @@ def _save(folder: Path, key: str, data: Any) -> None:
 def review_game(folder: Path, real: Callable[..., GameReview]) -> Callable[..., GameReview]:
     """``engine.review.review_game``, its answers kept in ``folder``."""
 
-    def known(record: Record, *, level: str = "expert", samples: int = 8) -> GameReview:
-        key = _key("review", record, level, samples)
+    def known(record: Record, **kw: Any) -> GameReview:
+        # What is not given is left to the engine's defaults, as a call of the engine's own
+        # would leave it (a default of this wrapper's would hide a caller that forgot one).
+        key = _key("review", record, sorted(kw.items()))
         with _alone(folder, key):
             data = _load(folder, key)
             if data is not None:
                 return GameReview.from_dict(data)
-            review = real(record, level=level, samples=samples)
+            review = real(record, **kw)
             data = review.to_dict()
             # What is kept reads back as the same review, or it is not kept.
             if GameReview.from_dict(json.loads(json.dumps(data))) == review:

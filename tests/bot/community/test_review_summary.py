@@ -81,6 +81,56 @@ def test_the_summary_tells_costs_swaps_and_the_turn() -> None:
     ]
 
 
+def test_a_swap_decision_that_turned_the_game_and_the_closing_note() -> None:
+    """Without chances a game that turned at a swap decision (move 6, Bob's) says only
+    where; the last line explains accuracy in the lowest-colour sense (with chances: as
+    lichess computes it)."""
+    from dataclasses import replace
+
+    lines = summary(replace(hand_review(), turning_point=5), ["Ada", "Bob"], Texts("en"))
+    assert lines[-2:] == [
+        "The game turned at move 6: there the winner's lead over the runner-up in the lowest"
+        " colour changed most.",
+        "Accuracy: placements within 1 point of the expert's move, counting a colour's points"
+        " only up to 6 above the lowest colour.",
+    ]
+
+
+def test_where_the_chance_to_win_fell_most_at_a_swap_decision_and_in_a_team_game() -> None:
+    """With chances the turn names whose chance fell, from what to what (per cent, rounded:
+    an equal share before the first move); at a swap decision no placement is named; in a
+    team game the side is the team."""
+    from dataclasses import replace
+
+    # Move 6 (number 5, Bob's swap decision): side 1 fell from 62.5 % to 12.5 %.
+    # (Row k: after move number k; 62.5 and 12.5 round to even.)
+    chances = ((0.5, 0.5),) * 4 + ((0.375, 0.625),) + ((0.875, 0.125),) * 3
+    review = replace(hand_review(), chances=chances, turning_point=5, turned_side=1)
+    lines = summary(review, ["Ada", "Bob"], Texts("en"))
+    assert lines[-2:] == [
+        "The game turned at move 6: Bob's chance to win fell from 62% to 12%.",
+        "Accuracy: how little the placements lowered the chance to win against the expert's"
+        " best (100% if never), as lichess computes it from winning chances.",
+    ]
+    team = replace(review, mode="team", players=4)
+    lines = summary(team, ["Ada", "Bob", "Cy", "Di"], Texts("en"))
+    assert lines[-2] == "The game turned at move 6: Bob & Di's chance to win fell from 62% to 12%."
+
+
+def test_a_costly_placement_with_chances_names_the_lowest_colours_where_they_differ() -> None:
+    from bot.community.reviews import costly_lines
+
+    # 0.75 against 0.5: 25 points lower; the lowest colour 0 after it, 1 after the best.
+    p = PlacementReview(
+        3, 0, 0, "RR A1 A2", "RG B1 B2", ZEROS, (2, 0, 0, 0, 0, 0), (1, 1, 1, 1, 1, 1),
+        chance_played=0.5, chance_best=0.75,
+    )  # fmt: skip
+    assert costly_lines(p, Texts("en")) == [
+        "  move 4: played 🟥🟥 A1 A2, best 🟥🟩 B1 B2: chance to win 25 points lower",
+        "    lowest colour 0 instead of 1",
+    ]
+
+
 def test_sides_are_seats_or_the_teams_of_seats_one_and_three_two_and_four() -> None:
     from dataclasses import replace
 
@@ -118,6 +168,40 @@ def test_one_line_a_move_with_its_points_and_the_experts() -> None:
     ]
 
 
+def test_a_genial_move_line_tells_the_chance_to_win_the_played_move_lost() -> None:
+    """With chances (Genial) a move's line tells the percentage points of the chance to win
+    it lost against the expert's (``round(100 * (best - played))``, never below 0), beside
+    both placements' points; a move that loses none says so."""
+    from dataclasses import replace
+
+    from bot.community.reviews import move_lines
+
+    before = (2, 1, 1, 1, 1, 1)
+    # Move 1 (Ada): +1 red, +2 purple; the expert's +3 red. Chances 0.25 against 0.5:
+    # 25 points lower.
+    lost = PlacementReview(
+        0, 0, 0, "RG A1 A2", "RR B1 B2", before, (3, 1, 1, 1, 1, 3), (5, 1, 1, 1, 1, 1),
+        chance_played=0.25, chance_best=0.5,
+    )  # fmt: skip
+    # Move 2 (Bob): no points against +1 green, and 0.75 against 0.75: no better chance.
+    even = PlacementReview(
+        1, 1, 1, "OY C1 C2", "GG D1 D2", ZEROS, ZEROS, (0, 1, 0, 0, 0, 0),
+        chance_played=0.75, chance_best=0.75,
+    )  # fmt: skip
+    # Move 3 (Ada): 0.5 against 0.49: the played move's chance is the higher, nothing lost.
+    higher = PlacementReview(
+        2, 0, 0, "BB E1 E2", "PP F1 F2", ZEROS, (0, 0, 1, 0, 0, 0), ZEROS,
+        chance_played=0.5, chance_best=0.49,
+    )  # fmt: skip
+    review = replace(hand_review(), placements=(lost, even, higher), swaps=(), lowest=((0, 0),) * 3)
+    assert move_lines(review, ["Ada", "Bob"], Texts("en")) == [
+        "Ada: 🟥🟩 A1 A2 (+1 red, +2 purple); the expert: 🟥🟥 B1 B2"
+        " (+3 red); chance to win 25 points lower.",
+        "Bob: 🟧🟨 C1 C2 (no points); the expert: 🟩🟩 D1 D2 (+1 green), no better chance to win.",
+        "Ada: 🟦🟦 E1 E2 (+1 blue); the expert: 🟪🟪 F1 F2 (no points), no better chance to win.",
+    ]
+
+
 def test_the_chart_reaches_the_top_of_the_games_score_track(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -152,6 +236,46 @@ def test_the_chart_reaches_the_top_of_the_games_score_track(
     chart(replace(review, game="spezial"), names, en)
     assert drawn[-1][2] == 18
     assert chart(replace(review, lowest=()), names, en) is None
+
+
+def test_the_chances_chart_draws_each_sides_chance_and_marks_where_the_game_turned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Genial review's chart is each side's chance to win in per cent: an equal share
+    before the first move, then after every move; the turn is marked at its point, the
+    move's number plus one (the first point being the start)."""
+    from dataclasses import replace
+    from typing import Any
+
+    import render.review
+    from bot.community.reviews import chart
+
+    drawn: list[tuple[Any, ...]] = []
+
+    def chances_chart_png(
+        lines: Any, names: Any, title: str = "", team: bool = False, turned: Any = None
+    ) -> bytes:
+        drawn.append((lines, names, title, team, turned))
+        return b"png"
+
+    monkeypatch.setattr(render.review, "chances_chart_png", chances_chart_png)
+    en, names = Texts("en"), ["Ada", "Bob", "Cy", "Di"]
+    # After move 1: 75 % against 25 %; after move 2: 37.5 % against 62.5 %. The game
+    # turned at move 2 (number 1, the chart's point 2): Ada's side fell from 75 to 37.5.
+    chances = ((0.75, 0.25), (0.375, 0.625))
+    review = replace(
+        hand_review(), chances=chances, turning_point=1, turned_side=0, lowest=((0, 0),) * 2
+    )
+    picture = chart(review, names, en)
+    assert picture is not None and picture.filename == "review-chances.png"
+    assert picture.data == b"png"
+    assert drawn[-1] == (
+        [[50.0, 75.0, 37.5], [50.0, 25.0, 62.5]], ["Ada", "Bob"], "Chance to win", False, 2
+    )  # fmt: skip
+    chart(replace(review, mode="team", turning_point=0), names, en)
+    assert drawn[-1][1:] == (["Ada & Cy", "Bob & Di"], "Chance to win", True, 1)
+    chart(replace(review, turning_point=None, turned_side=None), names, en)
+    assert drawn[-1][4] is None
 
 
 def test_a_costly_placements_board_is_labelled_with_both_moves(

@@ -4,8 +4,10 @@ the finished game, shown by /review at once, never worked out twice."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,16 +26,30 @@ def told(move: str) -> str:
     return f"{''.join(SQUARES[c] for c in tile)} {cells}"
 
 
+COLOURS = {"R": "red", "G": "green", "B": "blue", "O": "orange", "Y": "yellow", "P": "purple"}
+
+
+def points(gained: tuple[int, ...]) -> str:
+    """What a placement scored, as the review tells it: ``+2 red, +1 purple`` in the score
+    track's order (red, green, blue, orange, yellow, purple), or ``no points``."""
+    told = [f"+{g} {COLOURS[c]}" for g, c in zip(gained, "RGBOYP", strict=True) if g]
+    return ", ".join(told) or "no points"
+
+
 #: Every test here runs on SQLite and on PostgreSQL (tests/bot/conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
 
 
-def finished_room(tmp_path: Path, *, pictures: bool = False, lang: str = "en") -> Room:
+def finished_room(
+    tmp_path: Path, *, pictures: bool = False, lang: str = "en", spezial: bool = False
+) -> Room:
     room = Room(make_service(tmp_path / "t.db", seed=3, pictures=pictures))
     room.ok("Ada", "/join")
     room.ok("Ada", "/addbot")
     if lang != "en":
         room.ok("Ada", f"/option lang {lang}")
+    if spezial:
+        room.ok("Ada", "/option spezial")
     room.ok("Ada", "/start")
     room.play_out(random.Random(2))
     return room
@@ -97,7 +113,20 @@ def test_review_shows_accuracy_costliest_and_turning_point(tmp_path: Path) -> No
     assert "as lichess computes it" in text
 
 
-def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None:
+def test_review_draws_the_chart_and_the_costliest_boards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import render.review
+
+    # Each board names the game's players by their seats (as the board in a game does).
+    named: list[Any] = []
+    real_board = render.review.compared_board_png
+
+    def compared_board_png(*args: Any, **kwargs: Any) -> bytes:
+        named.append(args[4])
+        return real_board(*args, **kwargs)
+
+    monkeypatch.setattr(render.review, "compared_board_png", compared_board_png)
     room = finished_room(tmp_path, pictures=True)
     [(row, data)] = room.service.store.reviews("chat-1")
     assert data is not None
@@ -111,8 +140,14 @@ def test_review_draws_the_chart_and_the_costliest_boards(tmp_path: Path) -> None
     ]
     for o, n in zip(boards, ada.costliest, strict=True):
         p = review.placement(n)
-        assert o.text.startswith(f"Ada, move {n + 1}: played {told(p.played)}")
+        played, best = points(p.gained_played), points(p.gained_best)
+        assert o.text == (
+            f"Ada, move {n + 1}: played {told(p.played)} ({played}); best {told(p.best)} ({best})."
+        )
         assert o.attachment is not None and o.attachment.data.startswith(b"\x89PNG")
+    seated = [seat["name"] for seat in row["seats"]]
+    assert sorted(seated) == ["Ada", "Computer 1"]
+    assert ada.costliest and named == [seated] * len(ada.costliest)
 
 
 def test_review_before_any_game_and_while_it_is_worked_out(tmp_path: Path) -> None:
@@ -128,12 +163,19 @@ def test_review_before_any_game_and_while_it_is_worked_out(tmp_path: Path) -> No
     )
 
 
-def test_a_record_that_does_not_replay_is_not_tried_again(tmp_path: Path) -> None:
+def test_a_record_that_does_not_replay_is_not_tried_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     room = Room(make_service(tmp_path / "t.db"))
     store = room.service.store
     store.archive("chat-1", 5.0, {"seats": [], "options": {}, "record": {"game": "chess"}})
     store.want_review("chat-1", 5.0)
-    reviews.due(room.service, "chat-1", 10.0)
+    with caplog.at_level(logging.WARNING, logger=reviews.__name__):
+        reviews.due(room.service, "chat-1", 10.0)
+    # The operator's log says so in one line.
+    assert [(r.levelno, r.getMessage()) for r in caplog.records if r.name == reviews.__name__] == [
+        (logging.WARNING, "a finished game's record does not replay: no review")
+    ]
     assert store.claim_review("chat-1", "other", 1e12, 60) is None
     assert room.error("Ada", "/review").startswith("The review of the last game is not ready")
 
@@ -206,3 +248,49 @@ def test_review_tells_the_chats_last_game_not_its_first(tmp_path: Path) -> None:
     assert lines[0] == f"The expert's review ({len(last['record']['moves'])} moves):"
     assert any(line.startswith("Bob: accuracy ") for line in lines)
     assert not any(line.startswith("Ada: accuracy ") for line in lines)
+
+
+def test_review_tells_this_chats_game_only_and_no_picture_without_pictures(
+    tmp_path: Path,
+) -> None:
+    room = finished_room(tmp_path)
+    (out,) = room.ok("Ada", "/review")
+    assert out.attachment is None  # this room shows no pictures: no chart is made
+    other = Room(room.service, chat="chat-2")
+    assert other.error("Ada", "/review") == (
+        "No finished game here has a review yet: one comes after the next game ends."
+    )
+
+
+def test_a_review_of_more_players_than_the_archived_seats_is_not_shown(tmp_path: Path) -> None:
+    """The archived game names one seat where its review has two players (a damaged row):
+    /review says there is no review rather than fail; a seat without a name is its number."""
+    room = finished_room(tmp_path)
+    store = room.service.store
+    [(row, data)] = store.reviews("chat-1")
+    assert data is not None and GameReview.from_dict(data).players == 2
+    first, second = row["seats"]
+    for chat, seats in (("chat-2", [first]), ("chat-3", [{**first, "name": ""}, second])):
+        store.archive(chat, 5.0, {**row, "seats": seats})
+        store.want_review(chat, 5.0)
+        assert store.save_review(chat, 5.0, data)
+    assert Room(room.service, chat="chat-2").error("Ada", "/review") == (
+        "No finished game here has a review yet: one comes after the next game ends."
+    )
+    (out,) = Room(room.service, chat="chat-3").ok("Ada", "/review")
+    assert "Seat 1: accuracy " in out.text
+
+
+def test_a_genial_spezial_game_is_reviewed_by_the_reviews_computer_player(
+    tmp_path: Path,
+) -> None:
+    """Genial Spezial has no chances: the review compares each move with the move of the
+    computer player the service reviews with (here the tests' quick one, ``greedy``)."""
+    room = finished_room(tmp_path, spezial=True)
+    [(row, data)] = room.service.store.reviews("chat-1")
+    assert data is not None and not data.get("failed")
+    record = Record.from_dict(row["record"])
+    assert record.game == "spezial"
+    expected = review_game(record, level="greedy", samples=8)
+    assert GameReview.from_dict(data) == expected
+    assert expected.chances is None and expected.placements
