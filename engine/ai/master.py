@@ -37,12 +37,12 @@ from dataclasses import dataclass, replace
 
 from engine.ai import kernel
 from engine.ai.genial_players import (
+    Deal,
     Ending,
     GenialMove,
     StrongConfig,
     StrongSearch,
     _standing,
-    play_out,
     redeal,
     strong_search,
 )
@@ -152,7 +152,9 @@ def master_move(
     rounds = max(1, math.ceil(math.log2(len(alive))))
     per_round = config.budget / rounds
     seeds: list[int] = []
-    worlds: list[GenialGame] = []
+    deals: list[Deal] = []
+    states: list[tuple[object, ...]] = []  # each play-out's generator at its start
+    play_rng = random.Random()
     totals = {p: 0.0 for _, p in alive}
     done = 0  # deals every candidate still alive has been played out over
     for _ in range(rounds):
@@ -161,12 +163,15 @@ def master_move(
         while len(seeds) < want:
             s = rng.getrandbits(32)
             seeds.append(s)
-            worlds.append(redeal(base, seat, random.Random(s)))
+            deal_rng = random.Random(s)
+            states.append(deal_rng.getstate())
+            deals.append(Deal(redeal(base, seat, deal_rng), strong.weights))
         for _, p in alive:
             spot = base._layout.where[p]
             total = 0.0
-            for s, world in zip(seeds[done:want], worlds[done:want], strict=True):
-                ending = play_out(world, spot, config.depth, random.Random(s), strong.weights)
+            for state, deal in zip(states[done:want], deals[done:want], strict=True):
+                play_rng.setstate(state)  # random.Random(seed): the same draws, cheaper
+                ending = deal.play_out(spot, config.depth, play_rng)
                 total += leaf_value(ending, side, config)
             totals[p] += total
         done = max(done, want)
