@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from engine.ai import choose_move, master
-from engine.ai.genial_players import StrongSearch, play_out, strong_search
+from engine.ai.genial_players import Deal, StrongSearch, strong_search
 from engine.ai.master import MasterConfig, _by_rule, leaf_value
 from engine.genial import EMPTY, GenialGame
 from tests.engine.conftest import QUICK_MASTER_SEARCH
@@ -75,11 +75,13 @@ def test_master_plays_out_from_the_first_move_unless_given_a_later_start(
     view = game.view(game.to_move)
     calls = []
 
+    played = Deal.play_out
+
     def counted(*args: object, **kwargs: object) -> object:
         calls.append(1)
-        return play_out(*args, **kwargs)  # type: ignore[arg-type]
+        return played(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(master, "play_out", counted)
+    monkeypatch.setattr(Deal, "play_out", counted)
     move = master.master_move(view, random.Random(5), replace(QUICK_MASTER_SEARCH, endgame=None))
     assert calls and move in game.legal_moves()
     calls.clear()
