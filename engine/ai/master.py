@@ -80,6 +80,16 @@ class MasterConfig:
     #: master against three experts, from 85 of 163 on, won 21 of 40 on the tuning seed 7801,
     #: from the first move 22 (benchmarks/AI_RESULTS.md; none of them shown apart).
     endgame: int | None = None
+    #: The share of the budget spent while some seat has still to make its first placement
+    #: (the first round's limit is played in Python in each play-out, several times the
+    #: CPU of a play-out all in C: the first move was the p95 of master's time a move).
+    first_round_share: float = 1.0
+    #: With fewer empty cells than this the budget grows as they shrink (at most by
+    #: :attr:`most_scale`): a play-out's placement costs about in proportion to the empty
+    #: cells the greedy step looks over, so later moves get more play-outs for the CPU of
+    #: the first (None: the budget as it is).
+    scale_from: int | None = None
+    most_scale: float = 1.0
     strong: StrongConfig = MASTER_STRONG
 
 
@@ -150,7 +160,11 @@ def master_move(
     side = base.side_of(seat)
     left = max(1, min(config.depth, empty // 2))  # about the placements a play-out makes
     rounds = max(1, math.ceil(math.log2(len(alive))))
-    per_round = config.budget / rounds
+    first_round = not all(placed or s == seat for s, placed in enumerate(base.has_placed))
+    budget = config.budget * config.first_round_share if first_round else config.budget
+    if config.scale_from is not None and empty < config.scale_from:
+        budget *= min(config.most_scale, config.scale_from / max(1, empty))
+    per_round = budget / rounds
     seeds: list[int] = []
     deals: list[Deal] = []
     states: list[tuple[object, ...]] = []  # each play-out's generator at its start
