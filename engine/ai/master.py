@@ -56,8 +56,10 @@ MASTER_STRONG = StrongConfig(candidates=24, blocks=6, replies=6)
 class MasterConfig:
     """The budget and weights of the master player (counted in simulated placements)."""
 
-    #: How many of the strong player's best candidates enter the successive halving.
-    shortlist: int = 16
+    #: How many of the strong player's best candidates enter the successive halving (16
+    #: until issue 50: on the screening seed 50301 24 won 34 of 40 against expert where 16
+    #: won 30, at the same budget; docs/measurements.md).
+    shortlist: int = 24
     #: Simulated placements per move, shared among the halving rounds. Since the play-outs
     #: run in C (about 13x cheaper), 50,000 with 16 candidates and up to 640 deals: on the
     #: tuning seed 7301 master won 34 of 40 against expert so, 31 of 40 with 10 candidates,
@@ -83,13 +85,7 @@ class MasterConfig:
     #: The share of the budget spent while some seat has still to make its first placement
     #: (the first round's limit is played in Python in each play-out, several times the
     #: CPU of a play-out all in C: the first move was the p95 of master's time a move).
-    first_round_share: float = 1.0
-    #: With fewer empty cells than this the budget grows as they shrink (at most by
-    #: :attr:`most_scale`): a play-out's placement costs about in proportion to the empty
-    #: cells the greedy step looks over, so later moves get more play-outs for the CPU of
-    #: the first (None: the budget as it is).
-    scale_from: int | None = None
-    most_scale: float = 1.0
+    first_round_share: float = 0.25
     strong: StrongConfig = MASTER_STRONG
 
 
@@ -105,6 +101,8 @@ DEFAULT_MASTER_SEARCH = MasterConfig()
 #: so. Its cost and strength are in docs/measurements.md.
 PURE_PYTHON_BUDGET = 12500
 PURE_PYTHON_ENDGAME = 40
+#: And over the 16 candidates it was measured with (the kernel's master takes 24 since).
+PURE_PYTHON_SHORTLIST = 16
 
 
 def default_search() -> MasterConfig:
@@ -114,7 +112,13 @@ def default_search() -> MasterConfig:
     config = DEFAULT_MASTER_SEARCH
     if kernel.active() or config.budget <= PURE_PYTHON_BUDGET:
         return config
-    return replace(config, budget=PURE_PYTHON_BUDGET, endgame=PURE_PYTHON_ENDGAME)
+    return replace(
+        config,
+        budget=PURE_PYTHON_BUDGET,
+        endgame=PURE_PYTHON_ENDGAME,
+        shortlist=PURE_PYTHON_SHORTLIST,
+        first_round_share=1.0,
+    )
 
 
 def _by_rule(game: GenialGame | Ending, side: int) -> int:
@@ -162,8 +166,6 @@ def master_move(
     rounds = max(1, math.ceil(math.log2(len(alive))))
     first_round = not all(placed or s == seat for s, placed in enumerate(base.has_placed))
     budget = config.budget * config.first_round_share if first_round else config.budget
-    if config.scale_from is not None and empty < config.scale_from:
-        budget *= min(config.most_scale, config.scale_from / max(1, empty))
     per_round = budget / rounds
     seeds: list[int] = []
     deals: list[Deal] = []
@@ -203,6 +205,7 @@ __all__ = [
     "DEFAULT_MASTER_SEARCH",
     "PURE_PYTHON_BUDGET",
     "PURE_PYTHON_ENDGAME",
+    "PURE_PYTHON_SHORTLIST",
     "MasterConfig",
     "default_search",
     "leaf_value",
