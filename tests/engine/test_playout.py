@@ -14,8 +14,8 @@ from engine.ai import kernel
 from engine.ai.evaluation import DEFAULT_WEIGHTS, KIND_COLOURS
 from engine.ai.genial_players import (
     _LAYOUT_TABLES,
-    Deal,
     _ROW_TABLES,
+    Deal,
     _play_out_fast,
     greedy_spot,
     play_out,
