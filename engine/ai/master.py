@@ -23,6 +23,12 @@ differs in four ways:
   play-out stopped before the end also counts who leads by that rule (each side's scores
   sorted from the lowest, compared in order), beside the concave track value.
 
+The first moves, while some other seat has still to make its first placement, spend a
+quarter of the budget (:attr:`MasterConfig.first_round_share`): each of their play-outs
+plays the first round's limit in Python, and the first move cost about twice any other
+(the p95 of master's CPU a move, issue 50). Each deal is handed to the C loop once and
+played out from every candidate (:class:`~engine.ai.genial_expert.Deal`).
+
 Like every level it sees only its seat's view: the base game is :func:`determinise`\\ d from
 the view, and each play-out is one deal of the tiles the seat has not seen. The budget is
 counted in simulated placements, not seconds, so a view and a seed always give the same move.
