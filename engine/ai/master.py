@@ -62,11 +62,10 @@ MASTER_STRONG = StrongConfig(candidates=24, blocks=6, replies=6)
 class MasterConfig:
     """The budget and weights of the master player (counted in simulated placements)."""
 
-    #: How many of the strong player's best candidates enter the successive halving (16
-    #: until issue 50: on the screening seed 50301 24 won 34 of 40 against expert where 16
-    #: won 30, at the same budget, which does not show them apart; over 200 fresh games
-    #: 141, 70.5 %: docs/measurements.md).
-    shortlist: int = 24
+    #: How many of the strong player's best candidates enter the successive halving. 24
+    #: (issue 50) won 34 of 40 against expert on the screening seed 50301 where 16 won 30,
+    #: but 141 of 200 fresh games where 16 won 157 of the same (docs/measurements.md).
+    shortlist: int = 16
     #: Simulated placements per move, shared among the halving rounds. Since the play-outs
     #: run in C (about 13x cheaper), 50,000 with 16 candidates and up to 640 deals: on the
     #: tuning seed 7301 master won 34 of 40 against expert so, 31 of 40 with 10 candidates,
@@ -108,8 +107,6 @@ DEFAULT_MASTER_SEARCH = MasterConfig()
 #: so. Its cost and strength are in docs/measurements.md.
 PURE_PYTHON_BUDGET = 12500
 PURE_PYTHON_ENDGAME = 40
-#: And over the 16 candidates it was measured with (the kernel's master takes 24 since).
-PURE_PYTHON_SHORTLIST = 16
 
 
 def default_search() -> MasterConfig:
@@ -123,7 +120,6 @@ def default_search() -> MasterConfig:
         config,
         budget=PURE_PYTHON_BUDGET,
         endgame=PURE_PYTHON_ENDGAME,
-        shortlist=PURE_PYTHON_SHORTLIST,
         first_round_share=1.0,
     )
 
@@ -212,7 +208,6 @@ __all__ = [
     "DEFAULT_MASTER_SEARCH",
     "PURE_PYTHON_BUDGET",
     "PURE_PYTHON_ENDGAME",
-    "PURE_PYTHON_SHORTLIST",
     "MasterConfig",
     "default_search",
     "leaf_value",

@@ -94,7 +94,7 @@ def test_master_plays_out_from_the_first_move_unless_given_a_later_start(
 
 @pytest.mark.parametrize(
     ("built", "budget", "endgame", "shortlist", "first_round_share"),
-    [(True, 50000, None, 24, 0.25), (False, 12500, 40, 16, 1.0)],
+    [(True, 50000, None, 16, 0.25), (False, 12500, 40, 16, 1.0)],
 )
 def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame(
     monkeypatch: pytest.MonkeyPatch,
@@ -124,8 +124,8 @@ def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame
     game = keep_always_game(5, 12)
     assert choose_move(game.view(game.to_move), "master", 1) == "chosen"
     assert [(c.budget, c.endgame) for c in seen] == [(budget, endgame)]
-    # Without the kernel, the 16 candidates and the whole budget in the first round that
-    # its figures were measured with (issue 50).
+    # Without the kernel the whole budget in the first round, as its figures were measured
+    # (issue 50; it plays out only from 40 empty cells on anyway).
     assert (seen[0].shortlist, seen[0].first_round_share) == (shortlist, first_round_share)
     assert seen[0].depth == 60  # nothing else differs
 
