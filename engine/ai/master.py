@@ -23,11 +23,8 @@ differs in four ways:
   play-out stopped before the end also counts who leads by that rule (each side's scores
   sorted from the lowest, compared in order), beside the concave track value.
 
-The first moves, while some other seat has still to make its first placement, spend a
-quarter of the budget (:attr:`MasterConfig.first_round_share`): each of their play-outs
-plays the first round's limit in Python, and the first move cost about twice any other
-(the p95 of master's CPU a move, issue 50). Each deal is handed to the C loop once and
-played out from every candidate (:class:`~engine.ai.genial_expert.Deal`).
+Each deal is handed to the C loop once and played out from every candidate
+(:class:`~engine.ai.genial_expert.Deal`).
 
 Like every level it sees only its seat's view: the base game is :func:`determinise`\\ d from
 the view, and each play-out is one deal of the tiles the seat has not seen. The budget is
@@ -89,9 +86,11 @@ class MasterConfig:
     #: from the first move 22 (benchmarks/AI_RESULTS.md; none of them shown apart).
     endgame: int | None = None
     #: The share of the budget spent while some seat has still to make its first placement
-    #: (the first round's limit is played in Python in each play-out, several times the
-    #: CPU of a play-out all in C: the first move was the p95 of master's time a move).
-    first_round_share: float = 0.25
+    #: (the first round's limit is played in Python in each play-out: the first move costs
+    #: about twice any other and is the p95 of master's CPU a move). A quarter took the p95
+    #: under 0.25 s, but master then won 64 of the 100 games where it moves first against
+    #: 83 at the whole budget, the same games (issue 50, docs/measurements.md): the whole.
+    first_round_share: float = 1.0
     strong: StrongConfig = MASTER_STRONG
 
 
@@ -116,12 +115,7 @@ def default_search() -> MasterConfig:
     config = DEFAULT_MASTER_SEARCH
     if kernel.active() or config.budget <= PURE_PYTHON_BUDGET:
         return config
-    return replace(
-        config,
-        budget=PURE_PYTHON_BUDGET,
-        endgame=PURE_PYTHON_ENDGAME,
-        first_round_share=1.0,
-    )
+    return replace(config, budget=PURE_PYTHON_BUDGET, endgame=PURE_PYTHON_ENDGAME)
 
 
 def _by_rule(game: GenialGame | Ending, side: int) -> int:
