@@ -1244,8 +1244,37 @@ static int tied_cmp(const void *pa, const void *pb) {
     return a->order < b->order ? -1 : (a->order > b->order ? 1 : 0);
 }
 
+/* random.Random.randrange(n) for n >= 1, drawn as CPython draws it
+ * (_randbelow_with_getrandbits: k = n.bit_length() bits at a time until one is below n),
+ * through the generator's own getrandbits, a C method: the same numbers, without two
+ * Python frames a draw. -1 with an exception set on an error. */
+static long rand_below(PyObject *getrandbits, long n) {
+    int k = 0;
+    for (long m = n; m; m >>= 1) {
+        k++;
+    }
+    for (;;) {
+        PyObject *got = PyObject_CallFunction(getrandbits, "i", k);
+        if (got == NULL) {
+            return -1;
+        }
+        long v = PyLong_AsLong(got);
+        Py_DECREF(got);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (v < 0 || v >= (1L << k)) {
+            PyErr_SetString(PyExc_ValueError, "getrandbits gave a number out of range");
+            return -1;
+        }
+        if (v < n) {
+            return v;
+        }
+    }
+}
+
 /* greedy_spot: the placement played, or -1 with an exception set. */
-static int greedy_c(Position *s, Rows *rows, PyObject *randrange, Tied *tied, int *chosen) {
+static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, int *chosen) {
     const Layout *l = s->l;
     int seat = s->to_move, n = l->cells;
     const int *track = s->scores[side_of(s, seat)];
@@ -1322,17 +1351,8 @@ static int greedy_c(Position *s, Rows *rows, PyObject *randrange, Tied *tied, in
             int pick = 0;
             if (count > 1) {
                 qsort(tied, (size_t)count, sizeof(Tied), tied_cmp);
-                PyObject *got = PyObject_CallFunction(randrange, "i", count);
-                if (got == NULL) {
-                    return -1;
-                }
-                long v = PyLong_AsLong(got);
-                Py_DECREF(got);
-                if (v == -1 && PyErr_Occurred()) {
-                    return -1;
-                }
-                if (v < 0 || v >= count) {
-                    PyErr_SetString(PyExc_ValueError, "randrange gave a number out of range");
+                long v = rand_below(getrandbits, count);
+                if (v < 0) {
                     return -1;
                 }
                 pick = (int)v;
@@ -1394,26 +1414,27 @@ static int trace_add(PyObject *trace, long i, long j, long x, long y) {
 
 PyDoc_STRVAR(play_out_doc,
 "play_out(layout, rows, board, points, empty_edges, racks, bag, scores, rules, turn,\n"
-"         first, steps, randrange, trace) -> (made, scores, over, winner)\n\n"
+"         first, steps, getrandbits, trace) -> (made, scores, over, winner)\n\n"
 "GenialGame.play_spot(first) (if first, (i, j, x, y), is not None) and then the greedy\n"
 "play-out of engine/ai/genial_players.py for up to `steps` placements, on copies of the\n"
 "position: board (colour by cell, -1 empty), points (6 lists by cell), empty_edges, racks\n"
 "(kinds, by seat), bag (kinds, front first), scores (by side). rules = (players, team,\n"
 "cap, marks, bonus_placements, swaps, rack_size); turn = (to_move, bonus_owed,\n"
-"awaiting_swap). Every seat must have placed. Ties are drawn by randrange(n). With a\n"
+"awaiting_swap). Every seat must have placed. Ties are drawn as randrange(n) draws them\n"
+"from getrandbits (a random.Random's bound method: the same numbers). With a\n"
 "list as trace, each placement (i, j, x, y) is appended to it. Returns the placements\n"
 "made after first, the scores, whether the game is over and the winning side (or None).");
 
 static PyObject *play_out(PyObject *self, PyObject *args) {
     PyObject *layout_obj, *rows_obj, *board, *points, *empty_edges, *racks, *bag, *scores;
-    PyObject *first, *randrange, *trace;
+    PyObject *first, *getrandbits, *trace;
     int players, team, cap, bonus_placements, swaps, rack_size, to_move, bonus_owed, awaiting;
     PyObject *marks;
     long steps;
     if (!PyArg_ParseTuple(args, "OOOOOOOO(iiiOiii)(iii)OlOO", &layout_obj, &rows_obj, &board,
                           &points, &empty_edges, &racks, &bag, &scores, &players, &team, &cap,
                           &marks, &bonus_placements, &swaps, &rack_size, &to_move, &bonus_owed,
-                          &awaiting, &first, &steps, &randrange, &trace)) {
+                          &awaiting, &first, &steps, &getrandbits, &trace)) {
         return NULL;
     }
     Layout *l = PyCapsule_GetPointer(layout_obj, "genial.layout");
@@ -1430,8 +1451,8 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "rules or turn out of range");
         return NULL;
     }
-    if (!PyCallable_Check(randrange) || (trace != Py_None && !PyList_Check(trace))) {
-        PyErr_SetString(PyExc_TypeError, "randrange must be callable, trace a list or None");
+    if (!PyCallable_Check(getrandbits) || (trace != Py_None && !PyList_Check(trace))) {
+        PyErr_SetString(PyExc_TypeError, "getrandbits must be callable, trace a list or None");
         return NULL;
     }
     int sides = team ? 2 : players;
@@ -1543,7 +1564,7 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
         }
         int chosen;
         /* The tied placements are sorted into tied[]; the chosen one is played. */
-        if (greedy_c(&s, rows, randrange, tied, &chosen) < 0) {
+        if (greedy_c(&s, rows, getrandbits, tied, &chosen) < 0) {
             goto done;
         }
         Tied t = tied[chosen];
@@ -1582,7 +1603,41 @@ done:
     return result;
 }
 
+/* --- random.Random.shuffle, drawn through getrandbits ----------------------------------- */
+
+PyDoc_STRVAR(shuffle_doc,
+"shuffle(items, getrandbits) -> None\n\n"
+"Shuffle the list in place exactly as random.Random.shuffle does (from the end, each item\n"
+"swapped with one drawn below it as randrange draws), taking the bits from getrandbits\n"
+"(a random.Random's bound method): the same order and the same draws, in C.");
+
+static PyObject *shuffle(PyObject *self, PyObject *args) {
+    PyObject *items, *getrandbits;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &items, &getrandbits)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(getrandbits)) {
+        PyErr_SetString(PyExc_TypeError, "getrandbits must be callable");
+        return NULL;
+    }
+    for (Py_ssize_t i = PyList_GET_SIZE(items) - 1; i > 0; i--) {
+        long j = rand_below(getrandbits, (long)i + 1);
+        if (j < 0) {
+            return NULL;
+        }
+        if (i >= PyList_GET_SIZE(items)) {  /* the list changed under the draw */
+            PyErr_SetString(PyExc_RuntimeError, "the list changed while shuffled");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(items, i);
+        PyList_SET_ITEM(items, i, PyList_GET_ITEM(items, j));
+        PyList_SET_ITEM(items, j, a);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"shuffle", shuffle, METH_VARARGS, shuffle_doc},
     {"tile_values", tile_values, METH_VARARGS, tile_values_doc},
     {"best_spot", best_spot, METH_VARARGS, best_spot_doc},
     {"greedy_tied", greedy_tied, METH_VARARGS, greedy_tied_doc},

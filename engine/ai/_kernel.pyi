@@ -1,4 +1,5 @@
 from collections.abc import Callable, Sequence
+from typing import Any
 
 def tile_values(
     points: Sequence[Sequence[int]],
@@ -50,6 +51,7 @@ def play_out(
     turn: tuple[int, int, bool],
     first: tuple[int, int, int, int] | None,
     steps: int,
-    randrange: Callable[[int], int],
+    getrandbits: Callable[[int], int],
     trace: list[tuple[int, int, int, int]] | None,
 ) -> tuple[int, list[list[int]], bool, int | None]: ...
+def shuffle(items: list[Any], getrandbits: Callable[[int], int]) -> None: ...

@@ -54,7 +54,11 @@ def redeal(base: GenialGame, seat: int, rng: random.Random) -> GenialGame:
     g = base.copy()
     pool = [t for s, r in enumerate(g.racks) if s != seat for t in r] + g.bag.order()
     pool.sort(key=tile_order)
-    rng.shuffle(pool)
+    fast: Any = _kernel.kernel
+    if fast is not None:
+        fast.shuffle(pool, rng.getrandbits)  # rng.shuffle's order, in C
+    else:
+        rng.shuffle(pool)
     for s, r in enumerate(g.racks):
         if s != seat:
             k = len(r)
@@ -128,8 +132,17 @@ def _play_out_fast(
     """The C loop from ``g`` (left as it is): the placements it made after ``first`` and
     where it stopped; with a list as ``trace``, every placement (cell, cell, colour,
     colour) is appended to it."""
-    setup = g.setup
     c: Any = fast
+    made, scores, over, winner = c.play_out(
+        *_position_args(c, g, weights), first, steps, rng.getrandbits, trace
+    )
+    return made, Ending(g.setup, scores, over, winner)
+
+
+def _position_args(c: Any, g: GenialGame, weights: Weights) -> tuple[object, ...]:
+    """The C loop's arguments that describe the position ``g`` (all but the first
+    placement, the steps, the generator and the trace)."""
+    setup = g.setup
     tables = _LAYOUT_TABLES.get(setup.radius)
     if tables is None:
         layout = g._layout
@@ -149,7 +162,7 @@ def _play_out_fast(
             return _padded_row(old, low, setup, weights)
 
         rows = _ROW_TABLES[(setup, weights)] = c.rows(row_of, setup.cap)
-    made, scores, over, winner = c.play_out(
+    return (
         tables,
         rows,
         g.board,
@@ -168,12 +181,34 @@ def _play_out_fast(
             setup.rack_size,
         ),
         (g.to_move, g.bonus_owed, g.awaiting == "swap"),
-        first,
-        steps,
-        rng.randrange,
-        trace,
     )
-    return made, Ending(setup, scores, over, winner)
+
+
+class Deal:
+    """One deal of the unseen tiles (a world :func:`redeal` made), ready to be played out
+    from many first placements: where the C loop can play the whole play-out (every seat
+    has placed, no swap is due), the position is handed to it as it stands once, not once
+    a play-out. :meth:`play_out` gives what :func:`play_out` gives."""
+
+    __slots__ = ("_args", "weights", "world")
+
+    def __init__(self, world: GenialGame, weights: Weights) -> None:
+        self.world = world
+        self.weights = weights
+        fast = _kernel.kernel
+        self._args: tuple[object, ...] | None = None
+        if fast is not None and all(world.has_placed) and world.awaiting != "swap":
+            self._args = _position_args(fast, world, weights)
+
+    def play_out(self, spot: PlacementSpot, steps: int, rng: random.Random) -> Ending:
+        """:func:`play_out` of the world from ``spot``."""
+        args = self._args
+        fast: Any = _kernel.kernel
+        if args is None or fast is None:
+            return play_out(self.world, spot, steps, rng, self.weights)
+        first = (spot.cell1, spot.cell2, spot.first, spot.second)
+        _, scores, over, winner = fast.play_out(*args, first, steps, rng.getrandbits, None)
+        return Ending(self.world.setup, scores, over, winner)
 
 
 def _standing(game: GenialGame | Ending, side: int, weights: Weights) -> float:

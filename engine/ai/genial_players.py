@@ -39,6 +39,7 @@ from engine.ai.evaluation import DEFAULT_WEIGHTS, Weights
 from engine.ai.genial_expert import _LAYOUT_TABLES as _LAYOUT_TABLES
 from engine.ai.genial_expert import _ROW_TABLES as _ROW_TABLES
 from engine.ai.genial_expert import DEFAULT_EXPERT as DEFAULT_EXPERT
+from engine.ai.genial_expert import Deal as Deal
 from engine.ai.genial_expert import Ending as Ending
 from engine.ai.genial_expert import ExpertConfig as ExpertConfig
 from engine.ai.genial_expert import _leaf

@@ -23,6 +23,9 @@ differs in four ways:
   play-out stopped before the end also counts who leads by that rule (each side's scores
   sorted from the lowest, compared in order), beside the concave track value.
 
+Each deal is handed to the C loop once and played out from every candidate
+(:class:`~engine.ai.genial_expert.Deal`).
+
 Like every level it sees only its seat's view: the base game is :func:`determinise`\\ d from
 the view, and each play-out is one deal of the tiles the seat has not seen. The budget is
 counted in simulated placements, not seconds, so a view and a seed always give the same move.
@@ -37,12 +40,12 @@ from dataclasses import dataclass, replace
 
 from engine.ai import kernel
 from engine.ai.genial_players import (
+    Deal,
     Ending,
     GenialMove,
     StrongConfig,
     StrongSearch,
     _standing,
-    play_out,
     redeal,
     strong_search,
 )
@@ -56,7 +59,9 @@ MASTER_STRONG = StrongConfig(candidates=24, blocks=6, replies=6)
 class MasterConfig:
     """The budget and weights of the master player (counted in simulated placements)."""
 
-    #: How many of the strong player's best candidates enter the successive halving.
+    #: How many of the strong player's best candidates enter the successive halving. 24
+    #: (issue 50) won 34 of 40 against expert on the screening seed 50301 where 16 won 30,
+    #: but 141 of 200 fresh games where 16 won 157 of the same (docs/measurements.md).
     shortlist: int = 16
     #: Simulated placements per move, shared among the halving rounds. Since the play-outs
     #: run in C (about 13x cheaper), 50,000 with 16 candidates and up to 640 deals: on the
@@ -80,6 +85,12 @@ class MasterConfig:
     #: master against three experts, from 85 of 163 on, won 21 of 40 on the tuning seed 7801,
     #: from the first move 22 (benchmarks/AI_RESULTS.md; none of them shown apart).
     endgame: int | None = None
+    #: The share of the budget spent while some seat has still to make its first placement
+    #: (the first round's limit is played in Python in each play-out: the first move costs
+    #: about twice any other and is the p95 of master's CPU a move). A quarter took the p95
+    #: under 0.25 s, but master then won 64 of the 100 games where it moves first against
+    #: 83 at the whole budget, the same games (issue 50, docs/measurements.md): the whole.
+    first_round_share: float = 1.0
     strong: StrongConfig = MASTER_STRONG
 
 
@@ -150,9 +161,13 @@ def master_move(
     side = base.side_of(seat)
     left = max(1, min(config.depth, empty // 2))  # about the placements a play-out makes
     rounds = max(1, math.ceil(math.log2(len(alive))))
-    per_round = config.budget / rounds
+    first_round = not all(placed or s == seat for s, placed in enumerate(base.has_placed))
+    budget = config.budget * config.first_round_share if first_round else config.budget
+    per_round = budget / rounds
     seeds: list[int] = []
-    worlds: list[GenialGame] = []
+    deals: list[Deal] = []
+    states: list[tuple[object, ...]] = []  # each play-out's generator at its start
+    play_rng = random.Random()
     totals = {p: 0.0 for _, p in alive}
     done = 0  # deals every candidate still alive has been played out over
     for _ in range(rounds):
@@ -161,12 +176,15 @@ def master_move(
         while len(seeds) < want:
             s = rng.getrandbits(32)
             seeds.append(s)
-            worlds.append(redeal(base, seat, random.Random(s)))
+            deal_rng = random.Random(s)
+            states.append(deal_rng.getstate())
+            deals.append(Deal(redeal(base, seat, deal_rng), strong.weights))
         for _, p in alive:
             spot = base._layout.where[p]
             total = 0.0
-            for s, world in zip(seeds[done:want], worlds[done:want], strict=True):
-                ending = play_out(world, spot, config.depth, random.Random(s), strong.weights)
+            for state, deal in zip(states[done:want], deals[done:want], strict=True):
+                play_rng.setstate(state)  # random.Random(seed): the same draws, cheaper
+                ending = deal.play_out(spot, config.depth, play_rng)
                 total += leaf_value(ending, side, config)
             totals[p] += total
         done = max(done, want)

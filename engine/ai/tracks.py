@@ -34,8 +34,20 @@ DEFAULT_WEIGHTS = Weights()
 
 def track_value(track: Sequence[int], setup: Setup, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """The value of a side's six scores (higher is better)."""
+    terms = _track_terms(setup, weights)
+    try:
+        return sum(map(terms.__getitem__, track))
+    except IndexError:  # a score beyond the cap (never in a game): worked out
+        tau = setup.marks[0] * weights.tau_share
+        return sum(-tau * math.exp(-s / tau) for s in track)
+
+
+@lru_cache(maxsize=256)
+def _track_terms(setup: Setup, weights: Weights) -> tuple[float, ...]:
+    """``g(score)`` of :func:`track_value` for each score from 0 to the cap, worked out
+    once (the same doubles, so a track's value is the same sum to the bit)."""
     tau = setup.marks[0] * weights.tau_share
-    return sum(-tau * math.exp(-s / tau) for s in track)
+    return tuple(-tau * math.exp(-s / tau) for s in range(setup.cap + 1))
 
 
 def gain_tables(

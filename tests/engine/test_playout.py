@@ -15,6 +15,7 @@ from engine.ai.evaluation import DEFAULT_WEIGHTS, KIND_COLOURS
 from engine.ai.genial_players import (
     _LAYOUT_TABLES,
     _ROW_TABLES,
+    Deal,
     _play_out_fast,
     greedy_spot,
     play_out,
@@ -119,6 +120,64 @@ def test_play_outs_are_the_pure_python_play_outs(
             assert ends[0] == ends[1]
 
 
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_a_deal_plays_out_as_play_out_does(
+    players: int, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 50: master hands each deal to the C loop once and plays it out from many first
+    # placements; every play-out must still be play_out's (the first round included, where
+    # Python plays), and the deal itself the same with and without the kernel.
+    fast = kernel.kernel
+    assert fast is not None
+    compared = 0
+    for game in positions(players, mode, 6, 5):
+        if game.awaiting == "swap":
+            continue
+        worlds = []
+        for way in (fast, None):
+            monkeypatch.setattr(kernel, "kernel", way)
+            worlds.append(redeal(game, game.to_move, random.Random(8)))
+        assert [w.racks for w in worlds] == [worlds[0].racks] * 2
+        assert [w.bag.order() for w in worlds] == [worlds[0].bag.order()] * 2
+        world = worlds[0]
+        for way in (fast, None):
+            monkeypatch.setattr(kernel, "kernel", way)
+            deal = Deal(world, DEFAULT_WEIGHTS)
+            for p, _ in rank_placements(world)[:3]:
+                spot = world._layout.where[p]
+                for steps in (60, 3):
+                    ends = []
+                    for run in (deal.play_out, None):
+                        rng = random.Random(13)
+                        if run is None:
+                            e = play_out(world, spot, steps, rng, DEFAULT_WEIGHTS)
+                        else:
+                            e = run(spot, steps, rng)
+                        ends.append((e.scores, e.over, e.winner, rng.random()))
+                    assert ends[0] == ends[1]
+                    compared += 1
+    assert compared >= 30
+
+
+def test_the_c_shuffle_is_random_shuffle() -> None:
+    # redeal shuffles the unseen tiles in C where the kernel is built: the same order and
+    # the same draws as random.Random.shuffle (CPython's own, the reference).
+    fast = kernel.kernel
+    assert fast is not None
+    for n in (0, 1, 2, 3, 7, 64, 120):
+        for seed in range(25):
+            by_python, by_c = list(range(n)), list(range(n))
+            r1, r2 = random.Random(seed), random.Random(seed)
+            r1.shuffle(by_python)
+            fast.shuffle(by_c, r2.getrandbits)
+            assert by_c == by_python
+            assert r1.getstate() == r2.getstate()
+    with pytest.raises(ValueError):  # bits out of the range asked for
+        fast.shuffle([1, 2, 3], lambda k: 1 << k)
+    with pytest.raises(TypeError):
+        fast.shuffle((1, 2, 3), random.Random(0).getrandbits)
+
+
 def test_one_placement_scores_as_the_rules_say() -> None:
     # steps=0: only the given placement, as GenialGame.play (the checked road, with its
     # events) plays it: the points of every line, the marks and bonus placements, the turn.
@@ -166,7 +225,7 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
             "turn": (game.to_move, 0, False),
             "first": (spot.cell1, spot.cell2, spot.first, spot.second),
             "steps": 5,
-            "randrange": random.Random(0).randrange,
+            "getrandbits": random.Random(0).getrandbits,
             "trace": None,
         }
         args.update(change)
@@ -186,8 +245,8 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
     with pytest.raises(ValueError):
         run(layout=rows)  # the tables swapped
     with pytest.raises(TypeError):
-        run(randrange=None)
+        run(getrandbits=None)
     with pytest.raises(ZeroDivisionError):  # an error in the generator is passed on
-        run(randrange=lambda n: 1 // 0, steps=60)
+        run(getrandbits=lambda k: 1 // 0, steps=60)
     with pytest.raises(ValueError):  # 3 kinds of tile, not 21
         fast.layout([0], [1], [[0], [0]], [()] * 12, KIND_COLOURS[:3])
