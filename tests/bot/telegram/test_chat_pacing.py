@@ -71,6 +71,17 @@ def messages_to(api: FakeBotAPI, chat: int) -> list[Call]:
         return [c for c in api.calls if c.chat == chat and c.method in COUNTED and c.status == 200]
 
 
+#: Ada starts a game with three computer players (her /leave then leaves them alone).
+COMPUTERS_GAME = ("/join", "/addbot random", "/addbot random", "/addbot random", "/start")
+
+
+def told_to_its_end(api: FakeBotAPI, room: Room) -> bool:
+    """Whether the group's game is over, nothing waits to be told, and its end was told."""
+    if room.table().status == PLAYING or room.runner.service.anything_waiting():
+        return False
+    return any(t.startswith("Game over") for t in bot_texts(api, GROUP))
+
+
 def busiest(calls: list[Call], period: float) -> int:
     """The most of ``calls`` within any ``period`` seconds (each window ending at one)."""
     times = [c.at for c in calls if c.at is not None]
@@ -207,16 +218,11 @@ def test_a_computer_game_told_into_a_full_group_tells_a_round_a_message(
     # this process does not know of: the group's minute is full, and a place frees every
     # 3 s. Its first message draws a 429 (3 s to wait), and the bot goes on at that pace.
     api.busy(GROUP, 20, spread=57.0)
-    for text in ("/join", "/addbot random", "/addbot random", "/addbot random", "/start"):
+    for text in COMPUTERS_GAME:
         say(clock, runner, GROUP, ADA, text)
     say(clock, runner, GROUP, ADA, "/leave")  # a computer takes Ada's seat: computers alone
 
-    def told() -> bool:
-        if room.table().status == PLAYING or runner.service.anything_waiting():
-            return False
-        return any(t.startswith("Game over") for t in bot_texts(api, GROUP))
-
-    clock.run_until(told, "the game of computers told to its end")
+    clock.run_until(lambda: told_to_its_end(api, room), "the game of computers told to its end")
     with api._cond:
         floods = [c for c in api.calls if c.status == 429]
     # The one 429 is the first message's, into the minute Telegram had counted full.
@@ -252,7 +258,7 @@ def test_a_computer_step_that_did_nothing_rests_its_table_and_the_game_goes_on(
     clock = BotTime()
     runner = paced_bot(api, tmp_path, clock, seed=6)
     room = Room(api, runner)
-    for text in ("/join", "/addbot random", "/addbot random", "/addbot random", "/start"):
+    for text in COMPUTERS_GAME:
         say(clock, runner, GROUP, ADA, text)
     service = runner.service
     real_step = service.step
@@ -267,12 +273,7 @@ def test_a_computer_step_that_did_nothing_rests_its_table_and_the_game_goes_on(
     service.step = step
     say(clock, runner, GROUP, ADA, "/leave")  # a computer takes Ada's seat: computers alone
 
-    def told() -> bool:
-        if room.table().status == PLAYING or runner.service.anything_waiting():
-            return False
-        return any(t.startswith("Game over") for t in bot_texts(api, GROUP))
-
-    clock.run_until(told, "the game of computers told to its end")
+    clock.run_until(lambda: told_to_its_end(api, room), "the game of computers told to its end")
     assert len(steps) > 20
     # The step after the one that did nothing came a rest later, no sooner.
     assert steps[3] - steps[2] >= REST
