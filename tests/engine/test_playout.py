@@ -74,6 +74,16 @@ def c_trace(
     return trace, (made, end.scores, end.over, end.winner)
 
 
+def first_round(players: int, mode: str, seed: int) -> Iterator[GenialGame]:
+    """Each position of a game before every seat has placed, the first placements made at
+    random among the allowed ones (so that different start symbols are taken)."""
+    game = GenialGame(players, mode, seed=seed)
+    rng = random.Random(seed)
+    while not all(game.has_placed):
+        yield game
+        game.play(rng.choice(game.legal_placements()))
+
+
 @pytest.mark.parametrize(("players", "mode"), SETUPS)
 def test_the_c_play_out_makes_the_python_placements(players: int, mode: str) -> None:
     compared = 0
@@ -95,6 +105,37 @@ def test_the_c_play_out_makes_the_python_placements(players: int, mode: str) -> 
                 assert (world.board, world._points) == before  # the world is left as it was
                 compared += 1
     assert compared >= 10
+
+
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_the_c_play_out_plays_the_first_round_as_python_does(players: int, mode: str) -> None:
+    # Issue 50: the C loop plays the first round too (RULES.md 2.3), so master's first move
+    # costs what its later ones do. Each seat's first placement must touch a start symbol no
+    # tile touches yet: the C loop must make Python's placements one by one there too,
+    # where nearly every placement ties for best (one draw among many).
+    compared = 0
+    for seed in (1, 2, 3):
+        for game in first_round(players, mode, seed):
+            world = redeal(game, game.to_move, random.Random(seed))
+            for p, _ in rank_placements(world)[:3]:
+                spot = world._layout.where[p]
+                for steps in (60, 2):
+                    py_rng, c_rng = random.Random(seed), random.Random(seed)
+                    expected, end = python_trace(world, spot, steps, py_rng)
+                    got, (made, scores, over, winner) = c_trace(world, spot, steps, c_rng)
+                    assert got == expected
+                    assert made == len(expected) - 1
+                    assert (scores, over, winner) == (end.scores, end.over, end.winner)
+                    assert c_rng.random() == py_rng.random()
+                    compared += 1
+                # Every first placement touched a start symbol that none touched before it.
+                touched: set[int] = set(world.start_touched)
+                near = world._layout.near_start
+                for i, j, _, _ in expected[: players - sum(world.has_placed)]:
+                    fresh = (set(near[i]) | set(near[j])) - touched
+                    assert len(fresh) == 1
+                    touched |= fresh
+    assert compared >= 12
 
 
 @pytest.mark.parametrize(("players", "mode"), SETUPS)
@@ -222,7 +263,7 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
             "bag": bag,
             "scores": game.scores,
             "rules": rules,
-            "turn": (game.to_move, 0, False),
+            "turn": (game.to_move, 0, False, None),
             "first": (spot.cell1, spot.cell2, spot.first, spot.second),
             "steps": 5,
             "getrandbits": random.Random(0).getrandbits,
