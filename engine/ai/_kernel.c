@@ -1062,6 +1062,7 @@ typedef struct {
      * the start symbols it is next to (a bit each, of those no tile touched when the
      * play-out began); the bits of the symbols still untouched; which seats have placed. */
     int *near;
+    int *opening_pairs;    /* room for the pairs a first placement may cover */
     int untouched;
     int placed[4];
 } Position;
@@ -1313,11 +1314,27 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
         }
     }
     /* A seat's first placement: only the pairs with a cell next to a start symbol that no
-     * tile touches yet (the order of the pairs does not matter: the tied ones are sorted). */
-    int opening = s->near != NULL && !s->placed[seat];
+     * tile touches yet (picked out first, so that the loop below stays the later moves'
+     * loop; the order of the pairs does not matter: the tied ones are sorted). */
+    const int *pairs = s->empty;
+    int pair_count = s->empty_count;
+    if (s->near != NULL && !s->placed[seat]) {
+        int *picked = s->opening_pairs;
+        pair_count = 0;
+        for (int p = 0; p < s->empty_count; p++) {
+            int e = s->empty[p];
+            if ((s->near[l->low[e]] | s->near[l->high[e]]) & s->untouched) {
+                picked[pair_count++] = e;
+            }
+        }
+        pairs = picked;
+        if (pair_count == 0) {  /* as pick_best on no placement */
+            PyErr_SetString(PyExc_IndexError, "no legal placement");
+            return -1;
+        }
+    }
     /* Every value is an index into a row: the largest two hexes can score is checked once. */
     Py_ssize_t length = rows->length;
-    int allowed = 0;
     double best = 0.0;
     int first = 1;
     for (int pass = 0; pass < 2; pass++) {
@@ -1328,13 +1345,8 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
             const int *px = s->points + x * n, *py = s->points + y * n;
             const double *rx = row[x], *ry = row[y];
             for (int w = 0; w < (x == y ? 1 : 2); w++) {
-                for (int p = 0; p < s->empty_count; p++) {
-                    int e = s->empty[p];
-                    if (opening &&
-                        !((s->near[l->low[e]] | s->near[l->high[e]]) & s->untouched)) {
-                        continue;
-                    }
-                    allowed = 1;
+                for (int p = 0; p < pair_count; p++) {
+                    int e = pairs[p];
                     int i = w ? l->high[e] : l->low[e], j = w ? l->low[e] : l->high[e];
                     double v;
                     if (x == y) {
@@ -1367,10 +1379,6 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
                     }
                 }
             }
-        }
-        if (!allowed) {  /* as pick_best on no placement (the first round's pairs gone) */
-            PyErr_SetString(PyExc_IndexError, "no legal placement");
-            return -1;
         }
         if (pass == 1) {
             int pick = 0;
@@ -1461,7 +1469,8 @@ static int read_opening(Position *s, PyObject *opening) {
     memcpy(s->placed, by_seat, sizeof(int) * (size_t)n);
     free(by_seat);
     s->near = calloc((size_t)cells + 1, sizeof(int));
-    if (s->near == NULL) {
+    s->opening_pairs = malloc(sizeof(int) * (size_t)(s->l->edges + 1));
+    if (s->near == NULL || s->opening_pairs == NULL) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1680,6 +1689,7 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
 done:
     free(s.board);
     free(s.near);
+    free(s.opening_pairs);
     free(s.points);
     free(s.empty);
     free(s.pos);
