@@ -291,3 +291,22 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
         run(getrandbits=lambda k: 1 // 0, steps=60)
     with pytest.raises(ValueError):  # 3 kinds of tile, not 21
         fast.layout([0], [1], [[0], [0]], [()] * 12, KIND_COLOURS[:3])
+
+
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_the_chances_from_the_first_round_are_the_pure_python_ones(
+    players: int, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The review's chances to win play every deal to the end: from the first round on too
+    # in C now, with the wins of the Python loop.
+    from engine.ai.chances import raw_wins
+
+    fast = kernel.kernel
+    assert fast is not None
+    for game in first_round(players, mode, 4):
+        moves = [p for p, _ in rank_placements(game)[:2]]
+        by_way = []
+        for way in (fast, None):
+            monkeypatch.setattr(kernel, "kernel", way)
+            by_way.append(raw_wins(game, moves, samples=6, seed=3))
+        assert by_way[0] == by_way[1]
