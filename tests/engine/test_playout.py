@@ -142,7 +142,7 @@ def test_the_c_play_out_plays_the_first_round_as_python_does(players: int, mode:
 def test_play_outs_are_the_pure_python_play_outs(
     players: int, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # From every stage, the first round included (Python plays it, then C the rest), and
+    # From every stage, the first round included (C plays it too where built), and
     # stopped early as well as played to the end.
     fast = kernel.kernel
     assert fast is not None
