@@ -174,24 +174,3 @@ def test_the_first_round_spends_a_share_of_the_budget(
         second.play(choose_move(view, "greedy", 1))
     # Seat 1's first move: every other seat has placed, the play-outs are all in C.
     assert _play_outs(monkeypatch, second, replace(config, first_round_share=0.25)) == 40
-
-
-def test_two_players_spend_the_two_player_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 50: in 2-player games master spends :attr:`MasterConfig.two_player_budget`
-    (twice the budget by default), in 3 and 4 players the budget."""
-    # As above: two candidates, one halving round, 12 simulated placements a deal.
-    config = replace(
-        QUICK_MASTER_SEARCH,
-        shortlist=2,
-        budget=240,
-        two_player_budget=480,
-        depth=6,
-        min_samples=1,
-        max_samples=10**6,
-    )
-    two = GenialGame(2, seed=3)
-    assert _play_outs(monkeypatch, two, config) == 80  # 40 deals
-    assert _play_outs(monkeypatch, two, replace(config, two_player_budget=None)) == 40
-    three = GenialGame(3, seed=3)
-    assert _play_outs(monkeypatch, three, config) == 40  # 20 deals: the budget
-    assert MasterConfig().two_player_budget == 2 * MasterConfig().budget
