@@ -68,12 +68,6 @@ class MasterConfig:
     #: tuning seed 7301 master won 34 of 40 against expert so, 31 of 40 with 10 candidates,
     #: where 7,000 with 10 and up to 160 had won 56 % of 240 (benchmarks/AI_RESULTS.md).
     budget: int = 50000
-    #: The budget in 2-player games (None: :attr:`budget`). Since the C loop plays the first
-    #: round too (issue 50), a 2-player move costs 0.13-0.16 s of CPU at 50,000 where the
-    #: goal allows 0.5 s; twice the budget costs a median of 0.19 s and a p95 (the first
-    #: move) of 0.32 s (docs/measurements.md). 3 and 4 players keep 50,000: their boards
-    #: make each placement dearer, and their first moves cost 0.3-0.4 s already.
-    two_player_budget: int | None = 100000
     #: Each play-out stops after this many placements (or at the end of the game).
     depth: int = 60
     #: Deals per candidate in the first round, and at most in the last.
@@ -91,11 +85,11 @@ class MasterConfig:
     #: master against three experts, from 85 of 163 on, won 21 of 40 on the tuning seed 7801,
     #: from the first move 22 (benchmarks/AI_RESULTS.md; none of them shown apart).
     endgame: int | None = None
-    #: The share of the budget spent while some seat has still to make its first placement.
-    #: When the first round was played in Python the first move cost about twice any other,
-    #: and a quarter took the p95 under 0.25 s, but master then won 64 of the 100 games where
-    #: it moves first against 83 at the whole budget, the same games (issue 50,
-    #: docs/measurements.md): the whole. The C loop now plays the first round as cheaply.
+    #: The share of the budget spent while some seat has still to make its first placement
+    #: (the first round's limit is played in Python in each play-out: the first move costs
+    #: about twice any other and is the p95 of master's CPU a move). A quarter took the p95
+    #: under 0.25 s, but master then won 64 of the 100 games where it moves first against
+    #: 83 at the whole budget, the same games (issue 50, docs/measurements.md): the whole.
     first_round_share: float = 1.0
     strong: StrongConfig = MASTER_STRONG
 
@@ -121,9 +115,7 @@ def default_search() -> MasterConfig:
     config = DEFAULT_MASTER_SEARCH
     if kernel.active() or config.budget <= PURE_PYTHON_BUDGET:
         return config
-    return replace(
-        config, budget=PURE_PYTHON_BUDGET, two_player_budget=None, endgame=PURE_PYTHON_ENDGAME
-    )
+    return replace(config, budget=PURE_PYTHON_BUDGET, endgame=PURE_PYTHON_ENDGAME)
 
 
 def _by_rule(game: GenialGame | Ending, side: int) -> int:
@@ -170,11 +162,7 @@ def master_move(
     left = max(1, min(config.depth, empty // 2))  # about the placements a play-out makes
     rounds = max(1, math.ceil(math.log2(len(alive))))
     first_round = not all(placed or s == seat for s, placed in enumerate(base.has_placed))
-    budget: float = config.budget
-    if base.setup.players == 2 and config.two_player_budget is not None:
-        budget = config.two_player_budget
-    if first_round:
-        budget *= config.first_round_share
+    budget = config.budget * config.first_round_share if first_round else config.budget
     per_round = budget / rounds
     seeds: list[int] = []
     deals: list[Deal] = []

@@ -36,7 +36,6 @@ QUICK_SPEZIAL_EXPERT = SpezialExpertConfig(
 QUICK_MASTER_SEARCH = MasterConfig(
     shortlist=5,
     budget=60,
-    two_player_budget=None,
     depth=6,
     min_samples=2,
     max_samples=6,

@@ -93,14 +93,13 @@ def test_master_plays_out_from_the_first_move_unless_given_a_later_start(
 
 
 @pytest.mark.parametrize(
-    ("built", "budget", "two_player_budget", "endgame", "shortlist", "first_round_share"),
-    [(True, 50000, 100000, None, 16, 1.0), (False, 12500, None, 40, 16, 1.0)],
+    ("built", "budget", "endgame", "shortlist", "first_round_share"),
+    [(True, 50000, None, 16, 1.0), (False, 12500, 40, 16, 1.0)],
 )
 def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame(
     monkeypatch: pytest.MonkeyPatch,
     built: bool,
     budget: int,
-    two_player_budget: int | None,
     endgame: int | None,
     shortlist: int,
     first_round_share: float,
@@ -124,9 +123,7 @@ def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame
     monkeypatch.setattr(master, "master_move", spy)
     game = keep_always_game(5, 12)
     assert choose_move(game.view(game.to_move), "master", 1) == "chosen"
-    assert [(c.budget, c.two_player_budget, c.endgame) for c in seen] == [
-        (budget, two_player_budget, endgame)
-    ]
+    assert [(c.budget, c.endgame) for c in seen] == [(budget, endgame)]
     # The whole budget in the first round too: a quarter there lost master games (issue 50).
     assert (seen[0].shortlist, seen[0].first_round_share) == (shortlist, first_round_share)
     assert seen[0].depth == 60  # nothing else differs
