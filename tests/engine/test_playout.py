@@ -289,6 +289,17 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
         run(getrandbits=None)
     with pytest.raises(ZeroDivisionError):  # an error in the generator is passed on
         run(getrandbits=lambda k: 1 // 0, steps=60)
+    turn = (game.to_move, 0, False)
+    with pytest.raises(ValueError):  # the first round: one seat's placed of two
+        run(turn=(*turn, ((True,), [[1, 2]])))
+    with pytest.raises(ValueError):  # a start symbol's cell off the board
+        run(turn=(*turn, ((True, False), [[10**6]])))
+    with pytest.raises(ValueError):  # seven start symbols
+        run(turn=(*turn, ((True, False), [[1]] * 7)))
+    with pytest.raises(TypeError):
+        run(turn=(*turn, "first round"))
+    with pytest.raises(IndexError):  # a first placement with every start symbol touched
+        run(turn=(*turn, ((False, False), [])))
     with pytest.raises(ValueError):  # 3 kinds of tile, not 21
         fast.layout([0], [1], [[0], [0]], [()] * 12, KIND_COLOURS[:3])
 
