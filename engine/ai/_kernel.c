@@ -725,8 +725,10 @@ static PyObject *expected_best(PyObject *self, PyObject *args) {
  * value over every kind on the rack and every empty pair, ties broken by one draw of the
  * given random generator among them sorted best first, then in the fixed placement order),
  * on C arrays: the same placements, scores, end and draws of the generator as the Python
- * loop in engine/ai/genial_players.py, for positions where every seat has placed (the
- * first-round limit is left to Python). tests/engine/test_playout.py compares both.
+ * loop in engine/ai/genial_players.py, the first round included (RULES.md 2.3: a seat's
+ * first placement must touch a start symbol that no tile touches yet), so that a play-out
+ * from the first moves of a game costs what a later one does (issue 50).
+ * tests/engine/test_playout.py compares both.
  */
 
 #define KINDS 21
@@ -1056,6 +1058,13 @@ typedef struct {
     int bag_front, bag_end, bag_capacity;
     int scores[4][COLOURS];
     int to_move, bonus_owed, awaiting_swap, over, winner;
+    /* The first round, while some seat has still to place (else near is NULL): by cell,
+     * the start symbols it is next to (a bit each, of those no tile touched when the
+     * play-out began); the bits of the symbols still untouched; which seats have placed. */
+    int *near;
+    int *opening_pairs;    /* room for the pairs a first placement may cover */
+    int untouched;
+    int placed[4];
 } Position;
 
 static inline int side_of(const Position *s, int seat) { return s->team ? seat % 2 : seat; }
@@ -1106,6 +1115,9 @@ static void fill(Position *s, int cell, int colour) {
     s->board[cell] = colour;
     drop_edges(s, cell);
     raise_points_c(s, cell, colour);
+    if (s->near != NULL) {  /* a symbol next to a covered cell is touched (GenialBoard._fill) */
+        s->untouched &= ~s->near[cell];
+    }
 }
 
 /* GenialGame._score: returns the bonus placements earned. */
@@ -1199,6 +1211,7 @@ static void play_spot_c(Position *s, int i, int j, int x, int y) {
     }
     fill(s, i, x);
     fill(s, j, y);
+    s->placed[seat] = 1;
     int earned = score(s, track, x, y, a, b);
     if (track_min(track) == s->cap) {
         s->winner = side_of(s, seat);
@@ -1300,6 +1313,26 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
             }
         }
     }
+    /* A seat's first placement: only the pairs with a cell next to a start symbol that no
+     * tile touches yet (picked out first, so that the loop below stays the later moves'
+     * loop; the order of the pairs does not matter: the tied ones are sorted). */
+    const int *pairs = s->empty;
+    int pair_count = s->empty_count;
+    if (s->near != NULL && !s->placed[seat]) {
+        int *picked = s->opening_pairs;
+        pair_count = 0;
+        for (int p = 0; p < s->empty_count; p++) {
+            int e = s->empty[p];
+            if ((s->near[l->low[e]] | s->near[l->high[e]]) & s->untouched) {
+                picked[pair_count++] = e;
+            }
+        }
+        pairs = picked;
+        if (pair_count == 0) {  /* as pick_best on no placement */
+            PyErr_SetString(PyExc_IndexError, "no legal placement");
+            return -1;
+        }
+    }
     /* Every value is an index into a row: the largest two hexes can score is checked once. */
     Py_ssize_t length = rows->length;
     double best = 0.0;
@@ -1312,8 +1345,8 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
             const int *px = s->points + x * n, *py = s->points + y * n;
             const double *rx = row[x], *ry = row[y];
             for (int w = 0; w < (x == y ? 1 : 2); w++) {
-                for (int p = 0; p < s->empty_count; p++) {
-                    int e = s->empty[p];
+                for (int p = 0; p < pair_count; p++) {
+                    int e = pairs[p];
                     int i = w ? l->high[e] : l->low[e], j = w ? l->low[e] : l->high[e];
                     double v;
                     if (x == y) {
@@ -1412,6 +1445,61 @@ static int trace_add(PyObject *trace, long i, long j, long x, long y) {
     return 0;
 }
 
+/* Reads play_out's opening, (placed, starts), into s->placed, s->near and s->untouched;
+ * -1 with an exception set on bad input. */
+static int read_opening(Position *s, PyObject *opening) {
+    int cells = s->l->cells;
+    PyObject *placed, *starts;
+    if (!PyTuple_Check(opening) || !PyArg_ParseTuple(opening, "OO", &placed, &starts)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "opening is None or (placed, starts)");
+        }
+        return -1;
+    }
+    Py_ssize_t n;
+    int *by_seat = int_array(placed, 0, 2, &n);
+    if (by_seat == NULL) {
+        return -1;
+    }
+    if (n != s->players) {
+        free(by_seat);
+        PyErr_SetString(PyExc_ValueError, "placed: one entry per seat");
+        return -1;
+    }
+    memcpy(s->placed, by_seat, sizeof(int) * (size_t)n);
+    free(by_seat);
+    s->near = calloc((size_t)cells + 1, sizeof(int));
+    s->opening_pairs = malloc(sizeof(int) * (size_t)(s->l->edges + 1));
+    if (s->near == NULL || s->opening_pairs == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(starts, "starts is a sequence of sequences of cells");
+    if (fast == NULL) {
+        return -1;
+    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    if (count > 6) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "more than six start symbols");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        int *around = int_array(PySequence_Fast_GET_ITEM(fast, k), 0, cells, &n);
+        if (around == NULL) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        for (Py_ssize_t c = 0; c < n; c++) {
+            s->near[around[c]] |= 1 << k;
+        }
+        free(around);
+        s->untouched |= 1 << k;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
 PyDoc_STRVAR(play_out_doc,
 "play_out(layout, rows, board, points, empty_edges, racks, bag, scores, rules, turn,\n"
 "         first, steps, getrandbits, trace) -> (made, scores, over, winner)\n\n"
@@ -1420,7 +1508,9 @@ PyDoc_STRVAR(play_out_doc,
 "position: board (colour by cell, -1 empty), points (6 lists by cell), empty_edges, racks\n"
 "(kinds, by seat), bag (kinds, front first), scores (by side). rules = (players, team,\n"
 "cap, marks, bonus_placements, swaps, rack_size); turn = (to_move, bonus_owed,\n"
-"awaiting_swap). Every seat must have placed. Ties are drawn as randrange(n) draws them\n"
+"awaiting_swap, opening): opening is None once every seat has placed, else (placed, starts):\n"
+"by seat whether it has placed, and for each start symbol no tile touches yet the cells\n"
+"around it (a seat's first placement must cover one). Ties are drawn as randrange(n) draws them\n"
 "from getrandbits (a random.Random's bound method: the same numbers). With a\n"
 "list as trace, each placement (i, j, x, y) is appended to it. Returns the placements\n"
 "made after first, the scores, whether the game is over and the winning side (or None).");
@@ -1429,12 +1519,12 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     PyObject *layout_obj, *rows_obj, *board, *points, *empty_edges, *racks, *bag, *scores;
     PyObject *first, *getrandbits, *trace;
     int players, team, cap, bonus_placements, swaps, rack_size, to_move, bonus_owed, awaiting;
-    PyObject *marks;
+    PyObject *marks, *opening;
     long steps;
-    if (!PyArg_ParseTuple(args, "OOOOOOOO(iiiOiii)(iii)OlOO", &layout_obj, &rows_obj, &board,
+    if (!PyArg_ParseTuple(args, "OOOOOOOO(iiiOiii)(iiiO)OlOO", &layout_obj, &rows_obj, &board,
                           &points, &empty_edges, &racks, &bag, &scores, &players, &team, &cap,
                           &marks, &bonus_placements, &swaps, &rack_size, &to_move, &bonus_owed,
-                          &awaiting, &first, &steps, &getrandbits, &trace)) {
+                          &awaiting, &opening, &first, &steps, &getrandbits, &trace)) {
         return NULL;
     }
     Layout *l = PyCapsule_GetPointer(layout_obj, "genial.layout");
@@ -1495,6 +1585,9 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
         goto done;
     }
     s.empty_count = (int)n;
+    if (opening != Py_None && read_opening(&s, opening) < 0) {
+        goto done;
+    }
     for (int e = 0; e < l->edges; e++) {
         s.pos[e] = -1;
     }
@@ -1595,6 +1688,8 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     }
 done:
     free(s.board);
+    free(s.near);
+    free(s.opening_pairs);
     free(s.points);
     free(s.empty);
     free(s.pos);

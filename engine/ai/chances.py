@@ -62,15 +62,16 @@ def calibrated(wins: Sequence[float], samples: int, temperature: float) -> Chanc
 
 
 def to_end(game: GenialGame, rng: random.Random) -> Ending:
-    """``game`` (changed) played out by the greedy player for every seat to its end."""
+    """``game`` (changed, where the C loop is not built) played out by the greedy player for
+    every seat to its end (by the C loop from any position, the first round included)."""
     fast = _kernel.kernel
-    while not game.over and (fast is None or not all(game.has_placed)):
+    if fast is not None and not game.over:
+        return _play_out_fast(fast, game, None, 1 << 20, rng, DEFAULT_WEIGHTS)[1]
+    while not game.over:
         if game.awaiting == "swap":
             game.swap_quietly(True)
             continue
         game.play_spot(greedy_spot(game, DEFAULT_WEIGHTS, rng))
-    if fast is not None and not game.over:
-        return _play_out_fast(fast, game, None, 1 << 20, rng, DEFAULT_WEIGHTS)[1]
     return Ending(game.setup, game.scores, game.over, game.winner)
 
 

@@ -93,24 +93,22 @@ def play_out(
     world: GenialGame, spot: PlacementSpot, steps: int, rng: random.Random, weights: Weights
 ) -> Ending:
     """``world`` (left as it is) after ``spot`` and then greedy play (swapping whenever offered) for
-    up to ``steps`` placements. The C loop plays the part after every seat has placed (the
-    first-round limit stays in Python); it makes the same placements and the same draws of
-    ``rng`` as the Python loop, which is used where the C loops are not built."""
+    up to ``steps`` placements. The C loop, first round included, makes the same placements
+    and the same draws of ``rng`` as the Python loop, which is used where the C loops are
+    not built."""
     fast = _kernel.kernel
-    if fast is not None and all(world.has_placed) and world.awaiting != "swap":
+    if fast is not None and world.awaiting != "swap":
         first = (spot.cell1, spot.cell2, spot.first, spot.second)
         return _play_out_fast(fast, world, first, steps, rng, weights)[1]
     g = world.copy()
     g.play_spot(spot)
     made = 0
-    while not g.over and made < steps and (fast is None or not all(g.has_placed)):
+    while not g.over and made < steps:
         if g.awaiting == "swap":
             g.swap_quietly(True)
             continue
         g.play_spot(greedy_spot(g, weights, rng))
         made += 1
-    if fast is not None and not g.over and made < steps:
-        return _play_out_fast(fast, g, None, steps - made, rng, weights)[1]
     return Ending(g.setup, g.scores, g.over, g.winner)
 
 
@@ -180,15 +178,29 @@ def _position_args(c: Any, g: GenialGame, weights: Weights) -> tuple[object, ...
             setup.swaps,
             setup.rack_size,
         ),
-        (g.to_move, g.bonus_owed, g.awaiting == "swap"),
+        (g.to_move, g.bonus_owed, g.awaiting == "swap", _opening(g)),
     )
+
+
+def _opening(g: GenialGame) -> tuple[tuple[bool, ...], list[list[int]]] | None:
+    """The C loop's view of the first round (RULES.md 2.3): None once every seat has placed,
+    else which seats have, and the cells around each start symbol no tile touches yet."""
+    if all(g.has_placed):
+        return None
+    neighbours = g.area.neighbours
+    starts = [
+        [j for j in neighbours[s] if j >= 0]
+        for s in sorted(g.start_cells)
+        if s not in g.start_touched
+    ]
+    return tuple(g.has_placed), starts
 
 
 class Deal:
     """One deal of the unseen tiles (a world :func:`redeal` made), ready to be played out
-    from many first placements: where the C loop can play the whole play-out (every seat
-    has placed, no swap is due), the position is handed to it as it stands once, not once
-    a play-out. :meth:`play_out` gives what :func:`play_out` gives."""
+    from many first placements: where the C loop can play the whole play-out (no swap is
+    due), the position is handed to it as it stands once, not once a play-out.
+    :meth:`play_out` gives what :func:`play_out` gives."""
 
     __slots__ = ("_args", "weights", "world")
 
@@ -197,7 +209,7 @@ class Deal:
         self.weights = weights
         fast = _kernel.kernel
         self._args: tuple[object, ...] | None = None
-        if fast is not None and all(world.has_placed) and world.awaiting != "swap":
+        if fast is not None and world.awaiting != "swap":
             self._args = _position_args(fast, world, weights)
 
     def play_out(self, spot: PlacementSpot, steps: int, rng: random.Random) -> Ending:

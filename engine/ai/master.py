@@ -85,11 +85,11 @@ class MasterConfig:
     #: master against three experts, from 85 of 163 on, won 21 of 40 on the tuning seed 7801,
     #: from the first move 22 (benchmarks/AI_RESULTS.md; none of them shown apart).
     endgame: int | None = None
-    #: The share of the budget spent while some seat has still to make its first placement
-    #: (the first round's limit is played in Python in each play-out: the first move costs
-    #: about twice any other and is the p95 of master's CPU a move). A quarter took the p95
-    #: under 0.25 s, but master then won 64 of the 100 games where it moves first against
-    #: 83 at the whole budget, the same games (issue 50, docs/measurements.md): the whole.
+    #: The share of the budget spent while some seat has still to make its first placement.
+    #: When the play-outs played the first round in Python the first move cost about twice
+    #: any other, and a quarter took the p95 under 0.25 s, but master then won 64 of the 100
+    #: games where it moves first against 83 at the whole budget, the same games (issue 50,
+    #: docs/measurements.md): the whole. The C loop now plays the first round as cheaply.
     first_round_share: float = 1.0
     strong: StrongConfig = MASTER_STRONG
 

@@ -147,9 +147,8 @@ def _play_outs(monkeypatch: pytest.MonkeyPatch, game: GenialGame, config: Master
 def test_the_first_round_spends_a_share_of_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 50: a play-out that must pass through the first round (a seat other than the
-    mover has not placed yet) is played in Python, so the first moves may spend a share of the
-    budget (the first move is the p95 of master's CPU a move; by default the whole)."""
+    """Issue 50: while a seat other than the mover has not placed yet, master may spend a
+    share of the budget (by default the whole: the C loop plays the first round too)."""
     # Two candidates, one halving round, play-outs of 6 placements: each deal costs
     # 2 * 6 = 12 simulated placements, so a budget of 240 is 20 deals, 40 play-outs.
     config = replace(
@@ -169,5 +168,5 @@ def test_the_first_round_spends_a_share_of_the_budget(
     while second.to_move != 1:  # a bonus placement or a swap of seat 0
         view = second.view(second.to_move)
         second.play(choose_move(view, "greedy", 1))
-    # Seat 1's first move: every other seat has placed, the play-outs are all in C.
+    # Seat 1's first move: every other seat has placed, so the whole budget.
     assert _play_outs(monkeypatch, second, replace(config, first_round_share=0.25)) == 40

@@ -74,6 +74,16 @@ def c_trace(
     return trace, (made, end.scores, end.over, end.winner)
 
 
+def first_round(players: int, mode: str, seed: int) -> Iterator[GenialGame]:
+    """Each position of a game before every seat has placed, the first placements made at
+    random among the allowed ones (so that different start symbols are taken)."""
+    game = GenialGame(players, mode, seed=seed)
+    rng = random.Random(seed)
+    while not all(game.has_placed):
+        yield game
+        game.play(rng.choice(game.legal_placements()))
+
+
 @pytest.mark.parametrize(("players", "mode"), SETUPS)
 def test_the_c_play_out_makes_the_python_placements(players: int, mode: str) -> None:
     compared = 0
@@ -98,10 +108,41 @@ def test_the_c_play_out_makes_the_python_placements(players: int, mode: str) -> 
 
 
 @pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_the_c_play_out_plays_the_first_round_as_python_does(players: int, mode: str) -> None:
+    # Issue 50: the C loop plays the first round too (RULES.md 2.3), so master's first move
+    # costs what its later ones do. Each seat's first placement must touch a start symbol no
+    # tile touches yet: the C loop must make Python's placements one by one there too,
+    # where nearly every placement ties for best (one draw among many).
+    compared = 0
+    for seed in (1, 2, 3):
+        for game in first_round(players, mode, seed):
+            world = redeal(game, game.to_move, random.Random(seed))
+            for p, _ in rank_placements(world)[:3]:
+                spot = world._layout.where[p]
+                for steps in (60, 2):
+                    py_rng, c_rng = random.Random(seed), random.Random(seed)
+                    expected, end = python_trace(world, spot, steps, py_rng)
+                    got, (made, scores, over, winner) = c_trace(world, spot, steps, c_rng)
+                    assert got == expected
+                    assert made == len(expected) - 1
+                    assert (scores, over, winner) == (end.scores, end.over, end.winner)
+                    assert c_rng.random() == py_rng.random()
+                    compared += 1
+                # Every first placement touched a start symbol that none touched before it.
+                touched: set[int] = set(world.start_touched)
+                near = world._layout.near_start
+                for i, j, _, _ in expected[: players - sum(world.has_placed)]:
+                    fresh = (set(near[i]) | set(near[j])) - touched
+                    assert len(fresh) == 1
+                    touched |= fresh
+    assert compared >= 12
+
+
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
 def test_play_outs_are_the_pure_python_play_outs(
     players: int, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # From every stage, the first round included (Python plays it, then C the rest), and
+    # From every stage, the first round included (C plays it too where built), and
     # stopped early as well as played to the end.
     fast = kernel.kernel
     assert fast is not None
@@ -222,7 +263,7 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
             "bag": bag,
             "scores": game.scores,
             "rules": rules,
-            "turn": (game.to_move, 0, False),
+            "turn": (game.to_move, 0, False, None),
             "first": (spot.cell1, spot.cell2, spot.first, spot.second),
             "steps": 5,
             "getrandbits": random.Random(0).getrandbits,
@@ -248,5 +289,35 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
         run(getrandbits=None)
     with pytest.raises(ZeroDivisionError):  # an error in the generator is passed on
         run(getrandbits=lambda k: 1 // 0, steps=60)
+    turn = (game.to_move, 0, False)
+    with pytest.raises(ValueError):  # the first round: one seat's placed of two
+        run(turn=(*turn, ((True,), [[1, 2]])))
+    with pytest.raises(ValueError):  # a start symbol's cell off the board
+        run(turn=(*turn, ((True, False), [[10**6]])))
+    with pytest.raises(ValueError):  # seven start symbols
+        run(turn=(*turn, ((True, False), [[1]] * 7)))
+    with pytest.raises(TypeError):
+        run(turn=(*turn, "first round"))
+    with pytest.raises(IndexError):  # a first placement with every start symbol touched
+        run(turn=(*turn, ((False, False), [])))
     with pytest.raises(ValueError):  # 3 kinds of tile, not 21
         fast.layout([0], [1], [[0], [0]], [()] * 12, KIND_COLOURS[:3])
+
+
+@pytest.mark.parametrize(("players", "mode"), SETUPS)
+def test_the_chances_from_the_first_round_are_the_pure_python_ones(
+    players: int, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The review's chances to win play every deal to the end: from the first round on too
+    # in C now, with the wins of the Python loop.
+    from engine.ai.chances import raw_wins
+
+    fast = kernel.kernel
+    assert fast is not None
+    for game in first_round(players, mode, 4):
+        moves = [p for p, _ in rank_placements(game)[:2]]
+        by_way = []
+        for way in (fast, None):
+            monkeypatch.setattr(kernel, "kernel", way)
+            by_way.append(raw_wins(game, moves, samples=6, seed=3))
+        assert by_way[0] == by_way[1]
