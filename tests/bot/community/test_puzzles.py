@@ -328,6 +328,23 @@ def test_a_daily_puzzle_in_the_hour_summer_time_skips_keeps_its_hour_the_next_da
     assert next_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 30, 0, 30)
 
 
+def test_a_daily_puzzle_in_the_half_hour_summer_time_skips_keeps_its_minute_the_next_day() -> None:
+    """Lord Howe Island's clocks go from 02:00 (UTC+10:30) to 02:30 (UTC+11) on
+    2026-10-04, at 15:30 UTC the day before: 02:15 does not exist that day, so its puzzle
+    comes at 15:45 UTC (02:15 as the half hour before the change reads it, 02:45 on the
+    new clock), and the next day's at 02:15 again, 15:15 UTC, not at 02:45."""
+    import datetime
+
+    from bot.community.puzzles import last_time, next_time
+
+    def utc(*when: int) -> float:
+        return datetime.datetime(*when, tzinfo=datetime.UTC).timestamp()
+
+    at = "2:15 Australia/Lord_Howe"
+    assert last_time(at, utc(2026, 10, 4)) == utc(2026, 10, 3, 15, 45)
+    assert next_time(at, utc(2026, 10, 4)) == utc(2026, 10, 4, 15, 15)
+
+
 def test_a_games_puzzles_come_widest_margin_first_then_earliest(tmp_path: Path) -> None:
     """Of one game's puzzle positions the one whose answer leads by most comes first; of
     equal margins, the earlier move."""
