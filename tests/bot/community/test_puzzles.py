@@ -229,6 +229,30 @@ def test_placements_scoring_as_much_as_the_answer_are_right_and_named(tmp_path: 
     )
 
 
+def test_an_answer_no_other_placement_equals_and_everyone_who_found_it(tmp_path: Path) -> None:
+    """Greedy game 3's puzzle: OO on G8 H8 scores 9 in orange, the mover's lowest colour
+    (7 on the track); no other placement scores as much, the next best 5. Both who
+    answered right are named, in the order they answered (a minute apart)."""
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    found, game = store_puzzle_game(room.service.store, "chat-1", seed=3)
+    assert (found.answer, found.points, found.lowest) == ("OO G8 H8", 9, ("O",))
+    scores = {
+        format_genial_move(p.canonical(), game.area): played_points(game, p)
+        for p in game.legal_placements()
+    }
+    assert sorted(scores.values())[-2:] == [5, 9]
+    room.ok("Ada", "/puzzle")
+    assert room.ok("Bob", "/puzzle 1 OO G8 H8")[0].text.startswith("Right")
+    clock.now += 60
+    assert room.ok("Ada", "/puzzle 1 OO H8 G8")[0].text.startswith("Right")
+    (solved,) = room.ok("Carol", "/puzzle answer")
+    assert solved.text == (
+        "Puzzle 1: 🟧🟧 G8 H8 scores 9 in orange; any other placement at most 5."
+        "\nFound by: Bob, Ada."
+    )
+
+
 def test_puzzle_after_a_reviewed_game_without_a_puzzle_position(tmp_path: Path) -> None:
     room = Room(make_service(tmp_path / "t.db", seed=3))
     room.ok("Ada", "/join")
