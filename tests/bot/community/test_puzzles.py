@@ -232,7 +232,8 @@ def test_placements_scoring_as_much_as_the_answer_are_right_and_named(tmp_path: 
 def test_an_answer_no_other_placement_equals_and_everyone_who_found_it(tmp_path: Path) -> None:
     """Greedy game 3's puzzle: OO on G8 H8 scores 9 in orange, the mover's lowest colour
     (7 on the track); no other placement scores as much, the next best 5. Both who
-    answered right are named, in the order they answered (a minute apart)."""
+    answered right are named, in the order they answered (a minute apart), one of them by
+    the tile's slot. A puzzle not posted is none."""
     clock = Clock()
     room = Room(make_service(tmp_path / "t.db", clock=clock))
     found, game = store_puzzle_game(room.service.store, "chat-1", seed=3)
@@ -242,8 +243,13 @@ def test_an_answer_no_other_placement_equals_and_everyone_who_found_it(tmp_path:
         for p in game.legal_placements()
     }
     assert sorted(scores.values())[-2:] == [5, 9]
+    assert room.error("Ada", "/puzzle 2 OO G8 H8") == (
+        "There is no such puzzle: /puzzle shows the current one."
+    )
     room.ok("Ada", "/puzzle")
-    assert room.ok("Bob", "/puzzle 1 OO G8 H8")[0].text.startswith("Right")
+    # Bob names the tile by its slot among the mover's tiles, as the puzzle shows them.
+    slot = 1 + [t.name for t in game.racks[found.seat]].index("OO")
+    assert room.ok("Bob", f"/puzzle 1 {slot} G8 H8")[0].text.startswith("Right")
     clock.now += 60
     assert room.ok("Ada", "/puzzle 1 OO H8 G8")[0].text.startswith("Right")
     (solved,) = room.ok("Carol", "/puzzle answer")
