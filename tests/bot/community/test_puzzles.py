@@ -249,7 +249,10 @@ def test_an_answer_no_other_placement_equals_and_everyone_who_found_it(tmp_path:
     room.ok("Ada", "/puzzle")
     # Bob names the tile by its slot among the mover's tiles, as the puzzle shows them.
     slot = 1 + [t.name for t in game.racks[found.seat]].index("OO")
-    assert room.ok("Bob", f"/puzzle 1 {slot} G8 H8")[0].text.startswith("Right")
+    (right,) = room.ok("Bob", f"/puzzle 1 {slot} G8 H8")
+    # Told privately, in the chat it was asked in.
+    assert (right.chat, right.user) == ("chat-1", user("Bob").id)
+    assert right.text.startswith("Right")
     clock.now += 60
     assert room.ok("Ada", "/puzzle 1 OO H8 G8")[0].text.startswith("Right")
     (solved,) = room.ok("Carol", "/puzzle answer")
