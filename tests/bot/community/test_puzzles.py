@@ -4,6 +4,7 @@ with the mover's own tiles only, answered privately, solved with /puzzle answer.
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import render
 from engine.genial import GenialGame
 from engine.moves import Placement
 from engine.notation import format_genial_move
+from engine.review import find_puzzles
 from tests.bot.helpers import Clock, Room, make_service, user
 from tests.bot.review_fixtures import greedy_game, store_puzzle_game
 
@@ -260,6 +262,25 @@ def test_an_answer_no_other_placement_equals_and_everyone_who_found_it(tmp_path:
         "Puzzle 1: 🟧🟧 G8 H8 scores 9 in orange; any other placement at most 5."
         "\nFound by: Bob, Ada."
     )
+
+
+def test_a_puzzle_in_two_lowest_colours_names_both(tmp_path: Path) -> None:
+    """Greedy game 13's second puzzle: the mover (seat 3) has 7 in yellow and in purple,
+    the lowest of their track [18, 18, 18, 12, 7, 7]; both colours are named, in the
+    puzzle and in its solution, and the picture is named after the puzzle."""
+    room = Room(make_service(tmp_path / "t.db", pictures=True))
+    record = greedy_game(seed=13)
+    data = asdict(find_puzzles(record)[1])
+    assert data["lowest"] == ("Y", "P") and data["seat"] == 2
+    data |= {"lowest": list(data["lowest"]), "from": "chat-1", "finished_at": 1.0}
+    room.service.store.post_puzzle("chat-1", 1.0, data | {"record": record.to_dict()})
+    (out,) = room.ok("Ada", "/puzzle")
+    assert out.text.startswith(
+        "Puzzle 1: the player to move has 7 in their lowest colour (yellow, purple)."
+    )
+    assert out.attachment is not None and out.attachment.filename == "puzzle-1.png"
+    (solved,) = room.ok("Ada", "/puzzle answer")
+    assert solved.text.startswith(f"Puzzle 1: {told(data['answer'])} scores 7 in yellow, purple")
 
 
 def test_puzzle_after_a_reviewed_game_without_a_puzzle_position(tmp_path: Path) -> None:
