@@ -283,6 +283,24 @@ def test_a_puzzle_in_two_lowest_colours_names_both(tmp_path: Path) -> None:
     assert solved.text.startswith(f"Puzzle 1: {told(data['answer'])} scores 7 in yellow, purple")
 
 
+def test_a_chats_own_older_game_comes_before_another_chats_and_a_review_not_done(
+    tmp_path: Path,
+) -> None:
+    """Chat 1's game (greedy game 4, finished at 200) is reviewed; its later game (at 300)
+    waits for its review; chat 2's game (greedy game 3) is reviewed too. Chat 1's puzzle
+    is its own game's, past the review not done yet, not chat 2's."""
+    room = Room(make_service(tmp_path / "t.db"))
+    store = room.service.store
+    store_puzzle_game(store, "chat-1", seed=4)
+    later = {"chat": "chat-1", "seats": [], "record": greedy_game(seed=5).to_dict()}
+    store.archive("chat-1", 300.0, later)
+    store.want_review("chat-1", 300.0)
+    store_puzzle_game(store, "chat-2", seed=3)
+    room.ok("Ada", "/puzzle")
+    (solved,) = room.ok("Ada", "/puzzle answer")
+    assert solved.text.startswith(f"Puzzle 1: {told('GO B5 A4')} scores 6 in green")
+
+
 def test_puzzle_after_a_reviewed_game_without_a_puzzle_position(tmp_path: Path) -> None:
     room = Room(make_service(tmp_path / "t.db", seed=3))
     room.ok("Ada", "/join")
