@@ -301,6 +301,16 @@ def test_a_chats_own_older_game_comes_before_another_chats_and_a_review_not_done
     assert solved.text.startswith(f"Puzzle 1: {told('GO B5 A4')} scores 6 in green")
 
 
+def test_no_daily_puzzle_where_the_table_is_gone(tmp_path: Path) -> None:
+    """The due work after a table's steps asks for its daily puzzle even when the table
+    was not found (gone since it was claimed, or damaged, so the clock never read its
+    option): nothing is due there, and nothing fails."""
+    from bot.community.puzzles import due
+
+    service = make_service(tmp_path / "t.db")
+    assert due(service, "chat-9", 1_700_000_000.0) == []
+
+
 def test_puzzle_after_a_reviewed_game_without_a_puzzle_position(tmp_path: Path) -> None:
     room = Room(make_service(tmp_path / "t.db", seed=3))
     room.ok("Ada", "/join")
