@@ -149,6 +149,11 @@ def test_the_daily_puzzle_comes_at_its_hour_and_the_next_tells_the_solution(
     (shown,) = room.due(clock.now)
     assert shown.text.startswith("Puzzle 1: the player to move has ")
     assert room.table().due_at == first + 86_400
+    # Asked again at the same time (the due work runs again after a restart, say): that
+    # day's puzzle is out, posted at its very time, and nothing more comes.
+    from bot.community.puzzles import due
+
+    assert due(room.service, "chat-1", first) == []
     room.ok("Bob", f"/puzzle {found.answer}")
     clock.now = first + 86_400
     out = room.due(clock.now)
