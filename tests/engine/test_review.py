@@ -444,6 +444,21 @@ def test_each_move_of_a_games_review_is_seeded_with_the_seed_plus_its_number(
     assert review.mode == "standard"
 
 
+def test_a_swap_decisions_chances_are_played_out_like_a_placements(shared: Path) -> None:
+    """Example 01's move 17 is a swap: the chances after it are played out like a
+    placement's, over the review's samples and seeded with the seed plus its number."""
+    from engine.ai.chances import chances_after
+
+    data = json.loads((shared / "examples" / "01-genial-standard-2p.json").read_text())
+    assert data["moves"][17] == "swap"
+    review = review_game(Record.from_dict({**data, "moves": data["moves"][:18]}), samples=8, seed=5)
+    before = replay(Record.from_dict({**data, "moves": data["moves"][:17]}))
+    assert isinstance(before, GenialGame)
+    (after,) = chances_after(before, [before.parse("swap")], 8, 5 + 17)
+    assert review.chances is not None
+    assert review.chances[17] == tuple(round(c, 4) for c in after)
+
+
 def test_a_solo_games_review_has_the_six_colours_and_the_solo_mode(shared: Path) -> None:
     data = json.loads((shared / "examples" / "06-genial-solo-1p.json").read_text())
     review = review_game(Record.from_dict({**data, "moves": data["moves"][:2]}), samples=8)

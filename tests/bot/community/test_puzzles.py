@@ -4,6 +4,7 @@ with the mover's own tiles only, answered privately, solved with /puzzle answer.
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import render
 from engine.genial import GenialGame
 from engine.moves import Placement
 from engine.notation import format_genial_move
+from engine.review import find_puzzles
 from tests.bot.helpers import Clock, Room, make_service, user
 from tests.bot.review_fixtures import greedy_game, store_puzzle_game
 
@@ -147,6 +149,11 @@ def test_the_daily_puzzle_comes_at_its_hour_and_the_next_tells_the_solution(
     (shown,) = room.due(clock.now)
     assert shown.text.startswith("Puzzle 1: the player to move has ")
     assert room.table().due_at == first + 86_400
+    # Asked again at the same time (the due work runs again after a restart, say): that
+    # day's puzzle is out, posted at its very time, and nothing more comes.
+    from bot.community.puzzles import due
+
+    assert due(room.service, "chat-1", first) == []
     room.ok("Bob", f"/puzzle {found.answer}")
     clock.now = first + 86_400
     out = room.due(clock.now)
@@ -227,6 +234,86 @@ def test_placements_scoring_as_much_as_the_answer_are_right_and_named(tmp_path: 
         "Puzzle 1: 🟩🟧 B5 A4 scores 6 in green, and 2 other placements as much; every other"
         f" placement at most {best_other}."
     )
+
+
+def test_an_answer_no_other_placement_equals_and_everyone_who_found_it(tmp_path: Path) -> None:
+    """Greedy game 3's puzzle: OO on G8 H8 scores 9 in orange, the mover's lowest colour
+    (7 on the track); no other placement scores as much, the next best 5. Both who
+    answered right are named, in the order they answered (a minute apart), one of them by
+    the tile's slot. A puzzle not posted is none."""
+    clock = Clock()
+    room = Room(make_service(tmp_path / "t.db", clock=clock))
+    found, game = store_puzzle_game(room.service.store, "chat-1", seed=3)
+    assert (found.answer, found.points, found.lowest) == ("OO G8 H8", 9, ("O",))
+    scores = {
+        format_genial_move(p.canonical(), game.area): played_points(game, p)
+        for p in game.legal_placements()
+    }
+    assert sorted(scores.values())[-2:] == [5, 9]
+    assert room.error("Ada", "/puzzle 2 OO G8 H8") == (
+        "There is no such puzzle: /puzzle shows the current one."
+    )
+    room.ok("Ada", "/puzzle")
+    # Bob names the tile by its slot among the mover's tiles, as the puzzle shows them.
+    slot = 1 + [t.name for t in game.racks[found.seat]].index("OO")
+    (right,) = room.ok("Bob", f"/puzzle 1 {slot} G8 H8")
+    # Told privately, in the chat it was asked in.
+    assert (right.chat, right.user) == ("chat-1", user("Bob").id)
+    assert right.text.startswith("Right")
+    clock.now += 60
+    assert room.ok("Ada", "/puzzle 1 OO H8 G8")[0].text.startswith("Right")
+    (solved,) = room.ok("Carol", "/puzzle answer")
+    assert solved.text == (
+        "Puzzle 1: 🟧🟧 G8 H8 scores 9 in orange; any other placement at most 5."
+        "\nFound by: Bob, Ada."
+    )
+
+
+def test_a_puzzle_in_two_lowest_colours_names_both(tmp_path: Path) -> None:
+    """Greedy game 13's second puzzle: the mover (seat 3) has 7 in yellow and in purple,
+    the lowest of their track [18, 18, 18, 12, 7, 7]; both colours are named, in the
+    puzzle and in its solution, and the picture is named after the puzzle."""
+    room = Room(make_service(tmp_path / "t.db", pictures=True))
+    record = greedy_game(seed=13)
+    data = asdict(find_puzzles(record)[1])
+    assert data["lowest"] == ("Y", "P") and data["seat"] == 2
+    data |= {"lowest": list(data["lowest"]), "from": "chat-1", "finished_at": 1.0}
+    room.service.store.post_puzzle("chat-1", 1.0, data | {"record": record.to_dict()})
+    (out,) = room.ok("Ada", "/puzzle")
+    assert out.text.startswith(
+        "Puzzle 1: the player to move has 7 in their lowest colour (yellow, purple)."
+    )
+    assert out.attachment is not None and out.attachment.filename == "puzzle-1.png"
+    (solved,) = room.ok("Ada", "/puzzle answer")
+    assert solved.text.startswith(f"Puzzle 1: {told(data['answer'])} scores 7 in yellow, purple")
+
+
+def test_a_chats_own_older_game_comes_before_another_chats_and_a_review_not_done(
+    tmp_path: Path,
+) -> None:
+    """Chat 1's game (greedy game 4, finished at 200) is reviewed; its later game (at 300)
+    waits for its review; chat 2's game (greedy game 3) is reviewed too. Chat 1's puzzle
+    is its own game's, past the review not done yet, not chat 2's."""
+    room = Room(make_service(tmp_path / "t.db"))
+    store = room.service.store
+    store_puzzle_game(store, "chat-1", seed=4)
+    later = {"chat": "chat-1", "seats": [], "record": greedy_game(seed=5).to_dict()}
+    store.archive("chat-1", 300.0, later)
+    store.want_review("chat-1", 300.0)
+    store_puzzle_game(store, "chat-2", seed=3)
+    room.ok("Ada", "/puzzle")
+    (solved,) = room.ok("Ada", "/puzzle answer")
+    assert solved.text.startswith(f"Puzzle 1: {told('GO B5 A4')} scores 6 in green")
+
+
+def test_no_daily_puzzle_where_the_table_is_gone(tmp_path: Path) -> None:
+    """The due work after a table's steps asks for its daily puzzle even when the table
+    was not found (gone since it was claimed, or damaged, so the clock never read its
+    option): nothing is due there, and nothing fails."""
+    from bot.community.puzzles import due
+
+    service = make_service(tmp_path / "t.db")
+    assert due(service, "chat-9", 1_700_000_000.0) == []
 
 
 def test_puzzle_after_a_reviewed_game_without_a_puzzle_position(tmp_path: Path) -> None:
@@ -326,6 +413,23 @@ def test_a_daily_puzzle_in_the_hour_summer_time_skips_keeps_its_hour_the_next_da
     at = "2:30 Europe/Berlin"
     assert last_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 29, 1, 30)
     assert next_time(at, utc(2026, 3, 29, 12)) == utc(2026, 3, 30, 0, 30)
+
+
+def test_a_daily_puzzle_in_the_half_hour_summer_time_skips_keeps_its_minute_the_next_day() -> None:
+    """Lord Howe Island's clocks go from 02:00 (UTC+10:30) to 02:30 (UTC+11) on
+    2026-10-04, at 15:30 UTC the day before: 02:15 does not exist that day, so its puzzle
+    comes at 15:45 UTC (02:15 as the half hour before the change reads it, 02:45 on the
+    new clock), and the next day's at 02:15 again, 15:15 UTC, not at 02:45."""
+    import datetime
+
+    from bot.community.puzzles import last_time, next_time
+
+    def utc(*when: int) -> float:
+        return datetime.datetime(*when, tzinfo=datetime.UTC).timestamp()
+
+    at = "2:15 Australia/Lord_Howe"
+    assert last_time(at, utc(2026, 10, 4)) == utc(2026, 10, 3, 15, 45)
+    assert next_time(at, utc(2026, 10, 4)) == utc(2026, 10, 4, 15, 15)
 
 
 def test_a_games_puzzles_come_widest_margin_first_then_earliest(tmp_path: Path) -> None:

@@ -117,6 +117,28 @@ def test_a_takeback_refused(tmp_path: Path) -> None:
     assert room.error("Ada", "/undo").startswith("Bob refused to take this move back")
 
 
+def test_a_takeback_after_every_tile_was_drawn_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once every tile of the bag was drawn the engine cannot shuffle the undrawn order
+    anew and refuses the takeback (``engine.record.take_back``): the table is told so and
+    the move stays. Random play never empties the bag before the end, so here the engine's
+    refusal stands in for such a game."""
+    from engine.errors import InvalidRecord
+
+    def bag_empty(record: Record, keep: int, rng: random.Random) -> Record:
+        raise InvalidRecord("every tile of the bag was drawn: the order cannot be shuffled")
+
+    monkeypatch.setattr(games, "take_back_record", bag_empty)
+    room = two_people(tmp_path / "t.db")
+    room.play_turn(random.Random(1))
+    room.ok("Ada", "/undo")
+    assert room.error("Bob", "/undo yes") == (
+        "Every tile of the bag was drawn: this move can no longer be taken back."
+    )
+    assert len(room.game().moves) == 1
+
+
 def test_a_takeback_overtaken_by_the_next_move(tmp_path: Path) -> None:
     room = two_people(tmp_path / "t.db")
     room.play_turn(random.Random(1))
