@@ -65,6 +65,19 @@ def test_leaves_follow_the_ranking_rule() -> None:
     assert _by_rule(game, 0) == 0
 
 
+def _counted_play_outs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one at each play-out of a deal from now on."""
+    calls: list[int] = []
+    played = Deal.play_out
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return played(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Deal, "play_out", counted)
+    return calls
+
+
 def test_master_plays_out_from_the_first_move_unless_given_a_later_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -73,15 +86,7 @@ def test_master_plays_out_from_the_first_move_unless_given_a_later_start(
     # start symbols, all empty at the first move: more than a 2-player game's 85.
     assert game.board.count(EMPTY) == 169 - 6
     view = game.view(game.to_move)
-    calls = []
-
-    played = Deal.play_out
-
-    def counted(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return played(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Deal, "play_out", counted)
+    calls = _counted_play_outs(monkeypatch)
     move = master.master_move(view, random.Random(5), replace(QUICK_MASTER_SEARCH, endgame=None))
     assert calls and move in game.legal_moves()
     calls.clear()
@@ -131,14 +136,7 @@ def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame
 
 def _play_outs(monkeypatch: pytest.MonkeyPatch, game: GenialGame, config: MasterConfig) -> int:
     """How many play-outs master makes for the seat to move in ``game``."""
-    calls = []
-    played = Deal.play_out
-
-    def counted(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return played(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Deal, "play_out", counted)
+    calls = _counted_play_outs(monkeypatch)
     master.master_move(game.view(game.to_move), random.Random(2), config)
     monkeypatch.undo()
     return len(calls)

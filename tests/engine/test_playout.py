@@ -6,11 +6,13 @@ own :meth:`GenialGame.play`."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import pytest
 
 from engine.ai import kernel
+from engine.ai.chances import raw_wins
 from engine.ai.evaluation import DEFAULT_WEIGHTS, KIND_COLOURS
 from engine.ai.genial_players import (
     _LAYOUT_TABLES,
@@ -23,8 +25,24 @@ from engine.ai.genial_players import (
     redeal,
 )
 from engine.genial import KIND_OF, GenialGame, PlacementSpot
+from engine.moves import Placement
 
 SETUPS = [(2, "standard"), (3, "standard"), (4, "standard"), (4, "team"), (1, "solo")]
+T = TypeVar("T")
+#: The C loops as built (a test may set ``kernel.kernel`` to None for a while).
+BUILT = kernel.kernel
+
+
+def in_c_and_python(monkeypatch: pytest.MonkeyPatch, run: Callable[[], T]) -> list[T]:
+    """What ``run`` gives with the C loop, then without it (the pure-Python loop)."""
+    fast = BUILT
+    assert fast is not None
+    got = []
+    for way in (fast, None):
+        monkeypatch.setattr(kernel, "kernel", way)
+        got.append(run())
+    monkeypatch.setattr(kernel, "kernel", fast)
+    return got
 
 
 def positions(players: int, mode: str, seed: int, every: int) -> Iterator[GenialGame]:
@@ -144,20 +162,21 @@ def test_play_outs_are_the_pure_python_play_outs(
 ) -> None:
     # From every stage, the first round included (C plays it too where built), and
     # stopped early as well as played to the end.
-    fast = kernel.kernel
-    assert fast is not None
     for game in positions(players, mode, 3, 4):
         if game.awaiting == "swap":
             continue
         world = redeal(game, game.to_move, random.Random(5))
         spot = world._layout.where[rank_placements(world)[0][0]]
         for steps in (60, 2):
-            ends = []
-            for way in (fast, None):
-                monkeypatch.setattr(kernel, "kernel", way)
+
+            def end(
+                world: GenialGame = world, spot: PlacementSpot = spot, steps: int = steps
+            ) -> tuple[object, ...]:
                 rng = random.Random(11)
                 e = play_out(world, spot, steps, rng, DEFAULT_WEIGHTS)
-                ends.append((e.scores, e.over, e.winner, e.ranking(), rng.random()))
+                return (e.scores, e.over, e.winner, e.ranking(), rng.random())
+
+            ends = in_c_and_python(monkeypatch, end)
             assert ends[0] == ends[1]
 
 
@@ -166,18 +185,19 @@ def test_a_deal_plays_out_as_play_out_does(
     players: int, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 50: master hands each deal to the C loop once and plays it out from many first
-    # placements; every play-out must still be play_out's (the first round included, where
-    # Python plays), and the deal itself the same with and without the kernel.
+    # placements; every play-out must still be play_out's (the first round included), and
+    # the deal itself the same with and without the kernel.
     fast = kernel.kernel
     assert fast is not None
     compared = 0
     for game in positions(players, mode, 6, 5):
         if game.awaiting == "swap":
             continue
-        worlds = []
-        for way in (fast, None):
-            monkeypatch.setattr(kernel, "kernel", way)
-            worlds.append(redeal(game, game.to_move, random.Random(8)))
+
+        def dealt(game: GenialGame = game) -> GenialGame:
+            return redeal(game, game.to_move, random.Random(8))
+
+        worlds = in_c_and_python(monkeypatch, dealt)
         assert [w.racks for w in worlds] == [worlds[0].racks] * 2
         assert [w.bag.order() for w in worlds] == [worlds[0].bag.order()] * 2
         world = worlds[0]
@@ -310,14 +330,11 @@ def test_the_chances_from_the_first_round_are_the_pure_python_ones(
 ) -> None:
     # The review's chances to win play every deal to the end: from the first round on too
     # in C now, with the wins of the Python loop.
-    from engine.ai.chances import raw_wins
-
-    fast = kernel.kernel
-    assert fast is not None
     for game in first_round(players, mode, 4):
         moves = [p for p, _ in rank_placements(game)[:2]]
-        by_way = []
-        for way in (fast, None):
-            monkeypatch.setattr(kernel, "kernel", way)
-            by_way.append(raw_wins(game, moves, samples=6, seed=3))
+
+        def wins(game: GenialGame = game, moves: list[Placement] = moves) -> list[list[float]]:
+            return raw_wins(game, moves, samples=6, seed=3)
+
+        by_way = in_c_and_python(monkeypatch, wins)
         assert by_way[0] == by_way[1]
