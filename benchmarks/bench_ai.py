@@ -24,9 +24,11 @@ import random
 import statistics
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from engine.ai import LEVELS, choose_move
+import engine
+from engine.ai import LEVELS, choose_move, kernel
 from engine.ai.match import new_game
 
 SETUPS: tuple[tuple[str, int, str | None], ...] = (
@@ -69,6 +71,9 @@ def main() -> None:
     args = parser.parse_args()
     levels = args.levels.split(",")
     wanted = set(filter(None, args.setups.split(",")))
+    # The engine imported may be a checkout without the built C loops (a worktree, or
+    # GENIAL_PURE_PYTHON=1): its players then fall back to pure Python, at other costs.
+    print(f"engine: {Path(engine.__file__).parent}, C kernel: {kernel.active()}")
     print(
         f"{'setup':22} {'level':7} {'moves':>6} {'mean ms':>9} {'p95 ms':>9} {'max ms':>9}"
         f" {'cpu med':>9} {'cpu p95':>9} {'cpu max':>9}"
