@@ -27,6 +27,7 @@ class Watch:
         self.pages: set[asyncio.Event] = set()
         self.task: asyncio.Task[None] | None = None
         self.poked = asyncio.Event()
+        self.stopped = False
 
 
 class Live:
@@ -72,6 +73,7 @@ class Live:
         watch.pages.discard(event)
         if not watch.pages:
             del self._watches[chat]
+            watch.stopped = True
             if watch.task is not None:
                 watch.task.cancel()
 
@@ -82,7 +84,7 @@ class Live:
             watch.poked.set()
 
     async def _run(self, chat: str, watch: Watch) -> None:
-        while True:
+        while not watch.stopped:
             try:
                 version = await self._version_of(chat)
             except Exception:  # the store away: the pages wait, the watch looks again
@@ -93,16 +95,22 @@ class Live:
                 for event in watch.pages:
                     event.set()
             watch.poked.clear()
+            # asyncio.timeout, not wait_for: on Python 3.11 a cancel that arrives as the
+            # poke ends the wait is swallowed by wait_for, and the watch would go on.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(watch.poked.wait(), self._poll)
+                async with asyncio.timeout(self._poll):
+                    await watch.poked.wait()
 
     async def close(self) -> None:
-        tasks = [w.task for w in self._watches.values() if w.task is not None]
+        """Stop every watch and tell every page (which then ends its stream)."""
+        tasks = []
+        for watch in self._watches.values():
+            watch.stopped = True  # one whose cancel got lost still ends at its next look
+            if watch.task is not None:
+                tasks.append(watch.task)
         for task in tasks:
             task.cancel()
         for event in [e for w in self._watches.values() for e in w.pages]:
             event.set()
         self._watches.clear()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -231,8 +231,9 @@ class Pages(BoardBase):
             while True:
                 if self._closing:
                     break
-                try:
-                    await asyncio.wait_for(event.wait(), 20.0)
+                try:  # asyncio.timeout: wait_for on 3.11 can swallow a stop's cancel
+                    async with asyncio.timeout(20.0):
+                        await event.wait()
                 except TimeoutError:
                     await send(b": still here\n\n")  # keeps proxies from closing it
                     continue

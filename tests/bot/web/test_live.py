@@ -140,3 +140,25 @@ async def test_closing_tells_every_page_and_stops_every_watch() -> None:
     live.poke("t1")
     await settle()
     assert len(store.looks) == looks
+
+
+async def test_a_stop_that_comes_with_a_poke_is_not_lost() -> None:
+    # A poke and the stop in one turn of the loop: the watch's wait for the poke is over
+    # when the cancel arrives. asyncio.wait_for on Python 3.11 then returns instead of
+    # raising, so the watch went on looking and the board's stop waited on it for good (a
+    # CI run's web test hung five minutes on it). Stopped, a watch looks no more.
+    store = Store(t1=1, t2=1)
+    live = Live(store.version_of, poll=HOUR)
+    page = live.join("t1", 1)
+    live.join("t2", 1)
+    await store.next_look()
+    await settle()  # both watches wait for a poke
+    assert sorted(store.looks) == ["t1", "t2"]
+    live.poke("t1")
+    live.leave("t1", page)  # the last page of t1 goes as it is poked
+    await settle()
+    async with asyncio.timeout(PATIENCE):
+        live.poke("t2")
+        await live.close()  # its cancel goes out before the watch runs again
+    await settle()
+    assert sorted(store.looks) == ["t1", "t2"]
