@@ -1,6 +1,7 @@
 /* The computer players' innermost loops in C (issue 31): the best value of each kind of
  * tile over the empty adjacent pairs of a Genial board, where a kind makes it, and the
- * greedy play-out step's tied best placements, and a whole greedy play-out.
+ * greedy play-out step's tied best placements, and a whole play-out, greedy or looking one
+ * placement ahead (master's, issue 50).
  *
  * Optional: engine/ai/kernel.py uses this module when it was built (pip install compiles
  * it from source) and the pure-Python code of engine/ai/evaluation.py and
@@ -1085,8 +1086,11 @@ static void drop_edges(Position *s, int cell) {
     }
 }
 
-/* engine.genial.raise_points, after a symbol of colour was put on cell. */
-static void raise_points_c(Position *s, int cell, int colour) {
+/* engine.genial.raise_points, after a symbol of colour was put on cell. With a log (the
+ * lookahead's, which takes the symbol off again), each raise is logged (its place in
+ * s->points and by how much), and with `note` each raised cell is noted too. */
+static inline void raise_logged(Position *s, int cell, int colour, int *log, int *logged,
+                                int note, int *noted, int *count) {
     const Layout *l = s->l;
     int *points = s->points + colour * l->cells;
     const int *board = s->board;
@@ -1102,13 +1106,31 @@ static void raise_points_c(Position *s, int cell, int colour) {
         while (b < behind_len && board[behind[b]] == colour) {
             b++;
         }
+        int raised[2] = {-1, -1}, by[2] = {1 + b, 1 + a};
         if (a < ahead_len && board[ahead[a]] == EMPTY_CELL) {
-            points[ahead[a]] += 1 + b;
+            raised[0] = ahead[a];
         }
         if (b < behind_len && board[behind[b]] == EMPTY_CELL) {
-            points[behind[b]] += 1 + a;
+            raised[1] = behind[b];
+        }
+        for (int t = 0; t < 2; t++) {
+            if (raised[t] < 0) {
+                continue;
+            }
+            points[raised[t]] += by[t];
+            if (log != NULL) {
+                log[(*logged)++] = colour * l->cells + raised[t];
+                log[(*logged)++] = by[t];
+                if (note) {
+                    noted[(*count)++] = raised[t];
+                }
+            }
         }
     }
+}
+
+static void raise_points_c(Position *s, int cell, int colour) {
+    raise_logged(s, cell, colour, NULL, NULL, 0, NULL, NULL);
 }
 
 static void fill(Position *s, int cell, int colour) {
@@ -1286,24 +1308,22 @@ static long rand_below(PyObject *getrandbits, long n) {
     }
 }
 
-/* greedy_spot: the placement played, or -1 with an exception set. */
-static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, int *chosen) {
+/* A seat's kinds (each once, in rack order) into kinds[], and its side's rows of their
+ * colours into row[] (the others NULL); the count, or -1 with an exception set. */
+static int kinds_and_rows(Position *s, Rows *rows, int seat, int *kinds, const double **row) {
     const Layout *l = s->l;
-    int seat = s->to_move, n = l->cells;
     const int *track = s->scores[side_of(s, seat)];
     int low = track_min(track);
-    const double *row[COLOURS] = {NULL};
-    int seen[KINDS] = {0}, kinds[8], kind_count = 0;
-    for (int t = 0; t < s->rack_len[seat]; t++) {  /* each kind once, in rack order */
+    int seen[KINDS] = {0}, kind_count = 0;
+    for (int c = 0; c < COLOURS; c++) {
+        row[c] = NULL;
+    }
+    for (int t = 0; t < s->rack_len[seat]; t++) {
         int k = s->racks[seat][t];
         if (!seen[k]) {
             seen[k] = 1;
             kinds[kind_count++] = k;
         }
-    }
-    if (s->empty_count == 0 || kind_count == 0) {
-        PyErr_SetString(PyExc_IndexError, "no legal placement");
-        return -1;
     }
     for (int g = 0; g < kind_count; g++) {
         int cs[2] = {l->kind_x[kinds[g]], l->kind_y[kinds[g]]};
@@ -1313,25 +1333,49 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
             }
         }
     }
-    /* A seat's first placement: only the pairs with a cell next to a start symbol that no
-     * tile touches yet (picked out first, so that the loop below stays the later moves'
-     * loop; the order of the pairs does not matter: the tied ones are sorted). */
-    const int *pairs = s->empty;
-    int pair_count = s->empty_count;
-    if (s->near != NULL && !s->placed[seat]) {
-        int *picked = s->opening_pairs;
-        pair_count = 0;
-        for (int p = 0; p < s->empty_count; p++) {
-            int e = s->empty[p];
-            if ((s->near[l->low[e]] | s->near[l->high[e]]) & s->untouched) {
-                picked[pair_count++] = e;
-            }
+    return kind_count;
+}
+
+/* The empty pairs the seat may cover into *pairs: every one, or in the seat's first
+ * placement only those with a cell next to a start symbol that no tile touches yet (picked
+ * out first, so that the loops over them stay the later moves' loops; their order does
+ * not matter: the tied ones are sorted). Their count. */
+static int placeable_pairs(Position *s, int seat, const int **pairs) {
+    const Layout *l = s->l;
+    *pairs = s->empty;
+    if (s->near == NULL || s->placed[seat]) {
+        return s->empty_count;
+    }
+    int *picked = s->opening_pairs, count = 0;
+    for (int p = 0; p < s->empty_count; p++) {
+        int e = s->empty[p];
+        if ((s->near[l->low[e]] | s->near[l->high[e]]) & s->untouched) {
+            picked[count++] = e;
         }
-        pairs = picked;
-        if (pair_count == 0) {  /* as pick_best on no placement */
-            PyErr_SetString(PyExc_IndexError, "no legal placement");
-            return -1;
-        }
+    }
+    *pairs = picked;
+    return count;
+}
+
+/* greedy_spot: the placement played, or -1 with an exception set. */
+static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, int *chosen) {
+    const Layout *l = s->l;
+    int seat = s->to_move, n = l->cells;
+    const double *row[COLOURS];
+    int kinds[8];
+    int kind_count = kinds_and_rows(s, rows, seat, kinds, row);
+    if (kind_count < 0) {
+        return -1;
+    }
+    if (s->empty_count == 0 || kind_count == 0) {
+        PyErr_SetString(PyExc_IndexError, "no legal placement");
+        return -1;
+    }
+    const int *pairs;
+    int pair_count = placeable_pairs(s, seat, &pairs);
+    if (pair_count == 0) {  /* as pick_best on no placement */
+        PyErr_SetString(PyExc_IndexError, "no legal placement");
+        return -1;
     }
     /* Every value is an index into a row: the largest two hexes can score is checked once. */
     Py_ssize_t length = rows->length;
@@ -1392,6 +1436,235 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
             }
             *chosen = pick;
         }
+    }
+    return 0;
+}
+
+
+/* --- The lookahead play-out step (issue 50) -------------------------------------------
+ *
+ * Of greedy's best `k` placements (by value, equal values in the fixed order) the one
+ * whose value less `w` times the next seat's best reply on the board it leaves is highest
+ * (the first of equal ones; no draw of the generator). The reply is the best value of the
+ * next seat's tiles over every empty pair, first-round limits aside, through its side's
+ * rows, and 0 if it has none; its own turn's bonus placements are not looked at. The same
+ * choice as lookahead_spot in engine/ai/genial_expert.py. Done without a scan of the whole
+ * board per candidate: a placement changes the points of at most 14 cells, so the reply is
+ * the best of the unchanged pairs (the first of the board's best REPLY_KEPT that touches
+ * none of them) and of the pairs on those cells, worked out anew. */
+
+#define REPLY_KEPT 16
+#define MAX_NOTED 32
+
+typedef struct {
+    double *pair_value;                 /* by edge: the next seat's best on it now */
+    int *mark;                          /* by cell: the candidate that last changed it, + 1 */
+} LookScratch;
+
+/* The best value of the given kinds on empty edge e, through row[]. -1 with an exception
+ * set on points beyond the padded table (never on a real board). */
+static int edge_best(const Position *s, int e, const int *kinds, int kind_count,
+                     const double *const *row, Py_ssize_t length, double *out) {
+    const Layout *l = s->l;
+    int n = l->cells;
+    double best = 0.0;
+    for (int g = 0; g < kind_count; g++) {
+        int x = l->kind_x[kinds[g]], y = l->kind_y[kinds[g]];
+        const int *px = s->points + x * n, *py = s->points + y * n;
+        if (x == y) {
+            int at = px[l->low[e]] + px[l->high[e]];
+            if (at >= length) {
+                PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
+                return -1;
+            }
+            double v = row[x][at];
+            best = v > best ? v : best;
+            continue;
+        }
+        for (int w = 0; w < 2; w++) {
+            int i = w ? l->high[e] : l->low[e], j = w ? l->low[e] : l->high[e];
+            if (px[i] >= length || py[j] >= length) {
+                PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
+                return -1;
+            }
+            double v = row[x][px[i]] + row[y][py[j]];
+            best = v > best ? v : best;
+        }
+    }
+    *out = best;
+    return 0;
+}
+
+/* The lookahead step: the placement played is put in tied[0]; -1 with an exception set. */
+static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
+                       LookScratch *sc) {
+    const Layout *l = s->l;
+    int seat = s->to_move, n = l->cells;
+    int kinds[8];
+    const double *row[COLOURS];
+    int kind_count = kinds_and_rows(s, rows, seat, kinds, row);
+    if (kind_count < 0) {
+        return -1;
+    }
+    if (s->empty_count == 0 || kind_count == 0) {
+        PyErr_SetString(PyExc_IndexError, "no legal placement");
+        return -1;
+    }
+    const int *pairs;
+    int pair_count = placeable_pairs(s, seat, &pairs);
+    if (pair_count == 0) {
+        PyErr_SetString(PyExc_IndexError, "no legal placement");
+        return -1;
+    }
+    /* Greedy's best k, best first, kept sorted as they are found. */
+    Py_ssize_t length = rows->length;
+    int top = 0;
+    for (int g = 0; g < kind_count; g++) {
+        int x = l->kind_x[kinds[g]], y = l->kind_y[kinds[g]];
+        const int *px = s->points + x * n, *py = s->points + y * n;
+        const double *rx = row[x], *ry = row[y];
+        for (int v_ = 0; v_ < (x == y ? 1 : 2); v_++) {
+            for (int p = 0; p < pair_count; p++) {
+                int e = pairs[p];
+                int i = v_ ? l->high[e] : l->low[e], j = v_ ? l->low[e] : l->high[e];
+                Tied t;
+                if (x == y) {
+                    int at = px[l->low[e]] + px[l->high[e]];
+                    if (at >= length) {
+                        PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
+                        return -1;
+                    }
+                    t.value = rx[at];
+                } else {
+                    if (px[i] >= length || py[j] >= length) {
+                        PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
+                        return -1;
+                    }
+                    t.value = rx[px[i]] + ry[py[j]];
+                }
+                t.order = (((long long)i * n + j) * 6 + x) * 6 + y;
+                if (top == k && tied_cmp(&t, &tied[k - 1]) >= 0) {
+                    continue;
+                }
+                int at = top < k ? top++ : k - 1;
+                while (at > 0 && tied_cmp(&t, &tied[at - 1]) < 0) {
+                    tied[at] = tied[at - 1];
+                    at--;
+                }
+                t.i = i;
+                t.j = j;
+                t.x = x;
+                t.y = y;
+                tied[at] = t;
+            }
+        }
+    }
+    int next = (seat + 1) % s->players;
+    if (top < 2 || side_of(s, next) == side_of(s, seat) || s->rack_len[next] == 0) {
+        return 0;
+    }
+    int next_kinds[8];
+    const double *next_row[COLOURS];
+    int next_count = kinds_and_rows(s, rows, next, next_kinds, next_row);
+    if (next_count < 0) {
+        return -1;
+    }
+    int held = 0;  /* the colours on the next seat's tiles: points of others change nothing */
+    for (int g = 0; g < next_count; g++) {
+        held |= 1 << l->kind_x[next_kinds[g]] | 1 << l->kind_y[next_kinds[g]];
+    }
+    /* The next seat's best on each empty pair now, and the REPLY_KEPT best pairs. */
+    int kept[REPLY_KEPT], kept_count = 0;
+    for (int p = 0; p < s->empty_count; p++) {
+        int e = s->empty[p];
+        if (edge_best(s, e, next_kinds, next_count, next_row, length, &sc->pair_value[e]) < 0) {
+            return -1;
+        }
+        double v = sc->pair_value[e];
+        if (kept_count == REPLY_KEPT && v <= sc->pair_value[kept[REPLY_KEPT - 1]]) {
+            continue;
+        }
+        int at = kept_count < REPLY_KEPT ? kept_count++ : REPLY_KEPT - 1;
+        while (at > 0 && v > sc->pair_value[kept[at - 1]]) {
+            kept[at] = kept[at - 1];
+            at--;
+        }
+        kept[at] = e;
+    }
+    int pick = 0;
+    double best_adjusted = 0.0;
+    int *board = s->board;
+    for (int a = 0; a < top; a++) {
+        /* The candidate put on the board (not on the empty pairs: a pair on one of its
+         * cells is skipped below) and taken off again. */
+        int noted[MAX_NOTED], count = 0, log[2 * MAX_NOTED], logged = 0;
+        int ci = tied[a].i, cj = tied[a].j;
+        noted[count++] = ci;
+        noted[count++] = cj;
+        board[ci] = tied[a].x;
+        raise_logged(s, ci, tied[a].x, log, &logged, held >> tied[a].x & 1, noted, &count);
+        board[cj] = tied[a].y;
+        raise_logged(s, cj, tied[a].y, log, &logged, held >> tied[a].y & 1, noted, &count);
+        for (int m = 0; m < count; m++) {
+            sc->mark[noted[m]] = a + 1;
+        }
+        double reply = 0.0;
+        int found = 0;
+        for (int q = 0; q < kept_count; q++) {  /* the best unchanged pair */
+            int e = kept[q];
+            if (sc->mark[l->low[e]] != a + 1 && sc->mark[l->high[e]] != a + 1) {
+                reply = sc->pair_value[e];
+                found = 1;
+                break;
+            }
+        }
+        if (!found) {  /* every kept pair changed (a nearly full board): all of them */
+            for (int p = 0; p < s->empty_count; p++) {
+                int e = s->empty[p];
+                if (sc->mark[l->low[e]] != a + 1 && sc->mark[l->high[e]] != a + 1) {
+                    reply = sc->pair_value[e] > reply ? sc->pair_value[e] : reply;
+                }
+            }
+        }
+        int failed = 0;
+        for (int m = 2; m < count && !failed; m++) {  /* the changed pairs, anew */
+            int cell = noted[m];
+            if (board[cell] != EMPTY_CELL) {
+                continue;
+            }
+            for (int q = l->edge_start[cell]; q < l->edge_start[cell + 1]; q++) {
+                int e = l->edge_list[q];
+                if (s->pos[e] < 0 || board[l->low[e]] != EMPTY_CELL ||
+                    board[l->high[e]] != EMPTY_CELL) {
+                    continue;
+                }
+                double v;
+                if (edge_best(s, e, next_kinds, next_count, next_row, length, &v) < 0) {
+                    failed = 1;
+                    break;
+                }
+                reply = v > reply ? v : reply;
+            }
+        }
+        for (int m = 0; m < logged; m += 2) {
+            s->points[log[m]] -= log[m + 1];
+        }
+        board[ci] = EMPTY_CELL;
+        board[cj] = EMPTY_CELL;
+        if (failed) {
+            return -1;
+        }
+        double adjusted = tied[a].value - w * reply;
+        if (a == 0 || adjusted > best_adjusted) {
+            best_adjusted = adjusted;
+            pick = a;
+        }
+    }
+    for (int m = 0; m < n; m++) {
+        sc->mark[m] = 0;
+    }
+    if (pick) {
+        tied[0] = tied[pick];
     }
     return 0;
 }
@@ -1502,7 +1775,7 @@ static int read_opening(Position *s, PyObject *opening) {
 
 PyDoc_STRVAR(play_out_doc,
 "play_out(layout, rows, board, points, empty_edges, racks, bag, scores, rules, turn,\n"
-"         first, steps, getrandbits, trace) -> (made, scores, over, winner)\n\n"
+"         first, steps, getrandbits, trace[, lookahead]) -> (made, scores, over, winner)\n\n"
 "GenialGame.play_spot(first) (if first, (i, j, x, y), is not None) and then the greedy\n"
 "play-out of engine/ai/genial_players.py for up to `steps` placements, on copies of the\n"
 "position: board (colour by cell, -1 empty), points (6 lists by cell), empty_edges, racks\n"
@@ -1512,20 +1785,36 @@ PyDoc_STRVAR(play_out_doc,
 "by seat whether it has placed, and for each start symbol no tile touches yet the cells\n"
 "around it (a seat's first placement must cover one). Ties are drawn as randrange(n) draws them\n"
 "from getrandbits (a random.Random's bound method: the same numbers). With a\n"
-"list as trace, each placement (i, j, x, y) is appended to it. Returns the placements\n"
+"list as trace, each placement (i, j, x, y) is appended to it. With lookahead = (k, w)\n"
+"(k > 1) each placement is lookahead_c's instead of greedy's (no draws). Returns the placements\n"
 "made after first, the scores, whether the game is over and the winning side (or None).");
 
 static PyObject *play_out(PyObject *self, PyObject *args) {
     PyObject *layout_obj, *rows_obj, *board, *points, *empty_edges, *racks, *bag, *scores;
-    PyObject *first, *getrandbits, *trace;
+    PyObject *first, *getrandbits, *trace, *lookahead = Py_None;
     int players, team, cap, bonus_placements, swaps, rack_size, to_move, bonus_owed, awaiting;
     PyObject *marks, *opening;
     long steps;
-    if (!PyArg_ParseTuple(args, "OOOOOOOO(iiiOiii)(iiiO)OlOO", &layout_obj, &rows_obj, &board,
+    if (!PyArg_ParseTuple(args, "OOOOOOOO(iiiOiii)(iiiO)OlOO|O", &layout_obj, &rows_obj, &board,
                           &points, &empty_edges, &racks, &bag, &scores, &players, &team, &cap,
                           &marks, &bonus_placements, &swaps, &rack_size, &to_move, &bonus_owed,
-                          &awaiting, &opening, &first, &steps, &getrandbits, &trace)) {
+                          &awaiting, &opening, &first, &steps, &getrandbits, &trace,
+                          &lookahead)) {
         return NULL;
+    }
+    int look_k = 0;
+    double look_w = 0.0;
+    if (lookahead != Py_None) {
+        if (!PyTuple_Check(lookahead) || !PyArg_ParseTuple(lookahead, "id", &look_k, &look_w)) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "lookahead is (candidates, reply weight)");
+            }
+            return NULL;
+        }
+        if (look_k < 1 || look_k > 64 || !(look_w >= 0.0 && look_w <= 1e6)) {
+            PyErr_SetString(PyExc_ValueError, "lookahead out of range");
+            return NULL;
+        }
     }
     Layout *l = PyCapsule_GetPointer(layout_obj, "genial.layout");
     if (l == NULL) {
@@ -1561,13 +1850,20 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     s.winner = -1;
     int cells = l->cells;
     Tied *tied = NULL;
+    LookScratch look = {NULL, NULL};
     PyObject *result = NULL;
     Py_ssize_t n;
     s.board = int_array(board, -1, COLOURS, &n);
     s.points = malloc(sizeof(int) * (size_t)(COLOURS * cells + 1));
     s.pos = malloc(sizeof(int) * (size_t)(l->edges + 1));
     tied = malloc(sizeof(Tied) * (size_t)(2 * 8 * l->edges + 1));
-    if (s.board == NULL || s.points == NULL || s.pos == NULL || tied == NULL) {
+    int look_ok = 1;
+    if (look_k > 1) {
+        look.pair_value = malloc(sizeof(double) * (size_t)(l->edges + 1));
+        look.mark = calloc((size_t)(cells + 1), sizeof(int));
+        look_ok = look.pair_value && look.mark;
+    }
+    if (s.board == NULL || s.points == NULL || s.pos == NULL || tied == NULL || !look_ok) {
         if (!PyErr_Occurred()) {
             PyErr_NoMemory();
         }
@@ -1655,9 +1951,13 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
             swap_rack(&s);
             continue;
         }
-        int chosen;
+        int chosen = 0;
         /* The tied placements are sorted into tied[]; the chosen one is played. */
-        if (greedy_c(&s, rows, getrandbits, tied, &chosen) < 0) {
+        if (look_k > 1) {
+            if (lookahead_c(&s, rows, look_k, look_w, tied, &look) < 0) {
+                goto done;
+            }
+        } else if (greedy_c(&s, rows, getrandbits, tied, &chosen) < 0) {
             goto done;
         }
         Tied t = tied[chosen];
@@ -1695,6 +1995,8 @@ done:
     free(s.pos);
     free(s.bag);
     free(tied);
+    free(look.pair_value);
+    free(look.mark);
     return result;
 }
 

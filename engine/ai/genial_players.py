@@ -42,9 +42,11 @@ from engine.ai.genial_expert import DEFAULT_EXPERT as DEFAULT_EXPERT
 from engine.ai.genial_expert import Deal as Deal
 from engine.ai.genial_expert import Ending as Ending
 from engine.ai.genial_expert import ExpertConfig as ExpertConfig
+from engine.ai.genial_expert import Lookahead as Lookahead
 from engine.ai.genial_expert import _leaf
 from engine.ai.genial_expert import _play_out_fast as _play_out_fast
 from engine.ai.genial_expert import _standing as _standing
+from engine.ai.genial_expert import lookahead_spot as lookahead_spot
 from engine.ai.genial_expert import play_out as play_out
 from engine.ai.genial_expert import redeal as redeal
 from engine.ai.genial_greedy import WIN as WIN
