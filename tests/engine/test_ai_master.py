@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from engine.ai import choose_move, master
-from engine.ai.genial_players import Deal, StrongSearch, strong_search
+from engine.ai.genial_players import Deal, Lookahead, StrongSearch, strong_search
 from engine.ai.master import MasterConfig, _by_rule, leaf_value
 from engine.genial import EMPTY, GenialGame
 from tests.engine.conftest import QUICK_MASTER_SEARCH
@@ -98,8 +98,8 @@ def test_master_plays_out_from_the_first_move_unless_given_a_later_start(
 
 
 @pytest.mark.parametrize(
-    ("built", "budget", "endgame", "shortlist", "first_round_share"),
-    [(True, 50000, None, 16, 1.0), (False, 12500, 40, 16, 1.0)],
+    ("built", "budget", "endgame", "shortlist", "first_round_share", "lookahead"),
+    [(True, 50000, None, 16, 1.0, Lookahead(8, 0.5)), (False, 12500, 40, 16, 1.0, None)],
 )
 def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame(
     monkeypatch: pytest.MonkeyPatch,
@@ -108,11 +108,12 @@ def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame
     endgame: int | None,
     shortlist: int,
     first_round_share: float,
+    lookahead: Lookahead | None,
 ) -> None:
     """Issue 50: where the play-outs run in Python (no C kernel), master's full budget of
     50,000 simulated placements from the first move took a p95 of 4 s a move; there it
-    spends 12,500 (a quarter) from 40 empty cells on, with the kernel the whole budget from
-    the first move."""
+    spends 12,500 (a quarter) from 40 empty cells on, with greedy play-outs (the lookahead
+    costs three times as much), with the kernel the whole budget from the first move."""
     from engine.ai import kernel
 
     monkeypatch.setattr(master, "DEFAULT_MASTER_SEARCH", MasterConfig())
@@ -131,6 +132,7 @@ def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame
     assert [(c.budget, c.endgame) for c in seen] == [(budget, endgame)]
     # The whole budget in the first round too: a quarter there lost master games (issue 50).
     assert (seen[0].shortlist, seen[0].first_round_share) == (shortlist, first_round_share)
+    assert seen[0].lookahead == lookahead
     assert seen[0].depth == 60  # nothing else differs
 
 
