@@ -114,19 +114,20 @@ DEFAULT_MASTER_SEARCH = MasterConfig()
 #: Without the C kernel (a machine that built none, or ``GENIAL_PURE_PYTHON=1``) a play-out
 #: runs in Python, 12 (2 players) to 17 (4 players) times slower (``bench_kernel.py
 #: --playouts``), and master's full budget took a p95 of 4 s a move at 2 players (issue 50).
-#: There it plays out fewer times, not more cheaply (the same greedy play-outs as with the
-#: kernel): a quarter of the budget, and only from :data:`PURE_PYTHON_ENDGAME` empty cells
-#: on (as expert; before, the strong search's best): a quarter spread from the first move
-#: over 16 candidates gave each a few deals, and master won 4 of 18 games against expert
-#: so. Its cost and strength are in docs/measurements.md.
+#: There it plays out fewer times, with greedy play-outs (the kernel's master looks a
+#: placement ahead in 2 players, at three times the cost): a quarter of the budget, and only
+#: from :data:`PURE_PYTHON_ENDGAME` empty cells on (as expert; before, the strong search's
+#: best): a quarter spread from the first move over 16 candidates gave each a few deals,
+#: and master won 4 of 18 games against expert so. Its cost and strength are in
+#: docs/measurements.md.
 PURE_PYTHON_BUDGET = 12500
 PURE_PYTHON_ENDGAME = 40
 
 
 def default_search() -> MasterConfig:
     """The master's search on this machine: :data:`DEFAULT_MASTER_SEARCH`, or without the C
-    kernel its budget cut to :data:`PURE_PYTHON_BUDGET` and spent from
-    :data:`PURE_PYTHON_ENDGAME` empty cells on."""
+    kernel its budget cut to :data:`PURE_PYTHON_BUDGET`, spent from
+    :data:`PURE_PYTHON_ENDGAME` empty cells on, over greedy play-outs."""
     config = DEFAULT_MASTER_SEARCH
     if kernel.active() or config.budget <= PURE_PYTHON_BUDGET:
         return config
