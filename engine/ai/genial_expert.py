@@ -59,6 +59,18 @@ class Lookahead:
     candidates: int = 8
     reply: float = 0.5
 
+    def __post_init__(self) -> None:
+        """Refuses settings the C loop would refuse.
+
+        Raises:
+            ValueError: for no candidates or more than 64, or a reply weight that is
+                negative or not a finite number.
+        """
+        if not 1 <= self.candidates <= 64:
+            raise ValueError("a lookahead looks at 1 to 64 candidates")
+        if not 0.0 <= self.reply <= 1e6:
+            raise ValueError("a lookahead's reply weight is a number from 0 up")
+
     def args(self) -> tuple[int, float]:
         """The C loop's ``lookahead`` argument."""
         return (self.candidates, self.reply)

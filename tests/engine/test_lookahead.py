@@ -176,6 +176,13 @@ def test_a_deal_plays_the_lookahead_as_play_out_does(monkeypatch: pytest.MonkeyP
     assert compared >= 5
 
 
+def test_a_lookahead_out_of_range_is_refused() -> None:
+    for candidates, reply in ((0, 0.5), (65, 0.5), (8, -0.1), (8, float("nan"))):
+        with pytest.raises(ValueError):
+            Lookahead(candidates, reply)
+    assert Lookahead(1, 0.0).args() == (1, 0.0)
+
+
 def test_a_bad_lookahead_is_an_error_not_a_crash() -> None:
     fast = BUILT
     assert fast is not None
