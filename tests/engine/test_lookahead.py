@@ -6,7 +6,6 @@ against the Python loop's."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -17,32 +16,16 @@ from engine.ai.genial_players import (
     Deal,
     Lookahead,
     _play_out_fast,
-    greedy_spot,
     lookahead_spot,
     play_out,
     rank_placements,
     redeal,
 )
-from engine.genial import GenialGame, PlacementSpot
+from engine.genial import GenialGame
 from engine.moves import Placement
+from tests.engine.test_playout import SETUPS, positions, python_trace
 
-SETUPS = [(2, "standard"), (3, "standard"), (4, "standard"), (4, "team"), (1, "solo")]
 BUILT = kernel.kernel
-
-
-def positions(players: int, mode: str, seed: int, every: int) -> Iterator[GenialGame]:
-    """Every ``every``-th position of a greedy game, swaps decided at random."""
-    game = GenialGame(players, mode, seed=seed)
-    rng = random.Random(seed)
-    n = 0
-    while not game.over:
-        if game.awaiting == "swap":
-            game.swap_quietly(rng.random() < 0.5)
-            continue
-        if n % every == 0:
-            yield game
-        game.play_spot(greedy_spot(game, DEFAULT_WEIGHTS, rng))
-        n += 1
 
 
 def best_reply(game: GenialGame, placement: Placement) -> float | None:
@@ -100,25 +83,6 @@ def test_without_a_reply_weight_or_an_opponent_it_is_greedy_s_first() -> None:
                 assert lookahead_spot(game, DEFAULT_WEIGHTS, Lookahead(8, 5.0)) == first
 
 
-def python_trace(
-    world: GenialGame, spot: PlacementSpot, steps: int, look: Lookahead
-) -> tuple[list[tuple[int, int, int, int]], GenialGame]:
-    """The Python loop's placements with the lookahead (swapping whenever offered)."""
-    g = world.copy()
-    g.play_spot(spot)
-    trace = [(spot.cell1, spot.cell2, spot.first, spot.second)]
-    made = 0
-    while not g.over and made < steps:
-        if g.awaiting == "swap":
-            g.swap_quietly(True)
-            continue
-        s = lookahead_spot(g, DEFAULT_WEIGHTS, look)
-        trace.append((s.cell1, s.cell2, s.first, s.second))
-        g.play_spot(s)
-        made += 1
-    return trace, g
-
-
 @pytest.mark.parametrize(("players", "mode"), SETUPS)
 @pytest.mark.parametrize("look", [Lookahead(), Lookahead(3, 1.0), Lookahead(24, 0.25)])
 def test_the_c_loop_makes_the_python_placements(players: int, mode: str, look: Lookahead) -> None:
@@ -135,7 +99,7 @@ def test_the_c_loop_makes_the_python_placements(players: int, mode: str, look: L
         spot = world._layout.where[rank_placements(world)[0][0]]
         for steps in (60, 2):
             before = (world.board.copy(), [c.copy() for c in world._points])
-            expected, end = python_trace(world, spot, steps, look)
+            expected, end = python_trace(world, spot, steps, random.Random(9), look)
             trace: list[tuple[int, int, int, int]] = []
             c_rng = random.Random(9)
             first = (spot.cell1, spot.cell2, spot.first, spot.second)

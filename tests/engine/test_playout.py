@@ -18,8 +18,10 @@ from engine.ai.genial_players import (
     _LAYOUT_TABLES,
     _ROW_TABLES,
     Deal,
+    Lookahead,
     _play_out_fast,
     greedy_spot,
+    lookahead_spot,
     play_out,
     rank_placements,
     redeal,
@@ -62,9 +64,14 @@ def positions(players: int, mode: str, seed: int, every: int) -> Iterator[Genial
 
 
 def python_trace(
-    world: GenialGame, spot: PlacementSpot, steps: int, rng: random.Random
+    world: GenialGame,
+    spot: PlacementSpot,
+    steps: int,
+    rng: random.Random,
+    look: Lookahead | None = None,
 ) -> tuple[list[tuple[int, int, int, int]], GenialGame]:
-    """The Python loop's placements (cell, cell, colour, colour) and where it stops."""
+    """The Python loop's placements (cell, cell, colour, colour) and where it stops: greedy
+    ones, or with ``look`` the lookahead's."""
     g = world.copy()
     g.play_spot(spot)
     trace = [(spot.cell1, spot.cell2, spot.first, spot.second)]
@@ -73,7 +80,10 @@ def python_trace(
         if g.awaiting == "swap":
             g.swap_quietly(True)
             continue
-        s = greedy_spot(g, DEFAULT_WEIGHTS, rng)
+        if look is None:
+            s = greedy_spot(g, DEFAULT_WEIGHTS, rng)
+        else:
+            s = lookahead_spot(g, DEFAULT_WEIGHTS, look)
         trace.append((s.cell1, s.cell2, s.first, s.second))
         g.play_spot(s)
         made += 1
