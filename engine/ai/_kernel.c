@@ -1451,7 +1451,8 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
  * choice as lookahead_spot in engine/ai/genial_expert.py. Done without a scan of the whole
  * board per candidate: a placement changes the points of at most 14 cells, so the reply is
  * the best of the unchanged pairs (the first of the board's best REPLY_KEPT that touches
- * none of them) and of the pairs on those cells, worked out anew. */
+ * none of them) and of the pairs on those cells, worked out anew only if the candidate can
+ * still come out ahead. */
 
 #define REPLY_KEPT 16
 #define MAX_NOTED 32
@@ -1627,7 +1628,10 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
             }
         }
         int failed = 0;
-        for (int m = 2; m < count && !failed; m++) {  /* the changed pairs, anew */
+        /* The changed pairs can only raise the reply: a candidate already behind without
+         * them stays behind, and they are not worked out. */
+        int behind = a > 0 && tied[a].value - w * reply <= best_adjusted;
+        for (int m = 2; m < count && !failed && !behind; m++) {  /* the changed pairs, anew */
             int cell = noted[m];
             if (board[cell] != EMPTY_CELL) {
                 continue;
