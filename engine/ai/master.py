@@ -104,7 +104,7 @@ class MasterConfig:
     strong: StrongConfig = MASTER_STRONG
     #: The play-outs' policy in 2-player games: greedy (None) or one that looks a placement
     #: ahead. In 3 and 4 seats the play-outs stay greedy: there the lookahead's cost (a
-    #: play-out three times a greedy one) would take master's p95 past 0.5 s, and its
+    #: play-out about 2.6 times a greedy one) would take master's p95 past 0.5 s, and its
     #: strength there was not measured (issue 50).
     lookahead: Lookahead | None = MASTER_LOOKAHEAD
 
@@ -115,7 +115,7 @@ DEFAULT_MASTER_SEARCH = MasterConfig()
 #: runs in Python, 12 (2 players) to 17 (4 players) times slower (``bench_kernel.py
 #: --playouts``), and master's full budget took a p95 of 4 s a move at 2 players (issue 50).
 #: There it plays out fewer times, with greedy play-outs (the kernel's master looks a
-#: placement ahead in 2 players, at three times the cost): a quarter of the budget, and only
+#: placement ahead in 2 players, at 2.6 times the cost): a quarter of the budget, and only
 #: from :data:`PURE_PYTHON_ENDGAME` empty cells on (as expert; before, the strong search's
 #: best): a quarter spread from the first move over 16 candidates gave each a few deals,
 #: and master won 4 of 18 games against expert so. Its cost and strength are in

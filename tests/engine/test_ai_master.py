@@ -113,7 +113,7 @@ def test_master_without_the_kernel_spends_a_quarter_of_the_budget_in_the_endgame
     """Issue 50: where the play-outs run in Python (no C kernel), master's full budget of
     50,000 simulated placements from the first move took a p95 of 4 s a move; there it
     spends 12,500 (a quarter) from 40 empty cells on, with greedy play-outs (the lookahead
-    costs three times as much), with the kernel the whole budget from the first move."""
+    costs 2.6 times as much), with the kernel the whole budget from the first move."""
     from engine.ai import kernel
 
     monkeypatch.setattr(master, "DEFAULT_MASTER_SEARCH", MasterConfig())
