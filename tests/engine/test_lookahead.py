@@ -23,7 +23,7 @@ from engine.ai.genial_players import (
 )
 from engine.genial import GenialGame
 from engine.moves import Placement
-from tests.engine.test_playout import SETUPS, positions, python_trace
+from tests.engine.test_playout import SETUPS, dealt_starts, positions, python_trace
 
 BUILT = kernel.kernel
 
@@ -92,11 +92,7 @@ def test_the_c_loop_makes_the_python_placements(players: int, mode: str, look: L
     fast = BUILT
     assert fast is not None
     compared = 0
-    for game in positions(players, mode, 5, 4):
-        if game.awaiting == "swap":
-            continue
-        world = redeal(game, game.to_move, random.Random(3))
-        spot = world._layout.where[rank_placements(world)[0][0]]
+    for world, spot in dealt_starts(players, mode, 5, 4, 3):
         for steps in (60, 2):
             before = (world.board.copy(), [c.copy() for c in world._points])
             expected, end = python_trace(world, spot, steps, random.Random(9), look)

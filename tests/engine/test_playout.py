@@ -63,6 +63,18 @@ def positions(players: int, mode: str, seed: int, every: int) -> Iterator[Genial
         n += 1
 
 
+def dealt_starts(
+    players: int, mode: str, seed: int, every: int, deal: int
+) -> Iterator[tuple[GenialGame, PlacementSpot]]:
+    """For each of :func:`positions` where a placement is due: the mover's unseen tiles
+    dealt anew (generator seeded ``deal``) and greedy's best placement on that deal."""
+    for game in positions(players, mode, seed, every):
+        if game.awaiting == "swap":
+            continue
+        world = redeal(game, game.to_move, random.Random(deal))
+        yield world, world._layout.where[rank_placements(world)[0][0]]
+
+
 def python_trace(
     world: GenialGame,
     spot: PlacementSpot,
@@ -172,11 +184,7 @@ def test_play_outs_are_the_pure_python_play_outs(
 ) -> None:
     # From every stage, the first round included (C plays it too where built), and
     # stopped early as well as played to the end.
-    for game in positions(players, mode, 3, 4):
-        if game.awaiting == "swap":
-            continue
-        world = redeal(game, game.to_move, random.Random(5))
-        spot = world._layout.where[rank_placements(world)[0][0]]
+    for world, spot in dealt_starts(players, mode, 3, 4, 5):
         for steps in (60, 2):
 
             def end(
