@@ -2,11 +2,14 @@
 
 Whole 2-player Genial games from a fresh deal, one seat playing the lookahead policy
 (:func:`engine.ai.genial_players.lookahead_spot`) and the other greedy's placement
-(:func:`greedy_spot`), each deal played twice with the seats changed; swaps are taken
-whenever offered, as in a play-out. Then the CPU of a whole play-out of each policy in the
-C loop (every seat playing it), over the same fresh positions.
+(:func:`greedy_spot`), or with ``--vs-candidates`` another lookahead's, each deal played
+twice with the seats changed; swaps are taken whenever offered, as in a play-out. Then the
+CPU of a whole play-out of each policy in the C loop (every seat playing it), over the same
+fresh positions.
 
     python benchmarks/playout_policies.py --games 200 --candidates 8 --reply 0.5
+    python benchmarks/playout_policies.py --games 1000 --seed 71001 --candidates 16 --reply 1.0 \
+        --vs-candidates 8 --vs-reply 0.5
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return 100 * (c - h) / d, 100 * (c + h) / d
 
 
-def duel(seed: int, look_seat: int, look: Lookahead) -> int:
-    """One game: +1 if the lookahead seat wins, -1 if greedy does, 0 for a draw."""
+def duel(seed: int, look_seat: int, look: Lookahead, other: Lookahead | None = None) -> int:
+    """One game: +1 if the lookahead seat wins, -1 if the other (greedy, or the ``other``
+    lookahead) does, 0 for a draw."""
     game = GenialGame(2, seed=seed)
     rng = random.Random(seed)
     while not game.over:
@@ -47,6 +51,8 @@ def duel(seed: int, look_seat: int, look: Lookahead) -> int:
             game.swap_quietly(True)
         elif game.to_move == look_seat:
             game.play_spot(lookahead_spot(game, DEFAULT_WEIGHTS, look))
+        elif other is not None:
+            game.play_spot(lookahead_spot(game, DEFAULT_WEIGHTS, other))
         else:
             game.play_spot(greedy_spot(game, DEFAULT_WEIGHTS, rng))
     ranking = game.ranking()
@@ -62,13 +68,19 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=8)
     parser.add_argument("--reply", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=60001)
+    parser.add_argument(
+        "--vs-candidates", type=int, default=0, help="the other seat's lookahead (0: greedy)"
+    )
+    parser.add_argument("--vs-reply", type=float, default=0.5)
     args = parser.parse_args()
     look = Lookahead(args.candidates, args.reply)
+    other = Lookahead(args.vs_candidates, args.vs_reply) if args.vs_candidates else None
+    against = "greedy" if other is None else f"lookahead {other.candidates}/{other.reply}"
     won = lost = drawn = 0
     cpu = time.process_time()
     for g in range(args.games):
         for seat in (0, 1):
-            r = duel(args.seed + g, seat, look)
+            r = duel(args.seed + g, seat, look, other)
             won += r == 1
             lost += r == -1
             drawn += r == 0
@@ -76,7 +88,7 @@ def main() -> None:
     n = won + lost + drawn
     lo, hi = wilson(won, n)
     print(
-        f"lookahead {look.candidates}/{look.reply} against greedy, {n} whole 2-player games: "
+        f"lookahead {look.candidates}/{look.reply} against {against}, {n} whole 2-player games: "
         f"won {won}, lost {lost}, drawn {drawn} ({100 * won / n:.1f} %, Wilson {lo:.1f}-{hi:.1f} %)"
         f"; {cpu:.1f} s CPU in Python"
     )
@@ -86,14 +98,17 @@ def main() -> None:
         return
     positions = [GenialGame(2, seed=args.seed + 10_000 + i) for i in range(300)]
     prepared = [_position_args(fast, g, DEFAULT_WEIGHTS) for g in positions]
-    for name, policy in (("greedy", None), ("lookahead", look.args())):
+    policies = [("greedy", None), (f"lookahead {look.candidates}/{look.reply}", look.args())]
+    if other is not None:
+        policies.append((f"lookahead {other.candidates}/{other.reply}", other.args()))
+    for name, policy in policies:
         best = math.inf
         for _ in range(3):
             t = time.process_time()
             for i, a in enumerate(prepared):
                 fast.play_out(*a, None, 1000, random.Random(i).getrandbits, None, policy)
             best = min(best, (time.process_time() - t) / len(prepared))
-        print(f"{name:9} a whole 2-player play-out in C: {1000 * best:.3f} ms CPU (best of 3)")
+        print(f"{name:15} a whole 2-player play-out in C: {1000 * best:.3f} ms CPU (best of 3)")
 
 
 if __name__ == "__main__":
