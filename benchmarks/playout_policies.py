@@ -73,8 +73,11 @@ def main() -> None:
     )
     parser.add_argument("--vs-reply", type=float, default=0.5)
     args = parser.parse_args()
-    look = Lookahead(args.candidates, args.reply)
-    other = Lookahead(args.vs_candidates, args.vs_reply) if args.vs_candidates else None
+    try:
+        look = Lookahead(args.candidates, args.reply)
+        other = Lookahead(args.vs_candidates, args.vs_reply) if args.vs_candidates else None
+    except ValueError as refused:
+        parser.error(str(refused))
     against = "greedy" if other is None else f"lookahead {other.candidates}/{other.reply}"
     won = lost = drawn = 0
     cpu = time.process_time()
