@@ -41,6 +41,11 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return 100 * (c - h) / d, 100 * (c + h) / d
 
 
+def named(look: Lookahead) -> str:
+    """How the printed lines name a lookahead policy."""
+    return f"lookahead {look.candidates}/{look.reply}"
+
+
 def duel(seed: int, look_seat: int, look: Lookahead, other: Lookahead | None = None) -> int:
     """One game: +1 if the lookahead seat wins, -1 if the other (greedy, or the ``other``
     lookahead) does, 0 for a draw."""
@@ -78,7 +83,7 @@ def main() -> None:
         other = Lookahead(args.vs_candidates, args.vs_reply) if args.vs_candidates else None
     except ValueError as refused:
         parser.error(str(refused))
-    against = "greedy" if other is None else f"lookahead {other.candidates}/{other.reply}"
+    against = "greedy" if other is None else named(other)
     won = lost = drawn = 0
     cpu = time.process_time()
     for g in range(args.games):
@@ -91,7 +96,7 @@ def main() -> None:
     n = won + lost + drawn
     lo, hi = wilson(won, n)
     print(
-        f"lookahead {look.candidates}/{look.reply} against {against}, {n} whole 2-player games: "
+        f"{named(look)} against {against}, {n} whole 2-player games: "
         f"won {won}, lost {lost}, drawn {drawn} ({100 * won / n:.1f} %, Wilson {lo:.1f}-{hi:.1f} %)"
         f"; {cpu:.1f} s CPU in Python"
     )
@@ -101,9 +106,9 @@ def main() -> None:
         return
     positions = [GenialGame(2, seed=args.seed + 10_000 + i) for i in range(300)]
     prepared = [_position_args(fast, g, DEFAULT_WEIGHTS) for g in positions]
-    policies = [("greedy", None), (f"lookahead {look.candidates}/{look.reply}", look.args())]
+    policies = [("greedy", None), (named(look), look.args())]
     if other is not None:
-        policies.append((f"lookahead {other.candidates}/{other.reply}", other.args()))
+        policies.append((named(other), other.args()))
     for name, policy in policies:
         best = math.inf
         for _ in range(3):
