@@ -47,6 +47,11 @@ them cost 0.7-3 ms a board, more than the paste); bands are compared with the la
 image's in place (``startswith`` at an offset: memcmp, no slices copied). The same bytes
 as before for every board (checked on 469 boards of 2- and 4-player Genial and 4-player
 Genial Spezial games); figures in docs/measurements.md.
+
+Since 2026-12-07 the bands of every image but Genial Spezial's board (32 rows already) are
+32 rows, not 16: each band's compressor costs the same whatever its size, and half as many
+bands cost a new process's first 4-player board 10 % fewer instructions and a game's
+boards 7 % fewer (:data:`BAND_ROWS`).
 """
 
 from __future__ import annotations
@@ -74,14 +79,20 @@ except ImportError:  # pragma: no cover - a platform without its wheel: zlib, sl
 
 COMPRESS_LEVEL = 6
 #: Rows per band. Fewer rows: fewer rows deflated again when one pixel changes, but each
-#: band starts without most of the rows above it to refer back to (a bigger PNG).
-BAND_ROWS = 16
+#: band starts without most of the rows above it to refer back to (a bigger PNG), and each
+#: band pays for a compressor of its own: zlib-ng clears a 128 KB hash table and sets up its
+#: window for every band, whatever its size (with 16 rows about a seventh of a first
+#: board's instructions). 32 rows cost a 4-player Genial game's boards 7 % fewer
+#: instructions than 16, 24 rows 4 % and 48 rows 1 % fewer, 64 rows 4 % more (a tile
+#: dirties some 60 rows either way), and a late board is 1.3 KB smaller
+#: (``benchmarks/bench_render_instructions.py``, 2026-12-07).
+BAND_ROWS = 32
 #: Rows above a band that its deflated bytes may refer to. A band deflated on its own
 #: loses its first row's best match (the row just above), which costs a Spezial board 3 KB;
 #: a change in that row means deflating the band below again as well.
 ROWS_ABOVE = 1
-#: Deflated bands kept (each ~1 KB): enough for a few hundred tables' boards.
-CACHE_BANDS = 32768
+#: Deflated bands kept (each ~2 KB): enough for a few hundred tables' boards.
+CACHE_BANDS = 16384
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ZLIB_HEADER = b"\x78\x9c"  # deflate, 32 KB window, no preset dictionary
