@@ -91,7 +91,7 @@ BAND_ROWS = 32
 #: loses its first row's best match (the row just above), which costs a Spezial board 3 KB;
 #: a change in that row means deflating the band below again as well.
 ROWS_ABOVE = 1
-#: Deflated bands kept (each ~2 KB): enough for a few hundred tables' boards.
+#: Deflated bands kept (each 1-2 KB): enough for a few hundred tables' boards.
 CACHE_BANDS = 16384
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
