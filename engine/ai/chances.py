@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from engine.ai import kernel as _kernel
 from engine.ai.evaluation import DEFAULT_WEIGHTS
-from engine.ai.genial_expert import Ending, _play_out_fast, redeal
+from engine.ai.genial_expert import Ending, _play_out_fast, redeal, unseen
 from engine.ai.genial_greedy import determinise, greedy_spot
 from engine.genial import GenialGame
 from engine.moves import Placement, SwapChoice
@@ -88,11 +88,12 @@ def raw_wins(
     base = determinise(game.view(seat), random.Random(0))
     rng = random.Random(seed)
     seeds = [rng.getrandbits(32) for _ in range(samples)]
+    pool = unseen(base, seat)
     out = []
     for move in moves:
         wins = [0.0] * game.sides
         for s in seeds:
-            world = redeal(base, seat, random.Random(s))
+            world = redeal(base, seat, random.Random(s), pool)
             world.play(move)
             ending = world if world.over else to_end(world, random.Random(s ^ 0x5A5A))
             for side, share in enumerate(finished(ending)):

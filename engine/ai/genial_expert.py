@@ -7,17 +7,18 @@ stopped. The master player's play-outs are these too."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.ai import kernel as _kernel
 from engine.ai.evaluation import KIND_COLOURS, KIND_INDEX, Weights, track_value
-from engine.ai.genial_greedy import _empty_pairs, greedy_spot, rank_placements, tile_order
+from engine.ai.genial_greedy import _empty_pairs, greedy_spot, rank_placements
 from engine.ai.genial_strong import DEFAULT_STRONG, StrongConfig, _pairs_after, _values
 from engine.ai.tracks import _padded_row
 from engine.genial import KIND_OF, GenialGame, PlacementSpot, Setup
 from engine.ranking import rank
-from engine.tiles import Bag
+from engine.tiles import Bag, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,13 +112,24 @@ def lookahead_spot(game: GenialGame, weights: Weights, lookahead: Lookahead) -> 
     return chosen
 
 
-def redeal(base: GenialGame, seat: int, rng: random.Random) -> GenialGame:
+def unseen(base: GenialGame, seat: int) -> list[Tile]:
+    """The tiles ``seat`` has not seen (the other racks and the bag) in a fixed order, by
+    kind, whatever order they lie in: what :func:`redeal` shuffles."""
+    pool = [t for s, r in enumerate(base.racks) if s != seat for t in r] + base.bag.order()
+    pool.sort(key=KIND_INDEX.__getitem__)
+    return pool
+
+
+def redeal(
+    base: GenialGame, seat: int, rng: random.Random, pool: Sequence[Tile] | None = None
+) -> GenialGame:
     """A copy of ``base`` with every tile ``seat`` has not seen (the other racks and the
     bag) dealt anew at random: one determinisation. The tiles are put in a fixed order
-    before shuffling, so where they lay in ``base`` does not matter."""
+    before shuffling, so where they lay in ``base`` does not matter. ``pool``:
+    :func:`unseen` of ``base`` and ``seat``, given by a caller that deals one position
+    many times, so the tiles are sorted once."""
     g = base.copy()
-    pool = [t for s, r in enumerate(g.racks) if s != seat for t in r] + g.bag.order()
-    pool.sort(key=tile_order)
+    pool = unseen(base, seat) if pool is None else list(pool)
     fast: Any = _kernel.kernel
     if fast is not None:
         fast.shuffle(pool, rng.getrandbits)  # rng.shuffle's order, in C

@@ -49,6 +49,7 @@ from engine.ai.genial_expert import _standing as _standing
 from engine.ai.genial_expert import lookahead_spot as lookahead_spot
 from engine.ai.genial_expert import play_out as play_out
 from engine.ai.genial_expert import redeal as redeal
+from engine.ai.genial_expert import unseen as unseen
 from engine.ai.genial_greedy import WIN as WIN
 from engine.ai.genial_greedy import GenialMove as GenialMove
 from engine.ai.genial_greedy import _allowed_pairs as _allowed_pairs
@@ -171,7 +172,8 @@ def expert_move(
     samples = max(config.min_samples, min(config.max_samples, samples))
     side = base.side_of(seat)
     seeds = [rng.getrandbits(32) for _ in range(samples)]
-    worlds = [redeal(base, seat, random.Random(s)) for s in seeds]
+    pool = unseen(base, seat)
+    worlds = [redeal(base, seat, random.Random(s), pool) for s in seeds]
     best: list[Placement] = []
     best_value = -float("inf")
     for n, (prior, p) in enumerate(shortlist):

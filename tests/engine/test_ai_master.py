@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from engine.ai import choose_move, master
-from engine.ai.genial_players import Deal, Lookahead, StrongSearch, strong_search
+from engine.ai.genial_players import Deal, Ending, Lookahead, StrongSearch, _standing, strong_search
 from engine.ai.master import MasterConfig, _by_rule, leaf_value
 from engine.genial import EMPTY, GenialGame
 from tests.engine.conftest import QUICK_MASTER_SEARCH
@@ -63,6 +63,29 @@ def test_leaves_follow_the_ranking_rule() -> None:
     assert leaf_value(game, 0, config) - leaf_value(game, 0, plain) == -2.0
     game.scores[1] = [3, 9, 9, 5, 9, 9]
     assert _by_rule(game, 0) == 0
+
+
+def test_a_finished_two_side_leaf_counts_the_win_by_the_ranking_rule() -> None:
+    """Won: the standing plus ``win``; lost: minus it; a shared first place: the standing
+    alone; a side with every colour at the cap wins whatever the sorted scores say."""
+    setup = GenialGame(2, seed=1).setup
+    config = MasterConfig(win=4.0)
+    level, ahead = [3, 9, 9, 5, 9, 9], [6, 6, 3, 6, 6, 6]  # ahead on the next lowest
+
+    def leaf(scores: list[list[int]], winner: int | None, side: int) -> float:
+        return leaf_value(Ending(setup, scores, True, winner), side, config)
+
+    def standing(scores: list[list[int]], side: int) -> float:
+        return _standing(Ending(setup, scores, True, None), side, config.strong.weights)
+
+    scores = [level, ahead]
+    assert leaf(scores, None, 1) == standing(scores, 1) + 4.0
+    assert leaf(scores, None, 0) == standing(scores, 0) - 4.0
+    tied = [level, list(reversed(level))]
+    assert leaf(tied, None, 0) == standing(tied, 0) == leaf(tied, None, 1) == 0.0
+    capped = [[18] * 6, [18] * 6]  # level by the sorted scores, side 1 there first
+    assert leaf(capped, 1, 1) == standing(capped, 1) + 4.0
+    assert leaf(capped, 1, 0) == standing(capped, 0) - 4.0
 
 
 def _counted_play_outs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
