@@ -85,7 +85,7 @@ COMPRESS_LEVEL = 6
 #: board's instructions). 32 rows cost a 4-player Genial game's boards 7 % fewer
 #: instructions than 16, 24 rows 4 % and 48 rows 1 % fewer, 64 rows 4 % more (a tile
 #: dirties some 60 rows either way), and a late board is 1.3 KB smaller
-#: (``benchmarks/bench_render_instructions.py``, 2026-12-07).
+#: (``benchmarks/bench_instructions.py``, 2026-12-07).
 BAND_ROWS = 32
 #: Rows above a band that its deflated bytes may refer to. A band deflated on its own
 #: loses its first row's best match (the row just above), which costs a Spezial board 3 KB;

@@ -1,21 +1,25 @@
-"""Board images in instructions, not time: what a new process's first board and a whole
-game's boards (one a placement, in the order of play, as a table draws them) cost in CPU
-instructions counted by Valgrind's callgrind, for a late 4-player Genial board and 2- and
-4-player games.
+"""CPU work in instructions, not time: what the renderer and the master player cost in
+CPU instructions counted by Valgrind's callgrind. The boards: a new process's first board
+(a late 4-player Genial board) and a whole game's boards (one a placement, in the order of
+play, as a table draws them), for 2- and 4-player games. The master player
+(``--master``): its moves at four positions of a 2-player game, with the C kernel if it is
+built.
 
-    .venv/bin/python benchmarks/bench_render_instructions.py [--games 2,4]
+    .venv/bin/python benchmarks/bench_instructions.py [--games 2,4] [--master]
 
 CPU time on a shared machine moves by a third from one run to the next (the same first
 board took 21.6 to 36.4 ms in five new processes on 2026-12-07, load 0.5), so a change of a
-few per cent to the renderer cannot be seen in it; counted instructions do not move. Each
-figure is the instructions of a process that sets up the positions and renders them, less
-those of the same process that only sets them up (the engine, the imports and Python's
-start-up are in both). Instructions are not time: memory touched for the first time (page
-faults) and cache misses are not in them; ``bench_cold_board.py`` and ``bench_render.py``
-give the time.
+few per cent cannot be seen in it; counted instructions do not move. Each figure is the
+instructions of a process that sets up the positions and then renders them or moves,
+less those of the same process that only sets them up (the engine, the imports and
+Python's start-up are in both). Instructions are not time: memory touched for the first
+time (page faults) and cache misses are not in them; ``bench_cold_board.py``,
+``bench_render.py`` and ``bench_ai.py`` give the time.
 
 Needs ``valgrind`` (Debian's package); the file of pieces is built first into a temporary
-folder, as ``bench_cold_board.py`` does, and every run points at it.
+folder, as ``bench_cold_board.py`` does, and every run points at it. Under callgrind a
+process runs some 50 times slower: the boards take about two minutes, the master's four
+moves about as long.
 """
 
 from __future__ import annotations
@@ -55,9 +59,34 @@ if draw:
 print(len(views))
 """
 
+# The master's moves: four positions of a 2-player game (after 4, 13, 22 and 31 random
+# placements), each seat's own view, the same seed for each move.
+MASTER = """
+import random, sys
+from engine.genial import GenialGame
+from engine.moves import KEEP
+from engine.ai.master import master_move
+game = GenialGame(2, seed=5)
+rng = random.Random(5)
+views, placed = [], 0
+while not game.over and placed < 36:
+    if game.awaiting == "swap":
+        game.play(KEEP)
+        continue
+    if placed % 9 == 4:
+        views.append(game.view(game.to_move))
+    game.play(game.random_placement(rng))
+    placed += 1
+if sys.argv[1] == "render":
+    for view in views:
+        master_move(view, random.Random(1))
+print(len(views))
+"""
+
 
 def instructions(kind: str, players: int, draw: bool, pieces: Path) -> tuple[int, int]:
-    """The instructions callgrind counted in one process, and the boards it drew."""
+    """The instructions callgrind counted in one process, and the boards it drew (or the
+    moves it chose: ``kind`` "master")."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env["GENIAL_RENDER_PIECES"] = str(pieces)
     with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as folder:
@@ -68,10 +97,11 @@ def instructions(kind: str, players: int, draw: bool, pieces: Path) -> tuple[int
                 f"--callgrind-out-file={Path(folder) / 'out'}",
                 sys.executable,
                 "-c",
-                CHILD,
-                kind,
-                str(players),
-                "render" if draw else "setup",
+                *(
+                    (MASTER, "render" if draw else "setup")
+                    if kind == "master"
+                    else (CHILD, kind, str(players), "render" if draw else "setup")
+                ),
             ],
             check=True,
             capture_output=True,
@@ -88,6 +118,7 @@ def instructions(kind: str, players: int, draw: bool, pieces: Path) -> tuple[int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="2,4", help="players of the whole games drawn")
+    parser.add_argument("--master", action="store_true", help="the master's moves too")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("needs valgrind (Debian: apt-get install valgrind)")
@@ -101,14 +132,17 @@ def main() -> None:
         runs += [
             ("game", int(p), f"every board of a {p}-player game") for p in args.games.split(",")
         ]
+        if args.master:
+            runs.append(("master", 2, "master's moves at 4 positions of a 2-player game"))
         for kind, players, said in runs:
             setup, _ = instructions(kind, players, False, pieces)
             total, boards = instructions(kind, players, True, pieces)
             spent = total - setup
+            what = "move" if kind == "master" else "board"
             each = (
-                "1 board"
+                f"1 {what}"
                 if boards == 1
-                else f"{boards} boards, {spent / boards / 1e6:.2f} M a board"
+                else f"{boards} {what}s, {spent / boards / 1e6:.2f} M a {what}"
             )
             print(f"{said:48}: {spent / 1e6:8.2f} M instructions ({each})")
 
