@@ -945,6 +945,7 @@ typedef struct {
     int cap;
     Py_ssize_t length;  /* of every row (checked) */
     double **rows;      /* [old * (cap + 1) + low], NULL until fetched */
+    int not_a_number;   /* a row fetched so far holds a NaN (no value is above or below it) */
 } Rows;
 
 static void rows_capsule_free(PyObject *capsule) {
@@ -1036,6 +1037,9 @@ static const double *row_for(Rows *r, int old, int low) {
             return NULL;
         }
         values[k] = v;
+        if (v != v) {
+            r->not_a_number = 1;
+        }
     }
     Py_DECREF(fast);
     r->length = n;
@@ -1066,6 +1070,19 @@ typedef struct {
     int *opening_pairs;    /* room for the pairs a first placement may cover */
     int untouched;
     int placed[4];
+    /* At least the largest of points[] (raised with it, never lowered): while twice it is
+     * below the padded rows' length, every index a placement's value reads is in a row,
+     * checked once a step instead of once a placement. */
+    int max_points;
+    /* The lookahead's best of each seat's tiles on each pair (by edge; NULL without the
+     * lookahead), as worked out for the next seat's reply, kept for that seat's own turn:
+     * worked out when the clock stood at seat_clock[seat] (-1: not kept, its rack or its
+     * side's scores changed since), and still right on every pair neither of whose cells
+     * has had its points changed or been covered since (changed[cell], the clock then). */
+    double *seat_value[4];
+    int seat_clock[4];
+    int *changed;
+    int clock;
 } Position;
 
 static inline int side_of(const Position *s, int seat) { return s->team ? seat % 2 : seat; }
@@ -1118,6 +1135,12 @@ static inline void raise_logged(Position *s, int cell, int colour, int *log, int
                 continue;
             }
             points[raised[t]] += by[t];
+            if (points[raised[t]] > s->max_points) {
+                s->max_points = points[raised[t]];
+            }
+            if (log == NULL && s->changed != NULL) {
+                s->changed[raised[t]] = s->clock;
+            }
             if (log != NULL) {
                 log[(*logged)++] = colour * l->cells + raised[t];
                 log[(*logged)++] = by[t];
@@ -1135,6 +1158,9 @@ static void raise_points_c(Position *s, int cell, int colour) {
 
 static void fill(Position *s, int cell, int colour) {
     s->board[cell] = colour;
+    if (s->changed != NULL) {
+        s->changed[cell] = s->clock;
+    }
     drop_edges(s, cell);
     raise_points_c(s, cell, colour);
     if (s->near != NULL) {  /* a symbol next to a covered cell is touched (GenialBoard._fill) */
@@ -1197,6 +1223,7 @@ static void refill(Position *s) {
 /* GenialGame.swap_quietly(True): the rack to the end of the bag, a new one drawn. */
 static void swap_rack(Position *s) {
     int seat = s->to_move;
+    s->seat_clock[seat] = -1;
     if (s->bag_end + s->rack_len[seat] > s->bag_capacity) {  /* move the bag to the front */
         memmove(s->bag, s->bag + s->bag_front, sizeof(int) * (size_t)(s->bag_end - s->bag_front));
         s->bag_end -= s->bag_front;
@@ -1219,6 +1246,12 @@ static void end_quietly(Position *s) {
 static void play_spot_c(Position *s, int i, int j, int x, int y) {
     const Layout *l = s->l;
     int seat = s->to_move;
+    s->clock++;
+    for (int q = 0; q < s->players; q++) {
+        if (side_of(s, q) == side_of(s, seat)) {
+            s->seat_clock[q] = -1;
+        }
+    }
     int *track = s->scores[side_of(s, seat)];
     int a = s->points[x * l->cells + i];
     int b = s->points[y * l->cells + j];
@@ -1357,6 +1390,17 @@ static int placeable_pairs(Position *s, int seat, const int **pairs) {
     return count;
 }
 
+/* Whether every value a placement can take is in the padded rows: no points beyond them
+ * (twice the largest, for two cells of one colour); else IndexError set and 0. Never
+ * false on a real board (the rows are padded past any count of points). */
+static int points_in_rows(const Position *s, Py_ssize_t length) {
+    if (2 * (Py_ssize_t)s->max_points < length) {
+        return 1;
+    }
+    PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
+    return 0;
+}
+
 /* greedy_spot: the placement played, or -1 with an exception set. */
 static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, int *chosen) {
     const Layout *l = s->l;
@@ -1377,66 +1421,57 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
         PyErr_SetString(PyExc_IndexError, "no legal placement");
         return -1;
     }
-    /* Every value is an index into a row: the largest two hexes can score is checked once. */
-    Py_ssize_t length = rows->length;
+    if (!points_in_rows(s, rows->length)) {
+        return -1;
+    }
+    /* One pass: every placement within 1e-9 of the best so far is put by, and those that
+     * fall below the best at the end are dropped (a placement within 1e-9 of the final best
+     * was within 1e-9 of the best when it was seen, which was no higher). */
+    const int *low = l->low, *high = l->high;
     double best = 0.0;
-    int first = 1;
-    for (int pass = 0; pass < 2; pass++) {
-        double cut = best - 1e-9;
-        int count = 0;
-        for (int g = 0; g < kind_count; g++) {
-            int x = l->kind_x[kinds[g]], y = l->kind_y[kinds[g]];
-            const int *px = s->points + x * n, *py = s->points + y * n;
-            const double *rx = row[x], *ry = row[y];
-            for (int w = 0; w < (x == y ? 1 : 2); w++) {
-                for (int p = 0; p < pair_count; p++) {
-                    int e = pairs[p];
-                    int i = w ? l->high[e] : l->low[e], j = w ? l->low[e] : l->high[e];
-                    double v;
-                    if (x == y) {
-                        int at = px[l->low[e]] + px[l->high[e]];
-                        if (at >= length) {
-                            PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
-                            return -1;
-                        }
-                        v = rx[at];
-                    } else {
-                        if (px[i] >= length || py[j] >= length) {
-                            PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
-                            return -1;
-                        }
-                        v = rx[px[i]] + ry[py[j]];
-                    }
-                    if (pass == 0) {
-                        if (first || v > best) {
-                            best = v;
-                            first = 0;
-                        }
-                    } else if (cut <= v) {
-                        Tied *t = &tied[count++];
-                        t->value = v;
-                        t->order = (((long long)i * n + j) * 6 + x) * 6 + y;
-                        t->i = i;
-                        t->j = j;
-                        t->x = x;
-                        t->y = y;
-                    }
+    int first = 1, count = 0;
+    for (int g = 0; g < kind_count; g++) {
+        int x = l->kind_x[kinds[g]], y = l->kind_y[kinds[g]];
+        const int *px = s->points + x * n, *py = s->points + y * n;
+        const double *rx = row[x], *ry = row[y];
+        for (int w = 0; w < (x == y ? 1 : 2); w++) {
+            for (int p = 0; p < pair_count; p++) {
+                int e = pairs[p];
+                int i = w ? high[e] : low[e], j = w ? low[e] : high[e];
+                double v = x == y ? rx[px[i] + px[j]] : rx[px[i]] + ry[py[j]];
+                if (first || v > best) {
+                    best = v;
+                    first = 0;
+                }
+                if (best - 1e-9 <= v) {
+                    Tied *t = &tied[count++];
+                    t->value = v;
+                    t->order = (((long long)i * n + j) * 6 + x) * 6 + y;
+                    t->i = i;
+                    t->j = j;
+                    t->x = x;
+                    t->y = y;
                 }
             }
-        }
-        if (pass == 1) {
-            int pick = 0;
-            if (count > 1) {
-                qsort(tied, (size_t)count, sizeof(Tied), tied_cmp);
-                long v = rand_below(getrandbits, count);
-                if (v < 0) {
-                    return -1;
-                }
-                pick = (int)v;
-            }
-            *chosen = pick;
         }
     }
+    double cut = best - 1e-9;
+    int kept = 0;
+    for (int t = 0; t < count; t++) {
+        if (cut <= tied[t].value) {
+            tied[kept++] = tied[t];
+        }
+    }
+    int pick = 0;
+    if (kept > 1) {
+        qsort(tied, (size_t)kept, sizeof(Tied), tied_cmp);
+        long v = rand_below(getrandbits, kept);
+        if (v < 0) {
+            return -1;
+        }
+        pick = (int)v;
+    }
+    *chosen = pick;
     return 0;
 }
 
@@ -1458,42 +1493,50 @@ static int greedy_c(Position *s, Rows *rows, PyObject *getrandbits, Tied *tied, 
 #define MAX_NOTED 32
 
 typedef struct {
-    double *pair_value;                 /* by edge: the next seat's best on it now */
+    int *picked;                        /* room for the pairs the mover's scan looks at */
     int *mark;                          /* by cell: the candidate that last changed it, + 1 */
 } LookScratch;
 
-/* The best value of the given kinds on empty edge e, through row[]. -1 with an exception
- * set on points beyond the padded table (never on a real board). */
-static int edge_best(const Position *s, int e, const int *kinds, int kind_count,
-                     const double *const *row, Py_ssize_t length, double *out) {
+/* A kind of tile on a seat's rack, as a pair's value reads it: its colours' points (by
+ * cell) and the seat's rows of them. Worked out once a scan, not once a pair. */
+typedef struct {
+    const int *px, *py;
+    const double *rx, *ry;
+    int same;  /* both halves one colour: their points are scored together */
+} KindView;
+
+static void kind_views(const Position *s, const int *kinds, int kind_count,
+                       const double *const *row, KindView *out) {
     const Layout *l = s->l;
     int n = l->cells;
-    double best = 0.0;
     for (int g = 0; g < kind_count; g++) {
         int x = l->kind_x[kinds[g]], y = l->kind_y[kinds[g]];
-        const int *px = s->points + x * n, *py = s->points + y * n;
-        if (x == y) {
-            int at = px[l->low[e]] + px[l->high[e]];
-            if (at >= length) {
-                PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
-                return -1;
-            }
-            double v = row[x][at];
+        out[g].px = s->points + x * n;
+        out[g].py = s->points + y * n;
+        out[g].rx = row[x];
+        out[g].ry = row[y];
+        out[g].same = x == y;
+    }
+}
+
+/* The best value of the kinds on the pair of cells lo and hi, either way round; 0 if none
+ * is above (points_in_rows checked). */
+static inline double pair_best(const KindView *kv, int kind_count, int lo, int hi) {
+    double best = 0.0;
+    for (int g = 0; g < kind_count; g++) {
+        const int *px = kv[g].px, *py = kv[g].py;
+        const double *rx = kv[g].rx, *ry = kv[g].ry;
+        if (kv[g].same) {
+            double v = rx[px[lo] + px[hi]];
             best = v > best ? v : best;
             continue;
         }
-        for (int w = 0; w < 2; w++) {
-            int i = w ? l->high[e] : l->low[e], j = w ? l->low[e] : l->high[e];
-            if (px[i] >= length || py[j] >= length) {
-                PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
-                return -1;
-            }
-            double v = row[x][px[i]] + row[y][py[j]];
-            best = v > best ? v : best;
-        }
+        double v = rx[px[lo]] + ry[py[hi]];
+        best = v > best ? v : best;
+        v = rx[px[hi]] + ry[py[lo]];
+        best = v > best ? v : best;
     }
-    *out = best;
-    return 0;
+    return best;
 }
 
 /* The lookahead step: the placement played is put in tied[0]; -1 with an exception set. */
@@ -1517,32 +1560,72 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
         PyErr_SetString(PyExc_IndexError, "no legal placement");
         return -1;
     }
-    /* Greedy's best k, best first, kept sorted as they are found. */
     Py_ssize_t length = rows->length;
+    if (!points_in_rows(s, length)) {
+        return -1;
+    }
+    const int *low = l->low, *high = l->high;
+    /* Where the seat's best on each pair is kept from the last seat's reply (see Position),
+     * made right again on the pairs changed since: no placement on a pair whose best is
+     * below the k-th best of the pairs can be among the best k placements, and only the
+     * others are looked at. Each of those k pairs has a placement worth at least that much:
+     * a pair's best counts a value below 0 as 0, so the k-th best is either 0 (and no pair
+     * is below it) or some placement's value. Not in the seat's first placement (fewer
+     * pairs are allowed then), nor with a NaN in the rows. */
+    double *value = s->seat_value[seat];
+    if (value != NULL && s->seat_clock[seat] >= 0 && !rows->not_a_number &&
+        pairs == s->empty && pair_count >= k) {
+        int since = s->seat_clock[seat], *changed = s->changed;
+        KindView own[8];
+        kind_views(s, kinds, kind_count, row, own);
+        double best[64];
+        int ranked = 0;
+        for (int p = 0; p < pair_count; p++) {
+            int e = pairs[p];
+            if (changed[low[e]] > since || changed[high[e]] > since) {
+                value[e] = pair_best(own, kind_count, low[e], high[e]);
+            }
+            double v = value[e];
+            if (ranked == k && v <= best[k - 1]) {
+                continue;
+            }
+            int at = ranked < k ? ranked++ : k - 1;
+            while (at > 0 && v > best[at - 1]) {
+                best[at] = best[at - 1];
+                at--;
+            }
+            best[at] = v;
+        }
+        s->seat_clock[seat] = s->clock;
+        double floor = best[k - 1];
+        int *picked = sc->picked;
+        int count = 0;
+        for (int p = 0; p < pair_count; p++) {
+            if (value[pairs[p]] >= floor) {
+                picked[count++] = pairs[p];
+            }
+        }
+        pairs = picked;
+        pair_count = count;
+    }
+    /* Greedy's best k, best first, kept sorted as they are found. */
     int top = 0;
     for (int g = 0; g < kind_count; g++) {
         int x = l->kind_x[kinds[g]], y = l->kind_y[kinds[g]];
-        const int *px = s->points + x * n, *py = s->points + y * n;
+        const int *px = s->points + x * n;
         const double *rx = row[x], *ry = row[y];
+        const int *py = s->points + y * n;
         for (int v_ = 0; v_ < (x == y ? 1 : 2); v_++) {
             for (int p = 0; p < pair_count; p++) {
                 int e = pairs[p];
-                int i = v_ ? l->high[e] : l->low[e], j = v_ ? l->low[e] : l->high[e];
-                Tied t;
-                if (x == y) {
-                    int at = px[l->low[e]] + px[l->high[e]];
-                    if (at >= length) {
-                        PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
-                        return -1;
-                    }
-                    t.value = rx[at];
-                } else {
-                    if (px[i] >= length || py[j] >= length) {
-                        PyErr_SetString(PyExc_IndexError, "points beyond the padded table");
-                        return -1;
-                    }
-                    t.value = rx[px[i]] + ry[py[j]];
+                int i = v_ ? high[e] : low[e], j = v_ ? low[e] : high[e];
+                double value = x == y ? rx[px[i] + px[j]] : rx[px[i]] + ry[py[j]];
+                /* Below the k-th by value: out, whatever its place in the order. */
+                if (top == k && value < tied[k - 1].value) {
+                    continue;
                 }
+                Tied t;
+                t.value = value;
                 t.order = (((long long)i * n + j) * 6 + x) * 6 + y;
                 if (top == k && tied_cmp(&t, &tied[k - 1]) >= 0) {
                     continue;
@@ -1574,19 +1657,21 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
     for (int g = 0; g < next_count; g++) {
         held |= 1 << l->kind_x[next_kinds[g]] | 1 << l->kind_y[next_kinds[g]];
     }
+    double *pair_value = s->seat_value[next];
+    s->seat_clock[next] = s->clock;
+    KindView reply_kinds[8];
+    kind_views(s, next_kinds, next_count, next_row, reply_kinds);
     /* The next seat's best on each empty pair now, and the REPLY_KEPT best pairs. */
     int kept[REPLY_KEPT], kept_count = 0;
     for (int p = 0; p < s->empty_count; p++) {
         int e = s->empty[p];
-        if (edge_best(s, e, next_kinds, next_count, next_row, length, &sc->pair_value[e]) < 0) {
-            return -1;
-        }
-        double v = sc->pair_value[e];
-        if (kept_count == REPLY_KEPT && v <= sc->pair_value[kept[REPLY_KEPT - 1]]) {
+        double v = pair_best(reply_kinds, next_count, low[e], high[e]);
+        pair_value[e] = v;
+        if (kept_count == REPLY_KEPT && v <= pair_value[kept[REPLY_KEPT - 1]]) {
             continue;
         }
         int at = kept_count < REPLY_KEPT ? kept_count++ : REPLY_KEPT - 1;
-        while (at > 0 && v > sc->pair_value[kept[at - 1]]) {
+        while (at > 0 && v > pair_value[kept[at - 1]]) {
             kept[at] = kept[at - 1];
             at--;
         }
@@ -1614,7 +1699,7 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
         for (int q = 0; q < kept_count; q++) {  /* the best unchanged pair */
             int e = kept[q];
             if (sc->mark[l->low[e]] != a + 1 && sc->mark[l->high[e]] != a + 1) {
-                reply = sc->pair_value[e];
+                reply = pair_value[e];
                 found = 1;
                 break;
             }
@@ -1623,14 +1708,14 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
             for (int p = 0; p < s->empty_count; p++) {
                 int e = s->empty[p];
                 if (sc->mark[l->low[e]] != a + 1 && sc->mark[l->high[e]] != a + 1) {
-                    reply = sc->pair_value[e] > reply ? sc->pair_value[e] : reply;
+                    reply = pair_value[e] > reply ? pair_value[e] : reply;
                 }
             }
         }
-        int failed = 0;
         /* The changed pairs can only raise the reply: a candidate already behind without
          * them stays behind, and they are not worked out. */
         int behind = a > 0 && tied[a].value - w * reply <= best_adjusted;
+        int failed = !behind && !points_in_rows(s, length);
         for (int m = 2; m < count && !failed && !behind; m++) {  /* the changed pairs, anew */
             int cell = noted[m];
             if (board[cell] != EMPTY_CELL) {
@@ -1642,11 +1727,7 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
                     board[l->high[e]] != EMPTY_CELL) {
                     continue;
                 }
-                double v;
-                if (edge_best(s, e, next_kinds, next_count, next_row, length, &v) < 0) {
-                    failed = 1;
-                    break;
-                }
+                double v = pair_best(reply_kinds, next_count, l->low[e], l->high[e]);
                 reply = v > reply ? v : reply;
             }
         }
@@ -1841,6 +1922,9 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     int sides = team ? 2 : players;
     Position s;
     memset(&s, 0, sizeof(s));
+    for (int q = 0; q < 4; q++) {
+        s.seat_clock[q] = -1;
+    }
     s.l = l;
     s.players = players;
     s.team = team;
@@ -1863,9 +1947,14 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     tied = malloc(sizeof(Tied) * (size_t)(2 * 8 * l->edges + 1));
     int look_ok = 1;
     if (look_k > 1) {
-        look.pair_value = malloc(sizeof(double) * (size_t)(l->edges + 1));
+        look.picked = malloc(sizeof(int) * (size_t)(l->edges + 1));
         look.mark = calloc((size_t)(cells + 1), sizeof(int));
-        look_ok = look.pair_value && look.mark;
+        s.changed = calloc((size_t)(cells + 1), sizeof(int));
+        look_ok = look.picked && look.mark && s.changed;
+        for (int q = 0; q < players && look_ok; q++) {
+            s.seat_value[q] = malloc(sizeof(double) * (size_t)(l->edges + 1));
+            look_ok = s.seat_value[q] != NULL;
+        }
     }
     if (s.board == NULL || s.points == NULL || s.pos == NULL || tied == NULL || !look_ok) {
         if (!PyErr_Occurred()) {
@@ -1879,6 +1968,9 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
     }
     if (read_rows(points, COLOURS, cells, 0, 1 << 20, s.points, NULL, 1) < 0) {
         goto done;
+    }
+    for (int k = 0; k < COLOURS * cells; k++) {
+        s.max_points = s.points[k] > s.max_points ? s.points[k] : s.max_points;
     }
     s.empty = int_array(empty_edges, 0, l->edges, &n);
     if (s.empty == NULL) {
@@ -1999,8 +2091,12 @@ done:
     free(s.pos);
     free(s.bag);
     free(tied);
-    free(look.pair_value);
+    free(look.picked);
     free(look.mark);
+    free(s.changed);
+    for (int q = 0; q < 4; q++) {
+        free(s.seat_value[q]);
+    }
     return result;
 }
 

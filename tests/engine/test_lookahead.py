@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.ai import kernel
-from engine.ai.evaluation import DEFAULT_WEIGHTS
+from engine.ai.evaluation import DEFAULT_WEIGHTS, Weights
 from engine.ai.genial_expert import _position_args
 from engine.ai.genial_players import (
     Deal,
@@ -162,3 +162,50 @@ def test_a_bad_lookahead_is_an_error_not_a_crash() -> None:
             fast.play_out(
                 *_position_args(fast, game, DEFAULT_WEIGHTS), first, 5, rng.getrandbits, None, bad
             )
+
+
+def test_values_below_zero_are_looked_at_placement_by_placement() -> None:
+    # The C loop passes over the pairs whose best (values below 0 counted as 0) is below the
+    # k-th best pair's. A bonus placement weighed at -30 points makes every placement that
+    # reaches 18 worth less than nothing: the C loop must still choose what the Python
+    # loop chooses, placement by placement, to the end of each play-out.
+    fast = BUILT
+    assert fast is not None
+    weights = Weights(bonus_points=-30.0)
+    look = Lookahead()
+    compared = 0
+    for world, spot in dealt_starts(2, "standard", 7, 3, 4):
+        g = world.copy()
+        g.play_spot(spot)
+        expected = [(spot.cell1, spot.cell2, spot.first, spot.second)]
+        while not g.over and len(expected) <= 60:
+            if g.awaiting == "swap":
+                g.swap_quietly(True)
+                continue
+            s = lookahead_spot(g, weights, look)
+            expected.append((s.cell1, s.cell2, s.first, s.second))
+            g.play_spot(s)
+        trace: list[tuple[int, int, int, int]] = []
+        first = expected[0]
+        _play_out_fast(fast, world, first, 60, random.Random(1), weights, trace, look)
+        assert trace == expected
+        compared += 1
+    assert compared >= 8
+
+
+@pytest.mark.parametrize("look", [None, Lookahead()])
+def test_points_beyond_the_padded_rows_are_an_error_not_a_crash(look: Lookahead | None) -> None:
+    # The rows are padded past any count of points a board can hold; a caller that hands
+    # the C loop more (on an empty cell's points) gets an IndexError, not a read past a row.
+    fast = BUILT
+    assert fast is not None
+    game = next(g for g in positions(2, "standard", 1, 1) if all(g.has_placed))
+    spot = game._layout.where[rank_placements(game)[0][0]]
+    args = list(_position_args(fast, game, DEFAULT_WEIGHTS))
+    empty = next(c for c, colour in enumerate(game.board) if colour < 0)
+    points = [list(row) for row in game._points]
+    points[0][empty] = 10**5
+    args[3] = points
+    first = (spot.cell1, spot.cell2, spot.first, spot.second)
+    with pytest.raises(IndexError, match="padded"):
+        fast.play_out(*args, first, 5, random.Random(0).getrandbits, None, look and look.args())
