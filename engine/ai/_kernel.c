@@ -1573,6 +1573,7 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
      * is below it) or some placement's value. Not in the seat's first placement (fewer
      * pairs are allowed then), nor with a NaN in the rows. */
     double *value = s->seat_value[seat];
+    double floor = -HUGE_VAL;  /* no placement below it can be among the best k */
     if (value != NULL && s->seat_clock[seat] >= 0 && !rows->not_a_number &&
         pairs == s->empty && pair_count >= k) {
         int since = s->seat_clock[seat], *changed = s->changed;
@@ -1597,7 +1598,7 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
             best[at] = v;
         }
         s->seat_clock[seat] = s->clock;
-        double floor = best[k - 1];
+        floor = best[k - 1];
         int *picked = sc->picked;
         int count = 0;
         for (int p = 0; p < pair_count; p++) {
@@ -1621,7 +1622,7 @@ static int lookahead_c(Position *s, Rows *rows, int k, double w, Tied *tied,
                 int i = v_ ? high[e] : low[e], j = v_ ? low[e] : high[e];
                 double value = x == y ? rx[px[i] + px[j]] : rx[px[i]] + ry[py[j]];
                 /* Below the k-th by value: out, whatever its place in the order. */
-                if (top == k && value < tied[k - 1].value) {
+                if (value < floor || (top == k && value < tied[k - 1].value)) {
                     continue;
                 }
                 Tied t;
@@ -1874,44 +1875,164 @@ PyDoc_STRVAR(play_out_doc,
 "(k > 1) each placement is lookahead_c's instead of greedy's (no draws). Returns the placements\n"
 "made after first, the scores, whether the game is over and the winning side (or None).");
 
-static PyObject *play_out(PyObject *self, PyObject *args) {
-    PyObject *layout_obj, *rows_obj, *board, *points, *empty_edges, *racks, *bag, *scores;
-    PyObject *first, *getrandbits, *trace, *lookahead = Py_None;
+/* Frees a position's arrays (any of them NULL). */
+static void position_free(Position *s) {
+    free(s->board);
+    free(s->near);
+    free(s->opening_pairs);
+    free(s->points);
+    free(s->empty);
+    free(s->pos);
+    free(s->bag);
+    free(s->changed);
+    for (int q = 0; q < 4; q++) {
+        free(s->seat_value[q]);
+    }
+}
+
+/* Reads play_out's position arguments (layout to turn) into s, zeroed first: 0, or -1 with
+ * an exception set (what was read is freed by position_free). */
+static int read_position(PyObject *args, Position *s, Rows **rows_out, PyObject **layout_obj,
+                         PyObject **rows_obj) {
+    PyObject *board, *points, *empty_edges, *racks, *bag, *scores, *marks, *opening;
     int players, team, cap, bonus_placements, swaps, rack_size, to_move, bonus_owed, awaiting;
-    PyObject *marks, *opening;
-    long steps;
-    if (!PyArg_ParseTuple(args, "OOOOOOOO(iiiOiii)(iiiO)OlOO|O", &layout_obj, &rows_obj, &board,
+    memset(s, 0, sizeof(*s));
+    for (int q = 0; q < 4; q++) {
+        s->seat_clock[q] = -1;
+    }
+    if (!PyArg_ParseTuple(args, "OOOOOOOO(iiiOiii)(iiiO)", layout_obj, rows_obj, &board,
                           &points, &empty_edges, &racks, &bag, &scores, &players, &team, &cap,
                           &marks, &bonus_placements, &swaps, &rack_size, &to_move, &bonus_owed,
-                          &awaiting, &opening, &first, &steps, &getrandbits, &trace,
-                          &lookahead)) {
-        return NULL;
+                          &awaiting, &opening)) {
+        return -1;
     }
-    int look_k = 0;
-    double look_w = 0.0;
-    if (lookahead != Py_None) {
-        if (!PyTuple_Check(lookahead) || !PyArg_ParseTuple(lookahead, "id", &look_k, &look_w)) {
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_TypeError, "lookahead is (candidates, reply weight)");
-            }
-            return NULL;
-        }
-        if (look_k < 1 || look_k > 64 || !(look_w >= 0.0 && look_w <= 1e6)) {
-            PyErr_SetString(PyExc_ValueError, "lookahead out of range");
-            return NULL;
-        }
-    }
-    Layout *l = PyCapsule_GetPointer(layout_obj, "genial.layout");
+    Layout *l = PyCapsule_GetPointer(*layout_obj, "genial.layout");
     if (l == NULL) {
-        return NULL;
+        return -1;
     }
-    Rows *rows = PyCapsule_GetPointer(rows_obj, "genial.rows");
+    Rows *rows = PyCapsule_GetPointer(*rows_obj, "genial.rows");
     if (rows == NULL) {
-        return NULL;
+        return -1;
     }
+    *rows_out = rows;
     if (players < 1 || players > 4 || rack_size < 1 || rack_size > 8 || cap != rows->cap ||
-        to_move < 0 || to_move >= players || (team && players != 4) || bonus_owed < 0 ||
-        steps < 0) {
+        to_move < 0 || to_move >= players || (team && players != 4) || bonus_owed < 0) {
+        PyErr_SetString(PyExc_ValueError, "rules or turn out of range");
+        return -1;
+    }
+    int sides = team ? 2 : players;
+    s->l = l;
+    s->players = players;
+    s->team = team;
+    s->cap = cap;
+    s->rack_size = rack_size;
+    s->bonus_placements = bonus_placements;
+    s->swaps = swaps;
+    s->to_move = to_move;
+    s->bonus_owed = bonus_owed;
+    s->awaiting_swap = awaiting ? 1 : 0;
+    s->winner = -1;
+    int cells = l->cells;
+    Py_ssize_t n;
+    s->board = int_array(board, -1, COLOURS, &n);
+    if (s->board == NULL) {
+        return -1;
+    }
+    if (n != cells) {
+        PyErr_SetString(PyExc_ValueError, "a board of the wrong size");
+        return -1;
+    }
+    s->points = malloc(sizeof(int) * (size_t)(COLOURS * cells + 1));
+    s->pos = malloc(sizeof(int) * (size_t)(l->edges + 1));
+    if (s->points == NULL || s->pos == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (read_rows(points, COLOURS, cells, 0, 1 << 20, s->points, NULL, 1) < 0) {
+        return -1;
+    }
+    for (int k = 0; k < COLOURS * cells; k++) {
+        s->max_points = s->points[k] > s->max_points ? s->points[k] : s->max_points;
+    }
+    s->empty = int_array(empty_edges, 0, l->edges, &n);
+    if (s->empty == NULL) {
+        return -1;
+    }
+    s->empty_count = (int)n;
+    if (opening != Py_None && read_opening(s, opening) < 0) {
+        return -1;
+    }
+    for (int e = 0; e < l->edges; e++) {
+        s->pos[e] = -1;
+    }
+    for (int p = 0; p < s->empty_count; p++) {
+        if (s->pos[s->empty[p]] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "an empty edge listed twice");
+            return -1;
+        }
+        s->pos[s->empty[p]] = p;
+    }
+    if (read_rows(racks, players, 8, 0, KINDS, &s->racks[0][0], s->rack_len, 0) < 0 ||
+        read_rows(scores, sides, COLOURS, 0, (long)cap + 1, &s->scores[0][0], NULL, 1) < 0) {
+        return -1;
+    }
+    int *bag_kinds = int_array(bag, 0, KINDS, &n);
+    if (bag_kinds == NULL) {
+        return -1;
+    }
+    s->bag_capacity = (int)n + players * 8 + 1;
+    s->bag = malloc(sizeof(int) * (size_t)s->bag_capacity);
+    if (s->bag == NULL) {
+        free(bag_kinds);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(s->bag, bag_kinds, sizeof(int) * (size_t)n);
+    free(bag_kinds);
+    s->bag_end = (int)n;
+    int *mark_values = int_array(marks, 1, (long)cap + 1, &n);
+    if (mark_values == NULL) {
+        return -1;
+    }
+    if (n > MAX_MARKS) {
+        free(mark_values);
+        PyErr_SetString(PyExc_ValueError, "too many marks");
+        return -1;
+    }
+    memcpy(s->marks, mark_values, sizeof(int) * (size_t)n);
+    s->mark_count = (int)n;
+    free(mark_values);
+    return 0;
+}
+
+/* play_out's lookahead argument: 0 with look_k and look_w set, or -1 with an exception. */
+static int read_lookahead(PyObject *lookahead, int *look_k, double *look_w) {
+    *look_k = 0;
+    *look_w = 0.0;
+    if (lookahead == Py_None) {
+        return 0;
+    }
+    if (!PyTuple_Check(lookahead) || !PyArg_ParseTuple(lookahead, "id", look_k, look_w)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "lookahead is (candidates, reply weight)");
+        }
+        return -1;
+    }
+    if (*look_k < 1 || *look_k > 64 || !(*look_w >= 0.0 && *look_w <= 1e6)) {
+        PyErr_SetString(PyExc_ValueError, "lookahead out of range");
+        return -1;
+    }
+    return 0;
+}
+
+/* The play-out itself on s (whose arrays it changes): the first placement, then up to
+ * `steps` more. The lookahead's kept values (s->seat_value, s->changed) are made here
+ * where s has none. Returns play_out's result, or NULL with an exception set. */
+static PyObject *run(Position *s, Rows *rows, PyObject *first, long steps,
+                     PyObject *getrandbits, PyObject *trace, int look_k, double look_w) {
+    const Layout *l = s->l;
+    int cells = l->cells, sides = s->team ? 2 : s->players;
+    if (steps < 0) {
         PyErr_SetString(PyExc_ValueError, "rules or turn out of range");
         return NULL;
     }
@@ -1919,107 +2040,28 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "getrandbits must be callable, trace a list or None");
         return NULL;
     }
-    int sides = team ? 2 : players;
-    Position s;
-    memset(&s, 0, sizeof(s));
-    for (int q = 0; q < 4; q++) {
-        s.seat_clock[q] = -1;
-    }
-    s.l = l;
-    s.players = players;
-    s.team = team;
-    s.cap = cap;
-    s.rack_size = rack_size;
-    s.bonus_placements = bonus_placements;
-    s.swaps = swaps;
-    s.to_move = to_move;
-    s.bonus_owed = bonus_owed;
-    s.awaiting_swap = awaiting ? 1 : 0;
-    s.winner = -1;
-    int cells = l->cells;
-    Tied *tied = NULL;
-    LookScratch look = {NULL, NULL};
     PyObject *result = NULL;
-    Py_ssize_t n;
-    s.board = int_array(board, -1, COLOURS, &n);
-    s.points = malloc(sizeof(int) * (size_t)(COLOURS * cells + 1));
-    s.pos = malloc(sizeof(int) * (size_t)(l->edges + 1));
-    tied = malloc(sizeof(Tied) * (size_t)(2 * 8 * l->edges + 1));
-    int look_ok = 1;
-    if (look_k > 1) {
+    LookScratch look = {NULL, NULL};
+    Tied *tied = malloc(sizeof(Tied) * (size_t)(2 * 8 * l->edges + 1));
+    int ok = tied != NULL;
+    if (look_k > 1 && ok) {
         look.picked = malloc(sizeof(int) * (size_t)(l->edges + 1));
         look.mark = calloc((size_t)(cells + 1), sizeof(int));
-        s.changed = calloc((size_t)(cells + 1), sizeof(int));
-        look_ok = look.picked && look.mark && s.changed;
-        for (int q = 0; q < players && look_ok; q++) {
-            s.seat_value[q] = malloc(sizeof(double) * (size_t)(l->edges + 1));
-            look_ok = s.seat_value[q] != NULL;
+        if (s->changed == NULL) {
+            s->changed = calloc((size_t)(cells + 1), sizeof(int));
+        }
+        ok = look.picked && look.mark && s->changed;
+        for (int q = 0; q < s->players && ok; q++) {
+            if (s->seat_value[q] == NULL) {
+                s->seat_value[q] = malloc(sizeof(double) * (size_t)(l->edges + 1));
+                ok = s->seat_value[q] != NULL;
+            }
         }
     }
-    if (s.board == NULL || s.points == NULL || s.pos == NULL || tied == NULL || !look_ok) {
-        if (!PyErr_Occurred()) {
-            PyErr_NoMemory();
-        }
-        goto done;
-    }
-    if (n != cells) {
-        PyErr_SetString(PyExc_ValueError, "a board of the wrong size");
-        goto done;
-    }
-    if (read_rows(points, COLOURS, cells, 0, 1 << 20, s.points, NULL, 1) < 0) {
-        goto done;
-    }
-    for (int k = 0; k < COLOURS * cells; k++) {
-        s.max_points = s.points[k] > s.max_points ? s.points[k] : s.max_points;
-    }
-    s.empty = int_array(empty_edges, 0, l->edges, &n);
-    if (s.empty == NULL) {
-        goto done;
-    }
-    s.empty_count = (int)n;
-    if (opening != Py_None && read_opening(&s, opening) < 0) {
-        goto done;
-    }
-    for (int e = 0; e < l->edges; e++) {
-        s.pos[e] = -1;
-    }
-    for (int p = 0; p < s.empty_count; p++) {
-        if (s.pos[s.empty[p]] >= 0) {
-            PyErr_SetString(PyExc_ValueError, "an empty edge listed twice");
-            goto done;
-        }
-        s.pos[s.empty[p]] = p;
-    }
-    if (read_rows(racks, players, 8, 0, KINDS, &s.racks[0][0], s.rack_len, 0) < 0 ||
-        read_rows(scores, sides, COLOURS, 0, (long)cap + 1, &s.scores[0][0], NULL, 1) < 0) {
-        goto done;
-    }
-    int *bag_kinds = int_array(bag, 0, KINDS, &n);
-    if (bag_kinds == NULL) {
-        goto done;
-    }
-    s.bag_capacity = (int)n + players * 8 + 1;
-    s.bag = malloc(sizeof(int) * (size_t)s.bag_capacity);
-    if (s.bag == NULL) {
-        free(bag_kinds);
+    if (!ok) {
         PyErr_NoMemory();
         goto done;
     }
-    memcpy(s.bag, bag_kinds, sizeof(int) * (size_t)n);
-    free(bag_kinds);
-    s.bag_end = (int)n;
-    int *mark_values = int_array(marks, 1, (long)cap + 1, &n);
-    if (mark_values == NULL) {
-        goto done;
-    }
-    if (n > MAX_MARKS) {
-        free(mark_values);
-        PyErr_SetString(PyExc_ValueError, "too many marks");
-        goto done;
-    }
-    memcpy(s.marks, mark_values, sizeof(int) * (size_t)n);
-    s.mark_count = (int)n;
-    free(mark_values);
     if (first != Py_None) {
         long i, j, x, y;
         if (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 4 ||
@@ -2032,35 +2074,36 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
             }
             goto done;
         }
-        if (s.board[i] != EMPTY_CELL || s.board[j] != EMPTY_CELL || i == j || s.awaiting_swap) {
+        if (s->board[i] != EMPTY_CELL || s->board[j] != EMPTY_CELL || i == j ||
+            s->awaiting_swap) {
             PyErr_SetString(PyExc_ValueError, "first is not a placement on two empty cells");
             goto done;
         }
-        play_spot_c(&s, (int)i, (int)j, (int)x, (int)y);
+        play_spot_c(s, (int)i, (int)j, (int)x, (int)y);
         if (trace_add(trace, i, j, x, y) < 0) {
             goto done;
         }
     }
     long made = 0;
-    while (!s.over && made < steps) {
-        if (s.awaiting_swap) {
-            swap_rack(&s);
+    while (!s->over && made < steps) {
+        if (s->awaiting_swap) {
+            swap_rack(s);
             continue;
         }
         int chosen = 0;
         /* The tied placements are sorted into tied[]; the chosen one is played. */
         if (look_k > 1) {
-            if (lookahead_c(&s, rows, look_k, look_w, tied, &look) < 0) {
+            if (lookahead_c(s, rows, look_k, look_w, tied, &look) < 0) {
                 goto done;
             }
-        } else if (greedy_c(&s, rows, getrandbits, tied, &chosen) < 0) {
+        } else if (greedy_c(s, rows, getrandbits, tied, &chosen) < 0) {
             goto done;
         }
         Tied t = tied[chosen];
         if (trace_add(trace, t.i, t.j, t.x, t.y) < 0) {
             goto done;
         }
-        play_spot_c(&s, t.i, t.j, t.x, t.y);
+        play_spot_c(s, t.i, t.j, t.x, t.y);
         made++;
     }
     PyObject *out_scores = PyList_New(sides);
@@ -2068,35 +2111,225 @@ static PyObject *play_out(PyObject *self, PyObject *args) {
         goto done;
     }
     for (int side = 0; side < sides; side++) {
-        PyObject *track = Py_BuildValue("[iiiiii]", s.scores[side][0], s.scores[side][1],
-                                        s.scores[side][2], s.scores[side][3],
-                                        s.scores[side][4], s.scores[side][5]);
+        PyObject *track = Py_BuildValue("[iiiiii]", s->scores[side][0], s->scores[side][1],
+                                        s->scores[side][2], s->scores[side][3],
+                                        s->scores[side][4], s->scores[side][5]);
         if (track == NULL) {
             Py_DECREF(out_scores);
             goto done;
         }
         PyList_SET_ITEM(out_scores, side, track);
     }
-    if (s.winner >= 0) {
-        result = Py_BuildValue("(lNOi)", made, out_scores, s.over ? Py_True : Py_False, s.winner);
+    if (s->winner >= 0) {
+        result = Py_BuildValue("(lNOi)", made, out_scores, s->over ? Py_True : Py_False,
+                               s->winner);
     } else {
-        result = Py_BuildValue("(lNOO)", made, out_scores, s.over ? Py_True : Py_False, Py_None);
+        result = Py_BuildValue("(lNOO)", made, out_scores, s->over ? Py_True : Py_False,
+                               Py_None);
     }
 done:
-    free(s.board);
-    free(s.near);
-    free(s.opening_pairs);
-    free(s.points);
-    free(s.empty);
-    free(s.pos);
-    free(s.bag);
     free(tied);
     free(look.picked);
     free(look.mark);
-    free(s.changed);
-    for (int q = 0; q < 4; q++) {
-        free(s.seat_value[q]);
+    return result;
+}
+
+static PyObject *play_out(PyObject *self, PyObject *args) {
+    Py_ssize_t given = PyTuple_GET_SIZE(args);
+    if (given < 14 || given > 15) {
+        PyErr_SetString(PyExc_TypeError, "play_out takes 14 or 15 arguments");
+        return NULL;
     }
+    PyObject *first, *getrandbits, *trace, *lookahead = Py_None;
+    long steps;
+    PyObject *tail = PyTuple_GetSlice(args, 10, given);
+    if (tail == NULL) {
+        return NULL;
+    }
+    int parsed = PyArg_ParseTuple(tail, "OlOO|O", &first, &steps, &getrandbits, &trace,
+                                  &lookahead);
+    Py_DECREF(tail);
+    int look_k;
+    double look_w;
+    if (!parsed || read_lookahead(lookahead, &look_k, &look_w) < 0) {
+        return NULL;
+    }
+    PyObject *head = PyTuple_GetSlice(args, 0, 10);
+    if (head == NULL) {
+        return NULL;
+    }
+    Position s;
+    Rows *rows = NULL;
+    PyObject *layout_obj, *rows_obj;
+    PyObject *result = NULL;
+    if (read_position(head, &s, &rows, &layout_obj, &rows_obj) == 0) {
+        result = run(&s, rows, first, steps, getrandbits, trace, look_k, look_w);
+    }
+    Py_DECREF(head);
+    position_free(&s);
+    return result;
+}
+
+/* --- A position read once, played out from many times (issue 50) ----------------------
+ *
+ * Master plays each deal out from a dozen or more first placements: start() reads the
+ * deal's position once, and play_out_from() plays out a copy of it, with the arrays copied
+ * instead of read from Python lists each time. With the lookahead, the start also keeps
+ * the seat after the mover's best on each pair (worked out by the first play-out that
+ * asks), so that each play-out's first lookahead step looks only at the pairs that can
+ * hold its best placements, as the later steps do. */
+
+typedef struct {
+    Position s;
+    PyObject *layout_obj, *rows_obj;    /* kept alive with the start */
+    Rows *rows;
+    double *values[4];                  /* each seat's best on every empty pair, or NULL */
+} Start;
+
+static void start_capsule_free(PyObject *capsule) {
+    Start *st = PyCapsule_GetPointer(capsule, "genial.start");
+    if (st == NULL) {
+        return;
+    }
+    position_free(&st->s);
+    for (int q = 0; q < 4; q++) {
+        free(st->values[q]);
+    }
+    Py_XDECREF(st->layout_obj);
+    Py_XDECREF(st->rows_obj);
+    free(st);
+}
+
+PyDoc_STRVAR(start_doc,
+"start(layout, rows, board, points, empty_edges, racks, bag, scores, rules, turn) -> capsule\n\n"
+"play_out's position, read once, for play_out_from.");
+
+static PyObject *make_start(PyObject *self, PyObject *args) {
+    Start *st = calloc(1, sizeof(Start));
+    if (st == NULL) {
+        return PyErr_NoMemory();
+    }
+    PyObject *layout_obj, *rows_obj;
+    if (read_position(args, &st->s, &st->rows, &layout_obj, &rows_obj) < 0) {
+        position_free(&st->s);
+        free(st);
+        return NULL;
+    }
+    Py_INCREF(layout_obj);
+    Py_INCREF(rows_obj);
+    st->layout_obj = layout_obj;
+    st->rows_obj = rows_obj;
+    PyObject *capsule = PyCapsule_New(st, "genial.start", start_capsule_free);
+    if (capsule == NULL) {
+        position_free(&st->s);
+        Py_DECREF(layout_obj);
+        Py_DECREF(rows_obj);
+        free(st);
+    }
+    return capsule;
+}
+
+/* A copy of n ints (n >= 0), or NULL (no memory, or none to copy from). */
+static int *copy_ints(const int *from, size_t n) {
+    if (from == NULL) {
+        return NULL;
+    }
+    int *to = malloc(sizeof(int) * (n + 1));
+    if (to != NULL) {
+        memcpy(to, from, sizeof(int) * n);
+    }
+    return to;
+}
+
+/* The start's seat's best on every empty pair, worked out the first time it is asked for:
+ * 0, or -1 with an exception set. */
+static int start_values(Start *st, int seat) {
+    if (st->values[seat] != NULL) {
+        return 0;
+    }
+    Position *s = &st->s;
+    const Layout *l = s->l;
+    int kinds[8];
+    const double *row[COLOURS];
+    int kind_count = kinds_and_rows(s, st->rows, seat, kinds, row);
+    if (kind_count < 0 || !points_in_rows(s, st->rows->length)) {
+        return -1;
+    }
+    double *values = malloc(sizeof(double) * (size_t)(l->edges + 1));
+    if (values == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    KindView kv[8];
+    kind_views(s, kinds, kind_count, row, kv);
+    for (int p = 0; p < s->empty_count; p++) {
+        int e = s->empty[p];
+        values[e] = pair_best(kv, kind_count, l->low[e], l->high[e]);
+    }
+    st->values[seat] = values;
+    return 0;
+}
+
+PyDoc_STRVAR(play_out_from_doc,
+"play_out_from(start, first, steps, getrandbits, trace[, lookahead]) -> (made, scores, over,\n"
+"              winner)\n\n"
+"play_out on the position start() read: the same placements, draws and result.");
+
+static PyObject *play_out_from(PyObject *self, PyObject *args) {
+    PyObject *capsule, *first, *getrandbits, *trace, *lookahead = Py_None;
+    long steps;
+    if (!PyArg_ParseTuple(args, "OOlOO|O", &capsule, &first, &steps, &getrandbits, &trace,
+                          &lookahead)) {
+        return NULL;
+    }
+    int look_k;
+    double look_w;
+    if (read_lookahead(lookahead, &look_k, &look_w) < 0) {
+        return NULL;
+    }
+    Start *st = PyCapsule_GetPointer(capsule, "genial.start");
+    if (st == NULL) {
+        return NULL;
+    }
+    const Position *from = &st->s;
+    const Layout *l = from->l;
+    int cells = l->cells;
+    /* The seat after the mover: the lookahead's kept values for it, from the start. */
+    int next = (from->to_move + 1) % from->players;
+    if (look_k > 1 && side_of(from, next) != side_of(from, from->to_move) &&
+        start_values(st, next) < 0) {
+        return NULL;
+    }
+    Position s = *from;
+    s.board = copy_ints(from->board, (size_t)cells);
+    s.points = copy_ints(from->points, (size_t)(COLOURS * cells));
+    s.empty = copy_ints(from->empty, (size_t)from->empty_count);
+    s.pos = copy_ints(from->pos, (size_t)l->edges);
+    s.bag = copy_ints(from->bag, (size_t)from->bag_capacity);
+    s.near = copy_ints(from->near, (size_t)cells);
+    s.opening_pairs = from->opening_pairs == NULL ? NULL : malloc(sizeof(int) * (size_t)(l->edges + 1));
+    s.changed = NULL;
+    for (int q = 0; q < 4; q++) {
+        s.seat_value[q] = NULL;
+        s.seat_clock[q] = -1;
+    }
+    PyObject *result = NULL;
+    int ok = s.board && s.points && s.empty && s.pos && s.bag &&
+             (from->near == NULL || (s.near && s.opening_pairs));
+    if (ok && look_k > 1 && st->values[next] != NULL) {
+        s.seat_value[next] = malloc(sizeof(double) * (size_t)(l->edges + 1));
+        ok = s.seat_value[next] != NULL;
+        if (ok) {
+            memcpy(s.seat_value[next], st->values[next], sizeof(double) * (size_t)l->edges);
+            s.seat_clock[next] = s.clock;  /* right for the start's board */
+        }
+    }
+    if (!ok) {
+        PyErr_NoMemory();
+    } else {
+        result = run(&s, st->rows, first, steps, getrandbits, trace, look_k, look_w);
+    }
+    position_free(&s);
     return result;
 }
 
@@ -2143,6 +2376,8 @@ static PyMethodDef methods[] = {
     {"layout", make_layout, METH_VARARGS, layout_doc},
     {"rows", make_rows, METH_VARARGS, rows_doc},
     {"play_out", play_out, METH_VARARGS, play_out_doc},
+    {"start", make_start, METH_VARARGS, start_doc},
+    {"play_out_from", play_out_from, METH_VARARGS, play_out_from_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -54,4 +54,24 @@ def play_out(
     getrandbits: Callable[[int], int],
     trace: list[tuple[int, int, int, int]] | None,
 ) -> tuple[int, list[list[int]], bool, int | None]: ...
+def start(
+    layout: object,
+    rows: object,
+    board: Sequence[int],
+    points: Sequence[Sequence[int]],
+    empty_edges: Sequence[int],
+    racks: Sequence[Sequence[int]],
+    bag: Sequence[int],
+    scores: Sequence[Sequence[int]],
+    rules: tuple[int, bool, int, Sequence[int], bool, bool, int],
+    turn: tuple[int, int, bool, object],
+) -> object: ...
+def play_out_from(
+    start: object,
+    first: tuple[int, int, int, int] | None,
+    steps: int,
+    getrandbits: Callable[[int], int],
+    trace: list[tuple[int, int, int, int]] | None,
+    lookahead: tuple[int, float] | None = None,
+) -> tuple[int, list[list[int]], bool, int | None]: ...
 def shuffle(items: list[Any], getrandbits: Callable[[int], int]) -> None: ...

@@ -286,18 +286,19 @@ def _opening(g: GenialGame) -> tuple[tuple[bool, ...], list[list[int]]] | None:
 class Deal:
     """One deal of the unseen tiles (a world :func:`redeal` made), ready to be played out
     from many first placements: where the C loop can play the whole play-out (no swap is
-    due), the position is handed to it as it stands once, not once a play-out.
-    :meth:`play_out` gives what :func:`play_out` gives."""
+    due), the position is read into it once (the kernel's ``start``), not once a play-out,
+    and each play-out works on a copy of its arrays. :meth:`play_out` gives what
+    :func:`play_out` gives."""
 
-    __slots__ = ("_args", "weights", "world")
+    __slots__ = ("_start", "weights", "world")
 
     def __init__(self, world: GenialGame, weights: Weights) -> None:
         self.world = world
         self.weights = weights
-        fast = _kernel.kernel
-        self._args: tuple[object, ...] | None = None
+        fast: Any = _kernel.kernel
+        self._start: object | None = None
         if fast is not None and world.awaiting != "swap":
-            self._args = _position_args(fast, world, weights)
+            self._start = fast.start(*_position_args(fast, world, weights))
 
     def play_out(
         self,
@@ -307,13 +308,15 @@ class Deal:
         lookahead: Lookahead | None = None,
     ) -> Ending:
         """:func:`play_out` of the world from ``spot``."""
-        args = self._args
+        start = self._start
         fast: Any = _kernel.kernel
-        if args is None or fast is None:
+        if start is None or fast is None:
             return play_out(self.world, spot, steps, rng, self.weights, lookahead)
         first = (spot.cell1, spot.cell2, spot.first, spot.second)
         look = None if lookahead is None else lookahead.args()
-        _, scores, over, winner = fast.play_out(*args, first, steps, rng.getrandbits, None, look)
+        _, scores, over, winner = fast.play_out_from(
+            start, first, steps, rng.getrandbits, None, look
+        )
         return Ending(self.world.setup, scores, over, winner)
 
 

@@ -14,6 +14,7 @@ import pytest
 from engine.ai import kernel
 from engine.ai.chances import raw_wins
 from engine.ai.evaluation import DEFAULT_WEIGHTS, KIND_COLOURS
+from engine.ai.genial_expert import _position_args
 from engine.ai.genial_players import (
     _LAYOUT_TABLES,
     _ROW_TABLES,
@@ -236,6 +237,57 @@ def test_a_deal_plays_out_as_play_out_does(
                     assert ends[0] == ends[1]
                     compared += 1
     assert compared >= 30
+
+
+@pytest.mark.parametrize("look", [None, Lookahead()])
+def test_a_start_read_once_plays_out_as_play_out_does_each_time(look: Lookahead | None) -> None:
+    # The kernel's start() reads a deal once; play_out_from() plays out a copy of it, and the
+    # lookahead keeps the next seat's best on each pair from the start. Played out from
+    # several first placements, in turn and twice over, each play-out must be play_out's
+    # placement for placement: nothing a play-out changes may reach the start.
+    fast = kernel.kernel
+    assert fast is not None
+    compared = 0
+    for world, _ in dealt_starts(2, "standard", 4, 6, 2):
+        args = _position_args(fast, world, DEFAULT_WEIGHTS)
+        start = fast.start(*args)
+        look_args = None if look is None else look.args()
+        spots = [world._layout.where[p] for p, _ in rank_placements(world)[:3]]
+        for spot in spots * 2:
+            first = (spot.cell1, spot.cell2, spot.first, spot.second)
+            traces = []
+            for run in (fast.play_out_from, None):
+                trace: list[tuple[int, int, int, int]] = []
+                getrandbits = random.Random(3).getrandbits
+                if run is None:
+                    end = fast.play_out(*args, first, 60, getrandbits, trace, look_args)
+                else:
+                    end = run(start, first, 60, getrandbits, trace, look_args)
+                traces.append((trace, end))
+            assert traces[0] == traces[1]
+            assert len(traces[0][0]) > 1
+            compared += 1
+    assert compared >= 12
+
+
+def test_a_bad_start_is_an_error_not_a_crash() -> None:
+    fast = kernel.kernel
+    assert fast is not None
+    game = next(g for g in positions(2, "standard", 1, 1) if all(g.has_placed))
+    args = _position_args(fast, game, DEFAULT_WEIGHTS)
+    start = fast.start(*args)
+    occupied = next(i for i, c in enumerate(game.board) if c >= 0)
+    empty = next(i for i, c in enumerate(game.board) if c < 0)
+    getrandbits = random.Random(0).getrandbits
+    with pytest.raises(ValueError):
+        fast.play_out_from(args[0], None, 5, getrandbits, None)  # a layout, not a start
+    with pytest.raises(ValueError, match="empty cells"):  # a placement on a covered cell
+        fast.play_out_from(start, (occupied, empty, 0, 0), 5, getrandbits, None)
+    with pytest.raises(ValueError):
+        fast.play_out_from(start, None, 5, getrandbits, None, (0, 0.5))  # no candidates
+    with pytest.raises(ValueError):
+        fast.start(*args[:2], game.board[:-1], *args[3:])  # a board of another size
+    assert fast.play_out_from(start, None, 5, getrandbits, None)[0] == 5  # still plays
 
 
 def test_the_c_shuffle_is_random_shuffle() -> None:
