@@ -32,9 +32,21 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
+#: The last setup and weights :func:`track_value` was asked about (the same objects) and
+#: their terms: master values some 4,000 play-outs' tracks a move, and the cache's key
+#: (hashing a Setup's nine fields) cost more than the sum.
+_last_terms: tuple[object, object, tuple[float, ...]] = (None, None, ())
+
+
 def track_value(track: Sequence[int], setup: Setup, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """The value of a side's six scores (higher is better)."""
-    terms = _track_terms(setup, weights)
+    global _last_terms
+    last = _last_terms
+    if last[0] is setup and last[1] is weights:
+        terms = last[2]
+    else:
+        terms = _track_terms(setup, weights)
+        _last_terms = (setup, weights, terms)
     try:
         return sum(map(terms.__getitem__, track))
     except IndexError:  # a score beyond the cap (never in a game): worked out
