@@ -116,7 +116,8 @@ DEFAULT_MASTER_SEARCH = MasterConfig()
 
 #: Without the C kernel (a machine that built none, or ``GENIAL_PURE_PYTHON=1``) a play-out
 #: runs in Python, 22 (2 players) to 31 (4 players) times slower (``bench_kernel.py
-#: --playouts``, 2026-12-07; 12 to 17 before the C loop kept its values), and master's full budget took a p95 of 4 s a move at 2 players (issue 50).
+#: --playouts``, 2026-12-07; 12 to 17 before the C loop kept its values), and master's
+#: full budget took a p95 of 4 s a move at 2 players (issue 50).
 #: There it plays out fewer times, with greedy play-outs (the kernel's master looks a
 #: placement ahead in 2 players, at 2.6 times the cost): a quarter of the budget, and only
 #: from :data:`PURE_PYTHON_ENDGAME` empty cells on (as expert; before, the strong search's
