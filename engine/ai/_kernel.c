@@ -2416,7 +2416,10 @@ static PyObject *play_out_from(PyObject *self, PyObject *args) {
     s.pos = copy_ints(from->pos, (size_t)l->edges);
     s.bag = copy_ints(from->bag, (size_t)from->bag_capacity);
     s.near = copy_ints(from->near, (size_t)cells);
-    s.opening_pairs = from->opening_pairs == NULL ? NULL : malloc(sizeof(int) * (size_t)(l->edges + 1));
+    s.opening_pairs = NULL;  /* room only: a first placement's pairs are picked into it */
+    if (from->opening_pairs != NULL) {
+        s.opening_pairs = malloc(sizeof(int) * (size_t)(l->edges + 1));
+    }
     s.changed = NULL;
     s.pair_changed = NULL;
     memset(s.kind_value, 0, sizeof(s.kind_value));
