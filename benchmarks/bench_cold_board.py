@@ -5,7 +5,9 @@ Spezial game, each run in a process of its own (issue 50).
     .venv/bin/python benchmarks/bench_cold_board.py [--runs 7] [--no-pieces]
 
 Each run starts a new interpreter, which imports Pillow, the engine and the renderer, sets
-up the position (untimed) and renders it once: the CPU time of that ``board_png`` call
+up the position (untimed), settles as a started bot does (``memory.settle``: the start's
+objects frozen out of the garbage collector's walks, bot/operator/memory.py) and renders it
+once: the CPU time of that ``board_png`` call
 (``time.process_time``) is the figure, with everything a first board builds or loads in it
 (fonts, the palette, the empty board and the sprites from the file of pieces drawn ahead
 of time, render/prebuilt.py, every band deflated). The imports are not in it: a bot
@@ -14,7 +16,8 @@ bot/pages/looks.py, which imports render), so a restarted bot's first board pays
 none. They are printed apart, Pillow's alone too (what ``import PIL.Image`` with the
 modules the renderer uses costs a new process), as is the first board with the imports.
 Runs of the two games take turns; the medians of the runs are printed, the fastest and
-slowest beside them.
+slowest beside them, and how many garbage collections fell in the timed boards (a full one
+walked every object the imports made before the bot settled: 1-2 ms of such a board).
 
 The file of pieces is built, never committed (the Dockerfile builds it at image build, the
 bot on its first start on a machine): this script builds it first, untimed, into a
@@ -70,14 +73,21 @@ else:
             break
         game.play(game.random_placement(rng))
 view = game.view(None)
+import gc
+from bot.operator import memory
+memory.settle()  # as the bot does once it has started (bot/__main__.py), before any board
+full = []
+gc.callbacks.append(lambda phase, info: phase == "start" and full.append(info["generation"]))
 before = time.process_time()
 data = render.board_png(view)
 first = time.process_time() - before
+gc.callbacks.clear()
 before = time.process_time()
 render.board_png(view)
 again = time.process_time() - before
 print(json.dumps({"imports": imported - started, "pillow": pillow - started, "first": first,
-                  "again": again, "bytes": len(data)}))
+                  "again": again, "bytes": len(data),
+                  "collections": len(full), "full": full.count(2)}))
 """
 
 KINDS = (("genial", "Genial 4p late"), ("spezial", "Genial Spezial 4p late"))
@@ -134,7 +144,9 @@ def main() -> None:
             f" the same board again {statistics.median(again):.1f} ms;"
             f" imports apart {statistics.median(imports):.0f} ms (Pillow alone"
             f" {statistics.median(pillow):.0f}), first board with them"
-            f" {statistics.median(with_imports):.0f} ms; {runs[kind][0]['bytes'] / 1024:.1f} KB"
+            f" {statistics.median(with_imports):.0f} ms; {runs[kind][0]['bytes'] / 1024:.1f} KB;"
+            f" garbage collections in the first board {sum(r['collections'] for r in runs[kind])}"
+            f" in {len(first)} runs, {sum(r['full'] for r in runs[kind])} of them full"
         )
 
 

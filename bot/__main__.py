@@ -186,6 +186,7 @@ def _console(args: argparse.Namespace, settings: Settings, name: str) -> int:
     service = Service(store, settings, rng=rng, pictures=not args.no_images)
     if not args.no_images:
         prepare_pieces()
+    memory.settle()  # as run_platform does, before the first line is read
     images = None if args.no_images else Path(args.images or settings.images)
     web = _console_web(args.web, settings)
     board = None
@@ -277,6 +278,8 @@ def run_platform(platform: str, settings: Settings) -> int:
     memory.keep_giving_back()
     # The boards' pieces drawn ahead of time, on a machine that has none yet.
     prepare_pieces()
+    # What the start built, out of the garbage collector's way (bot/operator/memory.py).
+    memory.settle()
     try:
         status: int = adapter.main(settings)
     finally:

@@ -8,11 +8,18 @@ so the process's resident size creeps up although what the bot holds stays flat:
 while the memory in use stayed level. ``malloc_trim`` returns those pages; calling it
 now and then keeps the resident size at what the bot really uses. On C libraries without
 it (musl, macOS) this does nothing.
+
+And it keeps what it built as it started out of the garbage collector's way: the modules,
+classes and tables of a started bot are some tens of thousands of objects that live as long
+as the process, and each full collection walked them all (6.5-9 ms of CPU on the machine of
+2026-12-07, with every chat's turn waiting behind it, and a new process's first board paid
+for one when it fell there). :func:`settle` moves them out of its reach once, at the start.
 """
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import logging
 import threading
 from collections.abc import Callable
@@ -49,6 +56,16 @@ def give_back() -> bool:
         return False
     _TRIM(0)
     return True
+
+
+def settle() -> int:
+    """Collect the start-up's garbage once, then freeze what is left (``gc.freeze``): the
+    objects a started bot holds for good are no longer walked by each full collection,
+    which then looks only at what the bot made since. Called once the bot has started,
+    before its first message. Returns the number of objects frozen."""
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
 
 
 def keep_giving_back(every: float = TRIM_EVERY) -> bool:

@@ -130,3 +130,15 @@ def test_the_console_has_the_boards_pieces_built_as_it_starts(
     settings = launcher.with_metrics(args, Settings())
     assert launcher._console(args, settings, "ada") == 0
     assert len(asked) == calls
+
+
+def test_the_console_settles_its_start_up_before_the_first_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unsettled: list[None]
+) -> None:
+    """What the console's start built is frozen out of the garbage collector's way once
+    (bot/operator/memory.py), images or not."""
+    monkeypatch.setattr(launcher, "prepare_pieces", lambda: None)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    args = parsed("--db", str(tmp_path / "t.db"), "--no-images")
+    assert launcher._console(args, launcher.with_metrics(args, Settings()), "ada") == 0
+    assert len(unsettled) == 1

@@ -115,3 +115,39 @@ def test_the_thread_trims_again_and_again_and_outlives_a_failed_trim(
         assert third.wait(PATIENCE), "no more trims after a failed one"
     assert calls == [0, 0, 0]  # malloc_trim(0): keep no padding at the top of the heap
     assert [r.getMessage() for r in caplog.records] == ["giving memory back failed"]
+
+
+#: A started bot's objects frozen: run in a process of its own (freezing pytest's heap would
+#: keep the test run's garbage for good).
+SETTLE = """
+import gc, json
+import bot.service, render
+from bot.operator import memory
+held = [{"table": n} for n in range(1000)]  # a start's tables, say
+frozen = memory.settle()
+made_after = [{"turn": 1}]
+tracked = gc.get_objects()  # generations 0-2: what a collection walks
+print(json.dumps({
+    "frozen": frozen,
+    "held_walked": any(o is held for o in tracked),
+    "after_walked": any(o is made_after for o in tracked),
+}))
+"""
+
+
+def test_settle_takes_the_start_ups_objects_out_of_the_collectors_walks() -> None:
+    """After :func:`memory.settle` a full collection walks only what was made since: what
+    the start built (modules, the 1000 tables made before it) is frozen, a list made after
+    is not."""
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", SETTLE],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    got = json.loads(done.stdout)
+    assert got["frozen"] > 10_000  # the bot's modules and the tables: tens of thousands
+    assert got["held_walked"] is False
+    assert got["after_walked"] is True
