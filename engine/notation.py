@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from engine.errors import NotationError
 from engine.hexgrid import Area
 from engine.moves import KEEP, SWAP, Placement, SpezialPlacement, SwapChoice
-from engine.tiles import Tile, parse_colour, parse_tile
+from engine.tiles import Tile, parse_colour
 
 _SEPARATORS = re.compile(r"[\s,;-]+")
 
@@ -63,7 +63,6 @@ def parse_placement(text: str, area: Area, rack: Sequence[Tile] | None = None) -
     else:
         if len(tile_text) != 2:
             raise NotationError("cannot_parse", text, "a tile is two colour letters, like 'RG'")
-        parse_tile(tile_text)  # validates both letters
         first, second = parse_colour(tile_text[0]), parse_colour(tile_text[1])
     return Placement(first, second, area.parse_label(a), area.parse_label(b))
 

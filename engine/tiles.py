@@ -39,6 +39,9 @@ class Colour(Enum):
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 COLOUR_LETTERS: str = "".join(c.value for c in COLOURS)
+#: Each colour by its letter: a look-up, where ``Colour(letter)`` went through Enum's call
+#: machinery (a record's or a board's moves parse four letters each).
+_BY_LETTER: dict[str, Colour] = {c.value: c for c in COLOURS}
 
 PAIR_COPIES = 6
 DOUBLE_COPIES = 5
@@ -50,10 +53,10 @@ def parse_colour(letter: str) -> Colour:
     Raises:
         NotationError: ``unknown_colour`` if the letter names no colour.
     """
-    try:
-        return Colour(letter.strip().upper())
-    except ValueError:
-        raise NotationError("unknown_colour", letter) from None
+    colour = _BY_LETTER.get(letter.strip().upper())
+    if colour is None:
+        raise NotationError("unknown_colour", letter)
+    return colour
 
 
 class Tile(NamedTuple):

@@ -303,16 +303,26 @@ def _frame(game: str, bw: int) -> Image.Image:
     return canvas.img
 
 
+@lru_cache(maxsize=64)
+def _track(game: str, bw: int, backdrop: RGB) -> Image.Image:
+    """A bar's empty track on a margin of its backdrop (see :func:`_bar`)."""
+    m = BAR_MARGIN
+    length = bw - 26  # the track runs from 12 px into the block to 14 px before its end
+    canvas = Canvas.new(game, (length + 1 + 2 * m, 11 + 2 * m), backdrop)
+    canvas.rect((m, m, m + length, m + 10), TRACK, 5)
+    return canvas.img
+
+
 @lru_cache(maxsize=4096)
 def _bar(
     game: str, colour: Colour, value: int, cap: int, bw: int, marks: tuple[int, ...], backdrop: RGB
 ) -> Image.Image:
-    """A colour's bar along its track (``value`` -1: no bar), ticks at ``marks``."""
+    """A colour's bar along its track (``value`` -1: no bar), ticks at ``marks``: drawn on
+    a copy of the empty track, the same pixels as drawing the track first (a first board
+    draws some twenty bars, and the track was half of each one's drawing)."""
     m = BAR_MARGIN
-    length = bw - 26  # the track runs from 12 px into the block to 14 px before its end
-    canvas = Canvas.new(game, (length + 1 + 2 * m, 11 + 2 * m), backdrop)
-    x0, x1, by = m, m + length, m
-    canvas.rect((x0, by, x1, by + 10), TRACK, 5)
+    canvas = Canvas(_track(game, bw, backdrop).copy(), game)
+    x0, x1, by = m, m + bw - 26, m
     if value >= 0:
         filled = x0 + round((x1 - x0) * value / cap)
         canvas.rect((x0, by, max(filled, x0 + 10), by + 10), SYMBOL[colour], 5)
