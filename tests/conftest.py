@@ -61,23 +61,6 @@ def own_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["XDG_CACHE_HOME"] = str(run_folder(tmp_path_factory) / "cache")
 
 
-@pytest.fixture(autouse=True)
-def unsettled(monkeypatch: pytest.MonkeyPatch) -> list[None]:
-    """A bot started in this process (the launcher's tests call it) does not freeze the test
-    run's objects (bot/operator/memory.py: settle, tested in processes of their own); each
-    call is recorded instead."""
-    from bot.operator import memory
-
-    calls: list[None] = []
-
-    def settle() -> int:
-        calls.append(None)
-        return 0
-
-    monkeypatch.setattr(memory, "settle", settle)
-    return calls
-
-
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The controller of a test run in several processes stops the PostgreSQL server they
     shared (``tests/bot/pgserver.py``), once every worker is done."""

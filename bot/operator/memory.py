@@ -10,10 +10,11 @@ now and then keeps the resident size at what the bot really uses. On C libraries
 it (musl, macOS) this does nothing.
 
 And it keeps what it built as it started out of the garbage collector's way: the modules,
-classes and tables of a started bot are some tens of thousands of objects that live as long
-as the process, and each full collection walked them all (6.5-9 ms of CPU on the machine of
-2026-12-07, with every chat's turn waiting behind it, and a new process's first board paid
-for one when it fell there). :func:`settle` moves them out of its reach once, at the start.
+classes and tables of a started bot are some 90,000 objects that live as long as the
+process, and each full collection walked them all (35 ms of CPU on the machine of
+2026-12-07, ``benchmarks/bench_settle.py``, with every chat's turn waiting behind it; a new
+process's first board paid for one when it fell there). :func:`settle` moves them out of
+its reach once, at the start.
 """
 
 from __future__ import annotations

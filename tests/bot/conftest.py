@@ -20,12 +20,28 @@ from pathlib import Path
 import pytest
 
 import engine.review
+from bot.operator import memory
 from engine.ai.judge import judge
 from tests.bot import backends, known_reviews, pgserver
 from tests.bot.pgserver import Server
 from tests.bot.quick_bot import QUICK_JUDGE, QUICK_LEVEL, QUICK_SAMPLES
 
 BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(autouse=True)
+def unsettled(monkeypatch: pytest.MonkeyPatch) -> list[None]:
+    """A bot started in this process (the launcher's tests call it) does not freeze the test
+    run's objects (bot/operator/memory.py: settle, tested in processes of their own); each
+    call is recorded instead."""
+    calls: list[None] = []
+
+    def settle() -> int:
+        calls.append(None)
+        return 0
+
+    monkeypatch.setattr(memory, "settle", settle)
+    return calls
 
 
 @pytest.fixture(scope="session")
