@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,17 +47,22 @@ print(json.dumps({"before": before, "after": after, "trimmed": trimmed, "kept": 
 """
 
 
-def test_glibc_gives_the_holes_of_its_heap_back() -> None:
-    assert platform.libc_ver()[0] == "glibc"  # the machines this bot is run and tested on
+def run_alone(script: str) -> Any:
+    """What ``script`` prints (JSON), run in a new process with the project importable."""
     root = Path(__file__).resolve().parents[3]
     done = subprocess.run(
-        [sys.executable, "-c", HOLES],
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         check=True,
         env={**os.environ, "PYTHONPATH": str(root)},
     )
-    got = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+def test_glibc_gives_the_holes_of_its_heap_back() -> None:
+    assert platform.libc_ver()[0] == "glibc"  # the machines this bot is run and tested on
+    got = run_alone(HOLES)
     assert got["trimmed"] is True and got["kept"] == 7500
     # About 7/8 of 60 MB is free, in holes of 7 KiB: at least one whole 4 KiB page in each.
     assert got["before"] - got["after"] >= 15, got
@@ -139,15 +145,7 @@ def test_settle_takes_the_start_ups_objects_out_of_the_collectors_walks() -> Non
     """After :func:`memory.settle` a full collection walks only what was made since: what
     the start built (modules, the 1000 tables made before it) is frozen, a list made after
     is not."""
-    root = Path(__file__).resolve().parents[3]
-    done = subprocess.run(
-        [sys.executable, "-c", SETTLE],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(root)},
-    )
-    got = json.loads(done.stdout)
+    got = run_alone(SETTLE)
     assert got["frozen"] > 10_000  # the bot's modules and the tables: tens of thousands
     assert got["held_walked"] is False
     assert got["after_walked"] is True
