@@ -5,9 +5,10 @@ Spezial game, each run in a process of its own (issue 50).
     .venv/bin/python benchmarks/bench_cold_board.py [--runs 7] [--no-pieces]
 
 Each run starts a new interpreter, which imports Pillow, the engine and the renderer, sets
-up the position (untimed), settles as a started bot does (``memory.settle``: the start's
-objects frozen out of the garbage collector's walks, bot/operator/memory.py) and renders it
-once: the CPU time of that ``board_png`` call
+up the position (untimed), starts as a bot starts (it opens the file of pieces,
+``prebuilt.ready``, as bot/core/images.py's ``prepare_pieces`` does, and settles:
+``memory.settle``, the start's objects frozen out of the garbage collector's walks,
+bot/operator/memory.py) and renders it once: the CPU time of that ``board_png`` call
 (``time.process_time``) is the figure, with everything a first board builds or loads in it
 (fonts, the palette, the empty board and the sprites from the file of pieces drawn ahead
 of time, render/prebuilt.py, every band deflated). The imports are not in it: a bot
@@ -75,6 +76,8 @@ else:
 view = game.view(None)
 import gc
 from bot.operator import memory
+from render import prebuilt
+prebuilt.ready()  # as the bot's start does (bot/core/images.py: prepare_pieces)
 memory.settle()  # as the bot does once it has started (bot/__main__.py), before any board
 full = []
 gc.callbacks.append(lambda phase, info: phase == "start" and full.append(info["generation"]))

@@ -22,6 +22,7 @@ import pytest
 import engine.review
 from bot.operator import memory
 from engine.ai.judge import judge
+from render import prebuilt
 from tests.bot import backends, known_reviews, pgserver
 from tests.bot.pgserver import Server
 from tests.bot.quick_bot import QUICK_JUDGE, QUICK_LEVEL, QUICK_SAMPLES
@@ -42,6 +43,15 @@ def unsettled(monkeypatch: pytest.MonkeyPatch) -> list[None]:
 
     monkeypatch.setattr(memory, "settle", settle)
     return calls
+
+
+@pytest.fixture(autouse=True)
+def pieces_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot started in this process opens a file of the boards' pieces for the process
+    (bot/core/images.py: prepare_pieces, render/prebuilt.py: ready), maybe one in a test's
+    own folder: after the test the process takes its pieces from where it did before."""
+    monkeypatch.setattr(prebuilt, "_store", prebuilt._store)
+    monkeypatch.setattr(prebuilt, "_opened", prebuilt._opened)
 
 
 @pytest.fixture(scope="session")

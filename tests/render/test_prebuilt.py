@@ -307,6 +307,34 @@ def test_a_missing_stale_or_broken_file_is_drawn_around(
     assert images["missing"] == images["stale"] == images["short"] == images["good"]
 
 
+def test_a_file_opened_at_the_start_is_the_one_the_first_board_uses(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh: None
+) -> None:
+    """``ready`` (a bot's start) opens the file for the process: the first piece asked for
+    then neither digests the drawing code nor opens a file again. None found: it is looked
+    for again at the first piece, so a file built meanwhile is used."""
+    _, _, args, _ = next(call for call in pieces.wanted() if call[1] is panel.icon)
+    name = "render.panel.icon"
+    monkeypatch.setenv(prebuilt.ENV, str(tmp_path / "none.bin"))
+    assert prebuilt.ready() is None
+    monkeypatch.setenv(prebuilt.ENV, str(built))  # built meanwhile
+    assert prebuilt.ready() == built
+
+    def refused(*_: object) -> None:
+        raise AssertionError("looked for again")
+
+    monkeypatch.setattr(prebuilt, "_open", refused)
+    monkeypatch.setattr(prebuilt, "versions", refused)
+    before = prebuilt.drawn[name]
+    image = panel.icon(*args)
+    assert prebuilt.drawn[name] == before  # loaded from the file opened at the start
+    assert prebuilt.ready() == built  # already open: nothing looked for
+    monkeypatch.setattr(prebuilt, "enabled", False)
+    panel.icon.cache_clear()  # type: ignore[attr-defined]
+    drawn = panel.icon(*args)
+    assert (image.tobytes(), image.getpalette()) == (drawn.tobytes(), drawn.getpalette())
+
+
 def test_the_file_is_looked_for_where_it_is_named_else_beside_the_package_else_in_the_cache(
     built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
