@@ -4,7 +4,7 @@ The first board of a new process drew every piece it pastes: the empty board wit
 labels (13 ms of CPU for a Genial board, 17 for Genial Spezial), the tiles' cells and
 joints, the towers with their tokens, the panel's symbols, and it worked out the palette:
 more than half of that board's 43-51 ms. Those pieces depend on nothing but the drawing
-code, Pillow and FreeType, so they can be drawn once into a file (~14 MB, the pieces' pixels
+code, Pillow and FreeType, so they can be drawn once into a file (~15 MB, the pieces' pixels
 as they are: mapped, not inflated) from which a new process takes a piece it asks for (an
 empty board in ~0.1 ms) instead of drawing it. What goes in is listed in
 render/pieces.py; a function that draws a piece is marked :func:`piece` (a cache like
@@ -54,7 +54,7 @@ HERE = Path(__file__).resolve().parent
 PACKAGED = HERE / "assets" / "pieces.bin"
 #: The environment variable naming the file to use instead (a path).
 ENV = "GENIAL_RENDER_PIECES"
-MAGIC = b"genial-bot render pieces 2\n"
+MAGIC = b"genial-bot render pieces 3\n"
 #: The modules whose code draws the pieces (or says where they go): a change to any of
 #: them makes the file one of other code, not used until built again.
 SOURCES = (
@@ -336,7 +336,8 @@ Encoded = tuple[list[str], bytes, bytes]
 
 def sprite_type(cls: type[S]) -> type[S]:
     """Marks the class of sprites (render/sprites.py), which the file holds as an image,
-    its mask (a 1-bit image of its size) and its offset: ``cls(image, mask, dx, dy)``.
+    its mask (a 1-bit image of its size, kept as 8-bit 0 and 255) and its offset:
+    ``cls(image, mask, dx, dy)``.
     Named by the class, not imported here: the drawing modules import this one."""
     global _sprite
     _sprite = cls
@@ -359,7 +360,11 @@ def _encode(value: object) -> Encoded:
             raise TypeError("a sprite's mask is a 1-bit image of its size")
         raw = image.tobytes()
         meta = ["sprite", str(value.dx), str(value.dy), image.mode, *_size(image), str(len(raw))]
-        return meta, raw + mask.tobytes(), _palette(image)
+        # Its mask a byte a pixel (0 or 255), not a bit: loaded as an 8-bit image over the
+        # file's bytes, where a 1-bit one is unpacked into memory of its own (~10 us more a
+        # sprite, and a first Genial Spezial board loads some 50). Pasted through, either
+        # gives the same pixels: all of the sprite or none.
+        return meta, raw + mask.convert("L").tobytes(), _palette(image)
     if isinstance(value, tuple) and all(isinstance(c, tuple) and len(c) == 3 for c in value):
         return ["colours"], bytes(v for rgb in value for v in rgb), b""
     if isinstance(value, tuple) and all(type(v) is int for v in value):
@@ -395,7 +400,7 @@ def _decode(meta: list[str], raw: memoryview, palette: bytes) -> object:
         dx, dy, mode, width, height, split = meta[1:]
         size = int(width), int(height)
         image = _image(mode, *size, raw[: int(split)], palette)
-        mask = Image.frombytes("1", size, raw[int(split) :])
+        mask = Image.frombuffer("L", size, cast(bytes, raw[int(split) :]), "raw", "L", 0, 1)
         assert _sprite is not None  # marked when render/sprites.py was imported
         return _sprite(image, mask, int(dx), int(dy))
     if kind == "colours":
@@ -412,8 +417,10 @@ def _image(mode: str, width: int, height: int, raw: memoryview, palette: bytes) 
     """A palette image over the bytes (read-only: a piece is only ever pasted from), or an
     image of another mode with a copy of them."""
     if mode == "P":
-        # Pillow maps any buffer (its stubs name bytes only).
-        img = Image.frombuffer(mode, (width, height), cast(bytes, raw), "raw", mode, 0, 1)
+        # Pillow maps any buffer (its stubs name bytes only). Mapped as an L image, which
+        # its palette makes a P one: a P image is mapped with a grey palette of its own
+        # first (a third more time, and the palette replaced at once).
+        img = Image.frombuffer("L", (width, height), cast(bytes, raw), "raw", "L", 0, 1)
         img.putpalette(palette)
         return img
     return Image.frombytes(mode, (width, height), raw)

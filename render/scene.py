@@ -3,8 +3,8 @@ from a picture kept from before by drawing again only where the two differ.
 
 A scene is a background and an ordered list of items ``(sprite, x, y)``: each sprite pasted
 with its anchor at ``(x, y)`` (:meth:`render.sprites.Sprite.paste`), one after another.
-Sprite masks are all or nothing (mode "1"), so a pixel ends as the last item covering it
-left it, or as the background where no item covers it.
+Sprite masks are all or nothing (mode "1", or 0 and 255), so a pixel ends as the last item
+covering it left it, or as the background where no item covers it.
 
 To draw a new list from a kept one: items in one list and not in the other make their boxes
 dirty. An item is its sprite object and its place (sprites are cached, and a kept scene

@@ -47,7 +47,8 @@ def highlighted(fill: RGB, lat: Lattice) -> Face:
 @dataclass(frozen=True, slots=True)
 class Sprite:
     """An image and its mask, pasted with its top-left at ``(dx, dy)`` from a cell's centre
-    pixel."""
+    pixel. The mask is all or nothing: mode "1" as drawn, "L" of 0 and 255 as loaded from
+    the file of pieces (render/prebuilt.py), the same pixels pasted."""
 
     image: Image.Image
     mask: Image.Image

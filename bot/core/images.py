@@ -143,7 +143,7 @@ def _build_pieces(path: Path) -> None:
 
 def _forget_older(path: Path) -> None:
     """Remove the files of pieces an earlier version left in the per-user cache beside
-    ``path`` (about 14 MB each, one more at every upgrade): this version never reads them.
+    ``path`` (about 15 MB each, one more at every upgrade): this version never reads them.
     A process that still maps one keeps its pages; another installation on the machine
     that wants its own draws it again at its next start."""
     from render import prebuilt

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from engine.tiles import COLOURS
-from render import cli, panel, pieces, prebuilt, spezial_board
+from render import cli, panel, pieces, prebuilt, spezial_board, sprites
 from tests.patience import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,6 +78,25 @@ def test_the_pieces_lie_in_the_file_as_they_are_and_are_loaded_without_a_copy(
     loaded = store.get(key)
     assert isinstance(loaded, Image.Image) and loaded.readonly
     assert loaded.tobytes() == drawn.tobytes() and loaded.getpalette() == drawn.getpalette()
+    # A sprite too: its image and its mask (a byte a pixel, 0 or 255) over the file's bytes,
+    # pasted the same as the one drawn now (whose mask is 1-bit).
+    _, fn, args, kwargs = next(call for call in pieces.wanted() if call[1] is sprites.joint_sprite)
+    key = prebuilt._pieces[fn].key(args, kwargs)
+    assert key is not None
+    drawn_sprite = fn(*args, **kwargs)
+    sprite = store.get(key)
+    assert isinstance(sprite, sprites.Sprite) and drawn_sprite.mask.mode == "1"
+    assert sprite.image.readonly and sprite.mask.readonly and sprite.mask.mode == "L"
+    assert set(sprite.mask.tobytes()) == {0, 255}
+    assert sprite.mask.tobytes() == drawn_sprite.mask.convert("L").tobytes()
+    assert sprite.image.tobytes() == drawn_sprite.image.tobytes()
+    assert sprite.image.getpalette() == drawn_sprite.image.getpalette()
+    under = Image.new("P", (200, 200), 7)
+    under.putpalette(drawn_sprite.image.getpalette() or [])
+    pasted = [under.copy(), under.copy()]
+    sprite.paste(pasted[0], 100, 100)
+    drawn_sprite.paste(pasted[1], 100, 100)
+    assert pasted[0].tobytes() == pasted[1].tobytes() != under.tobytes()
 
 
 def header_of(path: Path) -> dict[str, object]:
