@@ -1,9 +1,10 @@
 """CPU work in instructions, not time: what the renderer and the master player cost in
 CPU instructions counted by Valgrind's callgrind. The boards: a new process's first board
-(a late 4-player Genial board) and a whole game's boards (one a placement, in the order of
-play, as a table draws them), for 2- and 4-player games. The master player
-(``--master``): its moves at four positions of a 2-player game, with the C kernel if it is
-built.
+(``bench_cold_board.py``'s late 4-player Genial and Genial Spezial boards, the file of
+pieces opened first as a bot's start opens it) and a whole game's boards (one a
+placement, in the order of play, as a table draws them), for 2- and 4-player games. The
+master player (``--master``): its moves at four positions of a 2-player game, with the C
+kernel if it is built.
 
     .venv/bin/python benchmarks/bench_instructions.py [--games 2,4] [--master]
 
@@ -40,19 +41,31 @@ CHILD = """
 import random, sys
 from engine.genial import GenialGame
 from engine.moves import KEEP
+from engine.spezial import SpezialGame
 import render
+from render import prebuilt
 kind, players, draw = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "render"
-game = GenialGame(players, seed=7 if kind == "first" else 11)
-rng = random.Random(7 if kind == "first" else 11)
 views = []
-while not game.over and (kind == "game" or len(views) < 60):
-    if game.awaiting == "swap":
-        game.play(KEEP)
-        continue
-    game.play(game.random_placement(rng))
+if kind == "spezial":  # bench_cold_board.py's late Genial Spezial board
+    game = SpezialGame(players, seed=7)
+    rng = random.Random(7)
+    for _ in range(40):
+        if game.over:
+            break
+        game.play(game.random_placement(rng))
     views.append(game.view(None))
+else:
+    game = GenialGame(players, seed=7 if kind == "first" else 11)
+    rng = random.Random(7 if kind == "first" else 11)
+    while not game.over and (kind == "game" or len(views) < 60):
+        if game.awaiting == "swap":
+            game.play(KEEP)
+            continue
+        game.play(game.random_placement(rng))
+        views.append(game.view(None))
 if kind == "first":
     views = views[-1:]
+prebuilt.ready()  # the file of pieces opened, as a bot's start opens it (bot/core/images.py)
 if draw:
     for view in views:
         render.board_png(view)
@@ -128,7 +141,10 @@ def main() -> None:
             [sys.executable, "-m", "render", "pieces", str(pieces)], check=True, cwd=ROOT
         )
         print(f"pieces drawn ahead of time into {pieces} first (untimed)")
-        runs = [("first", 4, "first board of a new process, Genial 4p late")]
+        runs = [
+            ("first", 4, "first board of a new process, Genial 4p late"),
+            ("spezial", 4, "first board of a new process, Spezial 4p late"),
+        ]
         runs += [
             ("game", int(p), f"every board of a {p}-player game") for p in args.games.split(",")
         ]
