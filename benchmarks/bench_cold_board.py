@@ -46,33 +46,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # What runs in each new process: the position first, then one timed render.
 CHILD = """
-import json, random, sys, time
+import json, sys, time
 started = time.process_time()
 import PIL.Image, PIL.ImageDraw, PIL.ImageFont, PIL.ImagePalette
 pillow = time.process_time()
-from engine.genial import GenialGame
-from engine.moves import KEEP
-from engine.spezial import SpezialGame
+import engine.genial, engine.spezial
 import render
 imported = time.process_time()
-kind = sys.argv[1]
-if kind == "genial":
-    game = GenialGame(4, seed=7)
-    rng = random.Random(7)
-    placed = 0
-    while not game.over and placed < 60:
-        if game.awaiting == "swap":
-            game.play(KEEP)
-            continue
-        game.play(game.random_placement(rng))
-        placed += 1
-else:
-    game = SpezialGame(4, seed=7)
-    rng = random.Random(7)
-    for _ in range(40):
-        if game.over:
-            break
-        game.play(game.random_placement(rng))
+from benchmarks.first_boards import genial_late, spezial_late
+game = genial_late() if sys.argv[1] == "genial" else spezial_late()
 view = game.view(None)
 import gc
 from bot.operator import memory

@@ -41,30 +41,24 @@ CHILD = """
 import random, sys
 from engine.genial import GenialGame
 from engine.moves import KEEP
-from engine.spezial import SpezialGame
 import render
 from render import prebuilt
+from benchmarks.first_boards import genial_late, spezial_late
 kind, players, draw = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "render"
 views = []
-if kind == "spezial":  # bench_cold_board.py's late Genial Spezial board
-    game = SpezialGame(players, seed=7)
-    rng = random.Random(7)
-    for _ in range(40):
-        if game.over:
-            break
-        game.play(game.random_placement(rng))
-    views.append(game.view(None))
+if kind == "first":  # bench_cold_board.py's late boards
+    views.append(genial_late().view(None))
+elif kind == "spezial":
+    views.append(spezial_late().view(None))
 else:
-    game = GenialGame(players, seed=7 if kind == "first" else 11)
-    rng = random.Random(7 if kind == "first" else 11)
-    while not game.over and (kind == "game" or len(views) < 60):
+    game = GenialGame(players, seed=11)
+    rng = random.Random(11)
+    while not game.over:
         if game.awaiting == "swap":
             game.play(KEEP)
             continue
         game.play(game.random_placement(rng))
         views.append(game.view(None))
-if kind == "first":
-    views = views[-1:]
 prebuilt.ready()  # the file of pieces opened, as a bot's start opens it (bot/core/images.py)
 if draw:
     for view in views:
