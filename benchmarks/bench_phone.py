@@ -18,11 +18,11 @@ import random
 import statistics
 from typing import Any
 
+from first_boards import genial_game  # beside this script
 from PIL import Image
 
-from engine.genial import START_SYMBOLS, GenialGame, playing_area
+from engine.genial import START_SYMBOLS, playing_area
 from engine.hexgrid import Area, Hex
-from engine.moves import KEEP
 from engine.spezial import SpezialGame, board_layout
 from render import Told, board_png, genial_board, spezial_board
 from render.geometry import Lattice
@@ -52,19 +52,6 @@ def live_cells(area: Area, filled: set[Hex]) -> list[Hex]:
         for h in area.cells
         if h not in filled and any(n in area and n not in filled for n in h.neighbours())
     ]
-
-
-def genial(players: int, seed: int, placements: int) -> GenialGame:
-    game = GenialGame(players, seed=seed)
-    rng = random.Random(seed)
-    placed = 0
-    while placed < placements and not game.over:
-        if game.awaiting == "swap":
-            game.play(KEEP)
-            continue
-        game.play(game.random_placement(rng))
-        placed += 1
-    return game
 
 
 def spezial(players: int, seed: int, placements: int) -> SpezialGame:
@@ -104,7 +91,7 @@ def measure(name: str, views: list[Any], lat: Lattice, area: Area) -> None:
 
 def main() -> None:
     for players, placements in ((4, 50), (2, 25)):
-        views = [genial(players, s, placements).view(None) for s in SEEDS]
+        views = [genial_game(players, s, placements).view(None) for s in SEEDS]
         lat = genial_board.layout("standard", players).lattice
         area = playing_area({2: 5, 4: 7}[players])
         measure(f"Genial, {players} players, late", views, lat, area)
