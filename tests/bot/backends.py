@@ -22,6 +22,7 @@ from urllib.parse import quote
 import psycopg
 
 from bot.store import Store, open_store
+from tests.patience import PATIENCE
 
 #: The backend of the running test: "sqlite", or "postgres" with the server's URL.
 current: dict[str, str | None] = {"name": "sqlite", "url": None}
@@ -187,8 +188,12 @@ def _empty(conn: psycopg.Connection[Any], server: str, lent: list[str]) -> None:
 
 
 def store_at(db: Path | str) -> Store:
-    """The store of test database ``db`` on the current backend (closed after the test)."""
-    store = open_store(location(db))
+    """The store of test database ``db`` on the current backend (closed after the test).
+    On PostgreSQL a command waits for a pooled connection as long as a test waits for
+    anything (tests/patience.py): the bot's 5 s is wall time that a machine busy with
+    other work may take, and then the store would count as down where no outage was
+    staged (a test of an outage opens its own store, with its own short wait)."""
+    store = open_store(location(db), wait=PATIENCE)
     if current["name"] == "postgres":
         opened.append(store)
     return store
