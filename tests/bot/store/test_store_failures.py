@@ -257,14 +257,17 @@ def test_postgres_a_table_made_at_the_target_meanwhile_stops_a_move(pg_url: str)
 def test_postgres_a_held_connection_does_not_stop_the_others(pg_url: str) -> None:
     from bot.store.postgres import PostgresStore
 
-    store = PostgresStore(pg_url)
+    store = PostgresStore(pg_url, wait=PATIENCE)
     try:
         store.save(sample("c"), None)
         done = threading.Event()
         with store._pool.connection():  # one command thread busy with a long statement
             reader = threading.Thread(target=lambda: (store.load("c"), done.set()))
             reader.start()
-            assert done.wait(3)  # with one connection it would wait 5 s for this one
+            # With one connection the reader would wait for this one as long as the
+            # store's wait; the pool's second connection comes long before, however busy
+            # the machine (a wait of seconds here was wall time it may take).
+            assert done.wait(PATIENCE / 2)
         reader.join()
     finally:
         store.close()
