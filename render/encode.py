@@ -107,8 +107,9 @@ class _Rows:
     """A buffer of an image's filtered rows (each after its filter byte, 0) and a ``P``
     image of ``width + 1`` columns over that memory: pasting an image at column 1 lays
     out its rows for PNG in Pillow's C code, with no new 1.5 MB ``bytes`` a board (making
-    one and filling it cost more than the paste). ``users``: calls comparing with it now;
-    ``kept``: it holds the last image of its size. A buffer is reused only when neither."""
+    one and filling it cost more than the paste). ``users``: who uses it now (lent as a
+    canvas, being encoded or compared with, held by a kept scene); ``kept``: it holds the
+    last image of its size. A buffer is reused only when neither."""
 
     __slots__ = ("core", "data", "image", "kept", "users")
 
@@ -171,6 +172,10 @@ def canvas(width: int, height: int) -> Image.Image:
     key = id(img)
     with _lock:
         _lent[key] = (img.im, rows)
+        # Lent, the buffer is in use (a kept scene may hold it too and be let go by another
+        # thread's board while its owner still draws on it): until png_bytes is done with
+        # it, or the canvas is dropped without being given.
+        rows.users += 1
     weakref.finalize(img, _forget_lent, key)
     return img
 
@@ -199,7 +204,10 @@ def let_go(held: object) -> None:
 
 def _forget_lent(key: int) -> None:
     with _lock:
-        _lent.pop(key, None)
+        lent = _lent.pop(key, None)
+        if lent is not None:  # never given to png_bytes
+            lent[1].users -= 1
+            _release(lent[1])
 
 
 def _release(rows: _Rows) -> None:
@@ -341,12 +349,18 @@ def png_bytes(
     shape = (width, height, level, tops, level_below, DEFLATE)
     with _lock:
         lent = _lent.pop(id(indexed), None)
-        # A canvas (still over its buffer: not copied on a write) is laid out already.
+        # A canvas (still over its buffer: not copied on a write) is laid out already; it
+        # stays in use (counted when it was lent) until its bands are made.
         rows = lent[1] if lent is not None and lent[0] is indexed.im else None
         laid_out = rows is not None
+        if lent is not None and rows is None:  # copied on a write: the buffer is let go
+            lent[1].users -= 1
+            _release(lent[1])
         if rows is None:
             spare = _free.get((width, height))
             rows = spare.pop() if spare else None
+            if rows is not None:
+                rows.users += 1
         # The last image of this size: at a table, the board of the turn before. A band
         # equal to its band there (compared byte for byte, ~10x faster than hashing) is
         # taken from it.
@@ -355,6 +369,7 @@ def png_bytes(
             before[0].users += 1
     if rows is None:
         rows = _Rows(width, height)
+        rows.users += 1  # no one else has it yet
     raw: bytes | bytearray = rows.data
     if not laid_out and not rows.fill(indexed):  # pragma: no cover - copies on write
         raw = filtered(indexed)
@@ -377,6 +392,7 @@ def png_bytes(
     finally:
         view.release()
         with _lock:
+            rows.users -= 1
             if before is not None:
                 before[0].users -= 1
                 _release(before[0])

@@ -131,7 +131,7 @@ def test_other_objects_are_refused() -> None:
 
 
 def test_board_bytes_do_not_depend_on_the_boards_drawn_before(shared: Path) -> None:
-    # The renderer keeps boards of plain tiles, Spezial boards and deflated bands of rows to
+    # The renderer keeps Genial and Spezial boards and deflated bands of rows to
     # draw the next turn's board from: the bytes must be those of a board drawn from nothing.
     genial = [genial_game(shared, "04-genial-standard-4p", n).view(None) for n in range(44, 52)]
     spezial = [spezial_view(4, n, seed=5) for n in range(30, 36)]
@@ -149,16 +149,25 @@ def test_board_bytes_do_not_depend_on_the_boards_drawn_before(shared: Path) -> N
             assert board_png(view) == expected
 
 
-def test_boards_drawn_at_once_in_threads_are_those_drawn_from_nothing(shared: Path) -> None:
-    # Threads draw boards of one game at once: each takes the kept board of plain tiles it
-    # starts from out of the cache while it draws on it, so none sees another half drawn.
+@pytest.mark.parametrize("game", ["genial", "spezial"])
+def test_boards_drawn_at_once_in_threads_are_those_drawn_from_nothing(
+    shared: Path, game: str
+) -> None:
+    # Threads draw boards of one game at once: each takes the kept board it starts from
+    # out of the cache while it draws on it, so none sees another half drawn; and the PNG
+    # writer's buffer under a board kept to draw the next from is never lent to another
+    # board while its own is still drawn or encoded.
     from concurrent.futures import ThreadPoolExecutor
 
-    views = [genial_game(shared, "04-genial-standard-4p", n).view(None) for n in range(40, 52)]
+    if game == "genial":
+        views = [genial_game(shared, "04-genial-standard-4p", n).view(None) for n in range(40, 52)]
+    else:
+        views = [spezial_view(4, n, seed=5) for n in range(24, 36)]
     expected = []
     for view in views:
         encode.clear_cache()
         genial_board.clear_cache()
+        spezial_board.clear_cache()
         expected.append(board_png(view))
     order = [k % len(views) for k in range(96)]
     with ThreadPoolExecutor(4) as pool:
