@@ -12,9 +12,9 @@ it.
 
 Renders are timed as a table sees them: the positions of a game one after another, each
 rendered once (a new position every time, never one seen before). The renderer keeps the
-last boards of plain tiles (render/genial_board.py), the last Spezial boards' sprites
-(render/spezial_board.py) and the deflated bands of rows it has made (render/encode.py),
-so at a table it draws and deflates again mostly what changed since the last turn; the
+last boards' sprites (render/genial_board.py, render/spezial_board.py) and the deflated
+bands of rows it has made (render/encode.py), so at a table it draws and deflates again
+mostly what changed since the last turn; the
 first position of each game is rendered untimed (the table's previous image). Games come
 from several seeds, as many as needed for N positions. "cold" is the same kind of render
 with those caches emptied first (the first image after a restart): the whole board drawn

@@ -1,14 +1,15 @@
 """The Genial board image: the playing area, start symbols, tiles, the last placement, and
 the score panel below.
 
-The empty board with its labels is drawn once per setup and cached; a render copies the
-last board of plain tiles it can build on (at a table, the turn before's), pastes the tiles
-placed since, then the last placement highlighted, then the score panel.
+The empty board with its labels is drawn once per setup and cached. A board is a scene
+(render/scene.py): the tiles' sprites pasted in order on the empty board, plain tiles first,
+then the last placement highlighted; then the score panel. At a table it is drawn from the
+board of the turn before, kept as the PNG writer's canvas itself, by drawing again only
+where the two differ.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -22,12 +23,13 @@ from engine.notation import parse_genial_move
 from engine.tiles import COLOURS, Colour
 from render import marks, sprites
 from render.canvas import Canvas
-from render.cells import EMPTY_FACE, dead_cells, empty_board, label_size, unlabel
+from render.cells import EMPTY_FACE, dead_cells, empty_board, label_size
 from render.fonts import font
 from render.geometry import Lattice, joint_order
 from render.marks import SeatMark, Told
 from render.panel import SideRow, domino_icon, draw_rows, rows_height
 from render.prebuilt import piece
+from render.scene import Item, Scenes
 from render.sprites import Face, Sprite, cell_sprite, highlighted
 from render.theme import (
     HIGHLIGHT,
@@ -136,21 +138,6 @@ def placed_moves(view: GenialView) -> list[tuple[str, Placement]]:
     return tiles
 
 
-def paste_tile(
-    img: Image.Image, lat: Lattice, a: Hex, b: Hex, ca: Colour, cb: Colour, face: Face
-) -> None:
-    """A tile: colour ``ca`` on cell ``a``, ``cb`` on its neighbour ``b``, joined.
-
-    Raises:
-        ValueError: if the cells are not neighbours.
-    """
-    first, _, d = joint_order(a, b)
-    if first != a:
-        a, b, ca, cb = b, a, cb, ca
-    ax, ay = lat.centre(a)
-    sprites.paste_tile(img, ax, ay, lat, d, face, (ca, SYMBOL[ca]), (cb, SYMBOL[cb]), GAME, CELL_SS)
-
-
 def side_rows(
     view: GenialView, names: Sequence[str], clocks: Sequence[str | None] = ()
 ) -> list[SideRow]:
@@ -178,59 +165,54 @@ def side_rows(
     ]
 
 
-#: Boards of plain tiles kept (~1.5 MB each) to draw the next turn's board from.
-PLAIN_BOARDS = 16
-_plain_boards: dict[tuple[str, int, tuple[str, ...]], Image.Image] = {}
-_plain_lock = threading.Lock()
+#: Boards' sprite layers kept (~1.5 MB each) to draw the next turn's from: at a table a
+#: turn changes a few of a board's 100-250 sprites (render/scene.py).
+SCENES = 16
+_scenes = Scenes(SCENES)
 
 
 def clear_cache() -> None:
-    """Forget the boards of plain tiles kept (for tests and benchmarks)."""
-    with _plain_lock:
-        _plain_boards.clear()
+    """Forget the boards kept (for tests and benchmarks: as after a restart)."""
+    _scenes.clear()
 
 
-def plain_board(
-    mode: str,
-    players: int,
-    tiles: Sequence[tuple[str, Placement]],
-    out: Image.Image | None = None,
-) -> Image.Image:
-    """A new image of the empty board with ``tiles`` (move text, placement) on it, plain,
-    in that order; drawn on ``out`` (an image of the board's size) if given.
+#: A tile's look in :func:`_tile_items`, besides a seat's number (a tile of several told
+#: together, marked in that seat's colour).
+PLAIN_KIND, HIGHLIGHT_KIND = -1, -2
 
-    At a table the board of plain tiles one turn later is the one before plus the tiles of
-    the last turn: it is drawn from that one (kept, for a few boards) when it can be, with
-    the same pixels as pasting every tile on the empty board.
-    """
+
+@lru_cache(maxsize=8192)
+def _tile_items(mode: str, players: int, p: Placement, kind: int) -> tuple[Item, ...]:
+    """:func:`tile_items` of a placement on a setup's board, by its look: a board asks for
+    every tile on it each turn, and the sprite functions' own caches hash the lattice and
+    the face on every call."""
     lat = layout(mode, players).lattice
-    texts = tuple(text for text, _ in tiles)
-    # A kept board is taken out while it is drawn on (no other call sees it half drawn),
-    # the new tiles pasted on it in place, and it is kept again under its new tiles: one
-    # copy of the board a turn (the one returned), not two. The board it was is gone: the
-    # next turn at that table starts from this one, and a board further back is drawn
-    # from an earlier one kept or from the empty board.
-    base, done = None, 0
-    with _plain_lock:
-        for done in range(len(texts), max(-1, len(texts) - 5), -1):
-            base = _plain_boards.pop((mode, players, texts[:done]), None)
-            if base is not None:
-                break
-    if base is None:
-        base, done = background(mode, players).copy(), 0
-    for _, p in tiles[done:]:
-        paste_tile(base, lat, p.cell1, p.cell2, p.first, p.second, PLAIN)
-    if out is None:
-        img = base.copy()
+    if kind == PLAIN_KIND:
+        face = PLAIN
+    elif kind == HIGHLIGHT_KIND:
+        face = highlight_face(lat)
     else:
-        img = out
-        img.paste(base)
-        img.putpalette(base.getpalette() or [])
-    with _plain_lock:
-        if len(_plain_boards) >= PLAIN_BOARDS:
-            _plain_boards.pop(next(iter(_plain_boards)), None)
-        _plain_boards[(mode, players, texts)] = base
-    return img
+        face = mark_face(kind, lat)
+    return tuple(tile_items(lat, p.cell1, p.cell2, p.first, p.second, face))
+
+
+def tile_items(lat: Lattice, a: Hex, b: Hex, ca: Colour, cb: Colour, face: Face) -> list[Item]:
+    """A tile as sprites to paste in order: colour ``ca`` on cell ``a``, ``cb`` on its
+    neighbour ``b``, then the joint between them.
+
+    Raises:
+        ValueError: if the cells are not neighbours.
+    """
+    first, _, d = joint_order(a, b)
+    if first != a:
+        a, b, ca, cb = b, a, cb, ca
+    ax, ay = lat.centre(a)
+    bx, by = lat.offset(d)
+    return [
+        (cell_sprite(lat, face, ca, SYMBOL[ca], game=GAME, ss=CELL_SS), ax, ay),
+        (cell_sprite(lat, face, cb, SYMBOL[cb], game=GAME, ss=CELL_SS), ax + bx, ay + by),
+        (sprites.joint_sprite(lat, d, face, face, game=GAME, ss=CELL_SS), ax, ay),
+    ]
 
 
 def mark_face(seat: int, lat: Lattice) -> Face:
@@ -272,26 +254,37 @@ def draw_board(
     def told_seat(p: Placement) -> int | None:
         return seat_of.get(frozenset((p.cell1, p.cell2)))
 
+    # Plain tiles first, then the marked ones, each in the order of play, then the cells
+    # no move accounts for and the cells no tile can reach: the order they were always
+    # pasted in, so the same pixels.
     tiles = placed_moves(view)
-    plain = [(t, p) for t, p in tiles if not marked(p) and told_seat(p) is None]
-    img = plain_board(view.mode, view.players, plain, out)
-    hl = highlight_face(lat)
+    mode, players = view.mode, view.players
+    items: list[Item] = []
+    for _, p in tiles:
+        if not marked(p) and told_seat(p) is None:
+            items += _tile_items(mode, players, p, PLAIN_KIND)
     covered: set[Hex] = set(view.start_symbols)
     for _, p in tiles:
         seat = told_seat(p)
         if seat is not None:
-            paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, mark_face(seat, lat))
+            items += _tile_items(mode, players, p, seat)
         elif marked(p):
-            paste_tile(img, lat, p.cell1, p.cell2, p.first, p.second, hl)
+            items += _tile_items(mode, players, p, HIGHLIGHT_KIND)
         covered.add(p.cell1)
         covered.add(p.cell2)
     for h, colour in view.board.items():
         if h not in covered:  # a cell no move accounts for: drawn on its own
             cx, cy = lat.centre(h)
             sprite = cell_sprite(lat, PLAIN, colour, SYMBOL[colour], game=GAME, ss=CELL_SS)
-            sprite.paste(img, cx, cy)
+            items.append((sprite, cx, cy))
     filled = view.board.keys() | view.start_symbols.keys()
-    unlabel(img, lat, dead_cells(view.area, filled), lambda h: EMPTY_FACE, GAME, CELL_SS)
+    empty = cell_sprite(lat, EMPTY_FACE, game=GAME, ss=CELL_SS)
+    items += ((empty, *lat.centre(h)) for h in dead_cells(view.area, filled))
+    board = background(view.mode, view.players)
+    if out is not None and not numbered:  # only the panel goes on it, below the board
+        img = _scenes.draw_on(board, items, out, (0, lay.panel_y, lay.width, lay.height))
+    else:
+        img = _scenes.draw(board, items, out)
     canvas = Canvas(img, GAME)
     if numbered:
         marks.draw_badges(img, GAME, lat, numbered, MARKS)

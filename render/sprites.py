@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -261,72 +260,3 @@ def joint_sprite(
         [v1, towards(v1, u_a1), towards(v2, u_a2), v2, towards(v2, u_b2), towards(v1, u_b1)]
     )
     return win.sprite(game)
-
-
-@cache
-def tile_sprite(
-    lat: Lattice,
-    direction: int,
-    face: Face,
-    first: tuple[Colour, RGB],
-    second: tuple[Colour, RGB],
-    game: str,
-    ss: int = SS,
-) -> Sprite:
-    """A whole Genial tile in one sprite: the cell of ``first`` (a symbol and its fill) at
-    the anchor, the cell of ``second`` in ``direction`` from it, and the joint between;
-    the same pixels as pasting the three one after another, in one paste instead of three.
-    In ``game``'s palette; cells drawn ``ss`` times over-size."""
-    bx, by = lat.offset(direction)
-    pieces = [
-        (cell_sprite(lat, face, first[0], first[1], game=game, ss=ss), 0, 0),
-        (cell_sprite(lat, face, second[0], second[1], game=game, ss=ss), bx, by),
-        (joint_sprite(lat, direction, face, face, game=game, ss=ss), 0, 0),
-    ]
-    x0 = min(p.dx + x for p, x, _ in pieces)
-    y0 = min(p.dy + y for p, _, y in pieces)
-    x1 = max(p.dx + x + p.image.width for p, x, _ in pieces)
-    y1 = max(p.dy + y + p.image.height for p, _, y in pieces)
-    image = Image.new(pieces[0][0].image.mode, (x1 - x0, y1 - y0))
-    mask = Image.new("1", image.size, 0)
-    for part, x, y in pieces:
-        left, top = part.dx + x - x0, part.dy + y - y0
-        box = (left, top, left + part.mask.width, top + part.mask.height)
-        # Pillow's core paste: Image.paste would check and load its arguments, made here in
-        # memory in one mode (a first board of a new process makes ~50 of these).
-        image.im.paste(part.image.im, box, part.mask.im)
-        mask.im.paste(1, box, part.mask.im)
-    return Sprite(image, mask, x0, y0)
-
-
-#: Tiles pasted once (the arguments of their :func:`tile_sprite`): the second time a tile
-#: is asked for, its whole-tile sprite is made.
-_pasted_once: set[tuple[object, ...]] = set()
-
-
-def paste_tile(
-    canvas: Image.Image,
-    cx: int,
-    cy: int,
-    lat: Lattice,
-    direction: int,
-    face: Face,
-    first: tuple[Colour, RGB],
-    second: tuple[Colour, RGB],
-    game: str,
-    ss: int = SS,
-) -> None:
-    """The tile of :func:`tile_sprite` pasted with its first cell at ``(cx, cy)``: the same
-    pixels. A tile's whole sprite is made the second time it is asked for; the first time
-    its two cells and joint are pasted one after another. A new process's first board
-    would otherwise make ~50 of them for one paste each (~40 us each, most of it memory
-    touched for the first time)."""
-    key = (lat, direction, face, first, second, game, ss)
-    if key in _pasted_once:
-        tile_sprite(lat, direction, face, first, second, game, ss).paste(canvas, cx, cy)
-        return
-    _pasted_once.add(key)
-    bx, by = lat.offset(direction)
-    cell_sprite(lat, face, first[0], first[1], game=game, ss=ss).paste(canvas, cx, cy)
-    cell_sprite(lat, face, second[0], second[1], game=game, ss=ss).paste(canvas, cx + bx, cy + by)
-    joint_sprite(lat, direction, face, face, game=game, ss=ss).paste(canvas, cx, cy)

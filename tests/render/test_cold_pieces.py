@@ -17,9 +17,7 @@ from engine.genial import GenialGame
 from engine.genial_board import playing_area
 from engine.genial_setup import Setup
 from engine.moves import KEEP
-from engine.tiles import Colour
-from render import canvas, cells, encode, fonts, genial_board, spezial_board, sprites, theme
-from render.geometry import JOINT_DIRECTIONS
+from render import canvas, cells, encode, fonts, genial_board, spezial_board, theme
 
 GENIAL = [("solo", 1), ("standard", 2), ("standard", 3), ("standard", 4), ("team", 4)]
 
@@ -96,27 +94,6 @@ def test_a_text_piece_is_the_text_drawn_in_rgb_then_mapped_onto_the_palette(
     assert piece.mode == "P" and piece.size == before.size
     assert piece.tobytes() == before.tobytes()
     assert piece.getpalette() == before.getpalette()
-
-
-# --- a tile pasted in parts ------------------------------------------------------------------
-
-
-def test_a_tile_pasted_in_parts_and_then_whole_has_the_pixels_of_its_sprite() -> None:
-    lat = genial_board.layout("standard", 3).lattice
-    base = genial_board.background("standard", 3)
-    faces = (genial_board.PLAIN, genial_board.highlight_face(lat), genial_board.mark_face(2, lat))
-    for face in faces:
-        for direction in JOINT_DIRECTIONS:
-            for a, b in ((Colour.RED, Colour.BLUE), (Colour.PURPLE, Colour.PURPLE)):
-                first, second = (a, theme.SYMBOL[a]), (b, theme.SYMBOL[b])
-                args = (lat, direction, face, first, second, "genial", 1)
-                whole = base.copy()
-                sprites.tile_sprite(*args).paste(whole, 500, 400)
-                for _ in range(2):  # in parts, then (asked again) whole
-                    img = base.copy()
-                    sprites.paste_tile(img, 500, 400, *args)
-                    assert img.tobytes() == whole.tobytes()
-                assert args in sprites._pasted_once
 
 
 # --- a board drawn on the PNG writer's rows -------------------------------------------------
