@@ -123,7 +123,7 @@ class Clock:
                 self._start(table, self._flush(table), wake=False)
         for chat in self.turns.ready(due, now):
             if chat not in self.busy:
-                self._start(chat, self._step(chat, now))
+                self._start(chat, self._step(chat))
 
     def _start(self, table: str, work: Coroutine[Any, Any, bool], *, wake: bool = True) -> None:
         """Run ``work`` for ``table`` in a task of its own; ``wake``: look again when it
@@ -148,13 +148,17 @@ class Clock:
             self.turns.ended(table, did=True, now=self.service.clock())
         return False
 
-    async def _step(self, chat: str, now: float) -> bool:
-        """One step at ``chat``, told; whether more is due there at once."""
+    async def _step(self, chat: str) -> bool:
+        """One step at ``chat``, told; whether more is due there at once. What is due is
+        what is due when the step has the table, not when the clock looked: a step that
+        waited behind a command there (its messages at the group's pace) finds the turns
+        that command's computer players left due meanwhile, where the look's time would
+        find nothing due and rest the table."""
         done = False
         try:
             async with self.locks.hold(chat):
                 try:
-                    step = await asyncio.to_thread(self.service.step, chat, now, steps=STEPS)
+                    step = await asyncio.to_thread(self.service.step, chat, steps=STEPS)
                 except Exception:
                     log.exception("the service failed on what was due at a table")
                     return False
