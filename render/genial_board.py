@@ -281,10 +281,8 @@ def draw_board(
     empty = cell_sprite(lat, EMPTY_FACE, game=GAME, ss=CELL_SS)
     items += ((empty, *lat.centre(h)) for h in dead_cells(view.area, filled))
     board = background(view.mode, view.players)
-    if out is not None and not numbered:  # only the panel goes on it, below the board
-        img = _scenes.draw_on(board, items, out, (0, lay.panel_y, lay.width, lay.height))
-    else:
-        img = _scenes.draw(board, items, out)
+    panel = (0, lay.panel_y, lay.width, lay.height)
+    img = _scenes.board(board, items, out, panel, marked=bool(numbered))
     canvas = Canvas(img, GAME)
     if numbered:
         marks.draw_badges(img, GAME, lat, numbered, MARKS)

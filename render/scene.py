@@ -192,6 +192,22 @@ class Scenes:
         self._keep(_Scene(background, tuple(items), order, boxes, out, held, stale))
         return out
 
+    def board(
+        self,
+        background: Image.Image,
+        items: Sequence[Item],
+        out: Image.Image | None,
+        panel: Box,
+        *,
+        marked: bool,
+    ) -> Image.Image:
+        """A board's image: :meth:`draw_on` ``out`` when the caller draws only ``panel``
+        on it (below the board), else :meth:`draw` (no ``out``, or ``marked``: marks go
+        over the tiles, so the scene is kept apart from the image)."""
+        if out is not None and not marked:
+            return self.draw_on(background, items, out, panel)
+        return self.draw(background, items, out)
+
     def _keep(self, scene: _Scene) -> None:
         with self._lock:
             self._kept.append(scene)

@@ -277,11 +277,8 @@ def draw_board(
     if view.last_placement is not None:
         last |= {view.last_placement.cell1, view.last_placement.cell2}
     items = sprite_items(view, last)
-    if out is not None and not numbered:  # only the panel goes on it, below the board
-        panel = (0, lay.panel_y, lay.width, lay.height)
-        img = _scenes.draw_on(background(key, view.players), items, out, panel)
-    else:
-        img = _scenes.draw(background(key, view.players), items, out)
+    panel = (0, lay.panel_y, lay.width, lay.height)
+    img = _scenes.board(background(key, view.players), items, out, panel, marked=bool(numbered))
     canvas = Canvas(img, GAME)
     if numbered:
         marks.draw_badges(img, GAME, lay.lattice, numbered, MARKS)
