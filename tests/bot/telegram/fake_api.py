@@ -1398,7 +1398,7 @@ class BotRunner:
         telegram: Any = None,
         due_interval: float = 3600,
         sleep: Any = None,
-        timeout: float | None = None,
+        timeout: float | None = PATIENCE,
         flood_retries: int = 3,
         rate_limiter: Any = None,
     ) -> None:
@@ -1411,7 +1411,9 @@ class BotRunner:
         self.telegram = telegram or TelegramSettings(base_url=api.base_url)
         self.due_interval = due_interval
         self.sleep = sleep
-        #: How long the bot waits for an answer (a timeout fault stalls longer).
+        #: How long the bot waits for an answer: the tests' patience, not
+        #: python-telegram-bot's 5 s, which 70 requests at once overran on a busy machine
+        #: (a timeout fault needs no wait: :data:`LATE`; ``None``: the library's defaults).
         self.timeout = timeout
         #: How often the rate limiter sends a request again after a 429 (0: never, so the
         #: adapter's own handling of a flood wait is what the test sees).
