@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -124,18 +124,3 @@ def _neighbours(area: Area) -> tuple[tuple[int, ...], ...]:
     """Each cell's neighbours on the area, by index (worked out once per area: a board
     asks every turn)."""
     return tuple(tuple(j for j in row if j >= 0) for row in area.neighbours)
-
-
-def unlabel(
-    img: Image.Image,
-    lat: Lattice,
-    cells: Iterable[Hex],
-    face: Callable[[Hex], Face],
-    game: str,
-    ss: int,
-) -> None:
-    """Each cell drawn empty again without its label (as :func:`empty_board` drew it, ``ss``
-    times over-size), on a board in ``game``'s palette."""
-    for h in cells:
-        cx, cy = lat.centre(h)
-        cell_sprite(lat, face(h), game=game, ss=ss).paste(img, cx, cy)

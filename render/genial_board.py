@@ -280,7 +280,7 @@ def draw_board(
     filled = view.board.keys() | view.start_symbols.keys()
     empty = cell_sprite(lat, EMPTY_FACE, game=GAME, ss=CELL_SS)
     items += ((empty, *lat.centre(h)) for h in dead_cells(view.area, filled))
-    board = background(view.mode, view.players)
+    board = background(mode, players)
     panel = (0, lay.panel_y, lay.width, lay.height)
     img = _scenes.board(board, items, out, panel, marked=bool(numbered))
     canvas = Canvas(img, GAME)

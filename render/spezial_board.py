@@ -329,7 +329,7 @@ def _sprites(players: int) -> _Sprites:
     def tower(height: str, colour: Colour, value: int, dark: bool) -> Sprite:
         return tower_sprite(lat, height, colour, value, dark)
 
-    def empty(gold: bool) -> Sprite:  # as render/cells.py's unlabel draws a cell
+    def empty(gold: bool) -> Sprite:  # a cell no tile can reach, without its label
         return cell_sprite(lat, golden_face(lat) if gold else EMPTY_FACE, game=GAME, ss=CELL_SS)
 
     return _Sprites(_Made(cell), _Made(joint), _Made(tower), _Made(empty))
