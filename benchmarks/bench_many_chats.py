@@ -38,7 +38,8 @@ Figures, all in the bot's clock (the service's, which the limiter and the fake s
   room, waited in the limiter while one group was held by a 429;
 - lost and doubled messages: every move the store holds told once in its group;
 - CPU seconds and peak memory of the process (the fake API and the players' driver run in
-  it too, so both are upper bounds for the bot).
+  it too, so both are upper bounds for the bot), and the CPU seconds of the process beside
+  it where the finished games are reviewed (bot/community/reviewer.py).
 
 ``--scale``: time runs that many times faster (the service's clock, the clock's and the
 limiter's sleeps); then the bot's own work counts ``scale`` times as much in the bot's clock.
@@ -70,6 +71,7 @@ sys.path.insert(1, str(ROOT))
 
 from telegram.error import RetryAfter  # noqa: E402
 
+from bot.community import reviews  # noqa: E402
 from bot.core import games  # noqa: E402
 from bot.core.config import Settings  # noqa: E402
 from bot.core.service import Step  # noqa: E402
@@ -404,6 +406,11 @@ def main() -> int:
             api.close()
         cpu = time.process_time() - cpu0
         wall = time.monotonic() - start
+        # The reviewer's process ended (a review under way with it) and waited for: its CPU
+        # time is then the children's.
+        reviews.reviewer().close()
+        review_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+        review_cpu_s = review_cpu.ru_utime + review_cpu.ru_stime
         print(f"stopped in {time.monotonic() - stop_wall:.1f} s wall")
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -549,7 +556,7 @@ def main() -> int:
     typed = sum(len(g.boards) for g in movers)
     print(
         f"moves played by people: {typed}; stored moves: {stored_moves}; games over: {finished}"
-        " (each reviewed by the expert as due work, in the bot's worker threads)"
+        " (each reviewed by the expert as due work, in the reviewer's process)"
     )
     p95 = pct(within, 0.95)
     print(
@@ -629,7 +636,10 @@ def main() -> int:
         f"merged messages (turns that waited while their group had no room, told as one):"
         f" {len(merges)}, telling {sum(merges)} turns"
     )
-    print(f"CPU {cpu:.1f} s, peak memory {peak_mb:.0f} MB (the whole process)")
+    print(
+        f"CPU {cpu:.1f} s, peak memory {peak_mb:.0f} MB (the whole process);"
+        f" the reviewer's process beside it {review_cpu_s:.1f} s of CPU"
+    )
     return 0
 
 

@@ -6,10 +6,12 @@ When a game ends, :mod:`bot.play.moves` makes the table due at once and
 :class:`bot.core.tables.Tables` asks the store for the game's review
 (``Store.want_review``) when it archives the game.
 :func:`due` (called by :meth:`bot.service.Service.due` for the due table, in the thread
-that thinks the computer players' moves) claims the wanted review in the store, works it
-out with no table lock held (a pure function of the record, :func:`engine.review.review_game`,
-which asks the expert from each mover's view only), and stores it only if no review is
-stored yet: a game is reviewed once, and any process can show it afterwards.
+that thinks the computer players' moves) claims the wanted review in the store and hands it
+to the reviewer's process (:mod:`bot.community.reviewer`: a review is seconds of CPU, which
+no other chat's commands and steps may wait for), which works it out (a pure function of the
+record, :func:`engine.review.review_game`, which asks the expert from each mover's view
+only); it is stored when it comes, only if no review is stored yet: a game is reviewed
+once, and any process can show it afterwards.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from bot.community.reviewer import Reviewer
 from bot.core.commands import Review
 from bot.core.outbound import Attachment
 from bot.core.tables import Context, Handler, Reject, Tables
+from bot.store import StoreError
 from bot.words.texts import Texts, squared
 from engine.ai.chances import SAMPLES as CHANCE_SAMPLES
 from engine.errors import EngineError
@@ -40,26 +44,61 @@ SAMPLES = CHANCE_SAMPLES
 LEASE = 300.0
 #: What is stored for a record that does not replay: it is never tried again.
 FAILED: dict[str, Any] = {"failed": True}
+#: Processes that work reviews out beside the bot's (one review at a time in each); 0:
+#: in the thread of the table's due work instead (the tests that review with a quicker
+#: player patched into this process).
+PROCESSES = 1
+
+_reviewer = Reviewer(PROCESSES)
+
+
+def work_out(record: dict[str, Any], level: str, samples: int) -> dict[str, Any]:
+    """A finished game's review and puzzles from its record, as stored; :data:`FAILED` for
+    a record that does not replay. Runs in the reviewer's process (or this one)."""
+    try:
+        game = Record.from_dict(record)
+        review = review_game(game, level=level, samples=samples)
+        # The game's puzzles are looked for now too: /puzzle then only reads them.
+        return {**review.to_dict(), "puzzles": [asdict(p) for p in find_puzzles(game)]}
+    except (EngineError, KeyError, TypeError, ValueError):
+        return FAILED
 
 
 def due(tables: Tables, chat: str, now: float) -> None:
-    """Work out the wanted review of ``chat``'s finished game, if one waits and no other
-    process works on it."""
+    """Have the wanted review of ``chat``'s finished game worked out, if one waits and no
+    other process works on it: handed to the reviewer's process (stored when it comes), or
+    worked out now if :data:`PROCESSES` is 0."""
     row = tables.store.claim_review(chat, tables.owner, tables.clock(), LEASE)
     if row is None:
         return
     finished_at = float(row["finished_at"])
-    data: dict[str, Any] = FAILED
-    try:
-        record = Record.from_dict(row["record"])
-        review = review_game(record, level=LEVEL, samples=SAMPLES)
-        # The game's puzzles are looked for now too: /puzzle then only reads them.
-        data = {**review.to_dict(), "puzzles": [asdict(p) for p in find_puzzles(record)]}
-    except (EngineError, KeyError, TypeError, ValueError):
-        log.warning("a finished game's record does not replay: no review")
-    # Stored once: a process that lost its claim meanwhile finds a review there and
-    # stores nothing. Nothing is said: /review answers at once from now on.
-    tables.store.save_review(chat, finished_at, data)
+
+    def keep(data: dict[str, Any]) -> None:
+        if data.get("failed"):
+            log.warning("a finished game's record does not replay: no review")
+        try:
+            # Stored once: a process that lost its claim meanwhile finds a review there and
+            # stores nothing. Nothing is said: /review answers at once from now on.
+            tables.store.save_review(chat, finished_at, data)
+        except StoreError as exc:  # its claim runs out: the next due work tries again
+            log.warning("a review waits to be stored: %s", exc)
+
+    if PROCESSES <= 0:
+        keep(work_out(row["record"], LEVEL, SAMPLES))
+        return
+    if _reviewer.processes != PROCESSES:
+        reviewer(PROCESSES)
+    _reviewer.submit((chat, finished_at), work_out, (row["record"], LEVEL, SAMPLES), keep)
+
+
+def reviewer(processes: int | None = None) -> Reviewer:
+    """The reviewer of this process's reviews; with ``processes``, a new one of that many
+    processes (the old one's closed)."""
+    global _reviewer
+    if processes is not None:
+        _reviewer.close()
+        _reviewer = Reviewer(processes)
+    return _reviewer
 
 
 # --- /review -----------------------------------------------------------------------------

@@ -144,6 +144,9 @@ def quick_reviewer(monkeypatch: pytest.MonkeyPatch, known_reviews_dir: Path) -> 
 
     monkeypatch.setattr(reviews, "LEVEL", QUICK_LEVEL)
     monkeypatch.setattr(reviews, "SAMPLES", QUICK_SAMPLES)
+    # In this process, where the quicker player and judge are patched in (the reviewer's
+    # own process is tested in tests/bot/community/test_reviewer.py).
+    monkeypatch.setattr(reviews, "PROCESSES", 0)
     monkeypatch.setattr(engine.review, "judge", functools.partial(judge, config=QUICK_JUDGE))
     folder = known_reviews_dir
     monkeypatch.setattr(

@@ -35,6 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     reviews.LEVEL = QUICK_LEVEL
     reviews.SAMPLES = QUICK_SAMPLES
+    reviews.PROCESSES = 0  # in the bot's process, where the quicker judge is patched in
     setattr(engine.review, "judge", functools.partial(judge, config=QUICK_JUDGE))  # noqa: B010
     return bot_main(argv)
 
