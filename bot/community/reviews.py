@@ -76,19 +76,23 @@ def due(tables: Tables, chat: str, now: float) -> None:
     def keep(data: dict[str, Any]) -> None:
         if data.get("failed"):
             log.warning("a finished game's record does not replay: no review")
+        # Stored once: a process that lost its claim meanwhile finds a review there and
+        # stores nothing. Nothing is said: /review answers at once from now on.
+        tables.store.save_review(chat, finished_at, data)
+
+    if PROCESSES <= 0:
+        keep(work_out(row["record"], LEVEL, SAMPLES))  # a store's fault: the due work's
+        return
+
+    def kept(data: dict[str, Any]) -> None:
         try:
-            # Stored once: a process that lost its claim meanwhile finds a review there and
-            # stores nothing. Nothing is said: /review answers at once from now on.
-            tables.store.save_review(chat, finished_at, data)
+            keep(data)
         except StoreError as exc:  # its claim runs out: the next due work tries again
             log.warning("a review waits to be stored: %s", exc)
 
-    if PROCESSES <= 0:
-        keep(work_out(row["record"], LEVEL, SAMPLES))
-        return
     if _reviewer.processes != PROCESSES:
         reviewer(PROCESSES)
-    _reviewer.submit((chat, finished_at), work_out, (row["record"], LEVEL, SAMPLES), keep)
+    _reviewer.submit((chat, finished_at), work_out, (row["record"], LEVEL, SAMPLES), kept)
 
 
 def reviewer(processes: int | None = None) -> Reviewer:
