@@ -51,12 +51,10 @@ def main() -> int:
         "--deadline", type=float, default=60.0, help="seconds from a round's start to its end"
     )
     args = parser.parse_args()
-    # Finished games are reviewed as due work in worker threads, and SimCord moves virtual
-    # time only once they are done: with the expert's full budget, several reviews at once
-    # on a busy machine outlast its patience (300 s) and the run stops. A worker thread's
-    # work takes no virtual time either way; reviewed as the tests review (their conftest).
-    reviews.LEVEL = "greedy"
-    reviews.SAMPLES = 8
+    # Finished games are reviewed as the bot reviews them: in the reviewer's process
+    # (bot/community/reviewer.py), which holds no worker thread, so SimCord (which moves
+    # virtual time once the bot's worker threads are done) never waits for a review. Its
+    # CPU is printed apart.
     load0 = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         f = asyncio.run(
@@ -169,7 +167,14 @@ def main() -> int:
         f"lost {f.lost}, doubled {f.doubled} (of {f.stored_moves} stored moves,"
         f" {f.finished} games over)   goal 0 and 0: {goal(not f.lost and not f.doubled)}"
     )
-    print(f"CPU {f.cpu:.1f} s beside {f.wall:.1f} s wall, peak memory {peak_mb:.0f} MB")
+    # The reviewer's process ended (a review under way with it) and waited for: its CPU
+    # time is then the children's.
+    reviews.reviewer().close()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(
+        f"CPU {f.cpu:.1f} s beside {f.wall:.1f} s wall, peak memory {peak_mb:.0f} MB;"
+        f" the reviewer's process beside it {children.ru_utime + children.ru_stime:.1f} s of CPU"
+    )
     return 0
 
 
