@@ -30,9 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_many_chats import goal, pct  # noqa: E402  (the Telegram run's figures, the same way)
+from bench_many_chats import goal, pct, reviewer_cpu  # noqa: E402  (the Telegram run's figures, the same way)
 
-from bot.community import reviews  # noqa: E402
 from tests.bot.discord.many_channels import run  # noqa: E402
 from tests.bot.telegram.fake_api import told_moves  # noqa: E402
 
@@ -167,13 +166,9 @@ def main() -> int:
         f"lost {f.lost}, doubled {f.doubled} (of {f.stored_moves} stored moves,"
         f" {f.finished} games over)   goal 0 and 0: {goal(not f.lost and not f.doubled)}"
     )
-    # The reviewer's process ended (a review under way with it) and waited for: its CPU
-    # time is then the children's.
-    reviews.reviewer().close()
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(
         f"CPU {f.cpu:.1f} s beside {f.wall:.1f} s wall, peak memory {peak_mb:.0f} MB;"
-        f" the reviewer's process beside it {children.ru_utime + children.ru_stime:.1f} s of CPU"
+        f" the reviewer's process beside it {reviewer_cpu():.1f} s of CPU"
     )
     return 0
 

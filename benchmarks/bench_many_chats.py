@@ -173,6 +173,14 @@ def goal(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
+def reviewer_cpu() -> float:
+    """CPU seconds of the reviewer's process (bot/community/reviewer.py), which is ended
+    (with a review under way) and waited for: its time is then the children's."""
+    reviews.reviewer().close()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return children.ru_utime + children.ru_stime
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--groups", type=int, default=60)
@@ -406,11 +414,7 @@ def main() -> int:
             api.close()
         cpu = time.process_time() - cpu0
         wall = time.monotonic() - start
-        # The reviewer's process ended (a review under way with it) and waited for: its CPU
-        # time is then the children's.
-        reviews.reviewer().close()
-        review_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-        review_cpu_s = review_cpu.ru_utime + review_cpu.ru_stime
+        review_cpu_s = reviewer_cpu()
         print(f"stopped in {time.monotonic() - stop_wall:.1f} s wall")
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

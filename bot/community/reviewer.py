@@ -1,14 +1,15 @@
 """Where finished games' reviews are worked out: in a process beside the bot's, one at a
 time, so that no chat waits for another chat's review.
 
-A review is seconds of the expert's CPU (a 4-player game's 5-10 s on a 2-core machine of
-2026-12-08). Worked out in the due step of the table whose game ended, it held that
-group's lock and a worker thread, and as pure Python it held the interpreter's lock
-against every other chat's commands and steps: in 60 Telegram groups at once
-(``benchmarks/bench_many_chats.py``, 59 games reviewed in 8 minutes) reminders came
-15-21 s late and boards p95 5 s after their moves. In a process of its own a review takes
-at most one core, nothing of the bot's interpreter, and no lock; the step only hands it
-over, and the result is stored when it comes.
+A review is seconds of the expert's CPU (``benchmarks/bench_review.py``; 2 s a game on
+average in the run below, on the 2-core machine of 2026-12-08). Worked out in the due
+step of the table whose game ended, it held that group's lock and a worker thread, and as
+pure Python it held the interpreter's lock against every other chat's commands and
+steps: in 60 Telegram groups at once (``benchmarks/bench_many_chats.py``, 59 games
+reviewed in 8 minutes) reminders came p95 19.6 s late and boards p95 5 s after their
+moves. In a process of its own a review takes at most one core, nothing of the bot's
+interpreter, and no lock; the step only hands it over, and the result is stored when it
+comes.
 
 A :class:`multiprocessing.pool.Pool` of the ``spawn`` kind: a fresh interpreter (no copy of
 the bot's threads and locks, as ``fork`` would make) whose workers are daemonic, so a

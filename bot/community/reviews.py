@@ -44,9 +44,9 @@ SAMPLES = CHANCE_SAMPLES
 LEASE = 300.0
 #: What is stored for a record that does not replay: it is never tried again.
 FAILED: dict[str, Any] = {"failed": True}
-#: Processes that work reviews out beside the bot's (one review at a time in each); 0:
-#: in the thread of the table's due work instead (the tests that review with a quicker
-#: player patched into this process).
+#: Whether reviews are worked out in the reviewer's process (1) or, 0, in the thread of
+#: the table's due work (the tests that review with a quicker player patched into this
+#: process). :func:`reviewer` makes a reviewer of more processes.
 PROCESSES = 1
 
 _reviewer = Reviewer(PROCESSES)
@@ -90,8 +90,6 @@ def due(tables: Tables, chat: str, now: float) -> None:
         except StoreError as exc:  # its claim runs out: the next due work tries again
             log.warning("a review waits to be stored: %s", exc)
 
-    if _reviewer.processes != PROCESSES:
-        reviewer(PROCESSES)
     _reviewer.submit((chat, finished_at), work_out, (row["record"], LEVEL, SAMPLES), kept)
 
 
